@@ -1,0 +1,1 @@
+"""ttsmod's build half and command line: data loading, rendering, sheets, saves, checker, watcher."""

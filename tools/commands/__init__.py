@@ -1,0 +1,1 @@
+"""One module per ``ttsmod`` command; each is a thin click wrapper over a library function."""

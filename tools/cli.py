@@ -7,8 +7,6 @@ Each command lives in ``tools/commands/<name>.py`` and is listed in :data:`COMMA
 from __future__ import annotations
 
 import importlib
-import sys
-
 import click
 
 from bridge import __version__
@@ -23,7 +21,18 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
+class TtsmodGroup(click.Group):
+    """A group that reports :class:`TtsmodError` as one red line and exits with the error's status."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except TtsmodError as exc:
+            click.secho(f"error: {exc}", fg="red", err=True)
+            ctx.exit(exc.exit_code)
+
+
+@click.group(cls=TtsmodGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, prog_name="ttsmod")
 def cli() -> None:
     """ttsmod: bring board games to Tabletop Simulator and keep them honest while people play."""
@@ -33,18 +42,6 @@ for _module, _attr in COMMANDS:
     cli.add_command(getattr(importlib.import_module(f"tools.commands.{_module}"), _attr))
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Console-script entry point: runs the group, turning ttsmod errors into one line and an exit status."""
-    try:
-        cli.main(args=argv, prog_name="ttsmod", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
-        sys.exit(1)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except TtsmodError as exc:
-        click.secho(f"error: {exc}", fg="red", err=True)
-        sys.exit(exc.exit_code)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
+def main() -> None:
+    """Console-script entry point."""
+    cli(prog_name="ttsmod")

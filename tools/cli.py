@@ -14,8 +14,6 @@ from tools.errors import TtsmodError
 
 # (module under tools.commands, attribute) — one line per command, in --help order.
 COMMANDS: tuple[tuple[str, str], ...] = (
-    ("simulate", "simulate"),
-    ("adjudicate", "adjudicate"),
 )
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

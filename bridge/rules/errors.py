@@ -24,3 +24,9 @@ class SnapshotError(RulesError):
         self.path = path
         self.message = message
         super().__init__(f"{path}: {message}" if path else message)
+
+
+class UnknownRequestType(RulesError):
+    """A bridge request names a type this game's service does not handle."""
+
+    code = "unknown_type"

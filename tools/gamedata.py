@@ -1,0 +1,949 @@
+"""GAME argument → game folder → validated, frozen game records.
+
+A GAME is a built-in game id (``four-humours``, data under :func:`tools.paths.assets_dir`) or the path of a
+folder laid out like ``assets/four_humours/``, so a designer can work on their own copy of the data.
+
+Reading files (:func:`load_game`, :func:`load_four_humours`) is kept apart from building and validating the
+records (:func:`parse_four_humours`, a pure function of the parsed TOML documents).  Every problem with the data
+raises :class:`tools.errors.DataError` naming the file, the entry and the field, e.g.::
+
+    scenes.toml: scene "mill": slots[2].humours: "bile" is not a humour
+
+Indexes in field paths count from 0.  Nothing here prints or exits; the CLI turns a ``DataError`` into one line
+and exit status 2.  The file format is documented in ``docs/data-format.md``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any
+
+from bridge.rules.four_humours.records import (
+    COUNT_OPS,
+    EDGE_KINDS,
+    GOAL_PREDICATE_KINDS,
+    HUMOURS,
+    LANGUAGES,
+    MODES,
+    Board,
+    Cell,
+    CitizenType,
+    Count,
+    Edge,
+    FourHumoursData,
+    GameInfo,
+    Goal,
+    GoalPredicate,
+    HumourInfo,
+    Names,
+    Outcome,
+    PartyTile,
+    Rules,
+    SceneCard,
+    Slot,
+    Step,
+    Tile,
+)
+from tools.errors import DataError
+from tools.paths import assets_dir
+
+__all__ = [
+    "BUILTIN_GAMES",
+    "FOUR_HUMOURS_FILES",
+    "RULE_CHOICES",
+    "TTS_SEAT_COLOURS",
+    "asset_path",
+    "load_four_humours",
+    "load_game",
+    "parse_four_humours",
+    "resolve_game_dir",
+]
+
+BUILTIN_GAMES: dict[str, str] = {"four-humours": "four_humours"}
+"""Built-in game id → its folder name under :func:`tools.paths.assets_dir`."""
+
+FOUR_HUMOURS_FILES: tuple[str, ...] = (
+    "game.toml",
+    "map.toml",
+    "fiefs.toml",
+    "scenes.toml",
+    "parties.toml",
+    "goals.toml",
+)
+"""The files of a Four Humours game folder, in the order they are validated."""
+
+RULE_CHOICES: dict[str, tuple[str, ...]] = {
+    "animal_scope": ("zone", "any"),
+    "animal_sneak_scope": ("zone", "any", "bag"),
+    "map_layout": ("fixed",),
+    "party_winner_target": ("any_cell", "bag"),
+    "party_sneak_target": ("bag", "any_cell"),
+    "next_round_starter": ("left_of_last", "first_player", "rotate"),
+    "fief_winner_target": ("matching_type", "any_cell"),
+    "fief_sneak_target": ("adjacent_to_matching", "bag"),
+    "passes_to_end_round": ("all_players", "one_cycle_each"),
+    "party_limit_scope": ("per_player", "per_tile"),
+    "end_when_short": ("any", "all"),
+    "first_player": ("random", "host"),
+}
+"""Allowed values of every text flag of :class:`Rules` (the lists in the comments of ``records.Rules``)."""
+
+_RULE_MINIMUMS: dict[str, int] = {
+    "hand_size": 1,
+    "goals_per_game": 1,
+    "party_limit": 1,
+    "party_limit_two_players": 1,
+    "scenes_face_up": 1,
+}
+
+TTS_SEAT_COLOURS: tuple[str, ...] = (
+    "White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink",
+)
+"""The seat colours of Tabletop Simulator."""
+
+_ROTATIONS = (0, 90, 180, 270)
+_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
+_COLOUR_RE = re.compile(r"#[0-9a-fA-F]{6}\Z")
+_EPSILON = 1e-9
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Locating and reading a game folder
+
+
+def resolve_game_dir(game: str | os.PathLike[str]) -> Path:
+    """The absolute folder of GAME: a built-in id (which wins over a same-named folder) or a folder path.
+
+    Raises :class:`DataError` naming ``game`` when it is neither a built-in id nor a folder holding ``game.toml``.
+    """
+    if isinstance(game, str) and game in BUILTIN_GAMES:
+        folder = assets_dir() / BUILTIN_GAMES[game]
+        if not (folder / "game.toml").is_file():
+            raise DataError(game, None, None, f"built-in game data not found ({BUILTIN_GAMES[game]}/game.toml)")
+        return folder.resolve()
+    path = Path(game)
+    if path.is_dir():
+        if (path / "game.toml").is_file():
+            return path.resolve()
+        raise DataError(str(game), None, None, "this folder has no game.toml")
+    known = ", ".join(BUILTIN_GAMES)
+    raise DataError(str(game), None, None, f"not a built-in game ({known}) nor a game folder")
+
+
+def load_game(game: str | os.PathLike[str]) -> FourHumoursData:
+    """Resolve GAME, read ``game.toml``'s ``[game] id`` and load the folder with that game's loader.
+
+    Only ``four-humours`` exists; any other id raises :class:`DataError` (``game.toml: [game]: id: ...``).
+    """
+    folder = resolve_game_dir(game)
+    document = _read_toml(folder, "game.toml")
+    at = _At("game.toml", "[game]")
+    section = _table(at, document.get("game", _MISSING))
+    game_id = _string(at.sub("id"), section.get("id", _MISSING))
+    loader = _GAME_LOADERS.get(game_id)
+    if loader is None:
+        known = ", ".join(sorted(_GAME_LOADERS))
+        raise at.sub("id").error(f"{_show(game_id)} is not a game ttsmod knows ({known})")
+    return loader(folder)
+
+
+def load_four_humours(folder: Path) -> FourHumoursData:
+    """Read the six files of :data:`FOUR_HUMOURS_FILES` from ``folder`` and return :func:`parse_four_humours`.
+
+    A missing or unreadable file, or a TOML syntax error (message with line and column), raises
+    :class:`DataError` naming the file.  Other files in the folder (art, layouts) are ignored.
+    """
+    documents = {name: _read_toml(Path(folder), name) for name in FOUR_HUMOURS_FILES}
+    return parse_four_humours(documents)
+
+
+def _read_toml(folder: Path, name: str) -> dict[str, Any]:
+    path = folder / name
+    if not path.is_file():
+        raise DataError(name, None, None, f"file not found in the game folder {folder.name}/")
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(name, None, None, f"invalid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise DataError(name, None, None, "not UTF-8 text") from None
+    except OSError as exc:
+        raise DataError(name, None, None, f"cannot read: {exc.strerror or exc}") from None
+
+
+def asset_path(folder: Path, relative: str, *, file: str, entry: str | None, field: str | None) -> Path:
+    """The absolute path of ``relative`` (an art file named in the data) inside the game ``folder``.
+
+    ``relative`` must be a non-empty path with ``/`` separators, relative to ``folder``; after resolving ``..``
+    and symbolic links it must still lie inside ``folder``.  Otherwise :class:`DataError` (``file``, ``entry``,
+    ``field``) is raised.  Whether the file exists is not checked here.
+    """
+    at = _At(file, entry, field)
+    if not isinstance(relative, str) or not relative.strip():
+        raise at.error(f"expected a relative file path, got {_show(relative)}")
+    if "\\" in relative:
+        raise at.error(f"{_show(relative)}: use / to separate folders")
+    if PurePosixPath(relative).is_absolute() or PureWindowsPath(relative).drive:
+        raise at.error(f"{_show(relative)} must be relative to the game folder")
+    base = Path(folder).resolve()
+    target = (base / relative).resolve()
+    if not target.is_relative_to(base):
+        raise at.error(f"{_show(relative)} leads outside the game folder")
+    return target
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Typed access to parsed TOML with error locations
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+_MISSING: Any = _Missing()
+
+
+@dataclasses.dataclass(frozen=True)
+class _At:
+    """Where a value sits (file, entry, field path) so that any problem becomes a precise :class:`DataError`."""
+
+    file: str
+    entry: str | None = None
+    field: str | None = None
+
+    def sub(self, key: str | int) -> "_At":
+        """The location of ``key`` (a table key or an array index) below this one."""
+        if isinstance(key, int):
+            path = f"{self.field or ''}[{key}]"
+        else:
+            path = f"{self.field}.{key}" if self.field else key
+        return _At(self.file, self.entry, path)
+
+    def error(self, message: str) -> DataError:
+        return DataError(self.file, self.entry, self.field, message)
+
+
+def _show(value: Any) -> str:
+    """A short, readable rendering of a TOML value for error messages."""
+    if isinstance(value, _Missing):
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    return str(value)
+
+
+def _expect(at: _At, value: Any, what: str) -> DataError:
+    if isinstance(value, _Missing):
+        return at.error("missing")
+    return at.error(f"expected {what}, got {_show(value)}")
+
+
+def _table(at: _At, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _expect(at, value, "a table")
+    return value
+
+
+def _array(at: _At, value: Any, *, non_empty: bool = False) -> list[Any]:
+    if not isinstance(value, list):
+        raise _expect(at, value, "an array")
+    if non_empty and not value:
+        raise at.error("must not be empty")
+    return value
+
+
+def _string(at: _At, value: Any) -> str:
+    if not isinstance(value, str):
+        raise _expect(at, value, "a string")
+    if not value.strip():
+        raise at.error("must not be empty")
+    return value
+
+
+def _ident(at: _At, value: Any) -> str:
+    text = _string(at, value)
+    if not _ID_RE.match(text):
+        raise at.error(f"{_show(text)} is not a valid id (letters, digits, - and _, not starting with - or _)")
+    return text
+
+
+def _int(at: _At, value: Any, minimum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _expect(at, value, "an integer")
+    if minimum is not None and value < minimum:
+        raise at.error(f"{value} is too small (at least {minimum})")
+    return value
+
+
+def _bool(at: _At, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _expect(at, value, "true or false")
+    return value
+
+
+def _number(at: _At, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise _expect(at, value, "a number")
+    return float(value)
+
+
+def _choice(at: _At, value: Any, allowed: tuple[str, ...], what: str) -> str:
+    text = _string(at, value)
+    if text not in allowed:
+        raise at.error(f"{_show(text)} is not {what} ({', '.join(allowed)})")
+    return text
+
+
+def _keys(at: _At, table: dict[str, Any], required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+    """Reject keys outside ``required + optional`` and report the first missing required key."""
+    allowed = required + optional
+    for key in table:
+        if key not in allowed:
+            raise at.sub(key).error(f"unknown field (expected {', '.join(allowed)})")
+    for key in required:
+        if key not in table:
+            raise at.sub(key).error("missing")
+
+
+def _names(at: _At, value: Any) -> Names:
+    table = _table(at, value)
+    for key in table:
+        if key not in LANGUAGES:
+            raise at.sub(key).error(f"unknown language (expected {', '.join(LANGUAGES)})")
+    for lang in LANGUAGES:
+        if lang not in table:
+            raise at.error(f'missing language "{lang}"')
+    return Names(**{lang: _string(at.sub(lang), table[lang]) for lang in LANGUAGES})
+
+
+def _humour(at: _At, value: Any) -> str:
+    text = _string(at, value)
+    if text not in HUMOURS:
+        raise at.error(f"{_show(text)} is not a humour")
+    return text
+
+
+def _humour_pair(at: _At, value: Any) -> tuple[str, str]:
+    items = _array(at, value)
+    if len(items) != 2:
+        raise at.error(f"expected two humours, got {len(items)}")
+    first, second = (_humour(at, item) for item in items)
+    if first == second:
+        raise at.error(f"the two humours must differ ({_show(first)} twice)")
+    return first, second
+
+
+def _entry_name(kind: str, plural: str, item: Any, index: int) -> str:
+    if isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"].strip():
+        return f'{kind} "{item["id"]}"'
+    return f"{plural}[{index}]"
+
+
+def _top(file: str, document: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    at = _At(file)
+    table = _table(at, document)
+    for key in table:
+        if key not in required + optional:
+            raise at.error(f'unknown top-level key "{key}" (expected {", ".join(required + optional)})')
+    for key in required:
+        if key not in table:
+            raise at.error(f'missing "{key}"')
+    return table
+
+
+def _check_unique(ats: list[_At], ids: list[str], what: str) -> None:
+    seen: dict[str, int] = {}
+    for index, (at, ident) in enumerate(zip(ats, ids)):
+        if ident in seen:
+            raise at.sub("id").error(f"duplicate {what} id {_show(ident)} (also entry {seen[ident]})")
+        seen[ident] = index
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Win-condition steps
+
+
+def _count(at: _At, value: Any) -> Count:
+    table = _table(at, value)
+    if len(table) != 1:
+        raise at.error(f"expected one of {', '.join(COUNT_OPS)} (exactly one key), got {len(table)} keys")
+    (op, operand), = table.items()
+    if op not in COUNT_OPS:
+        raise at.error(f"{_show(op)} is not a count ({', '.join(COUNT_OPS)})")
+    where = at.sub(op)
+    if op != "between":
+        return Count(op, _positive_count(where, operand))
+    bounds = _array(where, operand)
+    if len(bounds) != 2:
+        raise where.error(f"expected [low, high], got {len(bounds)} numbers")
+    low, high = (_positive_count(where.sub(i), bound) for i, bound in enumerate(bounds))
+    if low > high:
+        raise where.error(f"low {low} is greater than high {high}")
+    return Count(op, low, high)
+
+
+def _positive_count(at: _At, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _expect(at, value, "a whole number of potions")
+    if value < 1:
+        raise at.error(f"{value} is not a positive count (a step speaks of potions that are there)")
+    return value
+
+
+def _steps(at: _At, value: Any) -> tuple[Step, ...]:
+    items = _array(at, value, non_empty=True)
+    steps = []
+    for index, item in enumerate(items):
+        step_at = at.sub(index)
+        table = _table(step_at, item)
+        _keys(step_at, table, ("humour", "count", "outcome"))
+        humour = _humour(step_at.sub("humour"), table["humour"])
+        count = _count(step_at.sub("count"), table["count"])
+        outcome_text = _choice(step_at.sub("outcome"), table["outcome"], tuple(o.value for o in Outcome), "an outcome")
+        steps.append(Step(humour, count, Outcome(outcome_text)))
+    if not any(step.outcome is Outcome.WIN for step in steps):
+        raise at.error("has no win step, so no potion could ever win")
+    return tuple(steps)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# game.toml
+
+
+def _parse_info(doc: dict[str, Any]) -> GameInfo:
+    at = _At("game.toml", "[game]")
+    table = _table(at, doc["game"])
+    _keys(at, table, ("id", "name", "min_players", "max_players", "modes", "player_colours"), ("sample_data",))
+    ident = _ident(at.sub("id"), table["id"])
+    name = _names(at.sub("name"), table["name"])
+    min_players = _int(at.sub("min_players"), table["min_players"], 1)
+    max_players = _int(at.sub("max_players"), table["max_players"], 1)
+    if max_players < min_players:
+        raise at.sub("max_players").error(f"{max_players} is less than min_players ({min_players})")
+    modes = []
+    modes_at = at.sub("modes")
+    for mode in _array(modes_at, table["modes"], non_empty=True):
+        text = _choice(modes_at, mode, MODES, "a mode")
+        if text in modes:
+            raise modes_at.error(f"{_show(text)} is listed twice")
+        modes.append(text)
+    colours = []
+    colours_at = at.sub("player_colours")
+    for colour in _array(colours_at, table["player_colours"]):
+        text = _choice(colours_at, colour, TTS_SEAT_COLOURS, "a TTS seat colour")
+        if text in colours:
+            raise colours_at.error(f"{_show(text)} is listed twice")
+        colours.append(text)
+    if len(colours) < max_players:
+        raise colours_at.error(f"{len(colours)} colours for up to {max_players} players")
+    sample = _bool(at.sub("sample_data"), table.get("sample_data", False))
+    return GameInfo(ident, name, min_players, max_players, tuple(modes), tuple(colours), sample)
+
+
+def _parse_humours(doc: dict[str, Any]) -> tuple[HumourInfo, ...]:
+    at = _At("game.toml", "[humours]")
+    table = _table(at, doc["humours"])
+    for key in table:
+        if key not in HUMOURS:
+            raise at.error(f"{_show(key)} is not a humour ({', '.join(HUMOURS)})")
+    result = []
+    for humour in HUMOURS:
+        if humour not in table:
+            raise at.error(f'missing humour "{humour}"')
+        entry = _At("game.toml", f'humour "{humour}"')
+        item = _table(entry, table[humour])
+        _keys(entry, item, ("name", "colour"))
+        colour = _string(entry.sub("colour"), item["colour"])
+        if not _COLOUR_RE.match(colour):
+            raise entry.sub("colour").error(f"{_show(colour)} is not a colour like #rrggbb")
+        result.append(HumourInfo(humour, _names(entry.sub("name"), item["name"]), colour.lower()))
+    return tuple(result)
+
+
+def _parse_citizens(doc: dict[str, Any]) -> tuple[CitizenType, ...]:
+    at = _At("game.toml", "[citizens]")
+    table = _table(at, doc["citizens"])
+    result = []
+    for key, item in table.items():
+        entry = _At("game.toml", f'citizen "{key}"')
+        _ident(entry, key)
+        item = _table(entry, item)
+        _keys(entry, item, ("name",), ("humours", "joker"))
+        name = _names(entry.sub("name"), item["name"])
+        joker = _bool(entry.sub("joker"), item.get("joker", False))
+        if joker:
+            if "humours" in item:
+                raise entry.sub("humours").error("a joker citizen has no fixed humours (its slots name them)")
+            result.append(CitizenType(key, name, None, True))
+        else:
+            if "humours" not in item:
+                raise entry.sub("humours").error("missing (or set joker = true)")
+            result.append(CitizenType(key, name, _humour_pair(entry.sub("humours"), item["humours"]), False))
+    if not any(not c.joker for c in result):
+        raise at.error("no citizen type with a humour pair")
+    return tuple(result)
+
+
+def _parse_rules(doc: dict[str, Any]) -> Rules:
+    at = _At("game.toml", "[rules]")
+    table = _table(at, doc["rules"])
+    fields = {f.name: f for f in dataclasses.fields(Rules)}
+    for key in table:
+        if key not in fields:
+            raise at.sub(key).error("unknown rule flag (see docs/rules/four-humours.md)")
+    values: dict[str, Any] = {}
+    for name, spec in fields.items():
+        where = at.sub(name)
+        if name not in table:
+            raise where.error("missing")
+        value = table[name]
+        if name == "bag_composition":
+            values[name] = _bag(where, value)
+        elif name == "default_resolution":
+            values[name] = _steps(where, value)
+        else:
+            default = spec.default if spec.default is not dataclasses.MISSING else spec.default_factory()
+            if isinstance(default, bool):
+                values[name] = _bool(where, value)
+            elif isinstance(default, int):
+                values[name] = _int(where, value, _RULE_MINIMUMS.get(name))
+            elif name in RULE_CHOICES:
+                values[name] = _choice(where, value, RULE_CHOICES[name], "an allowed value")
+            else:  # a new Rules field this loader does not know how to check yet
+                raise where.error("this loader does not know how to read this flag")
+    rules = Rules(**values)
+    total = sum(rules.bag_composition.values())
+    if total < rules.hand_size:
+        raise at.sub("bag_composition").error(f"{total} potions cannot fill a hand of {rules.hand_size}")
+    return rules
+
+
+def _bag(at: _At, value: Any) -> dict[str, int]:
+    table = _table(at, value)
+    for key in table:
+        if key not in HUMOURS:
+            raise at.sub(key).error(f"{_show(key)} is not a humour")
+    bag = {}
+    for humour in HUMOURS:
+        if humour not in table:
+            raise at.error(f'missing humour "{humour}"')
+        count = table[humour]
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise at.sub(humour).error(f"expected a count of potions (0 or more), got {_show(count)}")
+        bag[humour] = count
+    return bag
+
+
+# --------------------------------------------------------------------------------------------------------------
+# map.toml and fiefs.toml
+
+
+def _pos(at: _At, value: Any) -> tuple[float, float]:
+    items = _array(at, value)
+    if len(items) != 2:
+        raise at.error(f"expected [x, y], got {len(items)} numbers")
+    x, y = (_number(at.sub(i), item) for i, item in enumerate(items))
+    for coordinate in (x, y):
+        if not 0.0 <= coordinate <= 1.0:
+            raise at.error(f"{coordinate:g} is outside the board (0..1)")
+    return x, y
+
+
+def _edges(file: str, value: Any, cell_ids: set[str], base: _At) -> tuple[Edge, ...]:
+    """Edges below ``base`` (``edges[i]`` as the field, or as the entry when ``base`` has no entry)."""
+    items = _array(base, value)
+    edges: list[Edge] = []
+    seen: dict[frozenset[str], int] = {}
+    for index, item in enumerate(items):
+        at = _At(file, f"edges[{index}]") if base.entry is None else base.sub(index)
+        table = _table(at, item)
+        _keys(at, table, ("a", "b", "kind"))
+        ends = []
+        for end in ("a", "b"):
+            cell = _string(at.sub(end), table[end])
+            if cell not in cell_ids:
+                raise at.sub(end).error(f"{_show(cell)} is not a cell")
+            ends.append(cell)
+        if ends[0] == ends[1]:
+            raise at.sub("b").error(f"an edge joins two different cells, not {_show(ends[0])} to itself")
+        kind = _choice(at.sub("kind"), table["kind"], EDGE_KINDS, "an edge kind")
+        pair = frozenset(ends)
+        if pair in seen:
+            raise at.error(f"duplicate edge between {_show(ends[0])} and {_show(ends[1])} (also edges[{seen[pair]}])")
+        seen[pair] = index
+        edges.append(Edge(ends[0], ends[1], kind))
+    return tuple(edges)
+
+
+def _check_connected(at: _At, cells: tuple[Cell, ...], edges: tuple[Edge, ...]) -> None:
+    if not cells:
+        return
+    adjacent: dict[str, list[str]] = {c.id: [] for c in cells}
+    for edge in edges:
+        adjacent[edge.a].append(edge.b)
+        adjacent[edge.b].append(edge.a)
+    start = cells[0].id
+    reached = {start}
+    frontier = [start]
+    while frontier:
+        for neighbour in adjacent[frontier.pop()]:
+            if neighbour not in reached:
+                reached.add(neighbour)
+                frontier.append(neighbour)
+    for cell in cells:
+        if cell.id not in reached:
+            raise at.error(f"cell {_show(cell.id)} cannot be reached from cell {_show(start)}")
+
+
+def _parse_map(doc: dict[str, Any]) -> Board:
+    file = "map.toml"
+    top = _top(file, doc, ("board", "tiles", "cells", "edges"))
+    board_at = _At(file, "[board]")
+    board = _table(board_at, top["board"])
+    _keys(board_at, board, ("id", "name"))
+    board_id = _ident(board_at.sub("id"), board["id"])
+    board_name = _names(board_at.sub("name"), board["name"])
+
+    tiles: list[Tile] = []
+    tile_ats: list[_At] = []
+    places: dict[tuple[int, int], str] = {}
+    for index, item in enumerate(_array(_At(file, None, "tiles"), top["tiles"], non_empty=True)):
+        at = _At(file, _entry_name("tile", "tiles", item, index))
+        table = _table(at, item)
+        _keys(at, table, ("id", "name", "col", "row"), ("rotation",))
+        tile = Tile(
+            _ident(at.sub("id"), table["id"]),
+            _names(at.sub("name"), table["name"]),
+            _int(at.sub("col"), table["col"], 0),
+            _int(at.sub("row"), table["row"], 0),
+            _int(at.sub("rotation"), table.get("rotation", 0)),
+        )
+        if tile.rotation not in _ROTATIONS:
+            raise at.sub("rotation").error(f"{tile.rotation} is not one of 0, 90, 180, 270")
+        if (tile.col, tile.row) in places:
+            raise at.sub("col").error(f"col {tile.col}, row {tile.row} is also taken by tile {_show(places[tile.col, tile.row])}")
+        places[tile.col, tile.row] = tile.id
+        tiles.append(tile)
+        tile_ats.append(at)
+    _check_unique(tile_ats, [t.id for t in tiles], "tile")
+    columns = max(t.col for t in tiles) + 1
+    rows = max(t.row for t in tiles) + 1
+    tile_by_id = {t.id: t for t in tiles}
+
+    cells: list[Cell] = []
+    cell_ats: list[_At] = []
+    for index, item in enumerate(_array(_At(file, None, "cells"), top["cells"], non_empty=True)):
+        at = _At(file, _entry_name("cell", "cells", item, index))
+        table = _table(at, item)
+        _keys(at, table, ("id", "name", "tile", "pos"))
+        ident = _ident(at.sub("id"), table["id"])
+        name = _names(at.sub("name"), table["name"])
+        tile_id = _string(at.sub("tile"), table["tile"])
+        if tile_id not in tile_by_id:
+            raise at.sub("tile").error(f"{_show(tile_id)} is not a tile")
+        x, y = _pos(at.sub("pos"), table["pos"])
+        tile = tile_by_id[tile_id]
+        left, top_edge = tile.col / columns, tile.row / rows
+        if not (left - _EPSILON <= x <= left + 1 / columns + _EPSILON
+                and top_edge - _EPSILON <= y <= top_edge + 1 / rows + _EPSILON):
+            raise at.sub("pos").error(f"[{x:g}, {y:g}] lies outside tile {_show(tile_id)} (col {tile.col}, row {tile.row})")
+        cells.append(Cell(ident, name, tile_id, None, (x, y)))
+        cell_ats.append(at)
+    _check_unique(cell_ats, [c.id for c in cells], "cell")
+    for tile, at in zip(tiles, tile_ats):
+        if not any(c.tile == tile.id for c in cells):
+            raise at.error("no cell lies on this tile")
+
+    edges = _edges(file, top["edges"], {c.id for c in cells}, _At(file, None, "edges"))
+    _check_connected(_At(file, None, "edges"), tuple(cells), edges)
+    return Board(board_id, board_name, tuple(tiles), tuple(cells), edges)
+
+
+def _parse_fiefs(doc: dict[str, Any], citizens: Mapping[str, CitizenType], info: GameInfo) -> tuple[Board, ...]:
+    file = "fiefs.toml"
+    top = _top(file, doc, ("fiefs",))
+    humans = [c.id for c in citizens.values() if not c.joker]
+    fiefs: list[Board] = []
+    fief_ats: list[_At] = []
+    for index, item in enumerate(_array(_At(file, None, "fiefs"), top["fiefs"])):
+        at = _At(file, _entry_name("fief", "fiefs", item, index))
+        table = _table(at, item)
+        _keys(at, table, ("id", "name", "cells", "edges"))
+        ident = _ident(at.sub("id"), table["id"])
+        name = _names(at.sub("name"), table["name"])
+        cells: list[Cell] = []
+        first_index: dict[str, int] = {}
+        cells_at = at.sub("cells")
+        for cell_index, cell_item in enumerate(_array(cells_at, table["cells"], non_empty=True)):
+            cell_at = cells_at.sub(cell_index)
+            cell_table = _table(cell_at, cell_item)
+            _keys(cell_at, cell_table, ("id", "name", "citizen", "pos"))
+            cell_id = _ident(cell_at.sub("id"), cell_table["id"])
+            if cell_id in first_index:
+                raise cell_at.sub("id").error(f"duplicate cell id {_show(cell_id)} (also cells[{first_index[cell_id]}])")
+            first_index[cell_id] = cell_index
+            citizen = _string(cell_at.sub("citizen"), cell_table["citizen"])
+            if citizen not in citizens:
+                raise cell_at.sub("citizen").error(f"{_show(citizen)} is not a citizen type")
+            if citizens[citizen].joker:
+                raise cell_at.sub("citizen").error(f"{_show(citizen)} is a joker; fief cells house human citizens")
+            cells.append(Cell(cell_id, _names(cell_at.sub("name"), cell_table["name"]), ident, citizen,
+                              _pos(cell_at.sub("pos"), cell_table["pos"])))
+        for citizen in humans:
+            if not any(c.citizen == citizen for c in cells):
+                raise cells_at.error(f'no cell houses citizen type "{citizen}" (FH-11.2 needs one for its winners)')
+        edges = _edges(file, table["edges"], set(first_index), at.sub("edges"))
+        _check_connected(at.sub("edges"), tuple(cells), edges)
+        fiefs.append(Board(ident, name, (Tile(ident, name, 0, 0, 0),), tuple(cells), edges))
+        fief_ats.append(at)
+    _check_unique(fief_ats, [f.id for f in fiefs], "fief")
+    if "fief" in info.modes and len(fiefs) < info.max_players:
+        raise _At(file, None, "fiefs").error(
+            f"{len(fiefs)} fief boards, but game.toml allows {info.max_players} players (one board each)"
+        )
+    return tuple(fiefs)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# scenes.toml and parties.toml
+
+
+def _slots(at: _At, value: Any, citizens: Mapping[str, CitizenType]) -> tuple[Slot, ...]:
+    slots = []
+    for index, item in enumerate(_array(at, value, non_empty=True)):
+        slot_at = at.sub(index)
+        table = _table(slot_at, item)
+        _keys(slot_at, table, ("citizen",), ("humours", "label"))
+        citizen_id = _string(slot_at.sub("citizen"), table["citizen"])
+        citizen = citizens.get(citizen_id)
+        if citizen is None:
+            raise slot_at.sub("citizen").error(f"{_show(citizen_id)} is not a citizen type")
+        humours_at = slot_at.sub("humours")
+        if citizen.humours is None:
+            if "humours" not in table:
+                raise humours_at.error(f"missing: a {citizen_id} slot names its two humours")
+            pair = _humour_pair(humours_at, table["humours"])
+        else:
+            pair = citizen.humours
+            if "humours" in table:
+                given = _humour_pair(humours_at, table["humours"])
+                if set(given) != set(pair):
+                    raise humours_at.error(
+                        f"a {citizen_id} accepts {pair[0]} and {pair[1]}, not {given[0]} and {given[1]}"
+                    )
+        label = _names(slot_at.sub("label"), table["label"]) if "label" in table else None
+        slots.append(Slot(citizen_id, pair, label))
+    return tuple(slots)
+
+
+def _parse_scenes(doc: dict[str, Any], kingdom: Board, citizens: Mapping[str, CitizenType],
+                  rules: Rules) -> tuple[SceneCard, ...]:
+    file = "scenes.toml"
+    top = _top(file, doc, ("scenes",))
+    tile_ids = {t.id for t in kingdom.tiles}
+    scenes: list[SceneCard] = []
+    ats: list[_At] = []
+    for index, item in enumerate(_array(_At(file, None, "scenes"), top["scenes"], non_empty=True)):
+        at = _At(file, _entry_name("scene", "scenes", item, index))
+        table = _table(at, item)
+        _keys(at, table, ("id", "kind", "zone", "slots"), ("title", "cell", "resolution"))
+        ident = _ident(at.sub("id"), table["id"])
+        kind = _choice(at.sub("kind"), table["kind"], ("location", "animal"), "a scene kind")
+        zone = _string(at.sub("zone"), table["zone"])
+        if zone not in tile_ids:
+            raise at.sub("zone").error(f"{_show(zone)} is not a map tile")
+        cell_id: str | None = None
+        if kind == "animal":
+            if "cell" in table:
+                raise at.sub("cell").error("an animal scene has a zone but no cell")
+            if "title" not in table:
+                raise at.sub("title").error("missing")
+            title = _names(at.sub("title"), table["title"])
+        else:
+            if "cell" not in table:
+                raise at.sub("cell").error("missing: a location scene names its map cell")
+            cell_id = _string(at.sub("cell"), table["cell"])
+            cell = kingdom.cell_by_id.get(cell_id)
+            if cell is None:
+                raise at.sub("cell").error(f"{_show(cell_id)} is not a map cell")
+            if cell.tile != zone:
+                raise at.sub("cell").error(f"{_show(cell_id)} lies on tile {_show(cell.tile)}, not in zone {_show(zone)}")
+            title = _names(at.sub("title"), table["title"]) if "title" in table else cell.name
+        slots = _slots(at.sub("slots"), table["slots"], citizens)
+        resolution = _steps(at.sub("resolution"), table["resolution"]) if "resolution" in table else None
+        scenes.append(SceneCard(ident, title, kind, zone, cell_id, slots, resolution))
+        ats.append(at)
+    _check_unique(ats, [s.id for s in scenes], "scene")
+    if len(scenes) < rules.scenes_face_up:
+        raise _At(file, None, "scenes").error(
+            f"{len(scenes)} scene cards, but [rules] scenes_face_up shows {rules.scenes_face_up}"
+        )
+    return tuple(scenes)
+
+
+def _parse_parties(doc: dict[str, Any], citizens: Mapping[str, CitizenType]) -> tuple[PartyTile, ...]:
+    file = "parties.toml"
+    top = _top(file, doc, ("parties",))
+    items = _array(_At(file, None, "parties"), top["parties"], non_empty=True)
+    parties: list[PartyTile] = []
+    ats: list[_At] = []
+    order_owner: dict[int, str] = {}
+    for index, item in enumerate(items):
+        at = _At(file, _entry_name("party", "parties", item, index))
+        table = _table(at, item)
+        _keys(at, table, ("id", "title", "order", "slots"), ("estate", "resolution"))
+        ident = _ident(at.sub("id"), table["id"])
+        title = _names(at.sub("title"), table["title"])
+        order = _int(at.sub("order"), table["order"])
+        if not 0 <= order < len(items):
+            raise at.sub("order").error(f"{order} is out of range: the {len(items)} tiles are ordered 0..{len(items) - 1}")
+        if order in order_owner:
+            raise at.sub("order").error(f"{order} is also the order of party {_show(order_owner[order])}")
+        order_owner[order] = ident
+        estate = None
+        if "estate" in table:
+            estate = _string(at.sub("estate"), table["estate"])
+            if estate not in citizens:
+                raise at.sub("estate").error(f"{_show(estate)} is not a citizen type")
+        slots = _slots(at.sub("slots"), table["slots"], citizens)
+        resolution = _steps(at.sub("resolution"), table["resolution"]) if "resolution" in table else None
+        parties.append(PartyTile(ident, title, order, estate, slots, resolution))
+        ats.append(at)
+    _check_unique(ats, [p.id for p in parties], "party")
+    return tuple(sorted(parties, key=lambda p: p.order))
+
+
+# --------------------------------------------------------------------------------------------------------------
+# goals.toml
+
+_KINGDOM_ONLY = ("zones_covered", "cells_in_one_zone")
+_FIEF_ONLY = ("citizen_types_covered", "fief_line")
+
+
+def _predicate(at: _At, value: Any, mode: str, boards: tuple[Board, ...]) -> GoalPredicate:
+    table = _table(at, value)
+    if len(table) != 1:
+        raise at.error(f"expected one predicate kind (exactly one key), got {len(table)} keys")
+    (kind, params), = table.items()
+    if kind not in GOAL_PREDICATE_KINDS:
+        raise at.error(f"{_show(kind)} is not a goal predicate ({', '.join(GOAL_PREDICATE_KINDS)})")
+    where = at.sub(kind)
+    if kind in _KINGDOM_ONLY and mode != "kingdom":
+        raise where.error(f"only kingdom goals can use {kind}")
+    if kind in _FIEF_ONLY and mode != "fief":
+        raise where.error(f"only fief goals can use {kind}")
+    if kind in ("all", "any"):
+        parts = _array(where, params, non_empty=True)
+        return GoalPredicate(kind, parts=tuple(_predicate(where.sub(i), p, mode, boards) for i, p in enumerate(parts)))
+    params = _table(where, params)
+    board_word = "the map" if mode == "kingdom" else "a fief board"
+    if kind == "fief_line":
+        _keys(where, params, ("length",), ("same_type",))
+        length = _int(where.sub("length"), params["length"], 2)
+        smallest = min(len(b.cells) for b in boards) if boards else 0
+        if length > smallest:
+            raise where.sub("length").error(f"{length} can never be met: {board_word} has {smallest} cells")
+        same_type = _bool(where.sub("same_type"), params.get("same_type", False))
+        return GoalPredicate(kind, length=length, same_type=same_type)
+    if kind == "connected_cells":
+        _keys(where, params, ("min",), ("via",))
+    else:
+        _keys(where, params, ("min",))
+    minimum = _int(where.sub("min"), params["min"], 1)
+    limits = {
+        "zones_covered": lambda b: (len(b.tiles), "tiles"),
+        "cells_in_one_zone": lambda b: (max(len(v) for v in b.cells_of_tile.values()), "cells on its largest tile"),
+        "bridge_pairs": lambda b: (sum(e.kind == "bridge" for e in b.edges), "bridges"),
+        "connected_cells": lambda b: (len(b.cells), "cells"),
+        "citizen_types_covered": lambda b: (len({c.citizen for c in b.cells}), "citizen types"),
+    }
+    if kind in limits and boards:
+        limit, what = min((limits[kind](b) for b in boards), key=lambda pair: pair[0])
+        if minimum > limit:
+            raise where.sub("min").error(f"{minimum} can never be met: {board_word} has {limit} {what}")
+    if kind == "connected_cells":
+        via_at = where.sub("via")
+        via = []
+        for item in _array(via_at, params.get("via", list(EDGE_KINDS)), non_empty=True):
+            text = _choice(via_at, item, EDGE_KINDS, "an edge kind")
+            if text in via:
+                raise via_at.error(f"{_show(text)} is listed twice")
+            via.append(text)
+        return GoalPredicate(kind, min=minimum, via=tuple(via))
+    return GoalPredicate(kind, min=minimum)
+
+
+def _parse_goals(doc: dict[str, Any], info: GameInfo, rules: Rules, kingdom: Board,
+                 fiefs: tuple[Board, ...]) -> tuple[Goal, ...]:
+    file = "goals.toml"
+    top = _top(file, doc, ("goals",))
+    boards = {"kingdom": (kingdom,), "fief": fiefs}
+    goals: list[Goal] = []
+    ats: list[_At] = []
+    for index, item in enumerate(_array(_At(file, None, "goals"), top["goals"], non_empty=True)):
+        at = _At(file, _entry_name("goal", "goals", item, index))
+        table = _table(at, item)
+        _keys(at, table, ("id", "mode", "title", "text", "predicate"))
+        ident = _ident(at.sub("id"), table["id"])
+        mode = _choice(at.sub("mode"), table["mode"], info.modes, "a mode of this game")
+        title = _names(at.sub("title"), table["title"])
+        text = _names(at.sub("text"), table["text"])
+        predicate = _predicate(at.sub("predicate"), table["predicate"], mode, boards[mode])
+        goals.append(Goal(ident, mode, title, text, predicate))
+        ats.append(at)
+    _check_unique(ats, [g.id for g in goals], "goal")
+    for mode in info.modes:
+        count = sum(g.mode == mode for g in goals)
+        if count < rules.goals_per_game:
+            raise _At(file, None, "goals").error(
+                f"{count} {mode} goals, but [rules] goals_per_game draws {rules.goals_per_game}"
+            )
+    return tuple(goals)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The whole game
+
+
+def parse_four_humours(documents: Mapping[str, dict[str, Any]]) -> FourHumoursData:
+    """Build and validate the Four Humours records from parsed TOML documents (file name → ``tomllib`` dict).
+
+    Pure: reads no files.  ``documents`` must hold every name of :data:`FOUR_HUMOURS_FILES`.  The first problem
+    found raises :class:`DataError` (file, entry, field, message); otherwise the returned data satisfies every
+    check documented in ``docs/data-format.md``.
+    """
+    for name in FOUR_HUMOURS_FILES:
+        if name not in documents:
+            raise DataError(name, None, None, "file is missing")
+    game = _top("game.toml", documents["game.toml"], ("game", "humours", "citizens", "rules"))
+    info = _parse_info(game)
+    humours = _parse_humours(game)
+    citizens = _parse_citizens(game)
+    rules = _parse_rules(game)
+    citizen_by_id = {c.id: c for c in citizens}
+    kingdom = _parse_map(documents["map.toml"])
+    fiefs = _parse_fiefs(documents["fiefs.toml"], citizen_by_id, info)
+    scenes = _parse_scenes(documents["scenes.toml"], kingdom, citizen_by_id, rules)
+    parties = _parse_parties(documents["parties.toml"], citizen_by_id)
+    goals = _parse_goals(documents["goals.toml"], info, rules, kingdom, fiefs)
+    return FourHumoursData(info, rules, humours, citizens, scenes, parties, goals, kingdom, fiefs)
+
+
+_GAME_LOADERS: dict[str, Callable[[Path], FourHumoursData]] = {"four-humours": load_four_humours}

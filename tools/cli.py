@@ -15,6 +15,7 @@ from tools.errors import TtsmodError
 # (module under tools.commands, attribute) — one line per command, in --help order.
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("sheets", "sheets"),
+    ("check", "check"),
 )
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

@@ -1,0 +1,144 @@
+"""The save checker: findings on hand-made broken saves, the reference saves, exit codes, JSON output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from tools.check import check_data, check_file
+from tools.cli import cli
+from tools.save import DeckSheet, Save, bag, card, custom_token, deck
+
+BUNDLE = '-- Bundled by luabundle {"version":"1.6.0"}\n' \
+         '__bundle_register("__root", function(require, _LOADED, __bundle_register, __bundle_modules)\n' \
+         'print(1)\nend)\nreturn __bundle_require("__root")'
+
+
+def image(path: Path, size=(64, 64), mode="RGB") -> str:
+    Image.new(mode, size).save(path)
+    return path.resolve().as_uri()
+
+
+def good_save(tmp_path: Path) -> dict:
+    face, back = image(tmp_path / "face.png"), image(tmp_path / "back.png")
+    sheet = DeckSheet(face, back, 2, 2)
+    cards = [card(f"c{i}", 3, i, sheet) for i in range(3)]
+    tokens = [custom_token(f"t{i}", image(tmp_path / "t.png", mode="RGBA")) for i in range(2)]
+    return Save("Good", [deck("deck", cards), bag("bag", tokens)], lua_script=BUNDLE).to_json()
+
+
+def codes(report) -> set[str]:
+    return {f.code for f in report.findings}
+
+
+def test_a_consistent_save_has_only_the_local_url_note(tmp_path):
+    report = check_data(good_save(tmp_path))
+    assert [(f.severity, f.code) for f in report.findings] == [("note", "local-url")]
+    assert report.exit_status == 0
+
+
+def test_card_and_deck_inconsistencies(tmp_path):
+    data = good_save(tmp_path)
+    d = data["ObjectStates"][0]
+    d["DeckIDs"] = list(reversed(d["DeckIDs"]))
+    d["ContainedObjects"][0]["CardID"] = 999  # key 9: nowhere
+    d["CustomDeck"]["3"]["NumWidth"] = 11
+    report = check_data(data)
+    assert {"deck-ids", "card-id", "sheet-grid"} <= codes(report)
+    assert report.exit_status == 1
+    assert any(f.severity == "error" and "ContainedObjects[0]" in f.where for f in report.findings)
+
+
+def test_stale_inner_custom_deck_is_a_warning(tmp_path):
+    data = good_save(tmp_path)
+    c = data["ObjectStates"][0]["ContainedObjects"][1]
+    c["CustomDeck"] = {"7": c["CustomDeck"]["3"]}
+    report = check_data(data)
+    stale = [f for f in report.findings if f.code == "card-stale-custom-deck"]
+    assert len(stale) == 1 and stale[0].severity == "warning"
+    assert not [f for f in report.findings if f.severity == "error"]
+
+
+def test_card_index_outside_its_sheet(tmp_path):
+    data = good_save(tmp_path)
+    data["ObjectStates"][0]["ContainedObjects"][2]["CardID"] = 304  # 2 x 2 sheet: 0..3
+    data["ObjectStates"][0]["DeckIDs"][2] = 304
+    assert "card-index" in codes(check_data(data))
+
+
+def test_guid_shape_and_duplicates(tmp_path):
+    data = good_save(tmp_path)
+    objs = data["ObjectStates"]
+    objs[1]["GUID"] = objs[0]["GUID"]  # two top-level objects
+    objs[1]["ContainedObjects"][1]["GUID"] = objs[1]["ContainedObjects"][0]["GUID"]  # inside a bag
+    objs[0]["ContainedObjects"][0]["GUID"] = "PlayerBag"
+    found = {(f.severity, f.code) for f in check_data(data).findings}
+    assert ("error", "guid-duplicate") in found
+    assert ("warning", "guid-duplicate-contained") in found
+    assert ("warning", "guid-shape") in found
+
+
+def test_local_images_missing_cmyk_and_oversized(tmp_path):
+    data = good_save(tmp_path)
+    cmyk = tmp_path / "cmyk.jpg"
+    Image.new("CMYK", (8, 8)).save(cmyk)
+    big = image(tmp_path / "big.png", size=(4100, 10))
+    token = data["ObjectStates"][1]["ContainedObjects"]
+    token[0]["CustomImage"]["ImageURL"] = cmyk.resolve().as_uri()
+    token[1]["CustomImage"]["ImageURL"] = big
+    data["ObjectStates"][0]["CustomDeck"]["3"]["BackURL"] = (tmp_path / "gone.png").resolve().as_uri()
+    found = {(f.severity, f.code) for f in check_data(data).findings}
+    assert {("error", "image-mode"), ("warning", "image-size"), ("error", "image-missing")} <= found
+
+
+def test_scripts_empty_global_and_unbundled_require(tmp_path):
+    data = good_save(tmp_path)
+    data["LuaScript"] = ""
+    data["ObjectStates"][1]["LuaScript"] = 'local x = require("lib.x")\n'
+    report = check_data(data)
+    assert ("warning", "global-script-empty") in {(f.severity, f.code) for f in report.findings}
+    assert ("error", "require-unbundled") in {(f.severity, f.code) for f in report.findings}
+    data["ObjectStates"][1]["LuaScript"] = '-- require("x") only in a comment\nlocal s = "require(y)"\n'
+    assert "require-unbundled" not in codes(check_data(data))
+
+
+def test_reference_saves_give_warnings_only(reference_saves):
+    for name, path in reference_saves.items():
+        report = check_file(path)
+        assert not [f for f in report.findings if f.severity == "error"], name
+    arknova = check_file(reference_saves["arknova"])
+    assert "card-stale-custom-deck" in codes(arknova)
+    assert "guid-duplicate-contained" in codes(arknova)
+
+
+def test_cli_exit_codes_and_json(tmp_path, reference_saves):
+    runner = CliRunner()
+    clean = tmp_path / "clean.json"
+    clean.write_text(json.dumps(good_save(tmp_path)), encoding="utf-8")
+    result = runner.invoke(cli, ["check", str(clean)])
+    assert result.exit_code == 0, result.output
+    assert "file:///" in result.output
+
+    result = runner.invoke(cli, ["check", "--json", str(reference_saves["arknova"])])
+    assert result.exit_code == 1
+    payload = json.loads(result.output)
+    assert payload["schema_version"] == 1 and payload["counts"]["warning"] > 0
+
+    broken = tmp_path / "broken.json"
+    broken.write_text("{ not json", encoding="utf-8")
+    result = runner.invoke(cli, ["check", str(broken)])
+    assert result.exit_code == 2
+    assert "not valid JSON" in result.output
+    result = runner.invoke(cli, ["check", str(tmp_path / "missing.json")])
+    assert result.exit_code == 2
+
+
+def test_not_a_save_is_unreadable_input(tmp_path):
+    path = tmp_path / "list.json"
+    path.write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(Exception, match="not a TTS save"):
+        check_file(path)

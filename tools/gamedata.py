@@ -368,11 +368,11 @@ def _top(file: str, document: Any, required: tuple[str, ...], optional: tuple[st
     return table
 
 
-def _check_unique(ats: list[_At], ids: list[str], what: str) -> None:
+def _check_unique(ats: list[_At], ids: list[str], what: str, plural: str) -> None:
     seen: dict[str, int] = {}
     for index, (at, ident) in enumerate(zip(ats, ids)):
         if ident in seen:
-            raise at.sub("id").error(f"duplicate {what} id {_show(ident)} (also entry {seen[ident]})")
+            raise at.sub("id").error(f"duplicate {what} id {_show(ident)} (also {plural}[{seen[ident]}])")
         seen[ident] = index
 
 
@@ -392,7 +392,7 @@ def _count(at: _At, value: Any) -> Count:
         return Count(op, _positive_count(where, operand))
     bounds = _array(where, operand)
     if len(bounds) != 2:
-        raise where.error(f"expected [low, high], got {len(bounds)} numbers")
+        raise where.error(f"expected [low, high], got {len(bounds)} value{'' if len(bounds) == 1 else 's'}")
     low, high = (_positive_count(where.sub(i), bound) for i, bound in enumerate(bounds))
     if low > high:
         raise where.error(f"low {low} is greater than high {high}")
@@ -531,7 +531,7 @@ def _parse_rules(doc: dict[str, Any]) -> Rules:
     rules = Rules(**values)
     total = sum(rules.bag_composition.values())
     if total < rules.hand_size:
-        raise at.sub("bag_composition").error(f"{total} potions cannot fill a hand of {rules.hand_size}")
+        raise at.sub("bag_composition").error(f"a bag of {total} cannot fill a hand of {rules.hand_size}")
     return rules
 
 
@@ -558,7 +558,7 @@ def _bag(at: _At, value: Any) -> dict[str, int]:
 def _pos(at: _At, value: Any) -> tuple[float, float]:
     items = _array(at, value)
     if len(items) != 2:
-        raise at.error(f"expected [x, y], got {len(items)} numbers")
+        raise at.error(f"expected [x, y], got {len(items)} value{'' if len(items) == 1 else 's'}")
     x, y = (_number(at.sub(i), item) for i, item in enumerate(items))
     for coordinate in (x, y):
         if not 0.0 <= coordinate <= 1.0:
@@ -642,7 +642,7 @@ def _parse_map(doc: dict[str, Any]) -> Board:
         places[tile.col, tile.row] = tile.id
         tiles.append(tile)
         tile_ats.append(at)
-    _check_unique(tile_ats, [t.id for t in tiles], "tile")
+    _check_unique(tile_ats, [t.id for t in tiles], "tile", "tiles")
     columns = max(t.col for t in tiles) + 1
     rows = max(t.row for t in tiles) + 1
     tile_by_id = {t.id: t for t in tiles}
@@ -666,7 +666,7 @@ def _parse_map(doc: dict[str, Any]) -> Board:
             raise at.sub("pos").error(f"[{x:g}, {y:g}] lies outside tile {_show(tile_id)} (col {tile.col}, row {tile.row})")
         cells.append(Cell(ident, name, tile_id, None, (x, y)))
         cell_ats.append(at)
-    _check_unique(cell_ats, [c.id for c in cells], "cell")
+    _check_unique(cell_ats, [c.id for c in cells], "cell", "cells")
     for tile, at in zip(tiles, tile_ats):
         if not any(c.tile == tile.id for c in cells):
             raise at.error("no cell lies on this tile")
@@ -713,7 +713,7 @@ def _parse_fiefs(doc: dict[str, Any], citizens: Mapping[str, CitizenType], info:
         _check_connected(at.sub("edges"), tuple(cells), edges)
         fiefs.append(Board(ident, name, (Tile(ident, name, 0, 0, 0),), tuple(cells), edges))
         fief_ats.append(at)
-    _check_unique(fief_ats, [f.id for f in fiefs], "fief")
+    _check_unique(fief_ats, [f.id for f in fiefs], "fief", "fiefs")
     if "fief" in info.modes and len(fiefs) < info.max_players:
         raise _At(file, None, "fiefs").error(
             f"{len(fiefs)} fief boards, but game.toml allows {info.max_players} players (one board each)"
@@ -738,7 +738,7 @@ def _slots(at: _At, value: Any, citizens: Mapping[str, CitizenType]) -> tuple[Sl
         humours_at = slot_at.sub("humours")
         if citizen.humours is None:
             if "humours" not in table:
-                raise humours_at.error(f"missing: a {citizen_id} slot names its two humours")
+                raise humours_at.error(f"missing: a slot of joker citizen {_show(citizen_id)} names its two humours")
             pair = _humour_pair(humours_at, table["humours"])
         else:
             pair = citizen.humours
@@ -790,7 +790,7 @@ def _parse_scenes(doc: dict[str, Any], kingdom: Board, citizens: Mapping[str, Ci
         resolution = _steps(at.sub("resolution"), table["resolution"]) if "resolution" in table else None
         scenes.append(SceneCard(ident, title, kind, zone, cell_id, slots, resolution))
         ats.append(at)
-    _check_unique(ats, [s.id for s in scenes], "scene")
+    _check_unique(ats, [s.id for s in scenes], "scene", "scenes")
     if len(scenes) < rules.scenes_face_up:
         raise _At(file, None, "scenes").error(
             f"{len(scenes)} scene cards, but [rules] scenes_face_up shows {rules.scenes_face_up}"
@@ -826,7 +826,7 @@ def _parse_parties(doc: dict[str, Any], citizens: Mapping[str, CitizenType]) -> 
         resolution = _steps(at.sub("resolution"), table["resolution"]) if "resolution" in table else None
         parties.append(PartyTile(ident, title, order, estate, slots, resolution))
         ats.append(at)
-    _check_unique(ats, [p.id for p in parties], "party")
+    _check_unique(ats, [p.id for p in parties], "party", "parties")
     return tuple(sorted(parties, key=lambda p: p.order))
 
 
@@ -908,7 +908,7 @@ def _parse_goals(doc: dict[str, Any], info: GameInfo, rules: Rules, kingdom: Boa
         predicate = _predicate(at.sub("predicate"), table["predicate"], mode, boards[mode])
         goals.append(Goal(ident, mode, title, text, predicate))
         ats.append(at)
-    _check_unique(ats, [g.id for g in goals], "goal")
+    _check_unique(ats, [g.id for g in goals], "goal", "goals")
     for mode in info.modes:
         count = sum(g.mode == mode for g in goals)
         if count < rules.goals_per_game:

@@ -16,6 +16,7 @@ from tools.errors import TtsmodError
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("sheets", "sheets"),
     ("check", "check"),
+    ("install", "install"),
 )
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

@@ -1,0 +1,96 @@
+"""TTS's side of the External Editor API, over real sockets.
+
+TTS listens for editor messages (normally on 39999) and connects to the editor (normally on 39998) to deliver
+each message it emits; both directions carry one JSON object per connection, ended by closing it.
+:class:`ExternalEditorEndpoint` listens on 127.0.0.1 (port 0 = an ephemeral port) in a background thread and
+queues every message it receives; the table drains the queue on its own thread between frames, so Lua only ever
+runs on the table's thread. :meth:`send` opens a connection to the editor port, writes, closes.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import socket
+import threading
+from typing import Any
+
+MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+READ_TIMEOUT = 5.0
+
+
+class ExternalEditorEndpoint:
+    def __init__(self, editor_port: int | None, listen_port: int = 0, host: str = "127.0.0.1") -> None:
+        self.host = host
+        self.editor_port = editor_port
+        self.inbox: "queue.Queue[dict[str, Any]]" = queue.Queue()
+        self.sent: list[dict[str, Any]] = []      # every message handed to the editor (delivered or not)
+        self.undelivered: list[dict[str, Any]] = []
+        self.bad_input: list[str] = []           # connections whose bytes were not one JSON object
+        self._server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._server.bind((host, listen_port))
+        self._server.listen(16)
+        self._server.settimeout(0.2)
+        self.port: int = self._server.getsockname()[1]
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="headless-eea", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._server.accept()
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            with conn:
+                conn.settimeout(READ_TIMEOUT)
+                chunks: list[bytes] = []
+                size = 0
+                try:
+                    while size <= MAX_MESSAGE_BYTES:
+                        chunk = conn.recv(65536)
+                        if not chunk:
+                            break
+                        chunks.append(chunk)
+                        size += len(chunk)
+                except OSError:
+                    self.bad_input.append("read failed")
+                    continue
+            raw = b"".join(chunks)
+            if size > MAX_MESSAGE_BYTES:
+                self.bad_input.append(f"message over {MAX_MESSAGE_BYTES} bytes")
+                continue
+            try:
+                message = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError):
+                self.bad_input.append(raw[:200].decode("utf-8", "replace"))
+                continue
+            if isinstance(message, dict):
+                self.inbox.put(message)
+            else:
+                self.bad_input.append("not a JSON object")
+
+    def send(self, message: dict[str, Any]) -> bool:
+        """Deliver one message to the editor port; False (and kept in ``undelivered``) if nobody listens."""
+        self.sent.append(message)
+        if self.editor_port is None:
+            self.undelivered.append(message)
+            return False
+        payload = json.dumps(message, indent=2).encode("utf-8")
+        try:
+            with socket.create_connection((self.host, self.editor_port), timeout=READ_TIMEOUT) as s:
+                s.sendall(payload)
+        except OSError:
+            self.undelivered.append(message)
+            return False
+        return True
+
+    def close(self) -> None:
+        self._stop.set()
+        try:
+            self._server.close()
+        finally:
+            self._thread.join(timeout=2.0)

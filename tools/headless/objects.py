@@ -1,0 +1,148 @@
+"""Objects of the headless table, built from save-format object states.
+
+An :class:`HObject` keeps what the mod can observe of a TTS object: GUID, ``Name``, nickname, description,
+tags, memo, transform, its script, the contents of a container (as HObjects that are not on the table),
+attached snap points, and for zones the box they cover. ``data`` keeps the original save entry, so a
+container's contents can be listed the way ``getObjects()`` lists them.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from tools.headless.geometry import Vec, is_face_down, position_to_world
+
+CONTAINER_NAMES = {"Bag", "Deck", "DeckCustom", "Infinite_Bag", "Custom_Model_Bag", "Custom_Model_Infinite_Bag",
+                   "Custom_Assetbundle_Bag", "Custom_Assetbundle_Infinite_Bag"}
+
+# obj.type as TTS reports it, for the Name values a Four Humours table and the reference saves use.
+TYPE_BY_NAME = {
+    "Bag": "Bag", "Custom_Model_Bag": "Bag", "Infinite_Bag": "Infinite", "Custom_Model_Infinite_Bag": "Infinite",
+    "Deck": "Deck", "DeckCustom": "Deck", "Card": "Card", "CardCustom": "Card",
+    "Custom_Board": "Board", "Custom_Tile": "Tile", "Custom_Token": "Tile", "ScriptingTrigger": "Scripting",
+    "HandTrigger": "Hand", "Custom_Model": "Generic", "3DText": "3D Text", "Notecard": "Notecard",
+    "Counter": "Counter", "Custom_PDF": "Generic", "Custom_Assetbundle": "Generic",
+}
+
+
+@dataclass
+class SnapPoint:
+    """An attached snap point: local position, rotation and tags, as in ``AttachedSnapPoints``."""
+
+    position: Vec
+    rotation: Vec
+    rotation_snap: bool
+    tags: list[str]
+
+
+def _vec(d: dict | None, keys: tuple[str, str, str] = ("x", "y", "z"), default: float = 0.0) -> Vec:
+    d = d or {}
+    return Vec(*(float(d.get(k, default)) for k in keys))
+
+
+@dataclass(eq=False)
+class HObject:
+    guid: str
+    name: str
+    data: dict[str, Any]
+    position: Vec = field(default_factory=Vec)
+    rotation: Vec = field(default_factory=Vec)
+    scale: Vec = field(default_factory=lambda: Vec(1.0, 1.0, 1.0))
+    contents: list["HObject"] = field(default_factory=list)
+    snap_points: list[SnapPoint] = field(default_factory=list)
+    container: "HObject | None" = None      # the container holding it, when not on the table
+    destroyed: bool = False
+    held_by: str | None = None               # colour of the player holding it
+    highlight: str | None = None             # colour of the highlight, None when off
+    locked: bool = False
+    smooth_frames: int = 0                   # frames left of a smooth move (isSmoothMoving)
+    env: Any = None                          # the Lua environment of its script, if it has one
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> "HObject":
+        t = state.get("Transform") or {}
+        obj = cls(
+            guid=str(state.get("GUID", "")),
+            name=str(state.get("Name", "")),
+            data=state,
+            position=_vec(t, ("posX", "posY", "posZ")),
+            rotation=_vec(t, ("rotX", "rotY", "rotZ")),
+            scale=_vec(t, ("scaleX", "scaleY", "scaleZ"), 1.0),
+            locked=bool(state.get("Locked", False)),
+        )
+        for sp in state.get("AttachedSnapPoints") or []:
+            obj.snap_points.append(SnapPoint(_vec(sp.get("Position")), _vec(sp.get("Rotation")),
+                                             "Rotation" in sp, list(sp.get("Tags") or [])))
+        for child in state.get("ContainedObjects") or []:
+            inner = cls.from_state(child)
+            inner.container = obj
+            obj.contents.append(inner)
+        return obj
+
+    # -- what scripts read -------------------------------------------------------------------
+    @property
+    def nickname(self) -> str:
+        return str(self.data.get("Nickname", ""))
+
+    @property
+    def description(self) -> str:
+        return str(self.data.get("Description", ""))
+
+    @property
+    def memo(self) -> str | None:
+        return self.data.get("Memo")
+
+    @property
+    def tags(self) -> list[str]:
+        return list(self.data.get("Tags") or [])
+
+    @property
+    def script(self) -> str:
+        return str(self.data.get("LuaScript") or "")
+
+    @property
+    def type(self) -> str:
+        return TYPE_BY_NAME.get(self.name, "Generic")
+
+    @property
+    def is_container(self) -> bool:
+        return self.name in CONTAINER_NAMES
+
+    @property
+    def face_down(self) -> bool:
+        return is_face_down(self.rotation)
+
+    def has_tag(self, tag: str) -> bool:
+        return tag in self.tags
+
+    def snap_world(self, index: int) -> Vec:
+        """World position of attached snap point ``index``."""
+        return position_to_world(self.snap_points[index].position, self.position, self.rotation, self.scale)
+
+    def memo_json(self) -> dict:
+        """The memo decoded as JSON ({} when absent or not JSON) — a convenience for tests."""
+        import json
+
+        try:
+            value = json.loads(self.memo or "")
+        except ValueError:
+            return {}
+        return value if isinstance(value, dict) else {}
+
+    def to_state(self) -> dict[str, Any]:
+        """This object as a save entry, with its current transform and contents."""
+        state = copy.deepcopy({k: v for k, v in self.data.items() if k != "ContainedObjects"})
+        state["Transform"] = {
+            "posX": self.position.x, "posY": self.position.y, "posZ": self.position.z,
+            "rotX": self.rotation.x, "rotY": self.rotation.y, "rotZ": self.rotation.z,
+            "scaleX": self.scale.x, "scaleY": self.scale.y, "scaleZ": self.scale.z,
+        }
+        state["Locked"] = self.locked
+        if self.is_container or self.contents:
+            state["ContainedObjects"] = [c.to_state() for c in self.contents]
+        return state
+
+    def __repr__(self) -> str:
+        return f"<HObject {self.guid} {self.name} {self.tags}>"

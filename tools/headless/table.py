@@ -1,0 +1,635 @@
+"""The headless table: a stand-in for Tabletop Simulator that loads a save and runs its Lua.
+
+Contract (see docs/headless.md):
+
+* :meth:`Table.load` reads a save (path or dict) and lays its objects; nothing runs until :meth:`boot`, which runs
+  the Global script and every object script, then ``onLoad``.
+* Time is simulated: one :meth:`step` is one frame of 1/60 s. ``Wait.time/frames/condition`` fire on that clock;
+  External Editor messages received on the socket are dispatched at the start of a frame, on the caller's thread.
+* Scripted players act through :meth:`seat`, :meth:`take`, :meth:`pick_up`, :meth:`drop`, :meth:`drop_into`,
+  :meth:`click`, :meth:`end_turn`; what players see is in :attr:`broadcasts`, :meth:`ui_value`,
+  :meth:`ui_attribute`, object transforms, :meth:`hand`.
+* A Lua error raises :class:`HeadlessError` with the Lua traceback (``strict=True``, the default) — a test never
+  silently continues past a broken script. Use of a TTS member that is not emulated raises :class:`Unemulated`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import queue
+import random
+import time as real_time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from tools.headless.api import GlobalScript, Namespace, ObjectProxy, PlayerProxy, build_api
+from tools.headless.eea import ExternalEditorEndpoint
+from tools.headless.geometry import Vec, inside_box, position_to_world
+from tools.headless.lua import HeadlessError, Lua, Unemulated
+from tools.headless.objects import HObject
+
+FRAME = 1.0 / 60.0
+PLAYER_COLOURS = ("White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink",
+                  "Grey", "Black")
+
+__all__ = ["Table", "HeadlessError", "Unemulated", "HObject", "Vec", "FRAME"]
+
+
+@dataclass
+class _Wait:
+    id: int
+    fn: Any
+    due_time: float | None = None
+    due_frame: int | None = None
+    interval: float = 0.0
+    repetitions: int = 1
+    condition: Any = None
+    deadline: float | None = None
+    timeout_fn: Any = None
+
+
+@dataclass
+class HandZone:
+    colour: str
+    position: Vec
+    rotation: Vec
+    scale: Vec
+
+
+@dataclass
+class UIElement:
+    tag: str
+    attributes: dict[str, str]
+    value: str
+    parent: "UIElement | None" = None
+    children: list["UIElement"] = field(default_factory=list)
+
+
+class Table:
+    def __init__(self, save: dict[str, Any], *, seed: int = 0, bridge_port: int | None = None,
+                 listen_port: int | None = None, strict: bool = True) -> None:
+        self.save_data = save
+        self.strict = strict
+        self.random = random.Random(seed)
+        self.frame = 0
+        self.time = 0.0
+        self.objects: list[HObject] = []        # on the table, in load/spawn order
+        self.broadcasts: list[tuple[str, str | None]] = []   # (message, colour or None for everyone)
+        self.chat: list[tuple[str, str | None]] = []          # print/printToAll/printToColor
+        self.errors: list[str] = []
+        self.seated: list[str] = []
+        self.turns: dict[str, Any] = {"enable": False, "order": [], "turn_color": "", "type": 1,
+                                      "pass_turns": True, "reverse_order": False, "skip_empty_hands": False,
+                                      "disable_interactations": False}
+        self._waits: list[_Wait] = []
+        self._next_wait = 1
+        self._deferred: list[Callable[[], None]] = []
+        self._booted = False
+        self.hand_zones: list[HandZone] = []
+        self.ui: dict[str, UIElement] = {}
+        self.ui_root: list[UIElement] = []
+        self.lua = Lua()
+        self.global_script = GlobalScript(self)
+        self.global_env: Any = None
+        self.endpoint: ExternalEditorEndpoint | None = None
+        if listen_port is not None or bridge_port is not None:
+            self.endpoint = ExternalEditorEndpoint(bridge_port, listen_port or 0)
+        self._lay(save)
+        build_api(self)
+
+    # ------------------------------------------------------------------ loading
+    @classmethod
+    def load(cls, save: str | Path | dict[str, Any], **kwargs: Any) -> "Table":
+        """A table laid from a save file (path) or an already parsed save dict."""
+        if not isinstance(save, dict):
+            save = json.loads(Path(save).read_text(encoding="utf-8"))
+        return cls(save, **kwargs)
+
+    def _lay(self, save: dict[str, Any]) -> None:
+        for state in save.get("ObjectStates") or []:
+            obj = HObject.from_state(state)
+            self.objects.append(obj)
+            if obj.name == "HandTrigger":
+                colour = str(state.get("FogColor") or "")
+                self.hand_zones.append(HandZone(colour, obj.position, obj.rotation, obj.scale))
+        for entry in (save.get("Hands") or {}).get("HandTransforms") or []:
+            t = entry.get("Transform") or {}
+            self.hand_zones.append(HandZone(
+                str(entry.get("Color")), Vec(t.get("posX", 0), t.get("posY", 0), t.get("posZ", 0)),
+                Vec(t.get("rotX", 0), t.get("rotY", 0), t.get("rotZ", 0)),
+                Vec(t.get("scaleX", 1), t.get("scaleY", 1), t.get("scaleZ", 1))))
+        self._parse_ui(str(save.get("XmlUI") or ""))
+
+    def _parse_ui(self, xml: str) -> None:
+        self.ui.clear()
+        self.ui_root = []
+        if not xml.strip():
+            return
+        try:
+            root = ET.fromstring(f"<ttsmodroot>{xml}</ttsmodroot>")
+        except ET.ParseError as exc:
+            raise HeadlessError(f"Global XmlUI is not well-formed XML: {exc}") from exc
+
+        def visit(node: ET.Element, parent: UIElement | None) -> UIElement:
+            el = UIElement(node.tag, dict(node.attrib), (node.text or "").strip(), parent)
+            if "id" in el.attributes:
+                self.ui[el.attributes["id"]] = el
+            for child in node:
+                el.children.append(visit(child, el))
+            return el
+
+        self.ui_root = [visit(child, None) for child in root]
+
+    # ------------------------------------------------------------------ scripts
+    def boot(self) -> None:
+        """Run the Global script and object scripts, then call ``onLoad(script_state)`` on each."""
+        if self._booted:
+            raise HeadlessError("the table is already booted")
+        self._booted = True
+        self.global_env = self._load_script(self.global_script.lua_proxy, str(self.save_data.get("LuaScript") or ""),
+                                            "Global")
+        for obj in list(self.objects):
+            if obj.script.strip():
+                obj.env = self._load_script(self._object_proxy(obj), obj.script, f"{obj.name}.{obj.guid}")
+        self._event(self.global_env, "onLoad", str(self.save_data.get("LuaScriptState") or ""))
+        for obj in list(self.objects):
+            if obj.env is not None:
+                self._event(obj.env, "onLoad", str(obj.data.get("LuaScriptState") or ""))
+
+    def _load_script(self, proxy: Any, code: str, name: str) -> Any:
+        env = self.lua.hl.new_env(self.lua.wrap(proxy), self.lua.function(self._guard_global))
+        chunk, message = self.lua.hl.load(code, name, env)
+        if chunk is None:
+            self._fail(f"{name}: {message}")
+            return env
+        ok, result = self.lua.hl.pcall(chunk)
+        if not ok:
+            self._fail(f"{name}: {result}")
+        return env
+
+    def _object_proxy(self, obj: HObject) -> ObjectProxy:
+        cache = self.__dict__.setdefault("_object_proxies", {})
+        if id(obj) not in cache:
+            cache[id(obj)] = ObjectProxy(self, obj)
+        return cache[id(obj)]
+
+    def _guard_global(self, name: Any) -> None:
+        from tools.headless.api import UNEMULATED_GLOBALS
+
+        if name in UNEMULATED_GLOBALS:
+            raise Unemulated(str(name))
+        return None
+
+    def _fail(self, message: str) -> None:
+        self.errors.append(message)
+        if self.strict:
+            if "headless table does not emulate" in message:
+                raise Unemulated(message.split("does not emulate ", 1)[1].split("\n", 1)[0])
+            raise HeadlessError(message)
+
+    def _event(self, env: Any, name: str, *args: Any) -> Any:
+        if env is None:
+            return None
+        ok, result, present = self.lua.hl.event(env, name, *[self.lua.to_lua(a) for a in args])
+        if not ok:
+            self._fail(f"{name}: {result}")
+            return None
+        return self.lua.to_py(result) if present else None
+
+    def fire(self, name: str, *args: Any) -> None:
+        """Call event ``name`` in Global and in every object script that defines it (TTS's universal events)."""
+        self._event(self.global_env, name, *args)
+        for obj in list(self.objects):
+            if obj.env is not None:
+                self._event(obj.env, name, *args)
+
+    def call_lua(self, fn: Any, *args: Any) -> Any:
+        """Call a Lua function held by Python (callbacks, waits); errors follow the strict rule."""
+        from tools.headless.api import _PyCallable
+
+        if isinstance(fn, _PyCallable):
+            return fn(*args)
+        ok, result = self.lua.hl.pcall(fn, *[self.lua.to_lua(a) for a in args])
+        if not ok:
+            self._fail(str(result))
+            return None
+        return self.lua.to_py(result)
+
+    def call_global(self, name: str, *args: Any) -> Any:
+        """Call a global function of the Global script by name and return its (Python-converted) result."""
+        return self._event(self.global_env, name, *args)
+
+    # ------------------------------------------------------------------ clock
+    def add_wait(self, wait: _Wait) -> int:
+        wait.id = self._next_wait
+        self._next_wait += 1
+        self._waits.append(wait)
+        return wait.id
+
+    def stop_wait(self, wait_id: int) -> bool:
+        before = len(self._waits)
+        self._waits = [w for w in self._waits if w.id != wait_id]
+        return len(self._waits) != before
+
+    def defer(self, fn: Callable[[], None]) -> None:
+        """Run ``fn`` at the start of the next frame (spawn callbacks, turn events)."""
+        self._deferred.append(fn)
+
+    def step(self, frames: int = 1) -> None:
+        """Advance the simulated clock by ``frames`` frames, dispatching messages, deferred work and waits."""
+        for _ in range(frames):
+            self._drain_inbox()
+            self.frame += 1
+            self.time += FRAME
+            deferred, self._deferred = self._deferred, []
+            for fn in deferred:
+                fn()
+            for obj in self.objects:
+                if obj.smooth_frames > 0:
+                    obj.smooth_frames -= 1
+            self._run_waits()
+
+    def advance(self, seconds: float) -> None:
+        """Advance the simulated clock by ``seconds`` (rounded up to whole frames)."""
+        self.step(max(1, math.ceil(seconds / FRAME - 1e-9)))
+
+    def run_until(self, predicate: Callable[[], bool], *, max_seconds: float = 30.0, real_pause: float = FRAME,
+                  ) -> bool:
+        """Step frames until ``predicate()`` holds or ``max_seconds`` of simulated time pass.
+
+        Each frame first waits up to ``real_pause`` real seconds for a socket message, so the simulated clock never
+        runs ahead of a live bridge by more than that per frame. Returns whether the predicate held.
+        """
+        for _ in range(max(1, math.ceil(max_seconds / FRAME))):
+            if predicate():
+                return True
+            if self.endpoint is not None and self.endpoint.inbox.empty() and real_pause > 0:
+                try:
+                    message = self.endpoint.inbox.get(timeout=real_pause)
+                except queue.Empty:
+                    pass
+                else:
+                    self.endpoint.inbox.put(message)
+            self.step()
+        return predicate()
+
+    def _run_waits(self) -> None:
+        for wait in list(self._waits):
+            if wait not in self._waits:
+                continue
+            if wait.condition is not None:
+                if self.call_lua(wait.condition):
+                    self._waits.remove(wait)
+                    self.call_lua(wait.fn)
+                elif wait.deadline is not None and self.time >= wait.deadline - 1e-9:
+                    self._waits.remove(wait)
+                    if wait.timeout_fn is not None:
+                        self.call_lua(wait.timeout_fn)
+                continue
+            due = (wait.due_frame is not None and self.frame >= wait.due_frame) or \
+                  (wait.due_time is not None and self.time >= wait.due_time - 1e-9)
+            if not due:
+                continue
+            if wait.repetitions == 1:
+                self._waits.remove(wait)
+            else:
+                if wait.repetitions > 1:
+                    wait.repetitions -= 1
+                wait.due_time = self.time + wait.interval
+            self.call_lua(wait.fn, wait.id)
+
+    # ------------------------------------------------------------------ external editor API
+    def _drain_inbox(self) -> None:
+        if self.endpoint is None:
+            return
+        for _ in range(1000):
+            try:
+                message = self.endpoint.inbox.get_nowait()
+            except queue.Empty:
+                return
+            self._dispatch(message)
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        kind = message.get("messageID")
+        if kind == 2:
+            custom = message.get("customMessage")
+            if isinstance(custom, dict):
+                self.fire("onExternalMessage", custom)
+        elif kind == 3:
+            self._execute(message)
+        elif kind == 0:
+            self._send_raw({"messageID": 1, "scriptStates": self._script_states()})
+        else:
+            self.errors.append(f"headless table does not emulate External Editor messageID {kind!r}")
+
+    def _execute(self, message: dict[str, Any]) -> None:
+        guid = str(message.get("guid", "-1"))
+        env = self.global_env
+        if guid != "-1":
+            obj = self.object(guid)
+            env = obj.env if obj is not None else None
+        if env is None:
+            self._send_raw({"messageID": 3, "guid": guid, "error": "Object reference not set to an instance of an object",
+                            "errorMessagePrefix": "Error in Script: "})
+            self._send_raw({"messageID": 5, "returnID": message.get("returnID")})
+            return
+        chunk, err = self.lua.hl.load(str(message.get("script", "")), "executeScript", env)
+        reply: dict[str, Any] = {"messageID": 5, "returnID": message.get("returnID")}
+        if chunk is None:
+            self._send_raw({"messageID": 3, "guid": guid, "error": str(err), "errorMessagePrefix": "Error in Script: "})
+        else:
+            ok, result = self.lua.hl.pcall(chunk)
+            if not ok:
+                self._send_raw({"messageID": 3, "guid": guid, "error": str(result),
+                                "errorMessagePrefix": "Error in Script: "})
+            elif result is not None:
+                value = self.lua.to_py(result)
+                if isinstance(value, (str, int, float, bool)):
+                    reply["returnValue"] = value
+        self._send_raw(reply)
+
+    def _script_states(self) -> list[dict[str, Any]]:
+        states = [{"name": "Global", "guid": "-1", "script": str(self.save_data.get("LuaScript") or ""),
+                   "ui": str(self.save_data.get("XmlUI") or "")}]
+        for obj in self.objects:
+            if obj.script or obj.data.get("XmlUI"):
+                entry = {"name": obj.nickname or obj.name, "guid": obj.guid, "script": obj.script}
+                if obj.data.get("XmlUI"):
+                    entry["ui"] = obj.data["XmlUI"]
+                states.append(entry)
+        return states
+
+    def _send_raw(self, message: dict[str, Any]) -> bool:
+        if self.endpoint is None:
+            return False
+        return self.endpoint.send(message)
+
+    def send_external(self, data: dict[str, Any]) -> bool:
+        """What Lua ``sendExternalMessage`` does: messageID 4 to the editor port."""
+        return self._send_raw({"messageID": 4, "customMessage": _json_clean(data)})
+
+    @property
+    def sent_custom(self) -> list[dict[str, Any]]:
+        """Every custom message the scripts sent (delivered or not), oldest first."""
+        if self.endpoint is None:
+            return []
+        return [m["customMessage"] for m in self.endpoint.sent if m.get("messageID") == 4]
+
+    def close(self) -> None:
+        if self.endpoint is not None:
+            self.endpoint.close()
+
+    def __enter__(self) -> "Table":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ queries
+    def object(self, guid: str) -> HObject | None:
+        """The object with this GUID on the table (not inside a container)."""
+        for obj in self.objects:
+            if obj.guid == guid:
+                return obj
+        return None
+
+    def with_tag(self, *tags: str) -> list[HObject]:
+        """Objects on the table carrying all ``tags``."""
+        return [o for o in self.objects if all(o.has_tag(t) for t in tags)]
+
+    def find(self, *tags: str, **memo: Any) -> list[HObject]:
+        """Objects on the table with all ``tags`` whose memo JSON has the given key/values."""
+        return [o for o in self.with_tag(*tags) if all(o.memo_json().get(k) == v for k, v in memo.items())]
+
+    def hand_zone(self, colour: str, index: int = 1) -> HandZone | None:
+        zones = [z for z in self.hand_zones if z.colour == colour]
+        return zones[index - 1] if 0 < index <= len(zones) else None
+
+    def in_hand(self, obj: HObject) -> str | None:
+        """The colour whose hand zone holds ``obj``, if any."""
+        if obj not in self.objects or obj.held_by is not None or obj.name in ("HandTrigger", "ScriptingTrigger"):
+            return None
+        for zone in self.hand_zones:
+            if inside_box(obj.position, zone.position, zone.rotation, zone.scale):
+                return zone.colour
+        return None
+
+    def hand(self, colour: str) -> list[HObject]:
+        """Objects in ``colour``'s hand, left to right."""
+        return [o for o in self.objects if self.in_hand(o) == colour]
+
+    def hand_slot(self, colour: str) -> Vec:
+        """A free position in ``colour``'s hand zone (objects spread along the zone's width)."""
+        zone = self.hand_zone(colour)
+        if zone is None:
+            raise HeadlessError(f"no hand zone for {colour} in this save")
+        count = len(self.hand(colour))
+        x = -0.4 + 0.8 * ((count * 0.137) % 1.0)
+        return position_to_world(Vec(x, 0.0, 0.0), zone.position, zone.rotation, zone.scale)
+
+    def in_zone(self, zone: HObject) -> list[HObject]:
+        """Objects on the table inside a scripting zone's box."""
+        return [o for o in self.objects
+                if o is not zone and o.name != "ScriptingTrigger" and o.name != "HandTrigger"
+                and inside_box(o.position, zone.position, zone.rotation, zone.scale)]
+
+    def ui_element(self, element_id: str) -> UIElement:
+        if element_id not in self.ui:
+            raise HeadlessError(f"no XmlUI element with id {element_id!r}")
+        return self.ui[element_id]
+
+    def ui_value(self, element_id: str) -> str:
+        return self.ui_element(element_id).value
+
+    def ui_attribute(self, element_id: str, name: str) -> str | None:
+        return self.ui_element(element_id).attributes.get(name)
+
+    def ui_visible(self, element_id: str, colour: str | None = None) -> bool:
+        """Whether the element is shown (it and every ancestor active) — to ``colour`` if given."""
+        el: UIElement | None = self.ui_element(element_id)
+        while el is not None:
+            if el.attributes.get("active", "true").lower() == "false":
+                return False
+            vis = el.attributes.get("visibility", "")
+            if colour is not None and vis and colour not in vis.split("|"):
+                return False
+            el = el.parent
+        return True
+
+    # ------------------------------------------------------------------ players
+    def seat(self, *colours: str) -> None:
+        """Seat players (TTS colours); ``getSeatedPlayers`` lists them in TTS's colour order."""
+        for c in colours:
+            if c not in PLAYER_COLOURS:
+                raise HeadlessError(f"{c!r} is not a TTS player colour")
+            if c not in self.seated:
+                self.seated.append(c)
+        self.seated.sort(key=PLAYER_COLOURS.index)
+
+    def click(self, element_id: str, colour: str, value: str = "-1") -> None:
+        """A player clicks an XmlUI element: its ``onClick`` Global function gets (player, value, id)."""
+        el = self.ui_element(element_id)
+        if not self.ui_visible(element_id, colour):
+            raise HeadlessError(f"{colour} cannot see {element_id!r}")
+        if el.attributes.get("interactable", "true").lower() == "false":
+            raise HeadlessError(f"{element_id!r} is not interactable")
+        handler = el.attributes.get("onClick")
+        if not handler:
+            raise HeadlessError(f"{element_id!r} has no onClick")
+        if "/" in handler:
+            raise Unemulated("XmlUI onClick on an object script")
+        self._event(self.global_env, handler, PlayerProxy(self, colour), value, element_id)
+        self.step()
+
+    def take(self, container: HObject, colour: str, *, guid: str | None = None, index: int = 0) -> HObject:
+        """A player drags an object out of a container; it is then held by ``colour``."""
+        obj = self.take_out(container, guid=guid, index=index, position=container.position + Vec(0, 2, 0))
+        obj.held_by = colour
+        self.fire("onObjectPickUp", colour, obj)
+        return obj
+
+    def pick_up(self, obj: HObject, colour: str) -> HObject:
+        """A player picks up an object on the table or in a hand."""
+        self._require_on_table(obj)
+        obj.held_by = colour
+        self.fire("onObjectPickUp", colour, obj)
+        return obj
+
+    def drop(self, obj: HObject, colour: str, position: Vec | None = None,
+             snap: tuple[HObject, int] | None = None) -> None:
+        """A player drops a held object at ``position``, or on attached snap point ``snap=(host, index)``."""
+        self._require_on_table(obj)
+        if obj.held_by != colour:
+            raise HeadlessError(f"{colour} is not holding {obj!r}")
+        if snap is not None:
+            host, index = snap
+            obj.position = host.snap_world(index) + Vec(0, 0.05, 0)
+        elif position is not None:
+            obj.position = position
+        obj.held_by = None
+        self.fire("onObjectDrop", colour, obj)
+        if obj.env is not None:
+            self._event(obj.env, "onDrop", colour)
+        self.step()
+
+    def drop_into(self, obj: HObject, container: HObject, colour: str) -> None:
+        """A player drops a held object onto a container: it enters the container."""
+        self._require_on_table(obj)
+        obj.held_by = None
+        self.put_into(container, obj)
+        self.step()
+
+    def end_turn(self, colour: str) -> None:
+        """A player presses TTS's own "end turn": the next colour in the turn order gets the turn."""
+        order = [c for c in (self.turns.get("order") or self.seated) if c in self.seated]
+        if not order or self.turns.get("turn_color") != colour:
+            raise HeadlessError(f"it is not {colour}'s turn")
+        nxt = order[(order.index(colour) + 1) % len(order)]
+        self.set_turn(nxt)
+        self.step()
+
+    def set_turn(self, colour: str) -> None:
+        previous = self.turns.get("turn_color") or ""
+        self.turns["turn_color"] = colour
+        if previous != colour:
+            self.defer(lambda: self.fire("onPlayerTurn", PlayerProxy(self, colour),
+                                         PlayerProxy(self, previous) if previous else None))
+
+    # ------------------------------------------------------------------ object operations (shared with Lua)
+    def _require_on_table(self, obj: HObject) -> None:
+        if obj.destroyed or obj not in self.objects:
+            raise HeadlessError(f"{obj!r} is not on the table")
+
+    def take_out(self, container: HObject, *, guid: str | None = None, index: int | None = 0,
+                 top: bool = True, position: Vec | None = None, rotation: Vec | None = None,
+                 flip: bool = False) -> HObject:
+        """Remove one object from a container onto the table (``takeObject`` semantics)."""
+        self._require_on_table(container)
+        if not container.contents:
+            raise HeadlessError(f"{container!r} is empty")
+        if guid is not None:
+            matches = [o for o in container.contents if o.guid == guid]
+            if not matches:
+                raise HeadlessError(f"no object {guid} in {container!r}")
+            obj = matches[0]
+        elif index is not None and index != 0:
+            if not 0 <= index < len(container.contents):
+                raise HeadlessError(f"index {index} out of range in {container!r}")
+            obj = container.contents[index]
+        else:
+            obj = container.contents[0] if top else container.contents[-1]
+        container.contents.remove(obj)
+        obj.container = None
+        obj.position = position if position is not None else container.position + Vec(0, 2, 0)
+        obj.rotation = rotation if rotation is not None else Vec(container.rotation.x, container.rotation.y,
+                                                                  container.rotation.z)
+        if flip:
+            obj.rotation = Vec(obj.rotation.x, obj.rotation.y, (obj.rotation.z + 180.0) % 360.0)
+        self.objects.append(obj)
+        self.fire("onObjectLeaveContainer", container, obj)
+        if container.name in ("Deck", "DeckCustom") and len(container.contents) == 1:
+            last = container.contents.pop()
+            last.container = None
+            last.position, last.rotation = container.position, container.rotation
+            self.objects.append(last)
+            container.data["__remainder"] = last.guid
+            self.destroy(container)
+        return obj
+
+    def put_into(self, container: HObject, obj: HObject) -> None:
+        """Put a table object into a container (``putObject`` / a drop onto a bag)."""
+        self._require_on_table(container)
+        self._require_on_table(obj)
+        if obj is container:
+            raise HeadlessError("an object cannot enter itself")
+        self.objects.remove(obj)
+        obj.container = container
+        obj.held_by = None
+        obj.highlight = None
+        if container.name in ("Deck", "DeckCustom"):
+            container.contents.append(obj)
+        else:
+            container.contents.insert(0, obj)
+        self.fire("onObjectEnterContainer", container, obj)
+
+    def destroy(self, obj: HObject) -> None:
+        if obj in self.objects:
+            self.fire("onObjectDestroy", obj)
+            self.objects.remove(obj)
+        obj.destroyed = True
+
+    # ------------------------------------------------------------------ saving
+    def save(self) -> dict[str, Any]:
+        """The table as a save: objects as they lie now, ``onSave()`` results as script states."""
+        save = dict(self.save_data)
+        state = self._event(self.global_env, "onSave") if self._booted else None
+        save["LuaScriptState"] = state if isinstance(state, str) else str(self.save_data.get("LuaScriptState") or "")
+        save["ObjectStates"] = [o.to_state() for o in self.objects]
+        return save
+
+
+def _json_clean(value: Any) -> Any:
+    """Lua data → JSON-ready data: integral floats as ints, keys as strings."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
+        return int(value)
+    if isinstance(value, dict):
+        return {str(k): _json_clean(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_clean(v) for v in value]
+    if isinstance(value, HObject):
+        raise HeadlessError("an Object reference cannot be sent as JSON; send its GUID")
+    if callable(value) and not isinstance(value, (str, bytes)):
+        raise HeadlessError("a function cannot be sent as JSON")
+    return value
+
+
+def objects_named(objs: Iterable[HObject], name: str) -> list[HObject]:
+    return [o for o in objs if o.name == name]
+
+
+def wait_real(seconds: float) -> None:
+    """Sleep real time (for tests waiting on a process); bounded by the caller."""
+    real_time.sleep(seconds)

@@ -17,6 +17,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("sheets", "sheets"),
     ("check", "check"),
     ("install", "install"),
+    ("publish", "publish"),
 )
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

@@ -1,0 +1,112 @@
+"""Publishing against a real local HTTP server: PUT, retries on 5xx, HEAD verification."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tools.cli import cli
+from tools.publish import PublishError, publish
+
+
+class Store(BaseHTTPRequestHandler):
+    files: dict[str, bytes]
+    failures: dict[str, int]  # path → PUTs to answer 503 first
+    lie_about_length: bool = False
+
+    def log_message(self, *args):  # keep test output quiet
+        pass
+
+    def do_PUT(self):
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        if self.failures.get(self.path, 0) > 0:
+            self.failures[self.path] -= 1
+            self.send_response(503)
+            self.end_headers()
+            return
+        self.files[self.path] = body
+        self.send_response(201)
+        self.end_headers()
+
+    def do_HEAD(self):
+        if self.path not in self.files:
+            self.send_response(404)
+            self.end_headers()
+            return
+        self.send_response(200)
+        size = len(self.files[self.path]) + (1 if self.lie_about_length else 0)
+        self.send_header("Content-Length", str(size))
+        self.end_headers()
+
+
+@pytest.fixture
+def server():
+    handler = type("Handler", (Store,), {"files": {}, "failures": {}, "lie_about_length": False})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield handler, f"http://127.0.0.1:{httpd.server_address[1]}/assets"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def make_build(tmp_path: Path, base: str) -> Path:
+    out = tmp_path / "build"
+    (out / "sheets").mkdir(parents=True)
+    (out / "sheets" / "scenes-0-abc.jpg").write_bytes(b"sheet-0" * 100)
+    (out / "sheets" / "back-def.jpg").write_bytes(b"back")
+    (out / "sheets" / "stale-old.jpg").write_bytes(b"old, not referenced")
+    save = {"SaveName": "X", "ObjectStates": [{"CustomDeck": {"1": {
+        "FaceURL": f"{base}/scenes-0-abc.jpg", "BackURL": f"{base}/back-def.jpg"}}}]}
+    (out / "Game.json").write_text(json.dumps(save), encoding="utf-8")
+    (out / "Game.png").write_bytes(b"thumb")
+    return out
+
+
+def test_publish_uploads_referenced_files_and_verifies(server, tmp_path):
+    handler, base = server
+    result = publish(make_build(tmp_path, base), base, sleep=lambda s: None)
+    assert set(handler.files) == {"/assets/scenes-0-abc.jpg", "/assets/back-def.jpg", "/assets/Game.png"}
+    assert handler.files["/assets/scenes-0-abc.jpg"] == b"sheet-0" * 100
+    assert [u.url for u in result.uploaded][-1] == f"{base}/Game.png"
+    assert not result.save_uses_local_urls
+
+
+def test_publish_retries_server_errors_with_backoff(server, tmp_path):
+    handler, base = server
+    handler.failures["/assets/back-def.jpg"] = 2
+    waits: list[float] = []
+    result = publish(make_build(tmp_path, base), base, retries=3, backoff=0.1, sleep=waits.append)
+    back = next(u for u in result.uploaded if u.file.name == "back-def.jpg")
+    assert back.attempts == 3
+    assert waits == [0.1, 0.2]
+
+
+def test_publish_gives_up_after_the_retries(server, tmp_path):
+    handler, base = server
+    handler.failures["/assets/back-def.jpg"] = 5
+    with pytest.raises(PublishError, match="back-def.jpg: upload .* failed after 3 attempts"):
+        publish(make_build(tmp_path, base), base, retries=2, sleep=lambda s: None)
+
+
+def test_publish_detects_a_wrong_content_length(server, tmp_path):
+    handler, base = server
+    handler.lie_about_length = True
+    with pytest.raises(PublishError, match="Content-Length"):
+        publish(make_build(tmp_path, base), base, sleep=lambda s: None)
+
+
+def test_cli_publish(server, tmp_path):
+    handler, base = server
+    build = make_build(tmp_path, "file:///somewhere")
+    result = CliRunner().invoke(cli, ["publish", str(build), "--to", base])
+    assert result.exit_code == 0, result.output
+    assert "3 file(s) published" in result.output
+    assert "file:///" in result.output  # told to rebuild with --asset-base-url
+    result = CliRunner().invoke(cli, ["publish", str(build), "--to", "ftp://nope"])
+    assert result.exit_code == 2

@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import io
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -68,6 +68,22 @@ class PackedDeck:
     back_path: Path
     placement: tuple[tuple[int, int], ...]
     back_is_hidden: bool = False
+
+
+@dataclass
+class SheetCache:
+    """Lets :func:`pack_faces` skip sheets whose inputs did not change (used by incremental builds).
+
+    ``face_keys[i]`` identifies the pixels of face ``i`` (a hash of everything they depend on) and
+    ``back_key`` those of the back; ``known`` maps a sheet's input key to the file written for it before
+    and is updated in place (persist it between runs); ``written`` collects the files written by this call.
+    A sheet is reused only if its key is known and its file still exists in ``out_dir``.
+    """
+
+    face_keys: Sequence[str]
+    back_key: str
+    known: dict[str, str]
+    written: list[str] = field(default_factory=list)
 
 
 def choose_grid(cells: int, cell_size: tuple[int, int] = (1, 1)) -> tuple[int, int]:
@@ -229,6 +245,7 @@ def pack_faces(
     fmt: str = "jpg",
     quality: int = 90,
     progress: Callable[[int, int], None] | None = None,
+    cache: SheetCache | None = None,
 ) -> PackedDeck:
     """Pack ``faces`` (paths or images, in order) into sheets in ``out_dir`` and write the back image there.
 
@@ -239,6 +256,8 @@ def pack_faces(
     - ``fmt`` is ``"jpg"`` (``quality`` 1..100) or ``"png"``.  Sheets are named
       ``<name>-<n>-<hash>.<fmt>`` (``n`` from 1), the back ``<name>-back-<hash>.<fmt>``.
     - ``progress(done, total)`` is called after each sheet.
+    - ``cache`` (optional) reuses sheets written before from the same inputs (see :class:`SheetCache`);
+      with a cache, ``hidden`` must be ``None`` (the back, covered by ``back_key``).
 
     Raises :class:`InputError` for no faces, a missing or unreadable image, a bad format or quality.
     Files are written atomically; nothing else in ``out_dir`` is touched.
@@ -249,23 +268,59 @@ def pack_faces(
     if back_is_hidden and hidden is not None:
         raise InputError("a hidden face and back_is_hidden exclude each other")
     out_dir = Path(out_dir)
+    if cache is not None and (hidden is not None or len(cache.face_keys) != len(faces)):
+        raise ValueError("a SheetCache needs one key per face and hidden=None")
     size = face_size(faces[0])
-    back_image = open_face(back)
-    hidden_image = None if back_is_hidden else (open_face(hidden) if hidden is not None else back_image)
-
-    back_data = encode(back_image, fmt, quality)
-    back_file = hashed_name(f"{name}-back", back_data, fmt)
-    atomic_write_bytes(out_dir / back_file, back_data)
-
     groups = sheet_layout(len(faces), back_is_hidden)
+    settings = f"{name}|{fmt}|{quality}|{back_is_hidden}|{size}"
+
+    def reuse(key: str) -> str | None:
+        if cache is None:
+            return None
+        file = cache.known.get(key)
+        return file if file is not None and (out_dir / file).is_file() else None
+
+    def store(key: str, file: str, data: bytes) -> None:
+        atomic_write_bytes(out_dir / file, data)
+        if cache is not None:
+            cache.known[key] = file
+            cache.written.append(file)
+
+    back_image: Image.Image | None = None
+    hidden_image: Image.Image | None = None
+
+    def images() -> tuple[Image.Image, Image.Image | None]:
+        nonlocal back_image, hidden_image
+        if back_image is None:
+            back_image = open_face(back)
+            hidden_image = None if back_is_hidden else (open_face(hidden) if hidden is not None else back_image)
+        return back_image, hidden_image
+
+    back_key = hashlib.sha256(f"back|{settings}|{cache.back_key}".encode()).hexdigest() if cache else ""
+    back_file = reuse(back_key)
+    if back_file is None:
+        back_data = encode(images()[0], fmt, quality)
+        back_file = hashed_name(f"{name}-back", back_data, fmt)
+        store(back_key, back_file, back_data)
+
     sheets: list[Sheet] = []
     placement: list[tuple[int, int]] = []
     for number, (start, count) in enumerate(groups):
-        image, columns, rows, cw, ch = render_sheet(faces[start : start + count], hidden_image, size)
-        data = encode(image, fmt, quality)
-        del image
-        file = hashed_name(f"{name}-{number + 1}", data, fmt)
-        atomic_write_bytes(out_dir / file, data)
+        cells = count + (0 if back_is_hidden else 1)
+        columns, rows = choose_grid(cells, size)
+        cw, ch = cell_size_for(columns, rows, size)
+        key = ""
+        if cache is not None:
+            key = hashlib.sha256("|".join(
+                [f"sheet {number}", settings, cache.back_key, *cache.face_keys[start : start + count]]
+            ).encode()).hexdigest()
+        file = reuse(key)
+        if file is None:
+            image, columns, rows, cw, ch = render_sheet(faces[start : start + count], images()[1], size)
+            data = encode(image, fmt, quality)
+            del image
+            file = hashed_name(f"{name}-{number + 1}", data, fmt)
+            store(key, file, data)
         sheets.append(Sheet(file, out_dir / file, columns, rows, count, cw, ch))
         placement.extend((number, index) for index in range(count))
         if progress is not None:

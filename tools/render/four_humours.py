@@ -1,0 +1,822 @@
+"""Four Humours card faces, boards and tokens, rendered from the game records and ``layouts.toml``.
+
+Entry point for the build::
+
+    render_game(data, out_dir, *, lang="en", fmt="jpg", quality=90, use_cache=True, jobs=None,
+                progress=None, game_dir=None) -> GameArt
+
+It writes every image into ``out_dir/sheets/`` (file names carry a content hash, so a changed image gets a
+new URL) and keeps its cache in ``out_dir/.cache/`` (delete the folder, or pass ``use_cache=False``, for a
+cold build):
+
+- ``GameArt.decks``: ``"scenes"`` (faces in ``data.scenes`` order), ``"goals"`` (``data.goals`` order) and
+  ``"parties"`` (``data.parties`` order), each a :class:`tools.sheets.PackedDeck` whose hidden cell shows
+  the deck's back.
+- ``GameArt.images``: ``"kingdom"`` (the map board), ``"fief:<board id>"``, ``"potion:<humour>"`` (token
+  front), ``"potion-back:<Colour>"`` (per ``data.info.player_colours``), ``"party:<party id>"`` (one party
+  tile), ``"goal-marker:<Colour>"``, ``"scene-marker"`` and ``"thumbnail"`` (a 256 × 256 PNG).  Tokens and
+  markers are square RGB images meant for round tiles (TTS ``Custom_Tile`` type 2, circle).
+- Boards keep the data's coordinates: the board is its tiles' grid (``tile_size`` × columns/rows) and a
+  cell at ``pos`` ``(x, y)`` is drawn centred at ``(x * width, y * height)``; :func:`cell_positions` gives
+  the positions used (``pos`` or, when absent, a ring inside the cell's tile).
+- ``GameArt.rendered`` counts the images rendered this run, ``GameArt.repacked`` names the files written
+  into ``sheets/`` this run (sheets, backs and single images), so an unchanged rebuild reports 0 and ``()``.
+
+Incremental rebuilds: each image has a key, the SHA-256 of everything that affects its pixels — the record
+(its ``repr``), the shared context (humours, citizens, tiles, default resolution, game info), the layout and
+palette, the bytes of the fonts and the art file, the language and :data:`RENDERER_VERSION`.  Rendered
+images are cached as ``.cache/faces/<key>.png``; only missing keys are rendered, in parallel over ``jobs``
+processes (all cores by default; 1 renders in-process).  A sheet is re-packed only when one of its faces'
+keys changed (``.cache/manifest.json``).  Files this renderer wrote before and no longer uses are deleted.
+
+Before anything is drawn every text is checked against its font (a missing glyph is a :class:`DataError`
+naming file, entry and field); a text that cannot fit its box even at the minimum size is one too.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import hashlib
+import io
+import json
+import math
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Callable, Iterator, Mapping
+
+from PIL import Image, ImageDraw
+
+from bridge.rules.four_humours.records import (
+    LANGUAGES,
+    Board,
+    Count,
+    FourHumoursData,
+    Goal,
+    PartyTile,
+    SceneCard,
+    Slot,
+    Step,
+)
+from tools.errors import DataError, InputError
+from tools.fsio import atomic_write_bytes, atomic_write_text
+from tools.paths import assets_dir
+from tools.render import icons
+from tools.render.icons import contrast, mix, paste_icon
+from tools.render.layout import Box, CardLayout, Layouts, load_layouts
+from tools.render.text import check_glyphs, draw_fitted, draw_text, fit_text
+from tools.sheets import PackedDeck, SheetCache, pack_faces, write_image
+
+RENDERER_VERSION = "1"
+"""Bump when a drawing change must invalidate every cached image."""
+
+LAYOUTS_FILE = "layouts.toml"
+THUMBNAIL_SIZE = 256
+
+REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
+    "scene": {"title": True, "subtitle": True, "art": False, "resolution": True, "slots": True},
+    "party": {"title": True, "subtitle": True, "slots": True, "resolution": True},
+    "goal": {"title": True, "subtitle": True, "art": False, "text": True},
+    "scene_back": {"title": True, "subtitle": True},
+    "goal_back": {"title": True, "subtitle": True},
+    "party_back": {"title": True, "subtitle": True},
+    "potion": {},
+    "potion_back": {},
+    "goal_marker": {},
+    "scene_marker": {},
+    "kingdom": {"tile_name": True, "cell_name": True},
+    "fief": {"tile_name": True, "cell_name": True},
+}
+"""Card kind → its boxes (``True``: a text box) that ``layouts.toml`` must define."""
+
+REQUIRED_STRINGS = ("win", "discard", "sneak", "kingdom", "fief", "party", "animal", "scenes", "goals", "parties")
+REQUIRED_COLOURS = ("background", "ink", "frame", "back", "back_ink", "slot", "path", "bridge", "cell", "zones")
+
+
+@dataclass(frozen=True)
+class GameArt:
+    """Everything :func:`render_game` produced (see the module docstring for the keys)."""
+
+    decks: Mapping[str, PackedDeck]
+    images: Mapping[str, Path]
+    rendered: int
+    repacked: tuple[str, ...]
+
+
+def cell_positions(board: Board) -> dict[str, tuple[float, float]]:
+    """Cell id → centre ``(x, y)`` in board units (0..1 from the top-left): the cell's ``pos``, or for cells
+    without one a ring around the centre of the cell's tile."""
+    columns = max((t.col for t in board.tiles), default=0) + 1
+    rows = max((t.row for t in board.tiles), default=0) + 1
+    tiles = {t.id: t for t in board.tiles}
+    result: dict[str, tuple[float, float]] = {}
+    for tile_id, cell_ids in board.cells_of_tile.items():
+        loose = [c for c in cell_ids if board.cell_by_id[c].pos is None]
+        tile = tiles.get(tile_id)
+        cx = ((tile.col if tile else 0) + 0.5) / columns
+        cy = ((tile.row if tile else 0) + 0.5) / rows
+        for i, cell_id in enumerate(loose):
+            angle = -math.pi / 2 + 2 * math.pi * i / len(loose)
+            radius = 0.3 if len(loose) > 1 else 0.0
+            result[cell_id] = (cx + radius * math.cos(angle) / columns, cy + radius * math.sin(angle) / rows)
+    for cell in board.cells:
+        if cell.pos is not None:
+            result[cell.id] = (float(cell.pos[0]), float(cell.pos[1]))
+    return result
+
+
+def count_text(count: Count) -> str:
+    """A short printed form of a count predicate: ``1``, ``2+``, ``≤2``, ``2–3``."""
+    if count.op == "eq":
+        return str(count.low)
+    if count.op == "gte":
+        return f"{count.low}+"
+    if count.op == "lte":
+        return f"≤{count.low}"
+    return f"{count.low}–{count.high}"
+
+
+@dataclass(frozen=True)
+class _Text:
+    """A text with the place in the data it comes from (for error messages)."""
+
+    text: str
+    file: str
+    entry: str | None
+    field: str | None
+
+
+class Renderer:
+    """Draws one image at a time from the records; holds no files open and writes nothing."""
+
+    def __init__(self, data: FourHumoursData, layouts: Layouts, game_dir: Path, fonts_dir: Path, lang: str):
+        self.data = data
+        self.layouts = layouts
+        self.game_dir = game_dir
+        self.fonts_dir = fonts_dir
+        self.lang = lang
+        self.colours = layouts.colours
+
+    # -- naming and keys ---------------------------------------------------------------------------------
+
+    def items(self) -> list[tuple[str, str]]:
+        """Every image to render as ``(name, layout kind)``, in a stable order."""
+        d = self.data
+        out = [(f"scene:{s.id}", "scene") for s in d.scenes]
+        out += [(f"goal:{g.id}", "goal") for g in d.goals]
+        out += [(f"party:{p.id}", "party") for p in d.parties]
+        out += [("scene-back", "scene_back"), ("goal-back", "goal_back"), ("party-back", "party_back")]
+        out += [("kingdom", "kingdom")] + [(f"fief:{f.id}", "fief") for f in d.fiefs]
+        out += [(f"potion:{h.id}", "potion") for h in d.humours]
+        out += [(f"potion-back:{c}", "potion_back") for c in d.info.player_colours]
+        out += [(f"goal-marker:{c}", "goal_marker") for c in d.info.player_colours]
+        out += [("scene-marker", "scene_marker")]
+        return out
+
+    def _record(self, name: str) -> object:
+        d = self.data
+        head, _, ident = name.partition(":")
+        if head == "scene":
+            return d.scene_by_id[ident]
+        if head == "goal":
+            return d.goal_by_id[ident]
+        if head == "party":
+            return d.party_by_id[ident]
+        if head == "fief":
+            return (d.fiefs.index(d.fief_by_id[ident]), d.fief_by_id[ident])
+        if head == "kingdom":
+            return d.kingdom
+        if head == "potion":
+            return next(h for h in d.humours if h.id == ident)
+        if head in ("potion-back", "goal-marker"):
+            return (ident, self.layouts.player_colours.get(ident))
+        return d.info
+
+    @cached_property
+    def _context(self) -> str:
+        d = self.data
+        return repr((d.info, d.humours, d.citizens, d.kingdom.tiles, d.rules.default_resolution,
+                     d.rules.per_card_resolution))
+
+    @cached_property
+    def _font_hashes(self) -> Mapping[str, str]:
+        fonts = {b.font for lay in self.layouts.layouts.values() for b in lay.boxes.values() if b.font}
+        return {f: hashlib.sha256((self.fonts_dir / f).read_bytes()).hexdigest() for f in sorted(fonts)}
+
+    def key(self, name: str, kind: str) -> str:
+        """The cache key of image ``name``: a hash of everything that affects its pixels."""
+        layout = self.layouts.layouts[kind]
+        fonts = sorted({b.font for b in layout.boxes.values() if b.font})
+        art = b""
+        head, _, ident = name.partition(":")
+        if head in ("scene", "goal"):
+            path = icons.find_art(self.game_dir, ident, file=f"{head}s.toml", entry=f'{head} "{ident}"')
+            art = path.read_bytes() if path is not None else b""
+        digest = hashlib.sha256()
+        for part in (RENDERER_VERSION, self.lang, name, layout.fingerprint(), self.layouts.fingerprint(),
+                     *(self._font_hashes[f] for f in fonts), self._context, repr(self._record(name))):
+            digest.update(part.encode("utf-8"))
+            digest.update(b"\0")
+        digest.update(hashlib.sha256(art).digest())
+        return digest.hexdigest()
+
+    # -- texts -------------------------------------------------------------------------------------------
+
+    def citizen_name(self, slot: Slot, file: str, entry: str, index: int) -> _Text:
+        if slot.label is not None:
+            return _Text(slot.label.get(self.lang), file, entry, f"slots[{index}].label.{self.lang}")
+        citizen = self.data.citizen_by_id.get(slot.citizen)
+        if citizen is None:
+            raise DataError(file, entry, f"slots[{index}].citizen", f'"{slot.citizen}" is not a citizen type')
+        return _Text(citizen.name.get(self.lang), "game.toml", f'citizen "{citizen.id}"', f"name.{self.lang}")
+
+    def string(self, key: str) -> _Text:
+        return _Text(self.layouts.string(key, self.lang), LAYOUTS_FILE, f'string "{key}"', self.lang)
+
+    def steps_of(self, card: SceneCard | PartyTile, file: str, entry: str) -> list[tuple[Step, _Text]]:
+        own = card.resolution is not None and self.data.rules.per_card_resolution
+        steps = self.data.resolution_for(card)
+        result = []
+        for i, step in enumerate(steps):
+            word = self.string(step.outcome.value)
+            where = (file, entry, f"resolution[{i}]") if own else ("game.toml", "rules", f"default_resolution[{i}]")
+            result.append((step, _Text(f"{count_text(step.count)} → {word.text}", *where)))
+        return result
+
+    def tile_name(self, tile_id: str, file: str, entry: str) -> _Text:
+        for tile in self.data.kingdom.tiles:
+            if tile.id == tile_id:
+                return _Text(tile.name.get(self.lang), "map.toml", f'tile "{tile.id}"', f"name.{self.lang}")
+        raise DataError(file, entry, "zone", f'"{tile_id}" is not a map tile')
+
+    def texts(self) -> Iterator[tuple[_Text, str]]:
+        """Every text drawn, with the font file it is drawn in (for the glyph check before rendering)."""
+        d, L, lang = self.data, self.layouts.layouts, self.lang
+
+        def font(kind: str, box: str) -> str:
+            return L[kind].boxes[box].font or ""
+
+        for key in REQUIRED_STRINGS:
+            for kind, box in (("scene", "subtitle"), ("scene_back", "subtitle"), ("scene", "resolution")):
+                yield self.string(key), font(kind, box)
+        for s in d.scenes:
+            entry = f'scene "{s.id}"'
+            yield _Text(s.title.get(lang), "scenes.toml", entry, f"title.{lang}"), font("scene", "title")
+            yield self.tile_name(s.zone, "scenes.toml", entry), font("scene", "subtitle")
+            for i, slot in enumerate(s.slots):
+                yield self.citizen_name(slot, "scenes.toml", entry, i), font("scene", "slots")
+            for _, text in self.steps_of(s, "scenes.toml", entry):
+                yield text, font("scene", "resolution")
+        for p in d.parties:
+            entry = f'party "{p.id}"'
+            yield _Text(p.title.get(lang), "parties.toml", entry, f"title.{lang}"), font("party", "title")
+            for i, slot in enumerate(p.slots):
+                yield self.citizen_name(slot, "parties.toml", entry, i), font("party", "slots")
+            for _, text in self.steps_of(p, "parties.toml", entry):
+                yield text, font("party", "resolution")
+        for g in d.goals:
+            entry = f'goal "{g.id}"'
+            yield _Text(g.title.get(lang), "goals.toml", entry, f"title.{lang}"), font("goal", "title")
+            yield _Text(g.text.get(lang), "goals.toml", entry, f"text.{lang}"), font("goal", "text")
+        for c in d.citizens:
+            yield (_Text(c.name.get(lang), "game.toml", f'citizen "{c.id}"', f"name.{lang}"), font("party", "subtitle"))
+        for kind in ("scene_back", "goal_back", "party_back"):
+            yield _Text(d.info.name.get(lang), "game.toml", "game", f"name.{lang}"), font(kind, "title")
+        for board, kind, file in [(d.kingdom, "kingdom", "map.toml")] + [(f, "fief", "fiefs.toml") for f in d.fiefs]:
+            for t in board.tiles:
+                yield _Text(t.name.get(lang), file, f'tile "{t.id}"', f"name.{lang}"), font(kind, "tile_name")
+            for c in board.cells:
+                yield _Text(c.name.get(lang), file, f'cell "{c.id}"', f"name.{lang}"), font(kind, "cell_name")
+
+    def check_texts(self) -> None:
+        """Raise :class:`DataError` (file/entry/field) for the first text whose font lacks one of its glyphs."""
+        for text, font in self.texts():
+            check_glyphs(text.text, self.fonts_dir / font, file=text.file, entry=text.entry, field=text.field)
+
+    # -- drawing helpers ---------------------------------------------------------------------------------
+
+    def zone_colour(self, tile_id: str) -> tuple[int, int, int]:
+        ids = [t.id for t in self.data.kingdom.tiles]
+        palette = self.layouts.zone_colours
+        return palette[ids.index(tile_id) % len(palette)] if tile_id in ids else self.colours["frame"]
+
+    def humour_colour(self, humour: str) -> tuple[int, int, int]:
+        for h in self.data.humours:
+            if h.id == humour:
+                return _hex(h.colour)
+        return self.colours["ink"]
+
+    def _base(self, layout: CardLayout, fill, frame_colour) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+        image = Image.new("RGB", (layout.width, layout.height), fill)
+        draw = ImageDraw.Draw(image)
+        frame = layout.params.get("frame", 0)
+        if frame:
+            draw.rectangle((0, 0, layout.width - 1, layout.height - 1), outline=frame_colour, width=frame)
+            inset = frame + max(2, frame // 3)
+            draw.rectangle((inset, inset, layout.width - 1 - inset, layout.height - 1 - inset),
+                           outline=mix(frame_colour, (0, 0, 0), 0.35), width=max(1, frame // 6))
+        return image, draw
+
+    def _text(self, draw: ImageDraw.ImageDraw, text: _Text, box: Box, colour=None, size_max=None) -> None:
+        draw_text(draw, text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field,
+                  colour=colour, size_max=size_max)
+
+    def _uniform(self, pairs: list[tuple[_Text, Box]]) -> int:
+        """The largest size at which every text fits its box (so sibling labels share one size)."""
+        sizes = [fit_text(t.text, b, self.fonts_dir, file=t.file, entry=t.entry, field=t.field).size
+                 for t, b in pairs]
+        return min(sizes) if sizes else 0
+
+    def _art(self, image: Image.Image, box: Box, card_id: str, colour, file: str, entry: str) -> None:
+        path = icons.find_art(self.game_dir, card_id, file=file, entry=entry)
+        if path is not None:
+            art = icons.cover_fit(icons.load_art(path, file=file, entry=entry), (box.width, box.height))
+        else:
+            art = icons.placeholder((box.width, box.height), colour)
+        image.paste(art, (box.x, box.y))
+
+    def _slots(self, image, draw, box: Box, slots: tuple[Slot, ...], icon_max: int, file: str, entry: str) -> None:
+        if not slots:
+            return
+        n = len(slots)
+        col_w = box.width / n
+        label_h = round(box.height * 0.42)
+        icon = max(8, round(min(icon_max, col_w * 0.38, box.height * 0.4)))
+        pairs = []
+        for i, slot in enumerate(slots):
+            x0 = round(box.x + i * col_w)
+            sub = dataclasses.replace(box, x=x0 + 10, y=box.y + 10, width=round(col_w) - 20, height=label_h)
+            pairs.append((self.citizen_name(slot, file, entry, i), sub))
+        size = self._uniform(pairs)
+        for i, (slot, (text, sub)) in enumerate(zip(slots, pairs)):
+            x0 = round(box.x + i * col_w)
+            draw.rounded_rectangle((x0 + 4, box.y, round(box.x + (i + 1) * col_w) - 4, box.y + box.height - 1),
+                                   radius=14, fill=self.colours["slot"], outline=self.colours["frame"], width=2)
+            self._text(draw, text, sub, size_max=size)
+            cy = box.y + label_h + 10 + (box.height - label_h - 10) / 2
+            cx = x0 + col_w / 2
+            for j, humour in enumerate(slot.humours):
+                paste_icon(image, icons.humour_icon(humour, self.humour_colour(humour), icon),
+                           (cx + (j - 0.5) * icon * 1.15, cy))
+
+    def _resolution(self, image, draw, box: Box, steps: list[tuple[Step, _Text]], icon_max: int) -> None:
+        if not steps:
+            return
+        row_h = min(box.height / len(steps), icon_max * 1.5)
+        icon = max(8, round(min(icon_max, row_h * 0.85)))
+        top = box.y + {"top": 0, "middle": (box.height - row_h * len(steps)) / 2,
+                       "bottom": box.height - row_h * len(steps)}[box.valign]
+        pairs = []
+        for i, (_, text) in enumerate(steps):
+            y = round(top + i * row_h)
+            sub = dataclasses.replace(box, x=box.x + icon + 14, y=y, width=box.width - icon - 14,
+                                      height=max(1, math.floor(row_h)), valign="middle")
+            pairs.append((text, sub))
+        size = self._uniform(pairs)
+        for (step, _), (text, sub) in zip(steps, pairs):
+            paste_icon(image, icons.humour_icon(step.humour, self.humour_colour(step.humour), icon),
+                       (box.x + icon / 2, sub.y + sub.height / 2))
+            self._text(draw, text, sub, size_max=size)
+
+    # -- images ------------------------------------------------------------------------------------------
+
+    def render(self, name: str) -> Image.Image:
+        """The RGB image called ``name`` (one of :meth:`items`)."""
+        head, _, ident = name.partition(":")
+        d = self.data
+        if head == "scene":
+            return self.scene(d.scene_by_id[ident])
+        if head == "goal":
+            return self.goal(d.goal_by_id[ident])
+        if head == "party":
+            return self.party(d.party_by_id[ident])
+        if head in ("scene-back", "goal-back", "party-back"):
+            return self.back(head.replace("-", "_"))
+        if head == "kingdom":
+            return self.board(d.kingdom, "kingdom", 0)
+        if head == "fief":
+            board = d.fief_by_id[ident]
+            return self.board(board, "fief", d.fiefs.index(board))
+        if head == "potion":
+            return self.potion(ident)
+        if head == "potion-back":
+            return self.potion_back(ident)
+        if head == "goal-marker":
+            return self.goal_marker(ident)
+        if head == "scene-marker":
+            return self.scene_marker()
+        raise KeyError(name)
+
+    def scene(self, card: SceneCard) -> Image.Image:
+        layout = self.layouts.layouts["scene"]
+        file, entry, lang = "scenes.toml", f'scene "{card.id}"', self.lang
+        colour = self.zone_colour(card.zone)
+        image, draw = self._base(layout, self.colours["background"], colour)
+        b = layout.boxes
+        self._text(draw, _Text(card.title.get(lang), file, entry, f"title.{lang}"), b["title"])
+        zone = self.tile_name(card.zone, file, entry)
+        if card.is_animal:
+            zone = dataclasses.replace(zone, text=f"{zone.text} · {self.string('animal').text}")
+        self._text(draw, zone, b["subtitle"])
+        self._art(image, b["art"], card.id, colour, file, entry)
+        icon = layout.params.get("icon_size", 64)
+        self._resolution(image, draw, b["resolution"], self.steps_of(card, file, entry), icon)
+        self._slots(image, draw, b["slots"], card.slots, icon, file, entry)
+        return image
+
+    def party(self, tile: PartyTile) -> Image.Image:
+        layout = self.layouts.layouts["party"]
+        file, entry, lang = "parties.toml", f'party "{tile.id}"', self.lang
+        image, draw = self._base(layout, self.colours["background"], self.colours["frame"])
+        b = layout.boxes
+        self._text(draw, _Text(tile.title.get(lang), file, entry, f"title.{lang}"), b["title"])
+        subtitle = f"{self.string('party').text} {tile.order + 1}"
+        if tile.estate and tile.estate in self.data.citizen_by_id:
+            subtitle += f" · {self.data.citizen_by_id[tile.estate].name.get(lang)}"
+        self._text(draw, _Text(subtitle, file, entry, "estate"), b["subtitle"])
+        icon = layout.params.get("icon_size", 52)
+        self._slots(image, draw, b["slots"], tile.slots, icon, file, entry)
+        self._resolution(image, draw, b["resolution"], self.steps_of(tile, file, entry), icon)
+        return image
+
+    def goal(self, goal: Goal) -> Image.Image:
+        layout = self.layouts.layouts["goal"]
+        file, entry, lang = "goals.toml", f'goal "{goal.id}"', self.lang
+        colour = self.colours["frame"]
+        image, draw = self._base(layout, self.colours["background"], colour)
+        b = layout.boxes
+        self._text(draw, _Text(goal.title.get(lang), file, entry, f"title.{lang}"), b["title"])
+        self._text(draw, self.string(goal.mode), b["subtitle"])
+        self._art(image, b["art"], goal.id, self.layouts.zone_colours[0] if goal.mode == "kingdom"
+                  else self.layouts.zone_colours[-1], file, entry)
+        self._text(draw, _Text(goal.text.get(lang), file, entry, f"text.{lang}"), b["text"])
+        return image
+
+    def back(self, kind: str) -> Image.Image:
+        layout = self.layouts.layouts[kind]
+        back, ink = self.colours["back"], self.colours["back_ink"]
+        image, draw = self._base(layout, back, ink)
+        w, h = layout.width, layout.height
+        step = max(16, min(w, h) // 14)
+        hatch = mix(back, (255, 255, 255), 0.08)
+        for x in range(-h, w + h, step):
+            draw.line([(x, 0), (x + h, h)], fill=hatch, width=max(1, step // 5))
+            draw.line([(x, h), (x + h, 0)], fill=hatch, width=max(1, step // 5))
+        self._base_frame_again(draw, layout, ink)
+        icon = layout.params.get("icon_size", 90)
+        frame = layout.params.get("frame", 0)
+        margin = frame + icon * 0.75
+        corners = [(margin, margin), (w - margin, margin), (margin, h - margin), (w - margin, h - margin)]
+        for (x, y), humour in zip(corners, self.data.humours):
+            paste_icon(image, icons.humour_icon(humour.id, _hex(humour.colour), icon), (x, y))
+        lang = self.lang
+        self._text(draw, _Text(self.data.info.name.get(lang), "game.toml", "game", f"name.{lang}"),
+                   layout.boxes["title"])
+        word = {"scene_back": "scenes", "goal_back": "goals", "party_back": "parties"}[kind]
+        self._text(draw, self.string(word), layout.boxes["subtitle"])
+        return image
+
+    def _base_frame_again(self, draw: ImageDraw.ImageDraw, layout: CardLayout, colour) -> None:
+        frame = layout.params.get("frame", 0)
+        if frame:
+            draw.rectangle((0, 0, layout.width - 1, layout.height - 1), outline=colour, width=frame)
+
+    def _token(self, kind: str, fill) -> Image.Image:
+        layout = self.layouts.layouts[kind]
+        return Image.new("RGB", (layout.width, layout.height), fill)
+
+    def potion(self, humour: str) -> Image.Image:
+        colour = self.humour_colour(humour)
+        image = self._token("potion", colour)
+        size = min(image.size)
+        paste_icon(image, icons.humour_icon(humour, colour, round(size * 0.96)), (image.width / 2, image.height / 2))
+        return image
+
+    def player_colour(self, name: str) -> tuple[int, int, int]:
+        if name not in self.layouts.player_colours:
+            raise DataError(LAYOUTS_FILE, "player_colours", name,
+                            "no colour for this seat colour of game.toml player_colours")
+        return self.layouts.player_colours[name]
+
+    def potion_back(self, colour_name: str) -> Image.Image:
+        colour = self.player_colour(colour_name)
+        image = self._token("potion_back", colour)
+        s = min(image.size) * icons.SUPERSAMPLE
+        layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(layer)
+        ink = contrast(colour)
+        ring = s // 22
+        draw.ellipse((ring, ring, s - 1 - ring, s - 1 - ring), outline=ink, width=ring)
+        # a flask: round body, neck, stopper
+        draw.ellipse((s * 0.28, s * 0.38, s * 0.72, s * 0.82), fill=ink)
+        draw.rectangle((s * 0.44, s * 0.22, s * 0.56, s * 0.45), fill=ink)
+        draw.rounded_rectangle((s * 0.40, s * 0.16, s * 0.60, s * 0.25), radius=s // 60, fill=ink)
+        draw.ellipse((s * 0.36, s * 0.5, s * 0.5, s * 0.62), fill=colour + (255,))
+        layer = layer.resize(image.size, Image.Resampling.LANCZOS)
+        image.paste(layer, (0, 0), layer)
+        return image
+
+    def goal_marker(self, colour_name: str) -> Image.Image:
+        colour = self.player_colour(colour_name)
+        image = self._token("goal_marker", mix(colour, (255, 255, 255), 0.55))
+        paste_icon(image, icons.star_icon(colour, round(min(image.size) * 0.86)), (image.width / 2, image.height / 2))
+        return image
+
+    def scene_marker(self) -> Image.Image:
+        image = self._token("scene_marker", self.colours["background"])
+        s = min(image.size) * icons.SUPERSAMPLE
+        layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(layer)
+        ink, red = self.colours["ink"], (178, 34, 34)
+        ring = s // 22
+        draw.ellipse((ring, ring, s - 1 - ring, s - 1 - ring), outline=ink, width=ring)
+        arm = s * 0.13
+        draw.rectangle((s / 2 - arm, s * 0.22, s / 2 + arm, s * 0.78), fill=red)
+        draw.rectangle((s * 0.22, s / 2 - arm, s * 0.78, s / 2 + arm), fill=red)
+        layer = layer.resize(image.size, Image.Resampling.LANCZOS)
+        image.paste(layer, (0, 0), layer)
+        return image
+
+    def board(self, board: Board, kind: str, index: int) -> Image.Image:
+        """The kingdom map or a fief board: tiles in their grid, edges, then cells with their names."""
+        layout = self.layouts.layouts[kind]
+        file = "map.toml" if kind == "kingdom" else "fiefs.toml"
+        lang = self.lang
+        tw, th = layout.width, layout.height
+        columns = max((t.col for t in board.tiles), default=0) + 1
+        rows = max((t.row for t in board.tiles), default=0) + 1
+        width, height = columns * tw, rows * th
+        if width > 4096 or height > 4096:
+            raise DataError(LAYOUTS_FILE, f'layout "{kind}"', "tile_size",
+                            f"the {columns}x{rows} board would be {width}x{height} px (at most 4096)")
+        image = Image.new("RGB", (width, height), self.colours["background"])
+        draw = ImageDraw.Draw(image)
+        palette = self.layouts.zone_colours
+        for i, tile in enumerate(board.tiles):
+            colour = self.zone_colour(tile.id) if kind == "kingdom" else palette[index % len(palette)]
+            x0, y0 = tile.col * tw, tile.row * th
+            image.paste(icons.placeholder((tw, th), mix(colour, (255, 255, 255), 0.35)), (x0, y0))
+            draw.rectangle((x0, y0, x0 + tw - 1, y0 + th - 1), outline=mix(colour, (0, 0, 0), 0.4), width=6)
+        positions = {k: (x * width, y * height) for k, (x, y) in cell_positions(board).items()}
+        for edge in board.edges:
+            if edge.a in positions and edge.b in positions:
+                self._edge(draw, positions[edge.a], positions[edge.b], edge.kind)
+        for tile in board.tiles:  # names over the edges that cross them
+            self._label(draw, _Text(tile.name.get(lang), file, f'tile "{tile.id}"', f"name.{lang}"),
+                        layout.boxes["tile_name"].moved(tile.col * tw, tile.row * th))
+        radius = layout.params.get("cell_radius", 50)
+        name_box = layout.boxes["cell_name"]
+        for cell in board.cells:
+            cx, cy = positions[cell.id]
+            draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=self.colours["cell"],
+                         outline=self.colours["ink"], width=max(2, radius // 9))
+            citizen = self.data.citizen_by_id.get(cell.citizen) if cell.citizen else None
+            if citizen is not None and citizen.humours:
+                icon = round(radius * 0.8)
+                for j, humour in enumerate(citizen.humours):
+                    paste_icon(image, icons.humour_icon(humour, self.humour_colour(humour), icon),
+                               (cx + (j - 0.5) * icon * 1.1, cy))
+            else:
+                dot = radius * 0.3
+                draw.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=self.colours["frame"])
+            self._label(draw, _Text(cell.name.get(lang), file, f'cell "{cell.id}"', f"name.{lang}"),
+                        name_box.moved(round(cx), round(cy)))
+        return image
+
+    def _label(self, draw: ImageDraw.ImageDraw, text: _Text, box: Box) -> None:
+        """A fitted text on a rounded pale plate hugging its ink (board names stay legible over lines)."""
+        fitted = fit_text(text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field)
+        left, top, right, bottom = fitted.ink
+        pad = 6
+        draw.rounded_rectangle((box.x + left - pad, box.y + top - pad, box.x + right + pad, box.y + bottom + pad),
+                               radius=8, fill=mix(self.colours["cell"], self.colours["background"], 0.5))
+        draw_fitted(draw, fitted, box, self.fonts_dir)
+
+    def _edge(self, draw: ImageDraw.ImageDraw, a, b, kind: str) -> None:
+        (x1, y1), (x2, y2) = a, b
+        length = math.hypot(x2 - x1, y2 - y1)
+        if length < 1:
+            return
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        if kind == "bridge":
+            colour = self.colours["bridge"]
+            draw.line([a, b], fill=colour, width=30)
+            plank = mix(colour, (255, 255, 255), 0.45)
+            nx, ny = -uy, ux
+            t = 10.0
+            while t < length - 10:
+                px, py = x1 + ux * t, y1 + uy * t
+                draw.line([(px - nx * 12, py - ny * 12), (px + nx * 12, py + ny * 12)], fill=plank, width=5)
+                t += 18
+        else:  # a dashed path
+            colour = self.colours["path"]
+            t = 0.0
+            while t < length:
+                end = min(length, t + 28)
+                draw.line([(x1 + ux * t, y1 + uy * t), (x1 + ux * end, y1 + uy * end)], fill=colour, width=10)
+                t += 44
+
+
+def _hex(text: str) -> tuple[int, int, int]:
+    text = text.lstrip("#")
+    return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+
+
+# -- the build ------------------------------------------------------------------------------------------
+
+_worker: Renderer | None = None
+
+
+def _init_worker(data, layouts, game_dir, fonts_dir, lang) -> None:
+    global _worker
+    _worker = Renderer(data, layouts, game_dir, fonts_dir, lang)
+
+
+def _render_to(renderer: Renderer, name: str, path: Path) -> tuple | None:
+    """Render ``name`` into the PNG ``path``; a :class:`DataError` comes back as its fields (picklable)."""
+    try:
+        image = renderer.render(name)
+    except DataError as exc:
+        return (exc.file, exc.entry, exc.field, exc.message)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG", compress_level=1)
+    atomic_write_bytes(path, buffer.getvalue())
+    return None
+
+
+def _work(name: str, path: str) -> tuple | None:
+    assert _worker is not None
+    return _render_to(_worker, name, Path(path))
+
+
+def load_four_humours_layouts(game_dir: Path) -> Layouts:
+    """Read and validate ``game_dir/layouts.toml`` against what this renderer draws."""
+    return load_layouts(game_dir / LAYOUTS_FILE, fonts_dir=assets_dir() / "fonts", required=REQUIRED_BOXES,
+                        required_strings=REQUIRED_STRINGS, required_colours=REQUIRED_COLOURS)
+
+
+def _default_game_dir(data: FourHumoursData) -> Path:
+    try:
+        from tools.gamedata import resolve_game_dir
+
+        return resolve_game_dir(data.info.id)
+    except (ImportError, DataError):
+        return assets_dir() / "four_humours"
+
+
+def render_game(
+    data: FourHumoursData,
+    out_dir: Path,
+    *,
+    lang: str = "en",
+    fmt: str = "jpg",
+    quality: int = 90,
+    use_cache: bool = True,
+    jobs: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    game_dir: Path | None = None,
+) -> GameArt:
+    """Render and pack every Four Humours image into ``out_dir/sheets/`` (see the module docstring).
+
+    ``game_dir`` is the folder with ``layouts.toml`` and ``art/`` (default: the game's folder under
+    ``assets/``).  ``progress(done, total)`` is called as images finish rendering (total = images to
+    render this run).  Raises :class:`DataError` for bad layouts, missing glyphs, texts that cannot fit,
+    art paths escaping the game folder; :class:`InputError` for a bad ``lang``, ``fmt`` or ``quality``.
+    """
+    if lang not in LANGUAGES:
+        raise InputError(f'language must be one of {", ".join(LANGUAGES)}, not "{lang}"')
+    if fmt not in ("jpg", "png"):
+        raise InputError(f'image format must be jpg or png, not "{fmt}"')
+    if not 1 <= quality <= 100:
+        raise InputError(f"JPEG quality must be 1..100, not {quality}")
+    out_dir = Path(out_dir)
+    game_dir = Path(game_dir) if game_dir is not None else _default_game_dir(data)
+    fonts_dir = assets_dir() / "fonts"
+    layouts = load_four_humours_layouts(game_dir)
+    renderer = Renderer(data, layouts, game_dir, fonts_dir, lang)
+    renderer.check_texts()
+
+    sheets_dir = out_dir / "sheets"
+    cache_dir = out_dir / ".cache"
+    faces_dir = cache_dir / "faces"
+    manifest_path = cache_dir / "manifest.json"
+    previous = _read_manifest(manifest_path)
+    manifest = previous if use_cache else {"sheets": {}, "images": {}}
+
+    items = renderer.items()
+    keys = {name: renderer.key(name, kind) for name, kind in items}
+    face = {name: faces_dir / f"{key}.png" for name, key in keys.items()}
+    todo = [name for name, _ in items if not (use_cache and face[name].is_file())]
+    _render_all(renderer, todo, face, jobs, progress, (data, layouts, game_dir, fonts_dir, lang))
+
+    written: list[str] = []
+    decks: dict[str, PackedDeck] = {}
+    for deck, prefix, back in (("scenes", "scene", "scene-back"), ("goals", "goal", "goal-back"),
+                               ("parties", "party", "party-back")):
+        names = [n for n, _ in items if n.startswith(prefix + ":")]
+        if not names:
+            continue
+        cache = SheetCache([keys[n] for n in names], keys[back], manifest["sheets"])
+        decks[deck] = pack_faces([face[n] for n in names], sheets_dir, deck, back=face[back], fmt=fmt,
+                                 quality=quality, cache=cache)
+        written.extend(cache.written)
+
+    images: dict[str, Path] = {}
+    single = [n for n, _ in items if n == "kingdom" or n.split(":")[0] in
+              ("fief", "potion", "potion-back", "party", "goal-marker", "scene-marker")]
+    for name in single:
+        images[name] = _write_once(manifest["images"], f"{keys[name]}|{fmt}|{quality}", sheets_dir,
+                                   name.replace(":", "-").lower(), face[name], fmt, quality, written)
+    images["thumbnail"] = _write_once(manifest["images"], f"{keys['kingdom']}|thumbnail", sheets_dir,
+                                      "thumbnail", face["kingdom"], "png", quality, written,
+                                      transform=lambda im: _thumbnail(renderer, im))
+
+    used_files = {p.name for d in decks.values() for p in [d.back_path, *(s.path for s in d.sheets)]}
+    used_files |= {p.name for p in images.values()}
+    _forget_stale(previous, manifest, used_files, sheets_dir, faces_dir, set(keys.values()))
+    atomic_write_text(manifest_path, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    return GameArt(decks, images, len(todo), tuple(written))
+
+
+def _render_all(renderer: Renderer, todo: list[str], face: Mapping[str, Path], jobs: int | None,
+                progress: Callable[[int, int], None] | None, init_args: tuple) -> None:
+    total = len(todo)
+    if progress is not None:
+        progress(0, total)
+    if not todo:
+        return
+    workers = max(1, min(jobs or os.cpu_count() or 1, total))
+    errors: list[tuple] = []
+    if workers == 1:
+        for done, name in enumerate(todo, 1):
+            error = _render_to(renderer, name, face[name])
+            if error:
+                raise DataError(*error)
+            if progress is not None:
+                progress(done, total)
+        return
+    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
+                                                initargs=init_args) as pool:
+        futures = {pool.submit(_work, name, str(face[name])): name for name in todo}
+        for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
+            error = future.result()
+            if error:
+                errors.append((todo.index(futures[future]), error))
+            if progress is not None:
+                progress(done, total)
+    if errors:
+        raise DataError(*min(errors)[1])  # the first failing image in item order, whatever finished first
+
+
+def _write_once(known: dict, key: str, out_dir: Path, stem: str, source: Path, fmt: str, quality: int,
+                written: list[str], transform: Callable[[Image.Image], Image.Image] | None = None) -> Path:
+    file = known.get(key)
+    if file is not None and (out_dir / file).is_file():
+        return out_dir / file
+    with Image.open(source) as image:
+        image.load()
+        image = transform(image) if transform else image
+        path = write_image(image, out_dir, stem, fmt=fmt, quality=quality)
+    known[key] = path.name
+    written.append(path.name)
+    return path
+
+
+def _thumbnail(renderer: Renderer, kingdom: Image.Image) -> Image.Image:
+    """The save's 256×256 preview: the map, cover-fitted, with the four humour potions along the bottom."""
+    size = THUMBNAIL_SIZE
+    image = icons.cover_fit(kingdom, (size, size))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, size - 64, size - 1, size - 1), fill=renderer.colours["back"])
+    humours = renderer.data.humours
+    for i, humour in enumerate(humours):
+        x = size * (i + 0.5) / max(1, len(humours))
+        paste_icon(image, icons.humour_icon(humour.id, _hex(humour.colour), 48), (x, size - 32))
+    return image
+
+
+def _read_manifest(path: Path) -> dict:
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"sheets": {}, "images": {}}
+    if (not isinstance(manifest, dict) or not isinstance(manifest.get("sheets"), dict)
+            or not isinstance(manifest.get("images"), dict)):
+        return {"sheets": {}, "images": {}}
+    return manifest
+
+
+def _forget_stale(previous: dict, manifest: dict, used_files: set[str], sheets_dir: Path, faces_dir: Path,
+                  used_keys: set[str]) -> None:
+    """Drop manifest entries and files this renderer wrote before that the current build does not use."""
+    for table in ("sheets", "images"):
+        for old in {**previous[table], **manifest[table]}.values():
+            if old not in used_files and (sheets_dir / old).is_file():
+                (sheets_dir / old).unlink()
+        manifest[table] = {k: v for k, v in manifest[table].items() if v in used_files}
+    if faces_dir.is_dir():
+        for cached in faces_dir.glob("*.png"):
+            if cached.stem not in used_keys:
+                cached.unlink()

@@ -1,0 +1,161 @@
+"""Vector icons drawn with ``ImageDraw``: humour potions, stars, a scene marker; and art helpers.
+
+Icons are drawn at 4× and downsampled (``ImageDraw`` has no antialiasing), as RGBA so they can be pasted on
+any background.  Each humour has a distinct symbol as well as its potion colour, so the icons stay readable
+for colour-blind players and on greyscale prints: choleric a lightning bolt, sanguine a drop, melancholic a crescent,
+phlegmatic waves.
+
+Art: :func:`cover_fit` scales an image to fill a box without distortion (cropping the overflow, centred);
+:func:`placeholder` draws a generated stand-in (gradient and hatching in the card's zone colour) when a card
+has no art file; :func:`find_art` finds ``art/<card-id>.png|jpg`` and refuses paths leaving the game folder.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageOps
+
+from tools.errors import DataError
+
+SUPERSAMPLE = 4
+ART_EXTENSIONS = (".png", ".jpg", ".jpeg")
+
+
+def luminance(colour: tuple[int, int, int]) -> float:
+    r, g, b = colour
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(colour: tuple[int, int, int], dark=(34, 26, 20), light=(250, 246, 236)) -> tuple[int, int, int]:
+    """A dark or light ink readable on ``colour``."""
+    return dark if luminance(colour) > 140 else light
+
+
+def mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    """Linear mix of two colours, ``t`` = 0 → ``a``, 1 → ``b``."""
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
+
+
+def _symbol(draw: ImageDraw.ImageDraw, humour: str, cx: float, cy: float, r: float, ink, base) -> None:
+    if humour == "choleric":  # a lightning bolt (fire of yellow bile)
+        pts = [(0.15, -0.8), (-0.45, 0.1), (-0.05, 0.1), (-0.2, 0.8), (0.45, -0.15), (0.05, -0.15), (0.3, -0.8)]
+        draw.polygon([(cx + r * x, cy + r * y) for x, y in pts], fill=ink)
+    elif humour == "sanguine":  # a drop
+        draw.ellipse((cx - r * 0.45, cy - r * 0.05, cx + r * 0.45, cy + r * 0.85), fill=ink)
+        draw.polygon([(cx, cy - r * 0.8), (cx - r * 0.42, cy + r * 0.25), (cx + r * 0.42, cy + r * 0.25)], fill=ink)
+    elif humour == "melancholic":  # a crescent
+        draw.ellipse((cx - r * 0.65, cy - r * 0.65, cx + r * 0.65, cy + r * 0.65), fill=ink)
+        draw.ellipse((cx - r * 0.35, cy - r * 0.8, cx + r * 0.85, cy + r * 0.5), fill=base)
+    elif humour == "phlegmatic":  # waves
+        width = max(2, round(r * 0.16))
+        for dy in (-0.4, 0.0, 0.4):
+            pts = [(cx + r * (u / 20 * 1.3 - 0.65), cy + r * dy + r * 0.14 * math.sin(u / 20 * 2 * math.pi))
+                   for u in range(21)]
+            draw.line(pts, fill=ink, width=width, joint="curve")
+    else:  # an unknown humour id: a plain dot
+        draw.ellipse((cx - r * 0.3, cy - r * 0.3, cx + r * 0.3, cy + r * 0.3), fill=ink)
+
+
+@lru_cache(maxsize=256)
+def humour_icon(humour: str, colour: tuple[int, int, int], size: int) -> Image.Image:
+    """A round potion icon of ``size`` px: ``colour`` disc, an outline visible on light and dark cards, and
+    the humour's symbol in a contrasting ink.  RGBA; do not modify the returned (cached) image."""
+    s = size * SUPERSAMPLE
+    image = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    outline = (128, 128, 128) if luminance(colour) < 60 else (40, 32, 26)
+    ring = max(2, s // 24)
+    draw.ellipse((0, 0, s - 1, s - 1), fill=outline)
+    draw.ellipse((ring, ring, s - 1 - ring, s - 1 - ring), fill=colour)
+    _symbol(draw, humour, s / 2, s / 2, s / 2 - ring * 2, contrast(colour), colour)
+    return image.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=64)
+def star_icon(colour: tuple[int, int, int], size: int) -> Image.Image:
+    """A five-pointed star in ``colour`` with a contrasting outline (goal markers).  RGBA."""
+    s = size * SUPERSAMPLE
+    image = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    cx = cy = s / 2
+    pts = []
+    for i in range(10):
+        radius = s * (0.48 if i % 2 == 0 else 0.2)
+        angle = -math.pi / 2 + i * math.pi / 5
+        pts.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    draw.polygon(pts, fill=colour, outline=contrast(colour), width=max(2, s // 40))
+    return image.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def paste_icon(canvas: Image.Image, icon: Image.Image, centre: tuple[float, float]) -> None:
+    """Alpha-composite ``icon`` onto ``canvas`` centred at ``centre``."""
+    x = round(centre[0] - icon.width / 2)
+    y = round(centre[1] - icon.height / 2)
+    canvas.paste(icon, (x, y), icon)
+
+
+def disc(size: int, fill: tuple[int, int, int], background: tuple[int, int, int], supersample: int = SUPERSAMPLE
+         ) -> Image.Image:
+    """An antialiased filled circle touching the edges of a ``size`` square of ``background``.  RGB."""
+    s = size * supersample
+    image = Image.new("RGB", (s, s), background)
+    ImageDraw.Draw(image).ellipse((0, 0, s - 1, s - 1), fill=fill)
+    return image.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def cover_fit(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """``image`` scaled to cover ``size`` with its aspect ratio kept, centred and cropped (no distortion)."""
+    return ImageOps.fit(image.convert("RGB"), size, method=Image.Resampling.LANCZOS, centering=(0.5, 0.5))
+
+
+def placeholder(size: tuple[int, int], colour: tuple[int, int, int]) -> Image.Image:
+    """A generated stand-in for missing art: a vertical gradient of the zone colour with diagonal hatching."""
+    w, h = size
+    top, bottom = mix(colour, (255, 255, 255), 0.45), mix(colour, (0, 0, 0), 0.15)
+    column = Image.new("RGB", (1, h))
+    column.putdata([mix(top, bottom, y / max(1, h - 1)) for y in range(h)])
+    image = column.resize((w, h))
+    draw = ImageDraw.Draw(image)
+    hatch = mix(colour, (255, 255, 255), 0.25)
+    step = max(12, min(w, h) // 12)
+    for x in range(-h, w, step):
+        draw.line([(x, h), (x + h, 0)], fill=hatch, width=max(1, step // 6))
+    draw.rectangle((0, 0, w - 1, h - 1), outline=mix(colour, (0, 0, 0), 0.35), width=max(1, min(w, h) // 80))
+    return image
+
+
+def find_art(game_dir: Path, card_id: str, *, file: str, entry: str) -> Path | None:
+    """``<game_dir>/art/<card_id>.png|jpg|jpeg`` if present, else ``None``.
+
+    Raises :class:`DataError` if the card id would make the path leave the game folder (``..``, separators,
+    symlinks pointing elsewhere).
+    """
+    if not card_id or "/" in card_id or "\\" in card_id or card_id.startswith(".") or "\0" in card_id:
+        raise DataError(file, entry, "id", f'art path art/{card_id}.* escapes the game folder')
+    art_dir = (game_dir / "art").resolve()
+    for ext in ART_EXTENSIONS:
+        resolved = (game_dir / "art" / f"{card_id}{ext}").resolve()
+        if not resolved.is_relative_to(art_dir):
+            raise DataError(file, entry, "id", f"art path art/{card_id}{ext} escapes the game folder")
+        if resolved.is_file():
+            return resolved
+    return None
+
+
+def load_art(path: Path, *, file: str, entry: str) -> Image.Image:
+    """Decode an art file as RGB; an unreadable file → :class:`DataError`."""
+    try:
+        with Image.open(path) as image:
+            image.load()
+            if image.mode in ("RGBA", "LA", "P"):
+                image = image.convert("RGBA")
+                canvas = Image.new("RGB", image.size, (255, 255, 255))
+                canvas.paste(image, mask=image.getchannel("A"))
+                return canvas
+            return image.convert("RGB")
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise DataError(file, entry, "art", f"art/{path.name} is not a readable image ({exc.__class__.__name__})"
+                        ) from None

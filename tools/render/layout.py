@@ -1,0 +1,288 @@
+"""Card layouts as data: ``assets/<game>/layouts.toml`` → validated :class:`Layouts`.
+
+A layout names, per card kind, the image size and the *boxes* the renderer fills (Squib/nanDECK habit: data
+fills boxes, the code only knows box names).  A box is ``[x, y, width, height]`` in pixels plus, for text
+boxes, a font file from ``assets/fonts/``, a size range ``[min, max]``, alignment and colour.  The file also
+holds the palette (zone, player and ink colours) and the short interface strings printed on cards.
+
+Format (documented in ``docs/data-format.md``, "Layouts")::
+
+    [colours]            # name = "#rrggbb"; "zones" is a list used by kingdom tile order
+    [player_colours]     # TTS seat colour name = "#rrggbb"
+    [strings.<id>]       # en/uk/ru texts printed on cards ("win", "discard", ...)
+    [layouts.<kind>]     # size = [w, h] (or tile_size = [w, h] for boards), optional integer params,
+    [layouts.<kind>.boxes]  # name = { box = [x, y, w, h], font = "...", size = [min, max], align, valign,
+                            #          colour, line_spacing, anchor = "card" | "cell" }
+
+Every error is a :class:`DataError` naming the file, ``layout "<kind>"`` and the field.  Boxes anchored to
+the card must lie inside it; ``anchor = "cell"`` boxes are relative to a cell centre (boards) and may be
+negative.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from tools.errors import DataError
+
+ALIGNS = ("left", "center", "right")
+VALIGNS = ("top", "middle", "bottom")
+ANCHORS = ("card", "cell")
+LANGS = ("en", "uk", "ru")
+NUMERIC_PARAMS = ("frame", "cell_radius", "icon_size", "radius")
+MAX_SIZE = 4096
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+def parse_colour(text: str) -> tuple[int, int, int]:
+    """``"#rrggbb"`` → ``(r, g, b)``; raises ``ValueError`` otherwise."""
+    if not isinstance(text, str) or not _COLOUR.match(text):
+        raise ValueError(f'"{text}" is not a colour "#rrggbb"')
+    return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle of a layout; text boxes also carry font, size range, alignment and colour."""
+
+    name: str
+    x: int
+    y: int
+    width: int
+    height: int
+    font: str | None = None
+    size_min: int = 0
+    size_max: int = 0
+    align: str = "left"
+    valign: str = "top"
+    colour: tuple[int, int, int] = (0, 0, 0)
+    line_spacing: float = 1.15
+    anchor: str = "card"
+
+    @property
+    def rect(self) -> tuple[int, int, int, int]:
+        """``(left, top, right, bottom)``, right/bottom exclusive."""
+        return self.x, self.y, self.x + self.width, self.y + self.height
+
+    def moved(self, dx: int, dy: int) -> "Box":
+        """The same box shifted by ``(dx, dy)`` (for cell-anchored boxes)."""
+        return Box(self.name, self.x + dx, self.y + dy, self.width, self.height, self.font, self.size_min,
+                   self.size_max, self.align, self.valign, self.colour, self.line_spacing, "card")
+
+
+@dataclass(frozen=True)
+class CardLayout:
+    """The layout of one card kind: pixel size (or tile size for boards), integer params and boxes."""
+
+    kind: str
+    width: int
+    height: int
+    boxes: Mapping[str, Box]
+    params: Mapping[str, int] = field(default_factory=dict)
+    tiled: bool = False  # True: width/height are one board tile's size
+
+    def box(self, name: str) -> Box:
+        return self.boxes[name]
+
+    def fingerprint(self) -> str:
+        """A stable text of everything in this layout (part of each card's cache key)."""
+        boxes = ";".join(repr(self.boxes[k]) for k in sorted(self.boxes))
+        params = ";".join(f"{k}={self.params[k]}" for k in sorted(self.params))
+        return f"{self.kind}|{self.width}x{self.height}|{self.tiled}|{params}|{boxes}"
+
+
+@dataclass(frozen=True)
+class Layouts:
+    """A whole ``layouts.toml``: layouts by kind, colours, player colours and card strings."""
+
+    file: str
+    layouts: Mapping[str, CardLayout]
+    colours: Mapping[str, tuple[int, int, int]]
+    zone_colours: tuple[tuple[int, int, int], ...]
+    player_colours: Mapping[str, tuple[int, int, int]]
+    strings: Mapping[str, Mapping[str, str]]
+
+    def string(self, key: str, lang: str) -> str:
+        return self.strings[key][lang]
+
+    def fingerprint(self) -> str:
+        """A stable text of the palette and strings (part of each card's cache key)."""
+        return repr((sorted(self.colours.items()), self.zone_colours, sorted(self.player_colours.items()),
+                     sorted((k, sorted(v.items())) for k, v in self.strings.items())))
+
+
+BoxSpec = Mapping[str, bool]  # box name → is a text box (needs a font)
+
+
+def load_layouts(
+    path: Path,
+    *,
+    fonts_dir: Path,
+    required: Mapping[str, BoxSpec] | None = None,
+    required_strings: tuple[str, ...] = (),
+    required_colours: tuple[str, ...] = (),
+) -> Layouts:
+    """Read and validate a layouts file.
+
+    ``required`` maps each card kind the caller renders to its required boxes (``True`` = text box, which
+    must name a font present in ``fonts_dir``).  Raises :class:`DataError` for unreadable TOML, unknown or
+    malformed fields, boxes outside their card, missing fonts, kinds, boxes, strings or colours.
+    """
+    file = Path(path).name
+    try:
+        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataError(file, None, None, "file not found") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise DataError(file, None, None, f"not valid TOML: {exc}") from None
+
+    unknown = set(raw) - {"colours", "player_colours", "strings", "layouts"}
+    if unknown:
+        raise DataError(file, None, sorted(unknown)[0], "unknown table")
+
+    def colour(entry: str | None, fld: str, value: Any) -> tuple[int, int, int]:
+        try:
+            return parse_colour(value)
+        except ValueError as exc:
+            raise DataError(file, entry, fld, str(exc)) from None
+
+    colours: dict[str, tuple[int, int, int]] = {}
+    zone_colours: tuple[tuple[int, int, int], ...] = ()
+    for key, value in _table(file, None, "colours", raw.get("colours", {})).items():
+        if key == "zones":
+            if not isinstance(value, list) or not value:
+                raise DataError(file, None, "colours.zones", "must be a non-empty list of colours")
+            zone_colours = tuple(colour(None, f"colours.zones[{i}]", v) for i, v in enumerate(value))
+        else:
+            colours[key] = colour(None, f"colours.{key}", value)
+    for key in required_colours:
+        if key == "zones" and not zone_colours:
+            raise DataError(file, None, "colours.zones", "missing")
+        if key != "zones" and key not in colours:
+            raise DataError(file, None, f"colours.{key}", "missing")
+
+    player_colours = {
+        k: colour(None, f"player_colours.{k}", v)
+        for k, v in _table(file, None, "player_colours", raw.get("player_colours", {})).items()
+    }
+
+    strings: dict[str, dict[str, str]] = {}
+    for key, value in _table(file, None, "strings", raw.get("strings", {})).items():
+        texts = _table(file, f'string "{key}"', "", value)
+        for lang in LANGS:
+            if not isinstance(texts.get(lang), str) or not texts[lang].strip():
+                raise DataError(file, f'string "{key}"', lang, "missing or empty text")
+        extra = set(texts) - set(LANGS)
+        if extra:
+            raise DataError(file, f'string "{key}"', sorted(extra)[0], "unknown language")
+        strings[key] = {lang: texts[lang] for lang in LANGS}
+    for key in required_strings:
+        if key not in strings:
+            raise DataError(file, f'string "{key}"', None, "missing")
+
+    layouts: dict[str, CardLayout] = {}
+    for kind, spec in _table(file, None, "layouts", raw.get("layouts", {})).items():
+        layouts[kind] = _layout(file, kind, _table(file, f'layout "{kind}"', "", spec), fonts_dir,
+                                (required or {}).get(kind, {}))
+    for kind, boxes in (required or {}).items():
+        if kind not in layouts:
+            raise DataError(file, f'layout "{kind}"', None, "missing")
+    return Layouts(file, layouts, colours, zone_colours, player_colours, strings)
+
+
+def _table(file: str, entry: str | None, fld: str, value: Any) -> dict:
+    if not isinstance(value, dict):
+        raise DataError(file, entry, fld or None, "must be a table")
+    return value
+
+
+def _int_pair(file: str, entry: str, fld: str, value: Any, *, low: int, high: int) -> tuple[int, int]:
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise DataError(file, entry, fld, "must be two integers")
+    if not all(low <= v <= high for v in value):
+        raise DataError(file, entry, fld, f"values must be {low}..{high}")
+    return value[0], value[1]
+
+
+def _layout(file: str, kind: str, spec: dict, fonts_dir: Path, required: BoxSpec) -> CardLayout:
+    entry = f'layout "{kind}"'
+    known = {"size", "tile_size", "boxes", *NUMERIC_PARAMS}
+    unknown = set(spec) - known
+    if unknown:
+        raise DataError(file, entry, sorted(unknown)[0], "unknown field")
+    if ("size" in spec) == ("tile_size" in spec):
+        raise DataError(file, entry, "size", 'give exactly one of "size" and "tile_size"')
+    tiled = "tile_size" in spec
+    fld = "tile_size" if tiled else "size"
+    width, height = _int_pair(file, entry, fld, spec[fld], low=16, high=MAX_SIZE)
+    params: dict[str, int] = {}
+    for key in NUMERIC_PARAMS:
+        if key in spec:
+            value = spec[key]
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_SIZE:
+                raise DataError(file, entry, key, f"must be an integer 0..{MAX_SIZE}")
+            params[key] = value
+    boxes: dict[str, Box] = {}
+    for name, box_spec in _table(file, entry, "boxes", spec.get("boxes", {})).items():
+        boxes[name] = _box(file, entry, f"boxes.{name}", name, _table(file, entry, f"boxes.{name}", box_spec),
+                           width, height, fonts_dir)
+    for name, is_text in required.items():
+        if name not in boxes:
+            raise DataError(file, entry, f"boxes.{name}", "missing")
+        if is_text and boxes[name].font is None:
+            raise DataError(file, entry, f"boxes.{name}.font", "missing (a text box needs a font)")
+    return CardLayout(kind, width, height, boxes, params, tiled)
+
+
+def _box(file: str, entry: str, fld: str, name: str, spec: dict, width: int, height: int,
+         fonts_dir: Path) -> Box:
+    known = {"box", "font", "size", "align", "valign", "colour", "line_spacing", "anchor"}
+    unknown = set(spec) - known
+    if unknown:
+        raise DataError(file, entry, f"{fld}.{sorted(unknown)[0]}", "unknown field")
+    if "box" not in spec:
+        raise DataError(file, entry, f"{fld}.box", "missing")
+    rect = spec["box"]
+    if (not isinstance(rect, list) or len(rect) != 4
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in rect)):
+        raise DataError(file, entry, f"{fld}.box", "must be [x, y, width, height] in integers")
+    x, y, w, h = rect
+    anchor = spec.get("anchor", "card")
+    if anchor not in ANCHORS:
+        raise DataError(file, entry, f"{fld}.anchor", f'must be one of {", ".join(ANCHORS)}')
+    if w <= 0 or h <= 0:
+        raise DataError(file, entry, f"{fld}.box", "width and height must be positive")
+    if anchor == "card" and (x < 0 or y < 0 or x + w > width or y + h > height):
+        raise DataError(file, entry, f"{fld}.box", f"[{x}, {y}, {w}, {h}] lies outside the {width}x{height} card")
+    font = spec.get("font")
+    if font is not None:
+        if not isinstance(font, str) or "/" in font or "\\" in font or font.startswith("."):
+            raise DataError(file, entry, f"{fld}.font", "must be a font file name in assets/fonts/")
+        if not (fonts_dir / font).is_file():
+            raise DataError(file, entry, f"{fld}.font", f'"{font}" is not in assets/fonts/')
+        size_min, size_max = _int_pair(file, entry, f"{fld}.size", spec.get("size"), low=4, high=1000)
+        if size_min > size_max:
+            raise DataError(file, entry, f"{fld}.size", "min is larger than max")
+    elif "size" in spec:
+        raise DataError(file, entry, f"{fld}.size", "a size range needs a font")
+    else:
+        size_min = size_max = 0
+    align = spec.get("align", "left")
+    if align not in ALIGNS:
+        raise DataError(file, entry, f"{fld}.align", f'must be one of {", ".join(ALIGNS)}')
+    valign = spec.get("valign", "top")
+    if valign not in VALIGNS:
+        raise DataError(file, entry, f"{fld}.valign", f'must be one of {", ".join(VALIGNS)}')
+    try:
+        colour = parse_colour(spec.get("colour", "#000000"))
+    except ValueError as exc:
+        raise DataError(file, entry, f"{fld}.colour", str(exc)) from None
+    spacing = spec.get("line_spacing", 1.15)
+    if not isinstance(spacing, (int, float)) or isinstance(spacing, bool) or not 0.8 <= spacing <= 3:
+        raise DataError(file, entry, f"{fld}.line_spacing", "must be a number 0.8..3")
+    return Box(name, x, y, w, h, font, size_min, size_max, align, valign, colour, float(spacing), anchor)

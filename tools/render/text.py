@@ -1,0 +1,196 @@
+"""Text on cards: font loading, the missing-glyph check, and fit-to-box layout that never overflows.
+
+``fit_text`` picks the largest size in a box's ``[size_min, size_max]`` range at which the text, wrapped at
+word boundaries (words longer than the box are broken between characters), fits the box in both directions.
+It measures *ink* boxes (``FreeTypeFont.getbbox``), not advances, so accents and overhangs stay inside too.
+If even ``size_min`` does not fit, it raises :class:`DataError` naming the data file, entry and field — a
+designer fixes the text or the layout; nothing is ever drawn outside its box.
+
+``check_glyphs`` raises :class:`DataError` when the font lacks a glyph for any character (Pillow would draw
+the font's ``.notdef`` box).  Pillow exposes no cmap, so a character counts as missing when its rendered mask
+and advance equal those of a code point no font maps (U+10FFFF, a Unicode noncharacter), i.e. ``.notdef``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import ImageDraw, ImageFont
+
+from tools.errors import DataError
+from tools.render.layout import Box
+
+_NOTDEF_PROBE = "\U0010ffff"
+_IGNORED = {"\n", "\r", "\t"}
+
+
+@lru_cache(maxsize=256)
+def load_font(path: str, size: int) -> ImageFont.FreeTypeFont:
+    """The TrueType font at ``path`` in ``size`` px (cached per process)."""
+    return ImageFont.truetype(path, size)
+
+
+def _signature(font: ImageFont.FreeTypeFont, char: str) -> tuple:
+    mask = font.getmask(char, mode="L")
+    return mask.size, bytes(mask), font.getlength(char)
+
+
+@lru_cache(maxsize=65536)
+def has_glyph(font_path: str, char: str) -> bool:
+    """Whether the font at ``font_path`` maps ``char`` to a real glyph (not ``.notdef``)."""
+    if char in _IGNORED:
+        return True
+    font = load_font(font_path, 48)
+    return _signature(font, char) != _signature(font, _NOTDEF_PROBE)
+
+
+def missing_glyphs(text: str, font_path: str | Path) -> list[str]:
+    """The distinct characters of ``text`` the font cannot draw, in order of appearance."""
+    seen: list[str] = []
+    for char in text:
+        if char not in seen and not has_glyph(str(font_path), char):
+            seen.append(char)
+    return seen
+
+
+def check_glyphs(text: str, font_path: str | Path, *, file: str, entry: str | None, field: str | None) -> None:
+    """Raise :class:`DataError` (file/entry/field) if the font lacks a glyph for some character of ``text``."""
+    missing = missing_glyphs(text, font_path)
+    if missing:
+        listed = ", ".join(f'"{c}" (U+{ord(c):04X})' for c in missing[:5])
+        raise DataError(file, entry, field, f"font {Path(font_path).name} has no glyph for {listed}")
+
+
+@dataclass(frozen=True)
+class FittedText:
+    """A text laid out for a box: font size, lines, and the ink box of each line relative to the box."""
+
+    size: int
+    lines: tuple[str, ...]
+    origins: tuple[tuple[float, float], ...]  # per line: where to draw it with anchor "ls", box-relative
+    ink: tuple[int, int, int, int]  # union ink box (left, top, right, bottom), box-relative
+
+
+def _wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str] | None:
+    """Greedy word wrap by measured ink width; ``None`` if a single character is wider than ``width``."""
+
+    def fits(s: str) -> bool:
+        left, _, right, _ = font.getbbox(s, anchor="ls")
+        return right - min(left, 0) <= width
+
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        words = paragraph.split()
+        current = ""
+        for word in words:
+            candidate = f"{current} {word}" if current else word
+            if fits(candidate):
+                current = candidate
+                continue
+            if current:
+                lines.append(current)
+                current = ""
+            if fits(word):
+                current = word
+                continue
+            piece = ""
+            for ch in word:  # a word wider than the box: break it between characters
+                if fits(piece + ch):
+                    piece += ch
+                elif not piece:
+                    return None
+                else:
+                    lines.append(piece)
+                    piece = ch
+            current = piece
+        lines.append(current)
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+def layout_text(text: str, font: ImageFont.FreeTypeFont, box: Box) -> FittedText | None:
+    """Lay ``text`` out in ``box`` at ``font``'s size, or ``None`` if it does not fit."""
+    lines = _wrap(text, font, box.width)
+    if lines is None:
+        return None
+    ascent, descent = font.getmetrics()
+    pitch = round((ascent + descent) * box.line_spacing)
+    boxes = []
+    for i, line in enumerate(lines):
+        left, top, right, bottom = font.getbbox(line or " ", anchor="ls")
+        if not line.strip():
+            left, top, right, bottom = 0, 0, 0, 0
+        boxes.append((left, top + i * pitch, right, bottom + i * pitch))
+    if not boxes:
+        return FittedText(font.size, (), (), (0, 0, 0, 0))
+    block_top = min(b[1] for b in boxes)
+    block_bottom = max(b[3] for b in boxes)
+    block_height = block_bottom - block_top
+    if block_height > box.height:
+        return None
+    widths = [b[2] - min(b[0], 0) for b in boxes]
+    if max(widths) > box.width:
+        return None
+    free_y = box.height - block_height
+    offset_y = {"top": 0, "middle": free_y // 2, "bottom": free_y}[box.valign] - block_top
+    origins = []
+    inks = []
+    for i, ((left, top, right, bottom), w) in enumerate(zip(boxes, widths)):
+        free_x = box.width - w
+        x = {"left": 0, "center": free_x // 2, "right": free_x}[box.align] - min(left, 0)
+        origins.append((float(x), float(offset_y + i * pitch)))  # the baseline of line i
+        inks.append((x + left, top + offset_y, x + right, bottom + offset_y))
+    ink = (min(b[0] for b in inks), min(b[1] for b in inks), max(b[2] for b in inks), max(b[3] for b in inks))
+    return FittedText(font.size, tuple(lines), tuple(origins), ink)
+
+
+def fit_text(text: str, box: Box, fonts_dir: Path, *, file: str, entry: str | None, field: str | None,
+             size_max: int | None = None) -> FittedText:
+    """The largest fitting layout of ``text`` in ``box`` within its size range (binary search).
+
+    Raises :class:`DataError` (file/entry/field) when a glyph is missing or the text cannot fit even at the
+    box's minimum size.  ``size_max`` may lower the box's maximum (e.g. to keep sibling labels alike).
+    """
+    if box.font is None:
+        raise ValueError(f"box {box.name} has no font")
+    font_path = str(fonts_dir / box.font)
+    check_glyphs(text, font_path, file=file, entry=entry, field=field)
+    low, high = box.size_min, min(box.size_max, size_max or box.size_max)
+    best: FittedText | None = None
+    if low > high:
+        low = high
+    while low <= high:
+        mid = (low + high) // 2
+        fitted = layout_text(text, load_font(font_path, mid), box)
+        if fitted is not None:
+            best = fitted
+            low = mid + 1
+        else:
+            high = mid - 1
+    if best is None:
+        raise DataError(file, entry, field,
+                        f'text does not fit box "{box.name}" ({box.width}x{box.height} px) even at '
+                        f"{box.size_min} px: shorten it or enlarge the box in layouts.toml")
+    return best
+
+
+def draw_fitted(draw: ImageDraw.ImageDraw, fitted: FittedText, box: Box, fonts_dir: Path,
+                colour: tuple[int, int, int] | None = None) -> None:
+    """Draw a :class:`FittedText` into ``box`` (positions from :func:`layout_text`)."""
+    assert box.font is not None
+    font = load_font(str(fonts_dir / box.font), fitted.size)
+    for line, (x, y) in zip(fitted.lines, fitted.origins):
+        if line:
+            draw.text((box.x + x, box.y + y), line, font=font, fill=colour or box.colour, anchor="ls")
+
+
+def draw_text(draw: ImageDraw.ImageDraw, text: str, box: Box, fonts_dir: Path, *, file: str,
+              entry: str | None, field: str | None, colour: tuple[int, int, int] | None = None,
+              size_max: int | None = None) -> FittedText:
+    """Fit ``text`` to ``box`` and draw it; returns the layout used."""
+    fitted = fit_text(text, box, fonts_dir, file=file, entry=entry, field=field, size_max=size_max)
+    draw_fitted(draw, fitted, box, fonts_dir, colour)
+    return fitted

@@ -14,7 +14,14 @@ class InvalidAction(RulesError):
 
 
 class IllegalAction(RulesError):
-    """The action is well formed but not allowed in this state (wrong turn, wrong humour, slot taken…)."""
+    """The action is well formed but not allowed in this state (wrong turn, wrong humour, slot taken…).
+
+    ``reason`` is a stable code (``wrong_humour``, ``slot_taken``, ``party_limit``…) a mod can act on.
+    """
+
+    def __init__(self, message: str, reason: str = "illegal") -> None:
+        self.reason = reason
+        super().__init__(message)
 
 
 class SnapshotError(RulesError):

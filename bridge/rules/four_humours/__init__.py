@@ -1,0 +1,29 @@
+"""The Four Humours rules engine (kingdom and fief modes), pure Python.
+
+>>> from bridge.rules.four_humours import new_game           # doctest: +SKIP
+>>> state = new_game(data, players=4, seed=7)                 # doctest: +SKIP
+>>> events = state.apply(state.legal_actions()[0])            # doctest: +SKIP
+
+Modules: ``records`` (game data), ``actions`` (decisions), ``resolution`` (one card), ``goals`` (goal DSL),
+``events``, ``state`` (the game), ``service`` (bridge requests).
+"""
+
+from bridge.rules.four_humours.actions import Action, Choose, Pass, Place, Redraw, Target
+from bridge.rules.four_humours.records import FourHumoursData
+from bridge.rules.four_humours.state import GameOutcome, GameState, Phase, Standing, Termination, new_game
+
+__all__ = [
+    "Action",
+    "Choose",
+    "FourHumoursData",
+    "GameOutcome",
+    "GameState",
+    "Pass",
+    "Phase",
+    "Place",
+    "Redraw",
+    "Standing",
+    "Target",
+    "Termination",
+    "new_game",
+]

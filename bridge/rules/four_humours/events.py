@@ -1,0 +1,182 @@
+"""What happened when an action was applied, as values.
+
+Events are public: they never carry a humour that is still hidden from some player.  A potion's humour
+appears only once it has been revealed (a card or party being resolved), so an event list can be shown to
+every player, journalled or sent to the table as it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from bridge.rules.four_humours.actions import Target
+from bridge.rules.four_humours.resolution import CardResult
+
+
+class Event:
+    """Base of all events; ``to_json()`` gives ``{"event": <kind>, ...}``."""
+
+    kind: ClassVar[str]
+
+    def to_json(self) -> dict[str, Any]:
+        body = {"event": self.kind}
+        body.update(self._fields())
+        return body
+
+    def _fields(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items()}
+
+
+@dataclass(frozen=True)
+class PotionPlaced(Event):
+    """A potion went face down on a slot; only its owner knows its humour."""
+
+    kind: ClassVar[str] = "potion_placed"
+    player: int
+    target: Target
+
+    def _fields(self) -> dict[str, Any]:
+        return {"player": self.player, "target": self.target.to_json()}
+
+
+@dataclass(frozen=True)
+class PotionsDrawn(Event):
+    """A player drew ``count`` potions from their bag (humours hidden)."""
+
+    kind: ClassVar[str] = "potions_drawn"
+    player: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Passed(Event):
+    kind: ClassVar[str] = "passed"
+    player: int
+
+
+@dataclass(frozen=True)
+class Redrew(Event):
+    """Four identical potions went back to the bag and four were drawn (FH-2.7)."""
+
+    kind: ClassVar[str] = "redrew"
+    player: int
+
+
+@dataclass(frozen=True)
+class RoundEnded(Event):
+    """The placement phase of ``round`` is over; ``reason`` is ``two_scenes_full``, ``all_passed`` or ``stuck``."""
+
+    kind: ClassVar[str] = "round_ended"
+    round: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class CardResolved(Event):
+    """A scene card (``card_kind`` ``scene``) or party tile (``party``) was revealed and resolved."""
+
+    kind: ClassVar[str] = "card_resolved"
+    card_kind: str
+    card: str
+    result: CardResult
+
+    def _fields(self) -> dict[str, Any]:
+        return {"card_kind": self.card_kind, "card": self.card, **self.result.to_json()}
+
+
+@dataclass(frozen=True)
+class PotionMoved(Event):
+    """A revealed potion (winner or sneaker) was put on ``cell`` of ``board``; ``chosen`` if its owner chose."""
+
+    kind: ClassVar[str] = "potion_moved"
+    owner: int
+    humour: str
+    source: Target
+    reason: str  # "win" | "sneak"
+    board: str
+    cell: str
+    chosen: bool
+
+    def _fields(self) -> dict[str, Any]:
+        return {
+            "owner": self.owner,
+            "humour": self.humour,
+            "from": self.source.to_json(),
+            "reason": self.reason,
+            "board": self.board,
+            "cell": self.cell,
+            "chosen": self.chosen,
+        }
+
+
+@dataclass(frozen=True)
+class PotionReturned(Event):
+    """A potion went back to its owner's bag.
+
+    ``reason``: ``discard`` (lost on a card), ``no_cell`` (a sneaker or winner with nowhere to go) or
+    ``cleanup`` (left on a scene card that did not resolve; its humour stays hidden, so ``humour`` is None).
+    """
+
+    kind: ClassVar[str] = "potion_returned"
+    owner: int
+    humour: str | None
+    source: Target
+    reason: str
+
+    def _fields(self) -> dict[str, Any]:
+        return {"owner": self.owner, "humour": self.humour, "from": self.source.to_json(), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class DecisionRequired(Event):
+    """``player`` must choose one of ``cells`` of ``board`` for a revealed potion (answer: ``choose``)."""
+
+    kind: ClassVar[str] = "decision_required"
+    player: int
+    humour: str
+    source: Target
+    reason: str
+    board: str
+    cells: tuple[str, ...]
+
+    def _fields(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "humour": self.humour,
+            "from": self.source.to_json(),
+            "reason": self.reason,
+            "board": self.board,
+            "cells": list(self.cells),
+        }
+
+
+@dataclass(frozen=True)
+class GoalMarked(Event):
+    kind: ClassVar[str] = "goal_marked"
+    player: int
+    goal: str
+
+
+@dataclass(frozen=True)
+class RoundStarted(Event):
+    """A new round: four scenes dealt, ``starter`` to play first."""
+
+    kind: ClassVar[str] = "round_started"
+    round: int
+    scenes: tuple[str, ...]
+    starter: int
+
+    def _fields(self) -> dict[str, Any]:
+        return {"round": self.round, "scenes": list(self.scenes), "starter": self.starter}
+
+
+@dataclass(frozen=True)
+class GameEnded(Event):
+    """The game is over; ``outcome`` is the JSON of :class:`~bridge.rules.four_humours.state.GameOutcome`."""
+
+    kind: ClassVar[str] = "game_ended"
+    outcome: Any
+
+    def _fields(self) -> dict[str, Any]:
+        return {"outcome": self.outcome.to_json()}

@@ -1,0 +1,124 @@
+"""The goal DSL (rules-spec §2.7): each predicate kind is checked per player on that player's own potions.
+
+A player's *occupancy* is how many of their potions lie on each cell of their board (the shared kingdom
+map, or their own fief).  Kinds:
+
+``zones_covered {min}``          potions in at least ``min`` distinct tiles (zones)
+``bridge_pairs {min}``           at least ``min`` bridges whose two end cells both hold an own potion
+``connected_cells {min, via}``   a group of at least ``min`` occupied cells joined by edges of kinds ``via``
+``cells_in_one_zone {min}``      at least ``min`` occupied cells inside one tile
+``stack_on_cell {min}``          at least ``min`` own potions on one cell
+``citizen_types_covered {min}``  occupied cells of at least ``min`` distinct citizen types (fief cells)
+``fief_line {length, same_type}`` a chain of ``length`` distinct occupied cells, each joined to the next by
+                                 an edge; with ``same_type`` all of one citizen type
+``all [..]`` / ``any [..]``      every / some part holds
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from bridge.rules.four_humours.records import Board, GoalPredicate
+
+Occupancy = Mapping[str, int]
+Evaluator = Callable[[GoalPredicate, Board, Occupancy], bool]
+
+
+def _zones_covered(pred: GoalPredicate, board: Board, occ: Occupancy) -> bool:
+    cells = board.cell_by_id
+    return len({cells[c].tile for c in occ}) >= pred.min
+
+
+def _bridge_pairs(pred: GoalPredicate, board: Board, occ: Occupancy) -> bool:
+    return sum(1 for e in board.edges if e.kind == "bridge" and e.a in occ and e.b in occ) >= pred.min
+
+
+def _connected_cells(pred: GoalPredicate, board: Board, occ: Occupancy) -> bool:
+    adjacency: dict[str, list[str]] = {c: [] for c in occ}
+    for e in board.edges:
+        if e.kind in pred.via and e.a in occ and e.b in occ:
+            adjacency[e.a].append(e.b)
+            adjacency[e.b].append(e.a)
+    seen: set[str] = set()
+    for start in occ:
+        if start in seen:
+            continue
+        stack, size = [start], 0
+        seen.add(start)
+        while stack:
+            cell = stack.pop()
+            size += 1
+            for nxt in adjacency[cell]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        if size >= pred.min:
+            return True
+    return False
+
+
+def _cells_in_one_zone(pred: GoalPredicate, board: Board, occ: Occupancy) -> bool:
+    per_tile: dict[str, int] = {}
+    cells = board.cell_by_id
+    for c in occ:
+        tile = cells[c].tile
+        per_tile[tile] = per_tile.get(tile, 0) + 1
+    return max(per_tile.values(), default=0) >= pred.min
+
+
+def _stack_on_cell(pred: GoalPredicate, board: Board, occ: Occupancy) -> bool:
+    return max(occ.values(), default=0) >= pred.min
+
+
+def _citizen_types_covered(pred: GoalPredicate, board: Board, occ: Occupancy) -> bool:
+    cells = board.cell_by_id
+    return len({cells[c].citizen for c in occ if cells[c].citizen}) >= pred.min
+
+
+def _fief_line(pred: GoalPredicate, board: Board, occ: Occupancy) -> bool:
+    length = pred.length or 0
+    if length <= 1:
+        return len(occ) >= length
+    cells = board.cell_by_id
+    neighbours = board.neighbours
+
+    def extend(path: list[str]) -> bool:
+        if len(path) == length:
+            return True
+        for nxt in neighbours[path[-1]]:
+            if nxt in occ and nxt not in path:
+                if pred.same_type and cells[nxt].citizen != cells[path[0]].citizen:
+                    continue
+                path.append(nxt)
+                if extend(path):
+                    return True
+                path.pop()
+        return False
+
+    return any(extend([c]) for c in occ)
+
+
+def _all(pred: GoalPredicate, board: Board, occ: Occupancy) -> bool:
+    return all(satisfied(p, board, occ) for p in pred.parts)
+
+
+def _any(pred: GoalPredicate, board: Board, occ: Occupancy) -> bool:
+    return any(satisfied(p, board, occ) for p in pred.parts)
+
+
+EVALUATORS: Mapping[str, Evaluator] = {
+    "zones_covered": _zones_covered,
+    "bridge_pairs": _bridge_pairs,
+    "connected_cells": _connected_cells,
+    "cells_in_one_zone": _cells_in_one_zone,
+    "stack_on_cell": _stack_on_cell,
+    "citizen_types_covered": _citizen_types_covered,
+    "fief_line": _fief_line,
+    "all": _all,
+    "any": _any,
+}
+
+
+def satisfied(pred: GoalPredicate, board: Board, occupancy: Occupancy) -> bool:
+    """Whether a player whose potions lie on ``board`` as ``occupancy`` (cell → count > 0) meets ``pred``."""
+    return EVALUATORS[pred.kind](pred, board, occupancy)

@@ -1,0 +1,1060 @@
+"""The Four Humours game state: legal actions, applying them, the outcome, per-player views, snapshots.
+
+A game runs in three phases::
+
+    placement ──(two full scenes | all passed | nobody can place)──▶ resolution
+    resolution ──(every potion placed, goals marked, parties resolved)──▶ placement (next round) | ended
+
+In *placement* the active seat places a potion or passes; any seat holding four identical potions may
+redraw.  In *resolution* the engine resolves the four scenes, then moves winners and sneakers one by one
+(rules FH-6.6 order); a potion with more than one possible cell waits for its owner's ``choose``.  Goals are
+checked when every potion has landed; each new goal marker resolves the next party tile, whose winners
+land the same way; then the round is cleaned up and the next one dealt, unless the game is over.
+
+Randomness (bag draws, shuffles, the first player) comes from the state's own :class:`SeededRandom`, so a
+snapshot carries it and the same seed replays the same game.
+
+Hidden information — hands, bag contents, face-down potions — leaves the state only through
+:meth:`GameState.to_snapshot` (the full state, for the bridge and the table) and never through
+:meth:`GameState.view`, events or error messages.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from bridge.rules.errors import IllegalAction, SnapshotError
+from bridge.rules.four_humours import events as ev
+from bridge.rules.four_humours.actions import Action, Choose, Pass, Place, Redraw, Target
+from bridge.rules.four_humours.goals import satisfied
+from bridge.rules.four_humours.records import HUMOURS, MODES, Board, FourHumoursData
+from bridge.rules.four_humours.resolution import SlotPotion, resolve_card
+from bridge.rules.random import SeededRandom
+
+SNAPSHOT_VERSION = 1
+GAME_ID = "four-humours"
+_HI = {h: i for i, h in enumerate(HUMOURS)}
+
+Potion = tuple[int, str]  # (owner seat, humour)
+
+
+class Phase(str, enum.Enum):
+    PLACEMENT = "placement"
+    RESOLUTION = "resolution"
+    ENDED = "ended"
+
+
+class Termination(str, enum.Enum):
+    """Why the game ended (FH-10.1 … 10.3)."""
+
+    PARTIES_RESOLVED = "parties_resolved"
+    SCENE_DECK_EXHAUSTED = "scene_deck_exhausted"
+    POTIONS_EXHAUSTED = "potions_exhausted"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's score line: goals, then the FH-10.4 tie-break figures."""
+
+    player: int
+    goals: int
+    placed: int
+    by_humour: tuple[int, int, int, int]  # in HUMOURS order
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """Larger is better: goals, potions placed, cholerics, sanguines, melancholics (FH-10.4)."""
+        return (self.goals, self.placed, self.by_humour[0], self.by_humour[1], self.by_humour[2])
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "goals": self.goals,
+            "placed": self.placed,
+            **{h: n for h, n in zip(HUMOURS, self.by_humour)},
+        }
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """The end of a game: why, who won (several seats share a tie), and everyone's standing."""
+
+    termination: Termination
+    winners: tuple[int, ...]
+    standings: tuple[Standing, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "termination": self.termination.value,
+            "winners": list(self.winners),
+            "standings": [s.to_json() for s in self.standings],
+        }
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A revealed potion on its way to a board: ``cells`` are where it may go (empty: back to the bag)."""
+
+    owner: int
+    humour: str
+    source: Target
+    reason: str  # "win" | "sneak"
+    board: str
+    cells: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "owner": self.owner,
+            "humour": self.humour,
+            "from": self.source.to_json(),
+            "reason": self.reason,
+            "board": self.board,
+            "cells": list(self.cells),
+        }
+
+
+class GameState:
+    """A Four Humours game in progress.  Build one with :func:`new_game` or :meth:`from_snapshot`.
+
+    :meth:`apply` checks the action and raises :class:`IllegalAction` (with a ``reason`` code) when it is
+    not allowed; :meth:`legal_actions` lists every action allowed now.
+    """
+
+    def __init__(self, data: FourHumoursData) -> None:
+        self.data = data
+        self.rules = data.rules
+        self._history: list[dict[str, Any]] | None = None
+        # Every other attribute is set by new_game() or from_snapshot().
+        self.mode = "kingdom"
+        self.colours: tuple[str, ...] = ()
+        self.rng = SeededRandom(0)
+        self.first_player = 0
+        self.active = 0
+        self.round_starter = 0
+        self.last_actor: int | None = None
+        self.passes = 0
+        self.round_no = 0
+        self.turn_no = 0
+        self.phase = Phase.PLACEMENT
+        self.round_end_reason: str | None = None
+        self.termination: Termination | None = None
+        self.bags: list[list[int]] = []
+        self.hands: list[list[int]] = []
+        self.fiefs: list[str] = []
+        self.scene_deck: list[str] = []
+        self.scene_discard: list[str] = []
+        self.scenes: list[str] = []
+        self.scene_slots: dict[str, list[Potion | None]] = {}
+        self.parties: list[str] = []
+        self.party_slots: dict[str, list[Potion | None]] = {}
+        self.resolved_parties: list[str] = []
+        self.goals: list[str] = []
+        self.marks: dict[str, list[int]] = {}
+        self.boards: dict[str, dict[str, list[Potion]]] = {}
+        self.pending: list[Pending] = []
+        self.goal_queue: list[tuple[int, str]] = []
+
+    # ------------------------------------------------------------------ basic facts
+
+    @property
+    def num_players(self) -> int:
+        return len(self.colours)
+
+    @property
+    def party_limit(self) -> int:
+        """Potions one player may have on one party tile (FH-3.6, AMB-FH-12)."""
+        return self.rules.party_limit_two_players if self.num_players == 2 else self.rules.party_limit
+
+    def board_of(self, seat: int) -> str:
+        """The id of the board where ``seat``'s winners land: the kingdom map, or that player's fief."""
+        return "kingdom" if self.mode == "kingdom" else self.fiefs[seat]
+
+    def board(self, board_id: str) -> Board:
+        return self.data.kingdom if board_id == "kingdom" else self.data.fief_by_id[board_id]
+
+    def hand(self, seat: int) -> dict[str, int]:
+        """``seat``'s hand as humour → count (hidden from the other players)."""
+        return {h: self.hands[seat][i] for i, h in enumerate(HUMOURS) if self.hands[seat][i]}
+
+    def bag(self, seat: int) -> dict[str, int]:
+        return {h: self.bags[seat][i] for i, h in enumerate(HUMOURS)}
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.ENDED
+
+    def awaiting(self) -> Pending | None:
+        """The potion waiting for its owner's ``choose``, if any."""
+        if self.phase is Phase.RESOLUTION and self.pending and len(self.pending[0].cells) > 1:
+            return self.pending[0]
+        return None
+
+    def to_move(self) -> int | None:
+        """The seat whose decision the game waits for (``None`` once the game is over)."""
+        if self.phase is Phase.PLACEMENT:
+            return self.active
+        pending = self.awaiting()
+        return pending.owner if pending else None
+
+    # ------------------------------------------------------------------ legality
+
+    def legal_actions(self) -> list[Action]:
+        """Every action allowed now, of every seat that may act (redraws may come from any seat)."""
+        if self.phase is Phase.ENDED:
+            return []
+        if self.phase is Phase.RESOLUTION:
+            pending = self.awaiting()
+            return [Choose(pending.owner, cell) for cell in pending.cells] if pending else []
+        seat = self.active
+        hand = self.hands[seat]
+        actions: list[Action] = []
+        for card in self.scenes:
+            slots = self.scene_slots[card]
+            for index, slot in enumerate(self.data.scene_by_id[card].slots):
+                if slots[index] is None:
+                    for h in slot.humours:
+                        if hand[_HI[h]]:
+                            actions.append(Place(seat, h, Target("scene", card, index)))
+        for party in self.parties:
+            if not self._party_has_room(seat, party):
+                continue
+            slots = self.party_slots[party]
+            for index, slot in enumerate(self.data.party_by_id[party].slots):
+                if slots[index] is None:
+                    for h in slot.humours:
+                        if hand[_HI[h]]:
+                            actions.append(Place(seat, h, Target("party", party, index)))
+        actions.append(Pass(seat))
+        for other in range(self.num_players):
+            if self._may_redraw(other):
+                actions.append(Redraw(other))
+        return actions
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` if ``action`` is not allowed now; return quietly if it is."""
+        if self.phase is Phase.ENDED:
+            raise IllegalAction("the game is over", "game_over")
+        if not 0 <= action.player < self.num_players:
+            raise IllegalAction(f"there is no player {action.player}", "no_such_player")
+        if isinstance(action, Choose):
+            pending = self.awaiting()
+            if pending is None:
+                raise IllegalAction("no potion is waiting for a choice", "nothing_to_choose")
+            if action.player != pending.owner:
+                raise IllegalAction(f"player {pending.owner} chooses now, not {action.player}", "not_your_turn")
+            if action.cell not in pending.cells:
+                raise IllegalAction(f"cell {action.cell!r} is not one of {', '.join(pending.cells)}", "wrong_cell")
+            return
+        if self.phase is not Phase.PLACEMENT:
+            raise IllegalAction("potions are being resolved; only choices are allowed", "not_placement_phase")
+        if isinstance(action, Redraw):
+            if not self.rules.four_identical_redraw:
+                raise IllegalAction("the four-identical redraw is switched off", "redraw_off")
+            if not self._may_redraw(action.player):
+                raise IllegalAction("a redraw needs four identical potions in hand", "no_redraw")
+            return
+        if action.player != self.active:
+            raise IllegalAction(f"it is player {self.active}'s turn", "not_your_turn")
+        if isinstance(action, Pass):
+            return
+        assert isinstance(action, Place)
+        self._check_place(action)
+
+    def _check_place(self, action: Place) -> None:
+        target = action.target
+        if target.kind == "scene":
+            if target.card not in self.scene_slots:
+                raise IllegalAction(f"scene {target.card!r} is not face up", "no_such_card")
+            card_slots = self.data.scene_by_id[target.card].slots
+            occupied = self.scene_slots[target.card]
+        else:
+            if target.card not in self.party_slots:
+                raise IllegalAction(f"party {target.card!r} is not on the table", "no_such_card")
+            card_slots = self.data.party_by_id[target.card].slots
+            occupied = self.party_slots[target.card]
+        if not 0 <= target.slot < len(card_slots):
+            raise IllegalAction(f"{target.card!r} has no slot {target.slot}", "no_such_slot")
+        slot = card_slots[target.slot]
+        if action.humour not in slot.humours:
+            raise IllegalAction(
+                f"this {slot.citizen} takes only {slot.humours[0]} or {slot.humours[1]} potions", "wrong_humour"
+            )
+        if occupied[target.slot] is not None:
+            raise IllegalAction("that slot already holds a potion", "slot_taken")
+        if target.kind == "party" and not self._party_has_room(action.player, target.card):
+            raise IllegalAction(f"at most {self.party_limit} potion(s) per player on a party", "party_limit")
+        if not self.hands[action.player][_HI[action.humour]]:
+            raise IllegalAction("that potion is not in the player's hand", "not_in_hand")
+
+    def _party_has_room(self, seat: int, party: str) -> bool:
+        slots = self.party_slots[party]
+        if self.rules.party_limit_scope == "per_tile":
+            return sum(1 for p in slots if p is not None) < self.party_limit
+        return sum(1 for p in slots if p is not None and p[0] == seat) < self.party_limit
+
+    def _may_redraw(self, seat: int) -> bool:
+        if not self.rules.four_identical_redraw:
+            return False
+        hand = self.hands[seat]
+        size = self.rules.hand_size
+        for i, n in enumerate(hand):
+            if n == size and sum(hand) == size:
+                return sum(self.bags[seat]) - self.bags[seat][i] > 0
+        return False
+
+    def _can_place(self, seat: int) -> bool:
+        hand = self.hands[seat]
+        if not any(hand):
+            return False
+        for card in self.scenes:
+            slots = self.scene_slots[card]
+            for index, slot in enumerate(self.data.scene_by_id[card].slots):
+                if slots[index] is None and (hand[_HI[slot.humours[0]]] or hand[_HI[slot.humours[1]]]):
+                    return True
+        for party in self.parties:
+            if self._party_has_room(seat, party):
+                slots = self.party_slots[party]
+                for index, slot in enumerate(self.data.party_by_id[party].slots):
+                    if slots[index] is None and (hand[_HI[slot.humours[0]]] or hand[_HI[slot.humours[1]]]):
+                        return True
+        return False
+
+    # ------------------------------------------------------------------ applying actions
+
+    def apply(self, action: Action) -> list[ev.Event]:
+        """Check and apply ``action``; return the events that happened, in order."""
+        self.check(action)
+        if self._history is not None:
+            self._history.append(self.to_snapshot())
+        events: list[ev.Event] = []
+        if isinstance(action, Place):
+            self._place(action, events)
+        elif isinstance(action, Pass):
+            events.append(ev.Passed(action.player))
+            self.passes += 1
+            self._after_turn(action.player, events)
+        elif isinstance(action, Redraw):
+            self._redraw(action.player, events)
+        else:
+            assert isinstance(action, Choose)
+            pending = self.pending.pop(0)
+            self._land(pending, action.cell, True, events)
+            self._advance(events)
+        return events
+
+    def enable_undo(self) -> None:
+        """Keep a snapshot before every :meth:`apply` so that :meth:`undo` can step back."""
+        if self._history is None:
+            self._history = []
+
+    def undo(self) -> None:
+        """Take back the last applied action (needs :meth:`enable_undo` before it was applied)."""
+        if not self._history:
+            raise IndexError("nothing to undo")
+        previous = GameState.from_snapshot(self.data, self._history.pop())
+        history = self._history
+        self.__dict__.update(previous.__dict__)
+        self._history = history
+
+    def _place(self, action: Place, events: list[ev.Event]) -> None:
+        seat, target = action.player, action.target
+        self.hands[seat][_HI[action.humour]] -= 1
+        slots = self.scene_slots if target.kind == "scene" else self.party_slots
+        slots[target.card][target.slot] = (seat, action.humour)
+        events.append(ev.PotionPlaced(seat, target))
+        if self.rules.draw_after_place:
+            drawn = self._draw(seat, 1)
+            if drawn:
+                events.append(ev.PotionsDrawn(seat, drawn))
+        self.passes = 0
+        self._after_turn(seat, events)
+
+    def _after_turn(self, seat: int, events: list[ev.Event]) -> None:
+        self.last_actor = seat
+        self.turn_no += 1
+        reason = self.round_over_reason()
+        if reason:
+            self._end_round(reason, events)
+        else:
+            self.active = (seat + 1) % self.num_players
+
+    def round_over_reason(self) -> str | None:
+        """Why the placement phase ends now (FH-4.1 … 4.3): ``two_scenes_full``, ``all_passed``, ``stuck``; or ``None``."""
+        full = 0
+        for card in self.scenes:
+            if None not in self.scene_slots[card]:
+                full += 1
+        if full >= 2:
+            return "two_scenes_full"
+        if self.passes >= self.num_players:
+            return "all_passed"
+        if self.rules.round_ends_when_stuck and not any(self._can_place(s) for s in range(self.num_players)):
+            return "stuck"
+        return None
+
+    def _redraw(self, seat: int, events: list[ev.Event]) -> None:
+        for i in range(len(HUMOURS)):
+            self.bags[seat][i] += self.hands[seat][i]
+            self.hands[seat][i] = 0
+        events.append(ev.Redrew(seat))
+        events.append(ev.PotionsDrawn(seat, self._draw(seat, self.rules.hand_size)))
+
+    def _draw(self, seat: int, count: int) -> int:
+        """Draw up to ``count`` random potions from ``seat``'s bag into the hand; return how many came."""
+        bag, hand = self.bags[seat], self.hands[seat]
+        drawn = 0
+        for _ in range(count):
+            total = bag[0] + bag[1] + bag[2] + bag[3]
+            if not total:
+                break
+            r = self.rng.randbelow(total)
+            for i in range(4):
+                if r < bag[i]:
+                    bag[i] -= 1
+                    hand[i] += 1
+                    break
+                r -= bag[i]
+            drawn += 1
+        return drawn
+
+    # ------------------------------------------------------------------ resolution
+
+    def _seat_order(self) -> list[int]:
+        """Seats clockwise from the first player (FH-6.6)."""
+        n = self.num_players
+        return [(self.first_player + i) % n for i in range(n)]
+
+    def end_round(self, reason: str) -> list[ev.Event]:
+        """End the placement phase now (the bridge's ``end_round``) and resolve as far as the rules go."""
+        if self.phase is not Phase.PLACEMENT:
+            raise IllegalAction("the round is not in its placement phase", "not_placement_phase")
+        events: list[ev.Event] = []
+        self._end_round(reason, events)
+        return events
+
+    def _end_round(self, reason: str, events: list[ev.Event]) -> None:
+        self.phase = Phase.RESOLUTION
+        self.round_end_reason = reason
+        events.append(ev.RoundEnded(self.round_no, reason))
+        for card in self.scenes:
+            slots = self.scene_slots[card]
+            if not self.rules.resolve_all_scenes and None in slots:
+                continue  # AMB-FH-11 off: a partly filled card is only cleaned up
+            self._resolve("scene", card, slots, events)
+        self._advance(events)
+
+    def _resolve(self, kind: str, card_id: str, slots: list[Potion | None], events: list[ev.Event]) -> None:
+        card = self.data.scene_by_id[card_id] if kind == "scene" else self.data.party_by_id[card_id]
+        on_card = [SlotPotion(i, p[0], p[1]) for i, p in enumerate(slots) if p is not None]
+        result = resolve_card(
+            on_card, self.data.resolution_for(card), sneak_stops=self.rules.sneak_stops_resolution
+        )
+        events.append(ev.CardResolved(kind, card_id, result))
+        for i in range(len(slots)):
+            slots[i] = None
+        for p in result.discards:
+            self.bags[p.owner][_HI[p.humour]] += 1
+            events.append(ev.PotionReturned(p.owner, p.humour, Target(kind, card_id, p.slot), "discard"))
+        order = {seat: rank for rank, seat in enumerate(self._seat_order())}
+        moving = [(p, "win") for p in result.winners] + [(p, "sneak") for p in result.sneakers]
+        moving.sort(key=lambda item: (order[item[0].owner], item[0].slot))
+        for p, why in moving:
+            citizen = card.slots[p.slot].citizen
+            board_id = self.board_of(p.owner)
+            cells = self._destinations(kind, card, citizen, why, board_id)
+            self.pending.append(Pending(p.owner, p.humour, Target(kind, card_id, p.slot), why, board_id, cells))
+
+    def _destinations(self, kind: str, card: Any, citizen: str, why: str, board_id: str) -> tuple[str, ...]:
+        """Where a winner or sneaker may land (FH-6, FH-8.3, FH-11; AMB-FH-04, 06, 08)."""
+        rules = self.rules
+        board = self.board(board_id)
+        if kind == "party":
+            target = rules.party_winner_target if why == "win" else rules.party_sneak_target
+            if target == "bag":
+                return ()
+            if self.mode == "kingdom":
+                return board.cell_ids
+        if self.mode == "fief":
+            joker = self.data.citizen_by_id[citizen].joker
+            matching = tuple(c.id for c in board.cells if c.citizen == citizen)
+            if why == "win":
+                if joker or rules.fief_winner_target == "any_cell" or not matching:
+                    return board.cell_ids
+                return matching
+            if joker:
+                return board.cell_ids
+            if rules.fief_sneak_target == "bag":
+                return ()
+            near = {n for c in matching for n in board.neighbours[c]}
+            return tuple(c for c in board.cell_ids if c in near)
+        if card.is_animal:
+            scope = rules.animal_scope if why == "win" else rules.animal_sneak_scope
+            if scope == "zone":
+                return board.cells_of_tile.get(card.zone, ())
+            return board.cell_ids if scope == "any" else ()
+        return (card.cell,) if why == "win" else board.neighbours[card.cell]
+
+    def _land(self, pending: Pending, cell: str | None, chosen: bool, events: list[ev.Event]) -> None:
+        if cell is None:
+            self.bags[pending.owner][_HI[pending.humour]] += 1
+            events.append(ev.PotionReturned(pending.owner, pending.humour, pending.source, "no_cell"))
+            return
+        self.boards[pending.board].setdefault(cell, []).append((pending.owner, pending.humour))
+        events.append(
+            ev.PotionMoved(pending.owner, pending.humour, pending.source, pending.reason, pending.board, cell, chosen)
+        )
+
+    def _advance(self, events: list[ev.Event]) -> None:
+        """Run the resolution until a player must choose, then stop; or on to the next round / the end."""
+        while True:
+            # Potions with one place to go (or none) land first; choices do not interact before goals
+            # are checked (FH-6.6), so the table moves all it can before it asks anyone.
+            waiting = []
+            for item in self.pending:
+                if len(item.cells) > 1:
+                    waiting.append(item)
+                else:
+                    self._land(item, item.cells[0] if item.cells else None, False, events)
+            self.pending = waiting
+            if waiting:
+                head = waiting[0]
+                events.append(
+                    ev.DecisionRequired(head.owner, head.humour, head.source, head.reason, head.board, head.cells)
+                )
+                return
+            self.goal_queue.extend(self._new_goal_completions())
+            if not self.goal_queue:
+                break
+            seat, goal = self.goal_queue.pop(0)
+            self.marks[goal].append(seat)
+            events.append(ev.GoalMarked(seat, goal))
+            if self.parties:  # FH-8.1: every marker resolves the next party tile
+                party = self.parties.pop(0)
+                self.resolved_parties.append(party)
+                self._resolve("party", party, self.party_slots.pop(party), events)
+        self._cleanup(events)
+
+    def occupancy(self, seat: int) -> dict[str, int]:
+        """Cell → number of ``seat``'s potions on ``seat``'s board (what goals look at)."""
+        result: dict[str, int] = {}
+        for cell, potions in self.boards[self.board_of(seat)].items():
+            n = sum(1 for p in potions if p[0] == seat)
+            if n:
+                result[cell] = n
+        return result
+
+    def _new_goal_completions(self) -> list[tuple[int, str]]:
+        queued = set(self.goal_queue)
+        found = []
+        occupancies = {seat: self.occupancy(seat) for seat in self._seat_order()}
+        for goal_id in self.goals:
+            goal = self.data.goal_by_id[goal_id]
+            for seat, occ in occupancies.items():
+                if seat in self.marks[goal_id] or (seat, goal_id) in queued:
+                    continue
+                if satisfied(goal.predicate, self.board(self.board_of(seat)), occ):
+                    found.append((seat, goal_id))
+        return found
+
+    def _cleanup(self, events: list[ev.Event]) -> None:
+        for card in self.scenes:
+            for index, p in enumerate(self.scene_slots[card]):
+                if p is not None:  # only when AMB-FH-11 is off: the card did not resolve
+                    self.bags[p[0]][_HI[p[1]]] += 1
+                    events.append(ev.PotionReturned(p[0], None, Target("scene", card, index), "cleanup"))
+        self.scene_discard.extend(self.scenes)
+        self.scenes = []
+        self.scene_slots = {}
+        termination = self._termination()
+        if termination:
+            self._finish(termination, events)
+        else:
+            self._start_round(events)
+
+    def _termination(self) -> Termination | None:
+        if not self.parties:
+            return Termination.PARTIES_RESOLVED
+        if len(self.scene_deck) < self.rules.scenes_face_up:
+            return Termination.SCENE_DECK_EXHAUSTED
+        short = [sum(self.hands[s]) + sum(self.bags[s]) < self.rules.hand_size for s in range(self.num_players)]
+        if (all(short) if self.rules.end_when_short == "all" else any(short)):
+            return Termination.POTIONS_EXHAUSTED
+        return None
+
+    def _next_starter(self) -> int:
+        rule = self.rules.next_round_starter
+        n = self.num_players
+        if rule == "first_player":
+            return self.first_player
+        if rule == "rotate":
+            return (self.round_starter + 1) % n
+        return self.first_player if self.last_actor is None else (self.last_actor + 1) % n
+
+    def _start_round(self, events: list[ev.Event], starter: int | None = None) -> None:
+        self.round_no += 1
+        self.turn_no = 0
+        self.passes = 0
+        self.round_end_reason = None
+        self.phase = Phase.PLACEMENT
+        count = self.rules.scenes_face_up
+        self.scenes, self.scene_deck = self.scene_deck[:count], self.scene_deck[count:]
+        self.scene_slots = {c: [None] * len(self.data.scene_by_id[c].slots) for c in self.scenes}
+        self.round_starter = self.active = self._next_starter() if starter is None else starter
+        events.append(ev.RoundStarted(self.round_no, tuple(self.scenes), self.active))
+        for seat in self._seat_order():
+            drawn = self._draw(seat, self.rules.hand_size - sum(self.hands[seat]))
+            if drawn:
+                events.append(ev.PotionsDrawn(seat, drawn))
+        if self.rules.round_ends_when_stuck and not any(self._can_place(s) for s in range(self.num_players)):
+            self._end_round("stuck", events)
+
+    def _finish(self, termination: Termination, events: list[ev.Event]) -> None:
+        self.phase = Phase.ENDED
+        self.termination = termination
+        events.append(ev.GameEnded(self.outcome()))
+
+    # ------------------------------------------------------------------ scoring
+
+    def standings(self) -> list[Standing]:
+        """Every player's goals and tie-break figures now (FH-10.4), in seat order."""
+        result = []
+        for seat in range(self.num_players):
+            by_humour = [0, 0, 0, 0]
+            board_id = self.board_of(seat)
+            for potions in self.boards[board_id].values():
+                for owner, humour in potions:
+                    if owner == seat:
+                        by_humour[_HI[humour]] += 1
+            if self.rules.tiebreak_counts_parties:
+                for slots in self.party_slots.values():
+                    for p in slots:
+                        if p is not None and p[0] == seat:
+                            by_humour[_HI[p[1]]] += 1
+            goals = sum(1 for marked in self.marks.values() if seat in marked)
+            result.append(Standing(seat, goals, sum(by_humour), tuple(by_humour)))
+        return result
+
+    def leaders(self) -> tuple[int, ...]:
+        """The seats that would win if the game ended now (ties share)."""
+        standings = self.standings()
+        best = max(s.key for s in standings)
+        return tuple(s.player for s in standings if s.key == best)
+
+    def outcome(self) -> GameOutcome | None:
+        """The result once the game is over, else ``None``."""
+        if self.termination is None:
+            return None
+        return GameOutcome(self.termination, self.leaders(), tuple(self.standings()))
+
+    # ------------------------------------------------------------------ views and snapshots
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What ``player`` may know, as JSON: no other hand, no bag content but their own, no hidden humour."""
+        if not 0 <= player < self.num_players:
+            raise IllegalAction(f"there is no player {player}", "no_such_player")
+
+        def slot_json(p: Potion | None) -> dict[str, Any] | None:
+            if p is None:
+                return None
+            return {"owner": p[0], "humour": p[1] if p[0] == player else None}
+
+        snapshot = self.to_snapshot()
+        players = []
+        for seat, entry in enumerate(snapshot["players"]):
+            mine = seat == player
+            players.append(
+                {
+                    "seat": seat,
+                    "colour": entry["colour"],
+                    "fief": entry["fief"],
+                    "hand_size": len(entry["hand"]),
+                    "bag_size": sum(entry["bag"].values()),
+                    "hand": entry["hand"] if mine else None,
+                    "bag": entry["bag"] if mine else None,
+                }
+            )
+        return {
+            "ttsmod_view": SNAPSHOT_VERSION,
+            "game": GAME_ID,
+            "player": player,
+            "mode": self.mode,
+            "phase": self.phase.value,
+            "round": self.round_no,
+            "first_player": self.first_player,
+            "active_player": self.active,
+            "consecutive_passes": self.passes,
+            "players": players,
+            "scene_deck_size": len(self.scene_deck),
+            "scene_discard": list(self.scene_discard),
+            "scenes": [{"card": c, "slots": [slot_json(p) for p in self.scene_slots[c]]} for c in self.scenes],
+            "parties": [{"party": t, "slots": [slot_json(p) for p in self.party_slots[t]]} for t in self.parties],
+            "resolved_parties": list(self.resolved_parties),
+            "goals": snapshot["goals"],
+            "boards": snapshot["boards"],
+            "pending": snapshot["pending"],  # revealed potions only
+            "goal_queue": snapshot["goal_queue"],
+            "legal_actions": [str(a) for a in self.legal_actions() if a.player == player],
+        }
+
+    def to_snapshot(self) -> dict[str, Any]:
+        """The full state as JSON (hidden information included): the contract with the table, see docs/protocol.md."""
+
+        def potion(p: Potion | None) -> dict[str, Any] | None:
+            return None if p is None else {"owner": p[0], "humour": p[1]}
+
+        return {
+            "ttsmod_snapshot": SNAPSHOT_VERSION,
+            "game": GAME_ID,
+            "mode": self.mode,
+            "phase": self.phase.value,
+            "round": self.round_no,
+            "turn": self.turn_no,
+            "players": [
+                {
+                    "seat": seat,
+                    "colour": self.colours[seat],
+                    "fief": self.fiefs[seat] if self.mode == "fief" else None,
+                    "hand": [h for i, h in enumerate(HUMOURS) for _ in range(self.hands[seat][i])],
+                    "bag": self.bag(seat),
+                }
+                for seat in range(self.num_players)
+            ],
+            "first_player": self.first_player,
+            "active_player": self.active,
+            "round_starter": self.round_starter,
+            "last_actor": self.last_actor,
+            "consecutive_passes": self.passes,
+            "round_end_reason": self.round_end_reason,
+            "termination": self.termination.value if self.termination else None,
+            "scene_deck": list(self.scene_deck),
+            "scene_discard": list(self.scene_discard),
+            "scenes": [{"card": c, "slots": [potion(p) for p in self.scene_slots[c]]} for c in self.scenes],
+            "parties": [{"party": t, "slots": [potion(p) for p in self.party_slots[t]]} for t in self.parties],
+            "resolved_parties": list(self.resolved_parties),
+            "goals": [{"goal": g, "marked_by": list(self.marks[g])} for g in self.goals],
+            "boards": {
+                board: {cell: [potion(p) for p in potions] for cell, potions in cells.items() if potions}
+                for board, cells in self.boards.items()
+            },
+            "pending": [p.to_json() for p in self.pending],
+            "goal_queue": [{"player": s, "goal": g} for s, g in self.goal_queue],
+            "rng": self.rng.to_text(),
+        }
+
+    @classmethod
+    def from_snapshot(cls, data: FourHumoursData, snapshot: Any) -> "GameState":
+        """Rebuild a state from :meth:`to_snapshot` JSON or from what the mod read off the table.
+
+        Optional keys (``rng``, ``turn``, ``round_starter``, ``last_actor``, ``pending``, ``goal_queue``,
+        ``scene_discard``, ``resolved_parties``, ``round_end_reason``, ``termination``) take safe defaults; an
+        absent ``rng`` is derived from the snapshot's content, so the same snapshot always gives the same
+        result.  Raises :class:`SnapshotError` naming the path of the first problem, e.g.
+        ``players[1].hand[2]: "bile" is not a humour``.
+        """
+        return _SnapshotReader(data, snapshot).read(cls(data))
+
+    def copy(self) -> "GameState":
+        clone = GameState.from_snapshot(self.data, self.to_snapshot())
+        return clone
+
+
+def new_game(
+    data: FourHumoursData,
+    players: int,
+    *,
+    mode: str = "kingdom",
+    seed: int = 0,
+    first_player: int | None = None,
+    colours: Iterable[str] | None = None,
+) -> GameState:
+    """Set up a game (FH-2): goals drawn, scene deck shuffled, four scenes up, four potions in every hand.
+
+    ``first_player`` is the host's choice (FH-2.6); without it the seeded random source picks one.
+    """
+    info = data.info
+    if mode not in info.modes:
+        raise ValueError(f"mode must be one of {', '.join(info.modes)}")
+    if not info.min_players <= players <= info.max_players:
+        raise ValueError(f"{info.name.en} takes {info.min_players} to {info.max_players} players")
+    state = GameState(data)
+    state.mode = mode
+    state.colours = tuple(colours) if colours is not None else info.player_colours[:players]
+    if len(state.colours) != players:
+        raise ValueError("give one colour per player")
+    state.rng = rng = SeededRandom(seed)
+    composition = [data.rules.bag_composition.get(h, 0) for h in HUMOURS]
+    state.bags = [list(composition) for _ in range(players)]
+    state.hands = [[0, 0, 0, 0] for _ in range(players)]
+    goal_pool = [g.id for g in data.goals_of_mode(mode)]
+    rng.shuffle(goal_pool)
+    state.goals = goal_pool[: data.rules.goals_per_game]
+    state.marks = {g: [] for g in state.goals}
+    deck = [s.id for s in data.scenes]
+    rng.shuffle(deck)
+    state.scene_deck = deck
+    state.parties = [p.id for p in sorted(data.parties, key=lambda p: p.order)]
+    state.party_slots = {p: [None] * len(data.party_by_id[p].slots) for p in state.parties}
+    if mode == "fief":
+        state.fiefs = [f.id for f in data.fiefs[:players]]
+        state.boards = {f: {} for f in state.fiefs}
+    else:
+        state.boards = {"kingdom": {}}
+    if first_player is None:
+        first_player = rng.randbelow(players)
+    if not 0 <= first_player < players:
+        raise ValueError(f"first player must be a seat from 0 to {players - 1}")
+    state.first_player = first_player
+    state.last_actor = None
+    state.round_starter = first_player
+    state._start_round([], starter=first_player)  # the first round is dealt like every other one
+    return state
+
+
+class _SnapshotReader:
+    """Validates a snapshot and fills a state from it; every error names the JSON path."""
+
+    def __init__(self, data: FourHumoursData, snapshot: Any) -> None:
+        self.data = data
+        self.snap = snapshot
+
+    def fail(self, path: str, message: str) -> SnapshotError:
+        return SnapshotError(path, message)
+
+    def obj(self, value: Any, path: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise self.fail(path, "must be an object")
+        return value
+
+    def lst(self, value: Any, path: str) -> list[Any]:
+        if not isinstance(value, list):
+            raise self.fail(path, "must be a list")
+        return value
+
+    def int_(self, value: Any, path: str, low: int = 0, high: int | None = None) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(path, "must be an integer")
+        if value < low or (high is not None and value > high):
+            raise self.fail(path, f"must be between {low} and {high}" if high is not None else f"must be ≥ {low}")
+        return value
+
+    def humour(self, value: Any, path: str) -> str:
+        if value not in _HI:
+            raise self.fail(path, f"{json.dumps(value, ensure_ascii=False)} is not a humour")
+        return value
+
+    def seat(self, value: Any, path: str, players: int) -> int:
+        return self.int_(value, path, 0, players - 1)
+
+    def potion(self, value: Any, path: str, players: int) -> Potion | None:
+        if value is None:
+            return None
+        value = self.obj(value, path)
+        return (self.seat(value.get("owner"), f"{path}.owner", players), self.humour(value.get("humour"), f"{path}.humour"))
+
+    def read(self, state: GameState) -> GameState:
+        data, snap = self.data, self.obj(self.snap, "")
+        if snap.get("game", GAME_ID) != GAME_ID:
+            raise self.fail("game", f"this engine plays {GAME_ID!r}, not {snap.get('game')!r}")
+        mode = snap.get("mode", "kingdom")
+        if mode not in MODES or mode not in data.info.modes:
+            raise self.fail("mode", f"must be one of {', '.join(data.info.modes)}")
+        state.mode = mode
+        try:
+            state.phase = Phase(snap.get("phase", "placement"))
+        except ValueError:
+            raise self.fail("phase", "must be placement, resolution or ended") from None
+        players = self.lst(snap.get("players"), "players")
+        n = len(players)
+        if not data.info.min_players <= n <= data.info.max_players:
+            raise self.fail("players", f"needs {data.info.min_players} to {data.info.max_players} players")
+        colours, fiefs = [], []
+        state.hands, state.bags = [], []
+        for seat, entry in enumerate(players):
+            path = f"players[{seat}]"
+            entry = self.obj(entry, path)
+            if entry.get("seat", seat) != seat:
+                raise self.fail(f"{path}.seat", f"must be {seat} (players are listed in seat order)")
+            colour = entry.get("colour", data.info.player_colours[seat] if seat < len(data.info.player_colours) else "")
+            if not isinstance(colour, str) or not colour:
+                raise self.fail(f"{path}.colour", "must be a colour name")
+            colours.append(colour)
+            hand = [0, 0, 0, 0]
+            for i, h in enumerate(self.lst(entry.get("hand", []), f"{path}.hand")):
+                hand[_HI[self.humour(h, f"{path}.hand[{i}]")]] += 1
+            bag_json = self.obj(entry.get("bag", {}), f"{path}.bag")
+            bag = [0, 0, 0, 0]
+            for h, count in bag_json.items():
+                bag[_HI[self.humour(h, f"{path}.bag")]] = self.int_(count, f"{path}.bag.{h}")
+            state.hands.append(hand)
+            state.bags.append(bag)
+            if mode == "fief":
+                fief = entry.get("fief")
+                if fief not in data.fief_by_id:
+                    raise self.fail(f"{path}.fief", f"{json.dumps(fief)} is not a fief board")
+                if fief in fiefs:
+                    raise self.fail(f"{path}.fief", f"{fief!r} is used by another player")
+                fiefs.append(fief)
+        state.colours, state.fiefs = tuple(colours), fiefs
+        state.first_player = self.seat(snap.get("first_player", 0), "first_player", n)
+        state.active = self.seat(snap.get("active_player", state.first_player), "active_player", n)
+        state.round_starter = self.seat(snap.get("round_starter", state.active), "round_starter", n)
+        last = snap.get("last_actor")
+        state.last_actor = None if last is None else self.seat(last, "last_actor", n)
+        state.passes = self.int_(snap.get("consecutive_passes", 0), "consecutive_passes", 0, n)
+        state.round_no = self.int_(snap.get("round", 1), "round", 0)
+        state.turn_no = self.int_(snap.get("turn", 0), "turn", 0)
+        state.round_end_reason = snap.get("round_end_reason")
+        termination = snap.get("termination")
+        try:
+            state.termination = Termination(termination) if termination else None
+        except ValueError:
+            raise self.fail("termination", f"{termination!r} is not a termination") from None
+
+        seen_cards: set[str] = set()
+
+        def card_ids(key: str, valid: dict) -> list[str]:
+            result = []
+            for i, card in enumerate(self.lst(snap.get(key, []), key)):
+                if card not in valid:
+                    raise self.fail(f"{key}[{i}]", f"{json.dumps(card, ensure_ascii=False)} is not a known card")
+                if card in seen_cards:
+                    raise self.fail(f"{key}[{i}]", f"{card!r} appears twice")
+                seen_cards.add(card)
+                result.append(card)
+            return result
+
+        state.scenes, state.scene_slots = [], {}
+        for i, entry in enumerate(self.lst(snap.get("scenes", []), "scenes")):
+            path = f"scenes[{i}]"
+            entry = self.obj(entry, path)
+            card = entry.get("card")
+            if card not in data.scene_by_id:
+                raise self.fail(f"{path}.card", f"{json.dumps(card, ensure_ascii=False)} is not a scene card")
+            if card in seen_cards:
+                raise self.fail(f"{path}.card", f"{card!r} appears twice")
+            seen_cards.add(card)
+            state.scenes.append(card)
+            state.scene_slots[card] = self.slots(entry, path, data.scene_by_id[card].slots, n)
+        state.scene_deck = card_ids("scene_deck", data.scene_by_id)
+        state.scene_discard = card_ids("scene_discard", data.scene_by_id)
+        state.parties, state.party_slots = [], {}
+        for i, entry in enumerate(self.lst(snap.get("parties", []), "parties")):
+            path = f"parties[{i}]"
+            entry = self.obj(entry, path)
+            party = entry.get("party")
+            if party not in data.party_by_id or party in state.party_slots:
+                raise self.fail(f"{path}.party", f"{json.dumps(party, ensure_ascii=False)} is not an unresolved party")
+            state.parties.append(party)
+            state.party_slots[party] = self.slots(entry, path, data.party_by_id[party].slots, n)
+        state.resolved_parties = []
+        for i, party in enumerate(self.lst(snap.get("resolved_parties", []), "resolved_parties")):
+            if party not in data.party_by_id or party in state.party_slots or party in state.resolved_parties:
+                raise self.fail(f"resolved_parties[{i}]", f"{json.dumps(party, ensure_ascii=False)} is not a resolved party")
+            state.resolved_parties.append(party)
+        state.goals, state.marks = [], {}
+        for i, entry in enumerate(self.lst(snap.get("goals", []), "goals")):
+            path = f"goals[{i}]"
+            entry = self.obj(entry, path)
+            goal = entry.get("goal")
+            if goal not in data.goal_by_id or data.goal_by_id[goal].mode != mode or goal in state.marks:
+                raise self.fail(f"{path}.goal", f"{json.dumps(goal, ensure_ascii=False)} is not a {mode} goal")
+            marked = [self.seat(s, f"{path}.marked_by[{j}]", n) for j, s in enumerate(self.lst(entry.get("marked_by", []), f"{path}.marked_by"))]
+            if len(set(marked)) != len(marked):
+                raise self.fail(f"{path}.marked_by", "a player marks a goal at most once")
+            state.goals.append(goal)
+            state.marks[goal] = marked
+        boards_json = self.obj(snap.get("boards", {}), "boards")
+        expected = ["kingdom"] if mode == "kingdom" else fiefs
+        state.boards = {b: {} for b in expected}
+        for board_id, cells in boards_json.items():
+            if board_id not in state.boards:
+                raise self.fail(f"boards.{board_id}", "is not a board of this game")
+            board = state.board(board_id)
+            for cell, potions in self.obj(cells, f"boards.{board_id}").items():
+                if cell not in board.cell_by_id:
+                    raise self.fail(f"boards.{board_id}.{cell}", "is not a cell of that board")
+                placed = []
+                for j, p in enumerate(self.lst(potions, f"boards.{board_id}.{cell}")):
+                    pot = self.potion(p, f"boards.{board_id}.{cell}[{j}]", n)
+                    if pot is None:
+                        raise self.fail(f"boards.{board_id}.{cell}[{j}]", "must be a potion")
+                    if mode == "fief" and board_id != fiefs[pot[0]]:
+                        raise self.fail(f"boards.{board_id}.{cell}[{j}]", "a potion lies only on its owner's fief")
+                    placed.append(pot)
+                if placed:
+                    state.boards[board_id][cell] = placed
+        state.pending = []
+        for i, entry in enumerate(self.lst(snap.get("pending", []), "pending")):
+            path = f"pending[{i}]"
+            entry = self.obj(entry, path)
+            owner, humour = self.potion(entry, path, n) or (0, "")
+            source = self.obj(entry.get("from"), f"{path}.from")
+            try:
+                target = Target.from_json(source)
+            except ValueError as exc:
+                raise self.fail(f"{path}.from", str(exc)) from None
+            reason = entry.get("reason")
+            if reason not in ("win", "sneak"):
+                raise self.fail(f"{path}.reason", "must be win or sneak")
+            board_id = state.board_of(owner)
+            cells = tuple(self.lst(entry.get("cells", []), f"{path}.cells"))
+            board = state.board(board_id)
+            for j, c in enumerate(cells):
+                if c not in board.cell_by_id:
+                    raise self.fail(f"{path}.cells[{j}]", f"{c!r} is not a cell of {board_id}")
+            state.pending.append(Pending(owner, humour, target, reason, board_id, cells))
+        state.goal_queue = []
+        for i, entry in enumerate(self.lst(snap.get("goal_queue", []), "goal_queue")):
+            entry = self.obj(entry, f"goal_queue[{i}]")
+            seat = self.seat(entry.get("player"), f"goal_queue[{i}].player", n)
+            goal = entry.get("goal")
+            if goal not in state.marks:
+                raise self.fail(f"goal_queue[{i}].goal", f"{goal!r} is not a goal of this game")
+            state.goal_queue.append((seat, goal))
+        rng = snap.get("rng")
+        if rng is None:
+            digest = hashlib.sha256(json.dumps(snap, sort_keys=True, ensure_ascii=False).encode()).digest()
+            state.rng = SeededRandom(int.from_bytes(digest[:8], "big"))
+        else:
+            try:
+                state.rng = SeededRandom.from_text(rng)
+            except (TypeError, ValueError):
+                raise self.fail("rng", "must be 16 hex digits") from None
+        self.check_potion_count(state)
+        return state
+
+    def slots(self, entry: dict[str, Any], path: str, card_slots: tuple, n: int) -> list[Potion | None]:
+        slots = self.lst(entry.get("slots", [None] * len(card_slots)), f"{path}.slots")
+        if len(slots) != len(card_slots):
+            raise self.fail(f"{path}.slots", f"must list {len(card_slots)} slots (null for an empty one)")
+        result = []
+        for j, value in enumerate(slots):
+            potion = self.potion(value, f"{path}.slots[{j}]", n)
+            if potion is not None and potion[1] not in card_slots[j].humours:
+                raise self.fail(f"{path}.slots[{j}].humour", f"this {card_slots[j].citizen} cannot hold {potion[1]}")
+            result.append(potion)
+        return result
+
+    def check_potion_count(self, state: GameState) -> None:
+        """Every player's potions must all be somewhere: bag, hand, cards, parties, boards, in transit."""
+        n = state.num_players
+        counts = [[state.bags[s][i] + state.hands[s][i] for i in range(4)] for s in range(n)]
+        for slots in list(state.scene_slots.values()) + list(state.party_slots.values()):
+            for p in slots:
+                if p is not None:
+                    counts[p[0]][_HI[p[1]]] += 1
+        for cells in state.boards.values():
+            for potions in cells.values():
+                for owner, humour in potions:
+                    counts[owner][_HI[humour]] += 1
+        for p in state.pending:
+            counts[p.owner][_HI[p.humour]] += 1
+        expected = [self.data.rules.bag_composition.get(h, 0) for h in HUMOURS]
+        for seat in range(n):
+            if counts[seat] != expected:
+                found = ", ".join(f"{h} {c}" for h, c in zip(HUMOURS, counts[seat]))
+                want = ", ".join(f"{h} {c}" for h, c in zip(HUMOURS, expected))
+                raise self.fail(f"players[{seat}]", f"potions on the table are {found}; a player owns {want}")

@@ -18,6 +18,12 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("check", "check"),
     ("install", "install"),
     ("publish", "publish"),
+    ("bridge", "bridge_command"),
+    ("push", "push_command"),
+    ("pull", "pull_command"),
+    ("exec", "exec_command"),
+    ("watch", "watch_command"),
+    ("replay", "replay_command"),
 )
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

@@ -1,0 +1,239 @@
+"""Editor features on top of the session: scripts ⇄ files, scripts from a built game, in-place object updates.
+
+* :func:`write_script_files` / :func:`read_script_files` — the ``<Name>.<guid>.lua|.xml`` layout of the VS
+  Code and Atom plugins (Global is ``Global.-1.lua``).
+* :func:`states_from_bundle_scripts` — the script states of a game as ``tools.build.bundle_scripts`` returns
+  them, ready for Save & Play.
+* :func:`live_update_lua` — Lua that replaces, without reloading the game, the objects whose images changed:
+  ``setCustomObject`` + ``reload`` for single-image objects, ``destruct`` + ``spawnObjectJSON`` otherwise.
+
+No sockets here; the session sends what these functions produce.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from bridge.protocol import GLOBAL_GUID, ScriptState
+from tools.errors import InputError
+
+SCRIPT_SUFFIXES = (".lua", ".ttslua")
+UI_SUFFIX = ".xml"
+_UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
+
+
+def safe_name(name: str) -> str:
+    """An object name usable in a file name on every OS (dots kept: the guid is the last dotted part)."""
+    cleaned = _UNSAFE.sub("_", name).strip().rstrip(".")
+    return cleaned or "Object"
+
+
+def script_file_stem(state: ScriptState) -> str:
+    """``<Name>.<guid>``; Global is always ``Global.-1``."""
+    if state.guid == GLOBAL_GUID:
+        return "Global.-1"
+    return f"{safe_name(state.name)}.{state.guid}"
+
+
+def write_script_files(folder: str | os.PathLike, states: Iterable[ScriptState]) -> list[Path]:
+    """Write each object's script to ``<Name>.<guid>.lua`` and its UI to ``<Name>.<guid>.xml``.
+
+    A script file is written for every object that has a script (and always for Global); a UI file only when
+    the UI is not empty. Writes are atomic; existing files for other objects are left alone. Returns the
+    paths written, in the order of ``states``.
+    """
+    from tools.fsio import atomic_write_text
+
+    folder = Path(folder)
+    written: list[Path] = []
+    for state in states:
+        stem = script_file_stem(state)
+        if state.script or state.guid == GLOBAL_GUID:
+            path = folder / f"{stem}.lua"
+            atomic_write_text(path, state.script or "")
+            written.append(path)
+        if state.ui:
+            path = folder / f"{stem}{UI_SUFFIX}"
+            atomic_write_text(path, state.ui)
+            written.append(path)
+    return written
+
+
+def _split_stem(stem: str) -> tuple[str, str] | None:
+    if "." not in stem:
+        return None
+    name, guid = stem.rsplit(".", 1)
+    if not guid or not name:
+        return None
+    return name, guid
+
+
+def read_script_files(folder: str | os.PathLike) -> list[ScriptState]:
+    """The script states described by the ``<Name>.<guid>.lua|.ttslua|.xml`` files of ``folder``.
+
+    An object with only a script file gets ``ui=None`` and one with only a UI file ``script=None``: the push
+    completes them from what TTS has, so an object's UI is never dropped for lack of a file. Raises
+    :class:`tools.errors.InputError` when the folder is missing, holds no such files, or names an object twice.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError(f"{folder}: no such folder")
+    found: dict[str, dict[str, Any]] = {}
+    for path in sorted(folder.iterdir()):
+        if not path.is_file() or path.name.startswith("."):
+            continue
+        suffix = path.suffix.lower()
+        if suffix not in SCRIPT_SUFFIXES and suffix != UI_SUFFIX:
+            continue
+        split = _split_stem(path.stem)
+        if split is None:
+            continue
+        name, guid = split
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"{path.name}: cannot read it as UTF-8 text: {exc}") from None
+        entry = found.setdefault(guid, {"name": name, "script": None, "ui": None})
+        key = "ui" if suffix == UI_SUFFIX else "script"
+        if entry[key] is not None:
+            raise InputError(f"{path.name}: a second {key} file for the object {guid}")
+        entry[key] = text
+    if not found:
+        raise InputError(f"{folder.name}: no <Name>.<guid>.lua or .xml files (pull them with: ttsmod pull {folder.name})")
+    states = [ScriptState(name=e["name"], guid=guid, script=e["script"], ui=e["ui"]) for guid, e in found.items()]
+    states.sort(key=lambda s: (s.guid != GLOBAL_GUID, s.name, s.guid))
+    return states
+
+
+def states_from_bundle_scripts(scripts: Mapping[str, Any]) -> list[ScriptState]:
+    """Script states from ``tools.build.bundle_scripts(game)``: a mapping of object (guid, or ``"Global"``)
+    to a mapping with ``LuaScript`` and ``XmlUI`` (or ``script``/``ui``), optionally ``name``/``Nickname``.
+
+    Every state carries both a script and a UI (empty string when the object has none), as Save & Play needs.
+    """
+    states: list[ScriptState] = []
+    for key, value in scripts.items():
+        if isinstance(value, ScriptState):
+            states.append(value)
+            continue
+        if not isinstance(value, Mapping):
+            raise InputError(f"bundle_scripts gave {type(value).__name__} for {key!r}, not a mapping")
+        guid = str(value.get("guid") or value.get("GUID") or key)
+        if guid.lower() == "global":
+            guid = GLOBAL_GUID
+        name = value.get("name") or value.get("Nickname") or value.get("Name") or ("Global" if guid == GLOBAL_GUID else key)
+        script = value.get("LuaScript", value.get("script", "")) or ""
+        ui = value.get("XmlUI", value.get("ui", "")) or ""
+        states.append(ScriptState(name=str(name), guid=guid, script=script, ui=ui))
+    states.sort(key=lambda s: (s.guid != GLOBAL_GUID, s.guid))
+    return states
+
+
+# --------------------------------------------------------------------------------------------------------
+# In-place updates of objects whose sheets changed
+
+SINGLE_IMAGE_NAMES = ("Custom_Tile", "Custom_Token", "Custom_Board", "Figurine_Custom")
+
+
+def _urls(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        if "://" in value or value.startswith("file:"):
+            yield value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            if key in ("LuaScript", "XmlUI", "LuaScriptState"):
+                continue
+            yield from _urls(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _urls(item)
+
+
+def _sheet_keys(changed: Iterable[Any]) -> set[str]:
+    """Strings that identify changed sheets in URLs: full URLs and file names."""
+    keys: set[str] = set()
+    for item in changed:
+        for attr in ("url", "path", "file", "name"):
+            value = getattr(item, attr, None) if not isinstance(item, (str, os.PathLike)) else None
+            if value:
+                keys.add(str(value))
+        if isinstance(item, (str, os.PathLike)):
+            keys.add(str(item))
+    names = {Path(k.split("?")[0]).name for k in keys if k}
+    return {k for k in keys | names if k}
+
+
+def _url_matches(url: str, keys: set[str]) -> bool:
+    bare = url.split("?")[0]
+    return url in keys or bare in keys or Path(bare.replace("\\", "/")).name in keys
+
+
+def affected_objects(save: Mapping[str, Any], changed_sheets: Iterable[Any]) -> list[Mapping[str, Any]]:
+    """The top-level objects of ``save`` that show (themselves or in their contents) a changed sheet."""
+    keys = _sheet_keys(changed_sheets)
+    if not keys:
+        return []
+    return [obj for obj in save.get("ObjectStates", []) if any(_url_matches(u, keys) for u in _urls(obj))]
+
+
+def _long_string(text: str) -> str:
+    """``text`` as a Lua long string whose brackets cannot occur in it."""
+    level = 0
+    while f"]{'=' * level}]" in text:
+        level += 1
+    eq = "=" * level
+    return f"[{eq}[\n{text}]{eq}]"
+
+
+def _lua_string(text: str) -> str:
+    """A Lua double-quoted string literal for ``text`` (ASCII escapes only)."""
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif 32 <= code < 127:
+            out.append(ch)
+        else:
+            out.extend(f"\\{b:03d}" for b in ch.encode("utf-8"))
+    out.append('"')
+    return "".join(out)
+
+
+def live_update_lua(objects: Iterable[Mapping[str, Any]]) -> str | None:
+    """Lua (a function body for :meth:`bridge.session.Session.execute`) that refreshes ``objects`` in the
+    running game and returns ``{updated = {guids}, missing = {guids}}``; ``None`` when there is nothing to do.
+
+    A single-image object (tile, token, board, custom figurine, with no contents) gets its new images through
+    ``setCustomObject`` + ``reload``; any other object (a deck, a card, a container) is destroyed and spawned
+    again from its new save JSON at its current position and rotation.
+    """
+    blocks: list[str] = []
+    for obj in objects:
+        guid = str(obj.get("GUID", ""))
+        if not guid:
+            continue
+        image = obj.get("CustomImage") if isinstance(obj.get("CustomImage"), Mapping) else None
+        if obj.get("Name") in SINGLE_IMAGE_NAMES and image and not obj.get("ContainedObjects"):
+            params = [f"p.image = {_lua_string(str(image.get('ImageURL', '')))}"]
+            if image.get("ImageSecondaryURL"):
+                params.append(f"p.image_secondary = {_lua_string(str(image['ImageSecondaryURL']))}")
+            body = "local p = o.getCustomObject() or {}\n    " + "\n    ".join(params) + "\n    o.setCustomObject(p)\n    o.reload()"
+        else:
+            data = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+            body = (
+                "local pos, rot = o.getPosition(), o.getRotation()\n    o.destruct()\n    "
+                f"spawnObjectJSON({{json = {_long_string(data)}, position = pos, rotation = rot}})"
+            )
+        blocks.append(
+            f"do\n  local o = getObjectFromGUID({_lua_string(guid)})\n  if o == nil then\n"
+            f"    table.insert(missing, {_lua_string(guid)})\n  else\n    {body}\n"
+            f"    table.insert(updated, {_lua_string(guid)})\n  end\nend"
+        )
+    if not blocks:
+        return None
+    return "local updated, missing = {}, {}\n" + "\n".join(blocks) + "\nreturn {updated = updated, missing = missing}"

@@ -1,0 +1,108 @@
+"""TTS error positions (``chunk_0:(line,col-col)``) in a bundled script → the source file and line in ``mod/``.
+
+TTS reports a Lua error against the script it ran, which for a ttsmod game is a luabundle bundle. Each module's
+source sits verbatim on the lines after its ``__bundle_register("<name>", function(...)`` header, so a bundle
+line maps back by subtraction. The bundle text is validated with ``tools.bundle.unbundle`` (a Lua lexer, not
+text patterns) and each module's length bounds the mapping; a line outside every module reads as ``None``.
+
+Module names are dotted paths under ``mod/``: ``lib.json`` → ``mod/lib/json.lua``; the root module
+``__root`` maps to ``root_file`` when the caller knows it (``mod/four_humours/global.lua`` for Four Humours).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Callable
+
+POSITION = re.compile(r"chunk_\d+:\((\d+),(\d+)(?:-(\d+))?\)")
+_HEADER = re.compile(r'__bundle_register\("((?:[^"\\]|\\.)*)"\s*,\s*function\(')
+
+
+def error_position(text: str) -> tuple[int, int, int | None] | None:
+    """``(line, first column, last column or None)`` of the first ``chunk_N:(l,c-c)`` in ``text``."""
+    match = POSITION.search(text)
+    if match is None:
+        return None
+    return int(match.group(1)), int(match.group(2)), int(match.group(3)) if match.group(3) else None
+
+
+def module_lines(bundle_text: str) -> list[tuple[str, int, int]] | None:
+    """``(module name, first source line, line count)`` for each module of a bundle, or ``None`` when the
+    text is not a well-formed luabundle bundle."""
+    try:
+        from tools.bundle import is_bundle, unbundle
+    except ImportError:  # pragma: no cover - the bundler ships with ttsmod
+        return None
+    if not is_bundle(bundle_text):
+        return None
+    try:
+        sources = unbundle(bundle_text)
+    except ValueError:
+        return None
+    lines = bundle_text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
+    found: list[tuple[str, int, int]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.startswith("__bundle_register("):
+            continue
+        match = _HEADER.match(line)
+        if match is None:
+            continue
+        name = match.group(1)
+        if name in sources and all(name != f[0] for f in found):
+            found.append((name, number + 1, sources[name].count("\n") + 1))
+    return found
+
+
+def module_file(name: str, mod_root: Path | None, root_file: str | None) -> str:
+    """A readable file name for a bundled module: ``mod/lib/json.lua`` when it exists under ``mod_root``."""
+    if name == "__root":
+        return root_file or "the root script"
+    if mod_root is not None:
+        relative = Path(*name.split("."))
+        for candidate in (relative.with_suffix(".lua"), relative.with_suffix(".ttslua"), relative / "init.lua"):
+            if (mod_root / candidate).is_file():
+                return (Path(mod_root.name) / candidate).as_posix()
+    return f"<{name}>"
+
+
+def locate(bundle_text: str, line: int, *, mod_root: Path | None = None, root_file: str | None = None) -> tuple[str, int] | None:
+    """``(file, line)`` of bundle line ``line``, or ``None`` when the text is not a bundle or the line is
+    outside every module (the bundle's own runtime)."""
+    modules = module_lines(bundle_text)
+    if not modules:
+        return None
+    for name, first, count in modules:
+        if first <= line < first + count:
+            return module_file(name, mod_root, root_file), line - first + 1
+    return None
+
+
+def error_locator(mod_root: Path | None = None, root_file: str | None = None) -> Callable[[str, str], str | None]:
+    """A ``locate_error(error_text, bundle_text) -> "file:line"`` for :class:`bridge.session.Session`.
+
+    The bundle's module table is cached per script text, so a burst of errors parses it once.
+    """
+    cache: dict[int, tuple[str, list[tuple[str, int, int]] | None]] = {}
+
+    def locate_error(error_text: str, bundle_text: str) -> str | None:
+        position = error_position(error_text)
+        if position is None:
+            return None
+        key = hash(bundle_text)
+        cached = cache.get(key)
+        if cached is None or cached[0] != bundle_text:
+            if len(cache) > 16:
+                cache.clear()
+            cached = (bundle_text, module_lines(bundle_text))
+            cache[key] = cached
+        modules = cached[1]
+        if not modules:
+            return None
+        line = position[0]
+        for name, first, count in modules:
+            if first <= line < first + count:
+                return f"{module_file(name, mod_root, root_file)}:{line - first + 1}"
+        return None
+
+    return locate_error

@@ -1,0 +1,38 @@
+"""``ttsmod exec [--guid G] CODE|-``: run Lua in the running game and print what it returns."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from tools.commands.bridge import console, make_bridge, network_options, run_async, setup_logging
+
+
+async def execute(code: str, guid: str, options: dict[str, Any]):
+    timeout = options.pop("timeout")
+    async with make_bridge(**options, console=console) as bridge:
+        return await bridge.session.execute(code, guid, timeout=timeout)
+
+
+@click.command("exec")
+@click.argument("code", metavar="CODE|-")
+@click.option("--guid", default="-1", show_default=True, help="Object whose script runs the code (-1 = Global).")
+@network_options
+def exec_command(code: str, guid: str, **options: Any) -> None:
+    """Run Lua in TTS (a function body: use `return x` for a value) and print the result as JSON.
+
+    Tables, nil and errors all come back; an error exits with status 1.
+    """
+    setup_logging()
+    if code == "-":
+        code = sys.stdin.read()
+    result = run_async(execute(code, guid, options))
+    if result is None:
+        return
+    if not result.ok:
+        click.secho(f"error: {result.error}", fg="red", err=True)
+        raise click.exceptions.Exit(1)
+    click.echo("nil" if result.value is None else json.dumps(result.value, ensure_ascii=False, indent=2))

@@ -1,0 +1,18 @@
+"""``ttsmod watch GAME``: the bridge, plus live updates of TTS when GAME's files change."""
+
+from __future__ import annotations
+
+import click
+
+from tools.commands.bridge import bridge_command
+
+
+@click.command("watch")
+@click.argument("game")
+@click.pass_context
+def watch_command(ctx: click.Context, game: str) -> None:
+    """Run the bridge and watch GAME: Lua edits are pushed, art and data edits update objects in place.
+
+    The same as `ttsmod bridge --watch GAME` with default options.
+    """
+    ctx.invoke(bridge_command, watch_game=game)

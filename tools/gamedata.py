@@ -87,7 +87,7 @@ RULE_CHOICES: dict[str, tuple[str, ...]] = {
     "next_round_starter": ("left_of_last", "first_player", "rotate"),
     "fief_winner_target": ("matching_type", "any_cell"),
     "fief_sneak_target": ("adjacent_to_matching", "bag"),
-    "passes_to_end_round": ("all_players", "one_cycle_each"),
+    "passes_to_end_round": ("all_players", "each_once"),
     "party_limit_scope": ("per_player", "per_tile"),
     "end_when_short": ("any", "all"),
     "first_player": ("random", "host"),

@@ -291,7 +291,7 @@ class Rules:
     next_round_starter: str = "left_of_last"  # AMB-FH-07: "left_of_last" | "first_player" | "rotate"
     fief_winner_target: str = "matching_type"  # AMB-FH-08: "matching_type" | "any_cell"
     fief_sneak_target: str = "adjacent_to_matching"  # AMB-FH-08: "adjacent_to_matching" | "bag"
-    passes_to_end_round: str = "all_players"  # AMB-FH-09: "all_players" (N consecutive) | "one_cycle_each"
+    passes_to_end_round: str = "all_players"  # AMB-FH-09: "all_players" (N consecutive) | "each_once"
     goals_per_game: int = 4  # AMB-FH-10
     resolve_all_scenes: bool = True  # AMB-FH-11: false = only completely filled cards resolve
     party_limit: int = 1  # AMB-FH-12

@@ -137,6 +137,7 @@ class GameState:
         self.round_starter = 0
         self.last_actor: int | None = None
         self.passes = 0
+        self.passed_this_round: set[int] = set()
         self.round_no = 0
         self.turn_no = 0
         self.phase = Phase.PLACEMENT
@@ -335,6 +336,7 @@ class GameState:
         elif isinstance(action, Pass):
             events.append(ev.Passed(action.player))
             self.passes += 1
+            self.passed_this_round.add(action.player)
             self._after_turn(action.player, events)
         elif isinstance(action, Redraw):
             self._redraw(action.player, events)
@@ -389,7 +391,10 @@ class GameState:
                 full += 1
         if full >= 2:
             return "two_scenes_full"
-        if self.passes >= self.num_players:
+        if self.rules.passes_to_end_round == "each_once":
+            if len(self.passed_this_round) >= self.num_players:
+                return "all_passed"
+        elif self.passes >= self.num_players:
             return "all_passed"
         if self.rules.round_ends_when_stuck and not any(self._can_place(s) for s in range(self.num_players)):
             return "stuck"
@@ -597,6 +602,7 @@ class GameState:
         self.round_no += 1
         self.turn_no = 0
         self.passes = 0
+        self.passed_this_round = set()
         self.round_end_reason = None
         self.phase = Phase.PLACEMENT
         count = self.rules.scenes_face_up
@@ -727,6 +733,7 @@ class GameState:
             "round_starter": self.round_starter,
             "last_actor": self.last_actor,
             "consecutive_passes": self.passes,
+            "passed_this_round": sorted(self.passed_this_round),
             "round_end_reason": self.round_end_reason,
             "termination": self.termination.value if self.termination else None,
             "scene_deck": list(self.scene_deck),
@@ -748,7 +755,7 @@ class GameState:
     def from_snapshot(cls, data: FourHumoursData, snapshot: Any) -> "GameState":
         """Rebuild a state from :meth:`to_snapshot` JSON or from what the mod read off the table.
 
-        Optional keys (``rng``, ``turn``, ``round_starter``, ``last_actor``, ``pending``, ``goal_queue``,
+        Optional keys (``rng``, ``turn``, ``passed_this_round``, ``round_starter``, ``last_actor``, ``pending``, ``goal_queue``,
         ``scene_discard``, ``resolved_parties``, ``round_end_reason``, ``termination``) take safe defaults; an
         absent ``rng`` is derived from the snapshot's content, so the same snapshot always gives the same
         result.  Raises :class:`SnapshotError` naming the path of the first problem, e.g.
@@ -904,6 +911,10 @@ class _SnapshotReader:
         last = snap.get("last_actor")
         state.last_actor = None if last is None else self.seat(last, "last_actor", n)
         state.passes = self.int_(snap.get("consecutive_passes", 0), "consecutive_passes", 0, n)
+        state.passed_this_round = {
+            self.seat(s, f"passed_this_round[{i}]", n)
+            for i, s in enumerate(self.lst(snap.get("passed_this_round", []), "passed_this_round"))
+        }
         state.round_no = self.int_(snap.get("round", 1), "round", 0)
         state.turn_no = self.int_(snap.get("turn", 0), "turn", 0)
         state.round_end_reason = snap.get("round_end_reason")

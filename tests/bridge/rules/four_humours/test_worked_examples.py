@@ -337,3 +337,19 @@ def test_fh_e22_fief_winner_goes_to_a_cell_of_its_citizen_type(data):
     p1_moves = [m for m in ruling["moves"] if m["event"] == "potion_moved" and m["owner"] == P1]
     assert len(p1_moves) == 1
     assert p1_moves[0]["board"] == fief.id and p1_moves[0]["cell"] in minstrel_cells
+
+
+def test_amb_fh_09_alternative_each_player_passing_once_ends_the_round(data):
+    each_once = dataclasses.replace(data, rules=dataclasses.replace(data.rules, passes_to_end_round="each_once"))
+    hands = {seat: ["sanguine", "phlegmatic"] for seat in range(4)}
+    snap = table(each_once, scenes={"mill": [], "orchard": []}, hands=hands)
+    for rules, ends_on_last_pass in ((each_once, True), (data, False)):
+        state = GameState.from_snapshot(rules, snap)
+        for seat in (P1, P2, P3):
+            state.apply(Pass(seat))
+        state.apply(Place(P4, "sanguine", Target("scene", "mill", 0)))
+        state.apply(Place(P1, "sanguine", Target("scene", "mill", 1)))
+        state.apply(Pass(P2))
+        state.apply(Pass(P3))
+        ended = [e.reason for e in state.apply(Pass(P4)) if isinstance(e, RoundEnded)]
+        assert ended == (["all_passed"] if ends_on_last_pass else [])

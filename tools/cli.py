@@ -15,6 +15,7 @@ from tools.errors import TtsmodError
 # (module under tools.commands, attribute) — one line per command, in --help order.
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("sheets", "sheets"),
+    ("build", "build"),
     ("check", "check"),
     ("install", "install"),
     ("publish", "publish"),

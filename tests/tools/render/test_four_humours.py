@@ -1,0 +1,131 @@
+"""render_game: every deck and image, board coordinates, determinism, incremental rebuilds, glyph errors."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from PIL import Image
+
+from tools.errors import DataError, InputError
+from tools.render.four_humours import cell_positions, render_game
+
+
+def files(folder):
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_render_game_produces_every_deck_and_image(game, game_dir, tmp_path):
+    calls = []
+    art = render_game(game, tmp_path / "out", game_dir=game_dir, jobs=1, progress=lambda d, t: calls.append((d, t)))
+    assert set(art.decks) == {"scenes", "goals", "parties"}
+    scenes = art.decks["scenes"]
+    assert len(scenes.placement) == len(game.scenes) and scenes.sheets[0].count == len(game.scenes)
+    assert len(art.decks["goals"].placement) == 2 and len(art.decks["parties"].placement) == 1
+    expected = {"kingdom", "fief:fief-1", "scene-marker", "thumbnail", "party:ball"}
+    expected |= {f"potion:{h.id}" for h in game.humours}
+    expected |= {f"potion-back:{c}" for c in game.info.player_colours}
+    expected |= {f"goal-marker:{c}" for c in game.info.player_colours}
+    assert set(art.images) == expected
+    for path in art.images.values():
+        assert path.parent == tmp_path / "out" / "sheets" and path.is_file()
+        with Image.open(path) as image:
+            assert image.mode == "RGB"
+    with Image.open(art.images["thumbnail"]) as thumb:
+        assert thumb.format == "PNG" and thumb.size == (256, 256)
+    assert calls[-1] == (art.rendered, art.rendered) and art.rendered > 0
+
+
+def test_board_cells_are_drawn_at_their_data_position(game, game_dir, tmp_path):
+    art = render_game(game, tmp_path / "out", game_dir=game_dir, jobs=1, fmt="png")
+    with Image.open(art.images["kingdom"]) as board:
+        assert board.size == (2 * 1024, 1024)  # two tiles side by side
+        frame = (0x5b, 0x46, 0x36)  # the centre dot of a kingdom cell
+        for cell_id, (x, y) in cell_positions(game.kingdom).items():
+            pixel = board.getpixel((round(x * board.width), round(y * board.height)))
+            assert pixel == frame, cell_id
+    well = cell_positions(game.kingdom)["well"]
+    assert 0.5 < well[0] < 1.0  # a cell without pos lies inside its own tile (T2, the right half)
+
+
+def test_two_renders_are_byte_identical(game, game_dir, tmp_path):
+    render_game(game, tmp_path / "a", game_dir=game_dir, jobs=1)
+    render_game(game, tmp_path / "b", game_dir=game_dir, jobs=2)
+    assert files(tmp_path / "a" / "sheets") == files(tmp_path / "b" / "sheets")
+
+
+def test_rebuild_rerenders_only_the_changed_card_and_repacks_only_its_sheet(game, game_dir, tmp_path):
+    out = tmp_path / "out"
+    first = render_game(game, out, game_dir=game_dir, jobs=1)
+    again = render_game(game, out, game_dir=game_dir, jobs=1)
+    assert (again.rendered, again.repacked) == (0, ())
+    assert again.decks == first.decks and again.images == first.images
+
+    scenes = list(game.scenes)
+    scenes[2] = dataclasses.replace(scenes[2], title=dataclasses.replace(scenes[2].title, en="Renamed"))
+    changed = dataclasses.replace(game, scenes=tuple(scenes))
+    third = render_game(changed, out, game_dir=game_dir, jobs=1)
+    assert third.rendered == 1
+    assert third.repacked == (third.decks["scenes"].sheets[0].file,)
+    assert third.decks["scenes"].sheets[0].file != first.decks["scenes"].sheets[0].file
+    assert third.decks["goals"] == first.decks["goals"]
+    assert not first.decks["scenes"].sheets[0].path.exists()  # the stale sheet is gone
+
+    cold = render_game(changed, out, game_dir=game_dir, jobs=1, use_cache=False)
+    assert cold.rendered == third.rendered + (first.rendered - 1)
+
+
+def test_art_file_is_used_and_only_its_card_rerendered(game, game_dir, tmp_path):
+    out = tmp_path / "out"
+    render_game(game, out, game_dir=game_dir, jobs=1, fmt="png")
+    Image.new("RGB", (300, 900), (0, 200, 255)).save(game_dir / "art" / "scene-1.png")
+    art = render_game(game, out, game_dir=game_dir, jobs=1, fmt="png")
+    assert art.rendered == 1
+    deck = art.decks["scenes"]
+    sheet = deck.sheets[0]
+    with Image.open(sheet.path) as image:
+        columns = sheet.columns
+        scale = sheet.cell_width / 1050
+        x0, y0 = (1 % columns) * sheet.cell_width, (1 // columns) * sheet.cell_height
+        # the middle of the art box [40, 146, 600, 300] of scene 1 shows the art colour
+        pixel = image.getpixel((x0 + round(340 * scale), y0 + round(296 * scale)))
+        assert abs(pixel[0] - 0) < 10 and abs(pixel[1] - 200) < 10 and abs(pixel[2] - 255) < 10
+
+
+def test_a_missing_glyph_fails_before_rendering_with_file_entry_field(game, game_dir, tmp_path):
+    scenes = list(game.scenes)
+    scenes[0] = dataclasses.replace(scenes[0], title=dataclasses.replace(scenes[0].title, uk="Млин 中"))
+    bad = dataclasses.replace(game, scenes=tuple(scenes))
+    with pytest.raises(DataError) as caught:
+        render_game(bad, tmp_path / "out", game_dir=game_dir, lang="uk", jobs=1)
+    assert (caught.value.file, caught.value.entry, caught.value.field) == ("scenes.toml", 'scene "scene-0"', "title.uk")
+    assert not (tmp_path / "out" / "sheets").exists()
+    render_game(bad, tmp_path / "en", game_dir=game_dir, lang="en", jobs=1)  # the English text is fine
+
+
+def test_text_too_long_for_its_box_is_a_data_error_from_a_worker(game, game_dir, tmp_path):
+    goals = list(game.goals)
+    goals[1] = dataclasses.replace(goals[1], text=dataclasses.replace(goals[1].text, en="word " * 400))
+    bad = dataclasses.replace(game, goals=tuple(goals))
+    with pytest.raises(DataError) as caught:
+        render_game(bad, tmp_path / "out", game_dir=game_dir, jobs=2)
+    assert (caught.value.file, caught.value.entry, caught.value.field) == ("goals.toml", 'goal "line"', "text.en")
+
+
+def test_language_changes_the_cards(game, game_dir, tmp_path):
+    en = render_game(game, tmp_path / "en", game_dir=game_dir, jobs=1)
+    ru = render_game(game, tmp_path / "ru", game_dir=game_dir, jobs=1, lang="ru")
+    assert en.decks["scenes"].sheets[0].file != ru.decks["scenes"].sheets[0].file
+    with pytest.raises(InputError, match="language"):
+        render_game(game, tmp_path / "x", game_dir=game_dir, lang="de")
+
+
+def test_the_shipped_sample_game_renders_in_all_languages(tmp_path):
+    gamedata = pytest.importorskip("tools.gamedata")
+    data = gamedata.load_game("four-humours")
+    for lang in ("en", "uk", "ru"):
+        art = render_game(data, tmp_path / lang, lang=lang, jobs=2)
+        assert len(art.decks["scenes"].placement) == len(data.scenes)
+        for sheet in art.decks["scenes"].sheets:
+            assert sheet.columns <= 10 and sheet.rows <= 7
+            assert sheet.columns * sheet.cell_width <= 4096 and sheet.rows * sheet.cell_height <= 4096

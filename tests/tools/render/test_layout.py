@@ -1,0 +1,73 @@
+"""layouts.toml: the shipped file validates; mistakes name file, entry and field."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.errors import DataError
+from tools.paths import assets_dir
+from tools.render.four_humours import REQUIRED_BOXES, load_four_humours_layouts
+from tools.render.layout import load_layouts
+
+GOOD = """
+[colours]
+ink = "#000000"
+zones = ["#112233"]
+[layouts.card]
+size = [200, 300]
+[layouts.card.boxes]
+title = { box = [10, 10, 180, 40], font = "DejaVuSans.ttf", size = [10, 30], align = "center" }
+art = { box = [10, 60, 180, 100] }
+"""
+
+
+def load(tmp_path, text, required=None):
+    path = tmp_path / "layouts.toml"
+    path.write_text(text, encoding="utf-8")
+    return load_layouts(path, fonts_dir=assets_dir() / "fonts", required=required)
+
+
+def test_the_shipped_layouts_hold_every_kind_the_renderer_draws(repo_root):
+    layouts = load_four_humours_layouts(repo_root / "assets" / "four_humours")
+    assert set(REQUIRED_BOXES) <= set(layouts.layouts)
+    assert layouts.layouts["scene"].width > layouts.layouts["scene"].height  # scene cards are landscape
+    assert layouts.string("win", "uk") and layouts.player_colours["Red"]
+
+
+def test_a_good_layout_loads(tmp_path):
+    layouts = load(tmp_path, GOOD, {"card": {"title": True, "art": False}})
+    title = layouts.layouts["card"].box("title")
+    assert (title.x, title.y, title.width, title.height, title.size_min, title.size_max) == (10, 10, 180, 40, 10, 30)
+    assert layouts.zone_colours == ((0x11, 0x22, 0x33),)
+
+
+@pytest.mark.parametrize("old, new, field, message", [
+    ("[10, 60, 180, 100]", "[10, 260, 180, 100]", "boxes.art.box", "outside"),
+    ('font = "DejaVuSans.ttf"', 'font = "Nope.ttf"', "boxes.title.font", "not in assets/fonts"),
+    ('font = "DejaVuSans.ttf"', 'font = "../fonts/DejaVuSans.ttf"', "boxes.title.font", "font file name"),
+    ("size = [10, 30]", "size = [30, 10]", "boxes.title.size", "min is larger"),
+    ('align = "center"', 'align = "middle"', "boxes.title.align", "must be one of"),
+    ("size = [200, 300]", "size = [200, 9000]", "size", "values must be"),
+    ('ink = "#000000"', 'ink = "black"', "colours.ink", "not a colour"),
+])
+def test_mistakes_name_file_entry_and_field(tmp_path, old, new, field, message):
+    with pytest.raises(DataError) as caught:
+        load(tmp_path, GOOD.replace(old, new))
+    error = caught.value
+    assert error.file == "layouts.toml" and error.field == field and message in error.message
+    if field != "colours.ink":
+        assert error.entry == 'layout "card"'
+
+
+def test_missing_kind_and_box_are_reported(tmp_path):
+    with pytest.raises(DataError, match='layout "goal": missing'):
+        load(tmp_path, GOOD, {"goal": {}})
+    with pytest.raises(DataError, match='layout "card": boxes.text: missing'):
+        load(tmp_path, GOOD, {"card": {"text": True}})
+    with pytest.raises(DataError, match="boxes.art.font: missing"):
+        load(tmp_path, GOOD, {"card": {"art": True}})
+
+
+def test_unreadable_toml_is_a_data_error(tmp_path):
+    with pytest.raises(DataError, match="layouts.toml: not valid TOML"):
+        load(tmp_path, "[layouts\n")

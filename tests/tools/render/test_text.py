@@ -1,0 +1,81 @@
+"""Text fitting never overflows its box; missing glyphs fail with file/entry/field before drawing."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageDraw
+
+from tools.errors import DataError
+from tools.paths import assets_dir
+from tools.render.layout import Box
+from tools.render.text import check_glyphs, draw_text, fit_text, has_glyph, load_font
+
+FONTS = assets_dir() / "fonts"
+SANS = str(FONTS / "DejaVuSans.ttf")
+
+
+def box(w, h, align="left", valign="top", smin=8, smax=60, font="DejaVuSans.ttf"):
+    return Box("text", 0, 0, w, h, font, smin, smax, align, valign, (0, 0, 0))
+
+
+def test_the_bundled_font_covers_ukrainian_and_russian():
+    for text in ("Її Єє Ґґ ʼ", "Ёё Ъъ Ыы Ээ", "Four Humours – 2+ → ≤3"):
+        check_glyphs(text, SANS, file="x", entry=None, field=None)
+    assert not has_glyph(SANS, "中")
+
+
+def test_a_missing_glyph_names_file_entry_and_field():
+    with pytest.raises(DataError) as caught:
+        check_glyphs("Млин 中", SANS, file="scenes.toml", entry='scene "mill"', field="title.uk")
+    assert str(caught.value).startswith('scenes.toml: scene "mill": title.uk: font DejaVuSans.ttf has no glyph')
+    assert "U+4E2D" in str(caught.value)
+
+
+def test_fit_shrinks_long_text_and_keeps_short_text_large():
+    short = fit_text("Mill", box(400, 100), FONTS, file="f", entry=None, field=None)
+    long = fit_text("The mill by the river where the miller grinds " * 3, box(400, 100), FONTS,
+                    file="f", entry=None, field=None)
+    assert short.size == 60 and long.size < short.size and len(long.lines) > 1
+
+
+def test_text_that_cannot_fit_at_the_minimum_size_is_a_data_error():
+    with pytest.raises(DataError, match="title.en: text does not fit box"):
+        fit_text("word " * 200, box(100, 30, smin=20, smax=30), FONTS, file="goals.toml", entry='goal "g"',
+                 field="title.en")
+
+
+def ink_bbox(image: Image.Image):
+    return Image.eval(image.convert("L"), lambda v: 255 - v).getbbox()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=st.text(alphabet="abcdefghij klmnopqrstuvwxyz ЖжЙйЇїЁёЩщ,.!ÁÅ \nQgyp", min_size=1, max_size=120),
+    width=st.integers(20, 400),
+    height=st.integers(12, 300),
+    align=st.sampled_from(["left", "center", "right"]),
+    valign=st.sampled_from(["top", "middle", "bottom"]),
+    font=st.sampled_from(["DejaVuSans.ttf", "DejaVuSerif-Bold.ttf"]),
+)
+def test_fitted_text_never_leaves_its_box(text, width, height, align, valign, font):
+    margin = 20
+    target = Box("t", margin, margin, width, height, font, 6, 48, align, valign, (0, 0, 0))
+    image = Image.new("RGB", (width + 2 * margin, height + 2 * margin), (255, 255, 255))
+    try:
+        fitted = draw_text(ImageDraw.Draw(image), text, target, FONTS, file="f", entry=None, field=None)
+    except DataError as exc:
+        assert "does not fit" in exc.message
+        return
+    assert 6 <= fitted.size <= 48
+    left, top, right, bottom = fitted.ink
+    assert 0 <= left and right <= width and 0 <= top and bottom <= height
+    drawn = ink_bbox(image)
+    if drawn is not None:  # the pixels actually drawn stay inside the box too
+        assert drawn[0] >= margin and drawn[1] >= margin
+        assert drawn[2] <= margin + width and drawn[3] <= margin + height
+
+
+def test_font_cache_returns_the_requested_size():
+    assert load_font(SANS, 17).size == 17

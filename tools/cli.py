@@ -14,6 +14,8 @@ from tools.errors import TtsmodError
 
 # (module under tools.commands, attribute) — one line per command, in --help order.
 COMMANDS: tuple[tuple[str, str], ...] = (
+    ("simulate", "simulate"),
+    ("adjudicate", "adjudicate"),
     ("sheets", "sheets"),
     ("build", "build"),
     ("check", "check"),

@@ -117,6 +117,42 @@ class Pending:
         }
 
 
+class _Catalog:
+    """Per-data lookup tables for the hot path: slot humour pairs as indexes and the action values.
+
+    Actions are frozen values, so one instance per (seat, humour, slot) serves every state of every game
+    played on the same data; building them once makes random playouts several times faster.
+    """
+
+    MAX_SEATS = 8
+
+    def __init__(self, data: FourHumoursData) -> None:
+        self.data = data  # keeps id(data) from being reused while the catalog lives
+        self.scene_pairs = {c.id: tuple((_HI[s.humours[0]], _HI[s.humours[1]]) for s in c.slots) for c in data.scenes}
+        self.party_pairs = {p.id: tuple((_HI[s.humours[0]], _HI[s.humours[1]]) for s in p.slots) for p in data.parties}
+        self.scene_places = {c.id: self._places("scene", c.id, len(c.slots)) for c in data.scenes}
+        self.party_places = {p.id: self._places("party", p.id, len(p.slots)) for p in data.parties}
+        self.passes = [Pass(seat) for seat in range(self.MAX_SEATS)]
+
+    def _places(self, kind: str, card: str, slots: int) -> list[list[list[Place]]]:
+        return [
+            [[Place(seat, h, Target(kind, card, index)) for seat in range(self.MAX_SEATS)] for h in HUMOURS]
+            for index in range(slots)
+        ]
+
+
+_CATALOGS: dict[int, _Catalog] = {}
+
+
+def _catalog(data: FourHumoursData) -> _Catalog:
+    catalog = _CATALOGS.get(id(data))
+    if catalog is None or catalog.data is not data:
+        if len(_CATALOGS) > 16:  # a long-lived bridge reloading data: keep the table small
+            _CATALOGS.clear()
+        catalog = _CATALOGS[id(data)] = _Catalog(data)
+    return catalog
+
+
 class GameState:
     """A Four Humours game in progress.  Build one with :func:`new_game` or :meth:`from_snapshot`.
 
@@ -211,27 +247,33 @@ class GameState:
             return [Choose(pending.owner, cell) for cell in pending.cells] if pending else []
         seat = self.active
         hand = self.hands[seat]
+        catalog = _catalog(self.data)
         actions: list[Action] = []
         for card in self.scenes:
             slots = self.scene_slots[card]
-            for index, slot in enumerate(self.data.scene_by_id[card].slots):
+            places = catalog.scene_places[card]
+            for index, (a, b) in enumerate(catalog.scene_pairs[card]):
                 if slots[index] is None:
-                    for h in slot.humours:
-                        if hand[_HI[h]]:
-                            actions.append(Place(seat, h, Target("scene", card, index)))
+                    if hand[a]:
+                        actions.append(places[index][a][seat])
+                    if hand[b]:
+                        actions.append(places[index][b][seat])
         for party in self.parties:
             if not self._party_has_room(seat, party):
                 continue
             slots = self.party_slots[party]
-            for index, slot in enumerate(self.data.party_by_id[party].slots):
+            places = catalog.party_places[party]
+            for index, (a, b) in enumerate(catalog.party_pairs[party]):
                 if slots[index] is None:
-                    for h in slot.humours:
-                        if hand[_HI[h]]:
-                            actions.append(Place(seat, h, Target("party", party, index)))
-        actions.append(Pass(seat))
-        for other in range(self.num_players):
-            if self._may_redraw(other):
-                actions.append(Redraw(other))
+                    if hand[a]:
+                        actions.append(places[index][a][seat])
+                    if hand[b]:
+                        actions.append(places[index][b][seat])
+        actions.append(catalog.passes[seat])
+        if self.rules.four_identical_redraw:
+            for other in range(len(self.colours)):
+                if self._may_redraw(other):
+                    actions.append(Redraw(other))
         return actions
 
     def check(self, action: Action) -> None:
@@ -291,35 +333,39 @@ class GameState:
             raise IllegalAction("that potion is not in the player's hand", "not_in_hand")
 
     def _party_has_room(self, seat: int, party: str) -> bool:
-        slots = self.party_slots[party]
-        if self.rules.party_limit_scope == "per_tile":
-            return sum(1 for p in slots if p is not None) < self.party_limit
-        return sum(1 for p in slots if p is not None and p[0] == seat) < self.party_limit
+        count = 0
+        per_tile = self.rules.party_limit_scope == "per_tile"
+        for p in self.party_slots[party]:
+            if p is not None and (per_tile or p[0] == seat):
+                count += 1
+        return count < self.party_limit
 
     def _may_redraw(self, seat: int) -> bool:
         if not self.rules.four_identical_redraw:
             return False
         hand = self.hands[seat]
         size = self.rules.hand_size
-        for i, n in enumerate(hand):
-            if n == size and sum(hand) == size:
-                return sum(self.bags[seat]) - self.bags[seat][i] > 0
-        return False
+        if max(hand) != size or hand[0] + hand[1] + hand[2] + hand[3] != size:
+            return False
+        i = hand.index(size)
+        bag = self.bags[seat]
+        return bag[0] + bag[1] + bag[2] + bag[3] - bag[i] > 0
 
     def _can_place(self, seat: int) -> bool:
         hand = self.hands[seat]
         if not any(hand):
             return False
+        catalog = _catalog(self.data)
         for card in self.scenes:
             slots = self.scene_slots[card]
-            for index, slot in enumerate(self.data.scene_by_id[card].slots):
-                if slots[index] is None and (hand[_HI[slot.humours[0]]] or hand[_HI[slot.humours[1]]]):
+            for index, (a, b) in enumerate(catalog.scene_pairs[card]):
+                if slots[index] is None and (hand[a] or hand[b]):
                     return True
         for party in self.parties:
             if self._party_has_room(seat, party):
                 slots = self.party_slots[party]
-                for index, slot in enumerate(self.data.party_by_id[party].slots):
-                    if slots[index] is None and (hand[_HI[slot.humours[0]]] or hand[_HI[slot.humours[1]]]):
+                for index, (a, b) in enumerate(catalog.party_pairs[party]):
+                    if slots[index] is None and (hand[a] or hand[b]):
                         return True
         return False
 

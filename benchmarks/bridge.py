@@ -1,0 +1,163 @@
+"""Bridge latency against a floor, in the same run.
+
+* ``hello`` round trips: fake TTS → bridge (port A) → fake TTS (port B), one connection each way, measured from
+  the fake TTS's connect to the reply's arrival; against a minimal asyncio server doing only accept → read to
+  EOF → ``json.loads`` → connect back → write. Targets: p50 ≤ 2 × floor p50, p99 ≤ 3 × floor p99.
+* ``end_round`` for Four Humours through the bridge (a forced end of round on a fresh 4-player game).
+  Target: p50 ≤ 5 ms.
+* Peak RSS of this process (bridge, fake TTS and engine together) and of an idle ``ttsmod bridge`` process.
+
+Run: ``.venv/bin/python benchmarks/bridge.py [--n 2000]``. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bridge.faketts import FakeTTS  # noqa: E402
+from bridge.games import default_registry  # noqa: E402
+from bridge.server import Bridge  # noqa: E402
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def floor_server(reply_port_holder: dict) -> asyncio.AbstractServer:
+    """accept → read to EOF → parse → connect back → write: the least a bridge can do."""
+
+    async def on_connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        data = await reader.read(-1)
+        writer.close()
+        message = json.loads(data)
+        custom = message["customMessage"]
+        _r, back = await asyncio.open_connection("127.0.0.1", reply_port_holder["port"])
+        back.write(json.dumps({"messageID": 2, "customMessage": {"ttsmod": 1, "re": custom["id"], "ok": True}}).encode())
+        await back.drain()
+        back.close()
+
+    return await asyncio.start_server(on_connection, "127.0.0.1", 0)
+
+
+async def round_trips(tts: FakeTTS, n: int, make_request) -> list[float]:
+    times = []
+    for i in range(n):
+        start = time.perf_counter()
+        await tts.send_custom(make_request(i))
+        await tts.next_custom(timeout=10)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def hello(i: int) -> dict:
+    return {"ttsmod": 1, "id": i, "type": "hello", "game": "four-humours", "body": {"mod": "bench"}}
+
+
+async def main(n: int) -> dict:
+    results: dict = {}
+    async with FakeTTS() as tts:
+        # Floor
+        holder = {"port": tts.port}
+        server = await floor_server(holder)
+        tts.bridge_port = server.sockets[0].getsockname()[1]
+        await round_trips(tts, 200, hello)  # warm-up
+        floor = await round_trips(tts, n, hello)
+        server.close()
+        await server.wait_closed()
+
+        # Bridge, no journal (the journal's cost is measured separately below)
+        async with Bridge(registry=default_registry(), port=0, tts_port=tts.port) as bridge:
+            tts.bridge_port = bridge.port
+            await round_trips(tts, 200, hello)
+            through = await round_trips(tts, n, hello)
+
+            from bridge.rules.four_humours.state import new_game
+            from tools.gamedata import load_game
+
+            data = load_game("four-humours")
+            body = {"snapshot": new_game(data, 4, seed=3).to_snapshot(), "choices": [], "force": True}
+
+            def end_round(i: int) -> dict:
+                return {"ttsmod": 1, "id": i, "type": "end_round", "game": "four-humours", "body": body}
+
+            await round_trips(tts, 20, end_round)
+            rulings = await round_trips(tts, max(50, n // 10), end_round)
+
+        import tempfile
+
+        from bridge.journal import Journal
+
+        with tempfile.TemporaryDirectory() as folder:
+            with Journal(Path(folder) / "j.jsonl") as journal:
+                async with Bridge(registry=default_registry(), port=0, tts_port=tts.port, journal=journal) as bridge:
+                    tts.bridge_port = bridge.port
+                    await round_trips(tts, 200, hello)
+                    journalled = await round_trips(tts, n, hello)
+
+    results["floor"] = floor
+    results["bridge"] = through
+    results["bridge+journal"] = journalled
+    results["end_round"] = rulings
+    return results
+
+
+def idle_bridge_rss_mib() -> float | None:
+    """RSS of a freshly started ``ttsmod bridge`` (Linux /proc only)."""
+    if not Path("/proc/self/status").exists():
+        return None
+    root = Path(__file__).resolve().parent.parent
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from tools.cli import main; main()", "bridge", "--port", "0", "--no-journal",
+         "--tts-port", "9"],
+        cwd=root, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            line = process.stderr.readline()
+            if not line or re.search(r"listening on", line):
+                break
+        time.sleep(0.5)
+        status = Path(f"/proc/{process.pid}/status").read_text()
+        match = re.search(r"VmRSS:\s+(\d+) kB", status)
+        return int(match.group(1)) / 1024 if match else None
+    finally:
+        process.kill()
+        process.wait()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=2000, help="round trips per series")
+    args = parser.parse_args()
+    results = asyncio.run(main(args.n))
+    floor = results["floor"]
+    f50, f99 = percentile(floor, 0.50), percentile(floor, 0.99)
+    print(f"hello round trips, n={args.n} each (ms):")
+    print(f"  {'series':<16}{'p50':>8}{'p99':>8}{'p50/floor':>11}{'p99/floor':>11}")
+    for name in ("floor", "bridge", "bridge+journal"):
+        values = results[name]
+        p50, p99 = percentile(values, 0.50), percentile(values, 0.99)
+        print(f"  {name:<16}{p50 * 1e3:>8.3f}{p99 * 1e3:>8.3f}{p50 / f50:>10.2f}x{p99 / f99:>10.2f}x")
+    print("  targets: p50 <= 2.00x, p99 <= 3.00x")
+    rulings = results["end_round"]
+    print(f"end_round (Four Humours, 4 players, forced) through the bridge, n={len(rulings)}: "
+          f"p50 {percentile(rulings, 0.5) * 1e3:.3f} ms, p99 {percentile(rulings, 0.99) * 1e3:.3f} ms (target p50 <= 5 ms)")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak_mib = peak / 1024 / (1024 if sys.platform == "darwin" else 1)
+    print(f"peak RSS of this benchmark process: {peak_mib:.1f} MiB")
+    idle = idle_bridge_rss_mib()
+    if idle is not None:
+        print(f"RSS of an idle `ttsmod bridge`: {idle:.1f} MiB (target < 150 MiB)")

@@ -1,0 +1,313 @@
+"""The build: the table contract, GUIDs, scripts, determinism, atomic writes, the CLI.
+
+Most tests use a fake renderer (small plain images packed with the real sheet packer) so they check the
+table and the build's own logic quickly; one test runs the real renderer end to end.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from bridge.rules.four_humours.records import HUMOURS
+from tools.build import build, bundle_scripts
+from tools.bundle import unbundle
+from tools.check import check_file
+from tools.cli import cli
+from tools.gamedata import load_game
+from tools.save import is_guid
+from tools.sheets import pack_faces
+from tools.tables.four_humours import ArtLike, compose_table
+
+
+@dataclasses.dataclass(frozen=True)
+class FakeArt:
+    decks: dict
+    images: dict
+    rendered: int
+    repacked: tuple
+
+
+def fake_render(data, out_dir, *, lang="en", fmt="jpg", quality=90, use_cache=True, jobs=None, progress=None,
+                game_dir=None):
+    """Plain images with the real faces' aspect ratios, packed by the real sheet packer."""
+    sheets = Path(out_dir) / "sheets"
+    sheets.mkdir(parents=True, exist_ok=True)
+
+    def faces(n, size):
+        return [Image.new("RGB", size, ((37 * i) % 256, (91 * i) % 256, 120)) for i in range(n)]
+
+    back = Image.new("RGB", (20, 20), (90, 90, 90))
+    decks = {
+        "scenes": pack_faces(faces(len(data.scenes), (105, 73)), sheets, "scenes", back=back, fmt=fmt),
+        "goals": pack_faces(faces(len(data.goals), (63, 88)), sheets, "goals", back=back, fmt=fmt),
+        "parties": pack_faces(faces(len(data.parties), (60, 60)), sheets, "parties", back=back, fmt=fmt),
+    }
+    images = {}
+
+    def single(name, size, colour):
+        path = sheets / f"{name.replace(':', '-').lower()}.png"
+        if not path.exists():
+            Image.new("RGB", size, colour).save(path)
+        images[name] = path
+
+    single("kingdom", (40, 60), (10, 120, 10))
+    for f in data.fiefs:
+        single(f"fief:{f.id}", (30, 30), (120, 10, 10))
+    for h in HUMOURS:
+        single(f"potion:{h}", (16, 16), (200, 200, 0))
+    for p in data.parties:
+        single(f"party:{p.id}", (60, 60), (0, 0, 200))
+    for c in data.info.player_colours:
+        single(f"potion-back:{c}", (16, 16), (1, 2, 3))
+        single(f"goal-marker:{c}", (16, 16), (3, 2, 1))
+    single("scene-marker", (16, 16), (9, 9, 9))
+    single("thumbnail", (32, 32), (50, 50, 50))
+    if progress is not None:
+        progress(1, 1)
+    return FakeArt(decks, images, 1, ())
+
+
+@pytest.fixture(scope="module")
+def data():
+    return load_game("four-humours")
+
+
+def objects(save: dict) -> list[dict]:
+    found = []
+
+    def walk(objs):
+        for o in objs:
+            found.append(o)
+            walk(o.get("ContainedObjects", []))
+
+    walk(save["ObjectStates"])
+    return found
+
+
+def by_tag(save: dict, tag: str) -> list[dict]:
+    return [o for o in objects(save) if tag in o.get("Tags", [])]
+
+
+def memo(o: dict) -> dict:
+    return json.loads(o["Memo"])
+
+
+@pytest.fixture(scope="module")
+def kingdom_build(tmp_path_factory, data):
+    out = tmp_path_factory.mktemp("kingdom")
+    return build("four-humours", out, render=fake_render)
+
+
+def test_every_object_is_tagged_and_has_a_role(kingdom_build):
+    for o in objects(kingdom_build.save):
+        assert "ttsmod" in o["Tags"], o["Name"]
+        assert "role" in memo(o)
+
+
+def test_kingdom_board_has_a_snap_point_per_cell(kingdom_build, data):
+    (board,) = by_tag(kingdom_build.save, "fh-kingdom")
+    assert board["Name"] in ("Custom_Board", "Custom_Tile") and memo(board) == {"role": "kingdom"}
+    tags = [p["Tags"] for p in board["AttachedSnapPoints"]]
+    assert tags == [["fh-cell", f"fh-cell:{c.id}"] for c in data.kingdom.cells]
+    assert not by_tag(kingdom_build.save, "fh-fief")
+
+
+def test_scene_deck_cards_and_spots(kingdom_build, data):
+    (deck,) = by_tag(kingdom_build.save, "fh-scene-deck")
+    assert deck["Name"] == "Deck" and memo(deck) == {"role": "scene-deck"}
+    cards = deck["ContainedObjects"]
+    assert [memo(c) for c in cards] == [{"role": "scene", "card": s.id} for s in data.scenes]
+    for c, scene in zip(cards, data.scenes):
+        assert c["Tags"] == ["ttsmod", "fh-scene"]
+        assert [p["Tags"] for p in c["AttachedSnapPoints"]] == \
+            [["fh-slot", f"fh-slot:{i}"] for i in range(len(scene.slots))]
+        xs = [p["Position"]["x"] for p in c["AttachedSnapPoints"]]
+        assert len(set(xs)) == len(xs)  # slots are distinct positions
+    assert deck["DeckIDs"] == [c["CardID"] for c in cards]
+    spots = by_tag(kingdom_build.save, "fh-scene-spot")
+    assert [memo(s) for s in spots] == [{"role": "scene-spot", "index": i} for i in range(4)]
+    assert all(s["Name"] == "ScriptingTrigger" for s in spots)
+    markers = by_tag(kingdom_build.save, "fh-scene-marker")
+    assert len(markers) == 5 and all(m["Name"] == "Custom_Token" for m in markers)
+
+
+def test_party_strip(kingdom_build, data):
+    parties = by_tag(kingdom_build.save, "fh-party")
+    expected = sorted(data.parties, key=lambda p: p.order)
+    assert [memo(p) for p in parties] == [{"role": "party", "party": p.id, "order": p.order} for p in expected]
+    for tile, party in zip(parties, expected):
+        assert tile["Name"] == "Custom_Tile"
+        assert [p["Tags"] for p in tile["AttachedSnapPoints"]] == \
+            [["fh-slot", f"fh-slot:{i}"] for i in range(len(party.slots))]
+
+
+def test_goal_row(kingdom_build, data):
+    (deck,) = by_tag(kingdom_build.save, "fh-goal-deck")
+    assert memo(deck) == {"role": "goal-deck"}
+    assert [memo(c) for c in deck["ContainedObjects"]] == \
+        [{"role": "goal", "goal": g.id} for g in data.goals_of_mode("kingdom")]
+    spots = by_tag(kingdom_build.save, "fh-goal-spot")
+    assert [memo(s) for s in spots] == [{"role": "goal-spot", "index": i} for i in range(4)]
+
+
+def test_bags_of_potions_per_colour(kingdom_build, data):
+    colours = data.info.player_colours[:data.info.max_players]
+    bags = by_tag(kingdom_build.save, "fh-bag")
+    assert [memo(b) for b in bags] == [{"role": "bag", "owner": c} for c in colours]
+    for bag_obj, colour in zip(bags, colours):
+        assert bag_obj["Name"] == "Bag" and f"owner:{colour}" in bag_obj["Tags"]
+        potions = bag_obj["ContainedObjects"]
+        assert len(potions) == 20
+        for p in potions:
+            assert p["Tags"] == ["ttsmod", "fh-potion", f"owner:{colour}"]
+            assert memo(p)["owner"] == colour and memo(p)["role"] == "potion"
+            assert p["Nickname"] == f"{colour} potion"  # the tooltip does not reveal the humour
+            assert p["CustomImage"]["ImageSecondaryURL"]  # the back shows the owner colour
+        assert Counter(memo(p)["humour"] for p in potions) == Counter(data.rules.bag_composition)
+        markers = [m for m in by_tag(kingdom_build.save, "fh-goal-marker") if f"owner:{colour}" in m["Tags"]]
+        assert len(markers) == 4 and all(memo(m) == {"role": "goal-marker", "owner": colour} for m in markers)
+
+
+def test_bag_composition_comes_from_the_data(tmp_path, data):
+    rules = dataclasses.replace(data.rules, bag_composition={"choleric": 8, "sanguine": 2, "melancholic": 6,
+                                                             "phlegmatic": 4})
+    custom = dataclasses.replace(data, rules=rules)
+    art = fake_render(custom, tmp_path)
+    save = compose_table(custom, ArtLike(art.decks, art.images), mode="kingdom",
+                         url_for=lambda p: p.resolve().as_uri()).to_json()
+    for b in by_tag(save, "fh-bag"):
+        assert Counter(memo(p)["humour"] for p in b["ContainedObjects"]) == \
+            {"choleric": 8, "sanguine": 2, "melancholic": 6, "phlegmatic": 4}
+
+
+def test_fief_mode_lays_the_fief_boards(tmp_path, data):
+    result = build("four-humours", tmp_path, mode="fief", render=fake_render)
+    fiefs = by_tag(result.save, "fh-fief")
+    assert [memo(f) for f in fiefs] == [{"role": "fief", "fief": b.id} for b in data.fiefs]
+    for tile, board in zip(fiefs, data.fiefs):
+        assert [p["Tags"] for p in tile["AttachedSnapPoints"]] == [["fh-cell", f"fh-cell:{c.id}"] for c in board.cells]
+    assert not by_tag(result.save, "fh-kingdom")
+    goals = by_tag(result.save, "fh-goal-deck")[0]["ContainedObjects"]
+    assert {memo(g)["goal"] for g in goals} == {g.id for g in data.goals_of_mode("fief")}
+    generated = unbundle(result.save["LuaScript"])["generated.game"]
+    assert 'mode = "fief"' in generated
+
+
+def test_guids_are_unique_across_the_whole_save(kingdom_build):
+    guids = [o["GUID"] for o in objects(kingdom_build.save)]
+    assert all(is_guid(g) for g in guids)
+    assert len(guids) == len(set(guids))
+
+
+def test_global_script_is_the_bundled_mod_with_generated_game(kingdom_build, data):
+    save = kingdom_build.save
+    assert save["LuaScript"].startswith("-- Bundled by luabundle")
+    modules = unbundle(save["LuaScript"])
+    assert modules["__root"] == Path("mod/four_humours/global.lua").read_text(encoding="utf-8")
+    lupa = pytest.importorskip("lupa")
+    lua = lupa.LuaRuntime()
+    game = lua.execute(modules["generated.game"])
+    assert game.game == "four-humours" and game.mode == "kingdom"
+    payload = json.loads(game.data)
+    assert payload["player_colours"] == list(data.info.player_colours[:data.info.max_players])
+    assert [s["id"] for s in payload["scenes"]] == [s.id for s in data.scenes]
+    assert save["XmlUI"] == Path("mod/four_humours/ui.xml").read_text(encoding="utf-8")
+
+
+def test_bundle_scripts_for_push(kingdom_build):
+    scripts = bundle_scripts("four-humours")
+    assert scripts["-1"]["LuaScript"] == kingdom_build.save["LuaScript"]
+    assert scripts["-1"]["XmlUI"] == kingdom_build.save["XmlUI"]
+
+
+def test_built_save_checks_clean_and_files_exist(kingdom_build):
+    report = check_file(kingdom_build.save_path)
+    assert report.exit_status == 0, [str(f) for f in report.findings]
+    assert kingdom_build.thumbnail_path.is_file()
+    assert all(p.is_file() for p in kingdom_build.sheets)
+
+
+def test_asset_base_url(tmp_path):
+    result = build("four-humours", tmp_path, asset_base_url="https://example.org/fh/", render=fake_render)
+    text = result.save_path.read_text(encoding="utf-8")
+    assert "file:///" not in text
+    deck = by_tag(result.save, "fh-scene-deck")[0]
+    assert deck["CustomDeck"]["1"]["FaceURL"].startswith("https://example.org/fh/scenes-")
+
+
+def test_no_op_rebuild_is_byte_identical_and_does_not_rewrite(tmp_path):
+    first = build("four-humours", tmp_path, render=fake_render)
+    raw = first.save_path.read_bytes()
+    mtime = first.save_path.stat().st_mtime_ns
+    second = build("four-humours", tmp_path, render=fake_render)
+    assert second.save_path.read_bytes() == raw
+    assert not second.save_changed and second.save_path.stat().st_mtime_ns == mtime
+
+
+def test_two_cold_builds_with_the_real_renderer_are_byte_identical(tmp_path):
+    a = build("four-humours", tmp_path / "a", asset_base_url="https://example.org/fh")
+    b = build("four-humours", tmp_path / "b", asset_base_url="https://example.org/fh", use_cache=False)
+    assert a.save_path.read_bytes() == b.save_path.read_bytes()
+    assert a.thumbnail_path.read_bytes() == b.thumbnail_path.read_bytes()
+    for sheet in a.sheets:
+        assert sheet.read_bytes() == (tmp_path / "b" / "sheets" / sheet.name).read_bytes()
+    assert check_file(a.save_path).exit_status == 0
+
+
+def test_an_error_mid_build_leaves_the_previous_build_intact(tmp_path, monkeypatch):
+    first = build("four-humours", tmp_path, render=fake_render)
+    before = {p: p.read_bytes() for p in (first.save_path, first.thumbnail_path)}
+
+    def failing_render(data, out_dir, **kwargs):
+        art = fake_render(data, out_dir, **kwargs)
+        (Path(out_dir) / "sheets" / "half-written-new-sheet.jpg").write_bytes(b"new")
+        raise RuntimeError("renderer crashed")
+
+    with pytest.raises(RuntimeError):
+        build("four-humours", tmp_path, lang="uk", render=failing_render)
+
+    import tools.tables.four_humours as table
+
+    def broken_compose(*args, **kwargs):
+        raise ValueError("table bug")
+
+    monkeypatch.setattr(table, "compose_table", broken_compose)
+    with pytest.raises(ValueError):
+        build("four-humours", tmp_path, lang="ru", render=fake_render)
+    assert {p: p.read_bytes() for p in before} == before
+    assert check_file(first.save_path).exit_status == 0
+    assert not list(tmp_path.glob(".*.tmp"))
+
+
+def test_missing_global_script_is_a_clear_error(tmp_path, monkeypatch):
+    (tmp_path / "mod" / "lib").mkdir(parents=True)
+    monkeypatch.setenv("TTSMOD_MOD", str(tmp_path / "mod"))
+    result = CliRunner().invoke(cli, ["build", "four-humours", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert "global.lua" in result.output and "missing" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_missing_module_is_a_build_error_with_file_and_line(tmp_path, monkeypatch):
+    game = tmp_path / "mod" / "four_humours"
+    game.mkdir(parents=True)
+    (game / "global.lua").write_text('\nlocal x = require("lib.absent")\n', encoding="utf-8")
+    monkeypatch.setenv("TTSMOD_MOD", str(tmp_path / "mod"))
+    result = CliRunner().invoke(cli, ["build", "four-humours", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert f"{game / 'global.lua'}:2: module \"lib.absent\" not found" in result.output
+
+
+def test_cli_bad_game_and_options(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(cli, ["build", str(tmp_path / "no-such-game")])
+    assert result.exit_code == 2 and result.output.startswith("error:")
+    result = runner.invoke(cli, ["build", "four-humours", "--asset-base-url", "ftp://x", "--out", str(tmp_path)])
+    assert result.exit_code == 2

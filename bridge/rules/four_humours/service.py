@@ -55,6 +55,7 @@ def resolve_round(
     if state.phase is Phase.ENDED:
         raise IllegalAction("the game is over", "game_over")
     round_no = state.round_no
+    reason = state.round_end_reason  # a snapshot taken mid-resolution says why its round ended
     if state.phase is Phase.PLACEMENT:
         reason = state.round_over_reason()
         if reason is None:
@@ -65,7 +66,6 @@ def resolve_round(
                 )
             reason = "forced"
         events += state.end_round(reason)
-    reason = state.round_end_reason
     for index, value in enumerate(choices):
         if not isinstance(value, Mapping):
             raise InvalidAction(f"choices[{index}] must be an object with player and cell")

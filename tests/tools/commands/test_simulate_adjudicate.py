@@ -1,0 +1,83 @@
+"""``ttsmod simulate`` and ``ttsmod adjudicate`` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from click.testing import CliRunner
+
+from bridge.rules.four_humours import new_game
+from tools.cli import cli
+from tools.gamedata import load_game
+from tools.paths import assets_dir
+
+TIMING = {"seconds", "games_per_second"}
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def test_simulate_json_is_the_same_for_the_same_seed_apart_from_timing():
+    first = run("simulate", "four-humours", "--games", "12", "--seed", "3", "--json")
+    second = run("simulate", "four-humours", "--games", "12", "--seed", "3", "--json", "--jobs", "2")
+    assert first.exit_code == 0, first.output
+    a, b = json.loads(first.output), json.loads(second.output)
+    for key in ("games", "games_per_second", "mean_rounds", "win_rate_by_seat", "goal_completion_rate"):
+        assert key in a
+    assert {k: v for k, v in a.items() if k not in TIMING} == {k: v for k, v in b.items() if k not in TIMING}
+    assert a["games"] == 12 and abs(sum(a["win_rate_by_seat"]) - 1) < 0.5
+
+
+def test_simulate_fief_mode_and_a_report():
+    result = run("simulate", "four-humours", "--games", "5", "--players", "3", "--mode", "fief")
+    assert result.exit_code == 0, result.output
+    assert "5 fief games, 3 players" in result.output and "games/s" in result.output
+
+
+def test_simulate_refuses_a_player_count_the_game_does_not_take():
+    result = run("simulate", "four-humours", "--players", "9")
+    assert result.exit_code == 2 and "2 to 6 players" in result.output
+
+
+def test_a_data_folder_with_an_error_exits_2_naming_file_entry_field(tmp_path):
+    folder = tmp_path / "my_humours"
+    shutil.copytree(assets_dir() / "four_humours", folder)
+    scenes = folder / "scenes.toml"
+    scenes.write_text(scenes.read_text(encoding="utf-8").replace('{ citizen = "peasant" },', '{ citizen = "baker" },', 1),
+                      encoding="utf-8")
+    result = run("simulate", str(folder), "--games", "1")
+    assert result.exit_code == 2
+    assert 'scenes.toml: scene "mill": slots[1].citizen' in result.output
+    assert "Traceback" not in result.output
+
+
+def test_adjudicate_prints_the_ruling_for_a_snapshot_on_stdin():
+    data = load_game("four-humours")
+    state = new_game(data, 4, seed=11)
+    snap = state.to_snapshot()
+    snap["consecutive_passes"] = 4
+    result = run("adjudicate", "four-humours", "-", input=json.dumps(snap))
+    assert result.exit_code == 0, result.output
+    ruling = json.loads(result.output)
+    assert ruling["round"] == 1 and ruling["round_end_reason"] == "all_passed"
+
+
+def test_adjudicate_takes_an_end_round_body_from_a_file(tmp_path):
+    data = load_game("four-humours")
+    snap = new_game(data, 2, seed=4).to_snapshot()
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps({"snapshot": snap, "force": True}), encoding="utf-8")
+    result = run("adjudicate", "four-humours", str(path))
+    assert result.exit_code == 0 and json.loads(result.output)["round_end_reason"] == "forced"
+
+
+def test_adjudicate_bad_input_is_one_line_and_exit_2(tmp_path):
+    path = tmp_path / "snap.json"
+    path.write_text("{not json", encoding="utf-8")
+    result = run("adjudicate", "four-humours", str(path))
+    assert result.exit_code == 2 and "not JSON" in result.output and "Traceback" not in result.output
+    path.write_text(json.dumps({"players": [{"hand": ["bile"]}]}), encoding="utf-8")
+    result = run("adjudicate", "four-humours", str(path))
+    assert result.exit_code == 2 and "players" in result.output

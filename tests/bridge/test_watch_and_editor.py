@@ -214,3 +214,50 @@ def test_push_refuses_an_empty_global_from_a_folder(tmp_path):
     result = CliRunner().invoke(cli, ["push", str(tmp_path), "--port", "0", "--tts-port", str(_closed_port())])
     assert result.exit_code == 1
     assert "empty Global" in result.output and "Traceback" not in result.output
+
+
+def test_push_of_the_real_game_sends_the_bundled_global_with_its_ui(kit):
+    from bridge import protocol as p
+    from tools.commands.push import states_for
+
+    states = states_for("four-humours")
+
+    async def scenario():
+        tts, bridge = await kit.start_pair()
+        try:
+            await bridge.session.push(states, timeout=10)
+            return next(m for m in tts.received if isinstance(m, p.SaveAndPlay))
+        finally:
+            await kit.stop_pair(tts, bridge)
+
+    pushed = kit.run(scenario())
+    (global_state,) = [s for s in pushed.script_states if s.guid == "-1"]
+    assert global_state.script.startswith("-- Bundled by luabundle")
+    assert "bridgeStatus" in global_state.ui
+
+
+def test_a_reply_is_retried_with_back_off_while_tts_refuses_connections(kit):
+    import asyncio
+
+    from bridge.session import Session, TtsNotRunning
+
+    attempts: list[object] = []
+
+    async def flaky_send(message):
+        attempts.append(message)
+        if len(attempts) < 3:
+            raise TtsNotRunning("Tabletop Simulator is not listening on 127.0.0.1:39999.")
+
+    async def scenario():
+        session = Session(kit.toy_registry(), flaky_send)
+        session.REPLY_BACKOFF = (0.001, 0.001, 0.001)
+        from bridge.protocol import CustomMessage
+
+        session.on_message(CustomMessage(custom_message=kit.request(1, "double", {"n": 3})))
+        await session.drain()
+        return session.stats
+
+    stats = asyncio.run(scenario())
+    assert len(attempts) == 3
+    assert attempts[-1].custom_message["body"] == {"n": 6}
+    assert stats["replies"] == 1 and stats["reply_failures"] == 0

@@ -154,3 +154,32 @@ def test_unbundle_rejects_non_bundles():
         unbundle("print('hello')")
     with pytest.raises(ValueError):
         unbundle('-- Bundled by luabundle {"version":"1.6.0"}\nprint(1)\n')
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from tools.bundle import lua_string  # noqa: E402
+
+_text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r"), max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["string", "comment", "long", "code"]), _text), max_size=8))
+def test_round_trip_survives_bundle_like_text_in_strings_and_comments(tmp_path_factory, parts):
+    """Strings and comments holding `end)`, `__bundle_register(` or quotes never cut a module short."""
+    lines = []
+    for kind, text in parts:
+        if kind == "string":
+            lines.append(f"local s = {lua_string(text + ' end) __bundle_register(')}")
+        elif kind == "comment":
+            lines.append("-- " + text.replace("\n", " ") + " end)")
+        elif kind == "long":
+            body = text.replace("]", "")
+            lines.append(f"local l = [==[{body}\nend)\n]==]")
+        else:
+            lines.append("if x then do end end function f() return 1 end")
+    source = "\n".join(lines) + "\n"
+    root = tmp_path_factory.mktemp("prop") / "root.lua"
+    root.write_text(source, encoding="utf-8")
+    modules = unbundle(bundle(root, []).text)
+    assert modules == {"__root": source}

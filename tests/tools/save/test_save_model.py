@@ -110,3 +110,23 @@ def test_invalid_decks_are_refused():
 
 def test_tts_date_format():
     assert tts_date(1669149152) == "11/22/2022 8:32:32 PM"
+
+
+def test_object_keys_follow_the_order_tts_writes(reference_saves):
+    """Our Deck/Card/Custom_Tile keys appear in the same relative order as in a TTS v13.2 save."""
+    reference = json.loads(reference_saves["arknova"].read_text(encoding="utf-8"))
+    order = {}
+
+    def walk(objs):
+        for o in objs:
+            order.setdefault(o["Name"], list(o))
+            walk(o.get("ContainedObjects", []))
+
+    walk(reference["ObjectStates"])
+    ours = small_save().to_json()["ObjectStates"]
+    for obj in [ours[0], ours[0]["ContainedObjects"][0], ours[2]]:
+        theirs = order[obj["Name"]]
+        shared = [k for k in obj if k in theirs]
+        assert shared == [k for k in theirs if k in obj], obj["Name"]
+    top = [k for k in small_save().to_json() if k in reference]
+    assert top == [k for k in reference if k in top]

@@ -135,3 +135,21 @@ def test_events_name_a_humour_only_once_it_is_revealed(sample, game):
                 assert "humour" not in json.dumps(body), body
 
     playout(sample, *game, on_step=check)
+
+
+@SETTINGS
+@given(games, st.integers(1, 60))
+def test_undo_takes_back_actions_one_by_one(sample, game, steps):
+    seed, players, mode = game
+    state = new_game(sample, players, mode=mode, seed=seed)
+    state.enable_undo()
+    chooser = random.Random(seed)
+    history = []
+    for _ in range(steps):
+        if state.is_over():
+            break
+        history.append(state.to_snapshot())
+        state.apply(chooser.choice(state.legal_actions()))
+    while history:
+        state.undo()
+        assert state.to_snapshot() == history.pop()

@@ -13,6 +13,7 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; give what open() would have given
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -24,6 +25,12 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:

@@ -149,7 +149,13 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
     script, xml = global_bundle(data, mode)
 
     if render is None:
-        from tools.render.four_humours import render_game as render
+        from functools import partial
+
+        from tools.render.four_humours import render_game
+
+        # Stale images are deleted only once the new save is written: a failure in between must leave the
+        # previous build whole, images included.
+        render = partial(render_game, prune=False)
     art = render(data, out_dir, lang=lang, fmt=fmt, quality=JPEG_QUALITY, use_cache=use_cache, jobs=jobs,
                  progress=progress, game_dir=game_dir)
 
@@ -179,6 +185,9 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
     sheets_dir = out_dir / "sheets"
     used = {p for d in art.decks.values() for p in (d.back_path, *(s.path for s in d.sheets))}
     used |= {Path(p) for k, p in art.images.items() if k != "thumbnail"}
+    for name in getattr(art, "stale", ()):
+        if sheets_dir / name not in used:
+            (sheets_dir / name).unlink(missing_ok=True)
     changed_sheets = tuple(sorted(sheets_dir / name for name in art.repacked))
     return BuildResult(save_path, thumbnail_path, tuple(sorted(used)), changed_sheets, save_data,
                        local_urls=asset_base_url is None, save_changed=changed, check=report)

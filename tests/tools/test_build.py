@@ -311,3 +311,25 @@ def test_cli_bad_game_and_options(tmp_path):
     assert result.exit_code == 2 and result.output.startswith("error:")
     result = runner.invoke(cli, ["build", "four-humours", "--asset-base-url", "ftp://x", "--out", str(tmp_path)])
     assert result.exit_code == 2
+
+
+def test_images_of_the_previous_save_survive_a_failure_after_rendering(tmp_path, monkeypatch):
+    """The real renderer leaves stale sheets in place until the new save is written."""
+    out = tmp_path / "out"
+    first = build("four-humours", out)
+    referenced = {p.name for p in first.sheets}
+
+    import tools.tables.four_humours as table
+
+    real_compose = table.compose_table
+    monkeypatch.setattr(table, "compose_table", lambda *a, **k: (_ for _ in ()).throw(ValueError("table bug")))
+    with pytest.raises(ValueError):
+        build("four-humours", out, lang="uk")  # every card re-rendered in Ukrainian, then the table step fails
+    assert all((out / "sheets" / name).is_file() for name in referenced)
+    assert check_file(first.save_path).exit_status == 0
+
+    monkeypatch.setattr(table, "compose_table", real_compose)
+    second = build("four-humours", out, lang="uk")
+    now = {p.name for p in second.sheets}
+    left = {p.name for p in (out / "sheets").iterdir() if not p.name.startswith("thumbnail")}
+    assert left == now  # the English sheets are gone once the Ukrainian save is written

@@ -103,6 +103,7 @@ class GameArt:
     images: Mapping[str, Path]
     rendered: int
     repacked: tuple[str, ...]
+    stale: tuple[str, ...] = ()  # files of earlier runs in sheets/ this run no longer uses (kept if prune=False)
 
 
 def cell_positions(board: Board) -> dict[str, tuple[float, float]]:
@@ -677,12 +678,15 @@ def render_game(
     jobs: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     game_dir: Path | None = None,
+    prune: bool = True,
 ) -> GameArt:
     """Render and pack every Four Humours image into ``out_dir/sheets/`` (see the module docstring).
 
     ``game_dir`` is the folder with ``layouts.toml`` and ``art/`` (default: the game's folder under
     ``assets/``).  ``progress(done, total)`` is called as images finish rendering (total = images to
-    render this run).  Raises :class:`DataError` for bad layouts, missing glyphs, texts that cannot fit,
+    render this run).  With ``prune=False`` files of earlier runs that this run no longer uses are left in
+    place and listed in ``GameArt.stale``, so a caller can delete them once its own output is written (the
+    build does, so a failure after rendering leaves the previous save's images intact).  Raises :class:`DataError` for bad layouts, missing glyphs, texts that cannot fit,
     art paths escaping the game folder; :class:`InputError` for a bad ``lang``, ``fmt`` or ``quality``.
     """
     if lang not in LANGUAGES:
@@ -735,9 +739,9 @@ def render_game(
 
     used_files = {p.name for d in decks.values() for p in [d.back_path, *(s.path for s in d.sheets)]}
     used_files |= {p.name for p in images.values()}
-    _forget_stale(previous, manifest, used_files, sheets_dir, faces_dir, set(keys.values()))
+    stale = _forget_stale(previous, manifest, used_files, sheets_dir, faces_dir, set(keys.values()), prune)
     atomic_write_text(manifest_path, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    return GameArt(decks, images, len(todo), tuple(written))
+    return GameArt(decks, images, len(todo), tuple(written), stale)
 
 
 def _render_all(renderer: Renderer, todo: list[str], face: Mapping[str, Path], jobs: int | None,
@@ -809,14 +813,25 @@ def _read_manifest(path: Path) -> dict:
 
 
 def _forget_stale(previous: dict, manifest: dict, used_files: set[str], sheets_dir: Path, faces_dir: Path,
-                  used_keys: set[str]) -> None:
-    """Drop manifest entries and files this renderer wrote before that the current build does not use."""
+                  used_keys: set[str], prune: bool = True) -> tuple[str, ...]:
+    """Drop manifest entries and files this renderer wrote before that the current build does not use.
+
+    Returns the stale file names of ``sheets_dir``; they are deleted only when ``prune`` is true.
+    """
+    stale: set[str] = set()
+    known = [*previous.get("stale", [])]
     for table in ("sheets", "images"):
-        for old in {**previous[table], **manifest[table]}.values():
-            if old not in used_files and (sheets_dir / old).is_file():
-                (sheets_dir / old).unlink()
+        known += [*previous[table].values(), *manifest[table].values()]
         manifest[table] = {k: v for k, v in manifest[table].items() if v in used_files}
+    for old in known:
+        if isinstance(old, str) and old not in used_files and (sheets_dir / old).is_file():
+            stale.add(old)
+            if prune:
+                (sheets_dir / old).unlink()
+    # Unpruned files stay listed, so a later run still knows they are this renderer's to delete.
+    manifest["stale"] = [] if prune else sorted(stale)
     if faces_dir.is_dir():
         for cached in faces_dir.glob("*.png"):
             if cached.stem not in used_keys:
                 cached.unlink()
+    return tuple(sorted(stale))

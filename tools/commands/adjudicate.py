@@ -12,7 +12,7 @@ from tools.errors import InputError
 from tools.gamedata import load_game
 
 
-@click.command()
+@click.command(short_help='Print the end-of-round ruling for a table snapshot.')
 @click.argument("game")
 @click.argument("snapshot", type=click.File("r", encoding="utf-8"))
 @click.option("--choice", "choices", multiple=True, metavar="PLAYER:CELL",

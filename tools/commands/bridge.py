@@ -158,7 +158,7 @@ async def serve(bridge: Any, *, watch_game: str | None = None, hooks: Any = None
                 await asyncio.to_thread(watcher.stop)
 
 
-@click.command("bridge")
+@click.command("bridge", short_help='Run the live bridge beside Tabletop Simulator.')
 @network_options
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False),
               help="JSON-lines file recording every message (default: in the user's data folder).")

@@ -9,7 +9,7 @@ import click
 from tools.build import FORMATS, LANGS, MODES, build as build_game
 
 
-@click.command("build")
+@click.command("build", short_help='Build a game into a TTS save with card sheets.')
 @click.argument("game")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder (default: build/<game>/).")

@@ -12,7 +12,7 @@ from tools.check import check_file
 COLOURS = {"error": "red", "warning": "yellow", "note": "cyan"}
 
 
-@click.command("check")
+@click.command("check", short_help='Lint a TTS save and report problems.')
 @click.argument("save", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the findings as JSON (schema_version 1).")
 def check(save: Path, as_json: bool) -> None:

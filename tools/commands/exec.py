@@ -17,7 +17,7 @@ async def execute(code: str, guid: str, options: dict[str, Any]):
         return await bridge.session.execute(code, guid, timeout=timeout)
 
 
-@click.command("exec")
+@click.command("exec", short_help='Run Lua in the running TTS game and print the result.')
 @click.argument("code", metavar="CODE|-")
 @click.option("--guid", default="-1", show_default=True, help="Object whose script runs the code (-1 = Global).")
 @network_options

@@ -10,7 +10,7 @@ from tools.errors import InputError
 from tools.install import install as install_save
 
 
-@click.command("install")
+@click.command("install", short_help='Copy a built save into the TTS Saves folder.')
 @click.argument("source")
 @click.option("--tts-dir", type=click.Path(file_okay=False, path_type=Path),
               help="TTS data folder (the one holding Saves/); default: this OS's usual location.")

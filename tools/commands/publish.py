@@ -10,7 +10,7 @@ from tools.errors import InputError
 from tools.publish import publish as publish_build
 
 
-@click.command("publish")
+@click.command("publish", short_help="Upload a build's images to a web host.")
 @click.argument("build_dir", type=click.Path(path_type=Path))
 @click.option("--to", "to", required=True, help="Base URL; each file is PUT to URL/<file name>.")
 @click.option("--header", "headers", multiple=True, metavar="NAME:VALUE",

@@ -16,7 +16,7 @@ async def pull_states(options: dict[str, Any]) -> list:
     return list(loaded.script_states)
 
 
-@click.command("pull")
+@click.command("pull", short_help='Get every script and UI from TTS into files.')
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False))
 @network_options
 def pull_command(folder: str, **options: Any) -> None:

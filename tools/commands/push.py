@@ -50,7 +50,7 @@ async def push_states(states: list, options: dict[str, Any], wait: bool) -> str:
     return f"pushed {len(states)} object(s); TTS reloaded the game ({len(loaded.script_states)} scripted objects)"
 
 
-@click.command("push")
+@click.command("push", short_help='Send scripts and UI to TTS and reload (Save & Play).')
 @click.argument("source", metavar="GAME|DIR")
 @network_options
 @click.option("--no-wait", is_flag=True, help="Do not wait for TTS to reload the game.")

@@ -12,7 +12,7 @@ def _short(value: object, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-@click.command("replay")
+@click.command("replay", short_help="Re-run a journal's adjudications and report changes.")
 @click.argument("journal", type=click.Path(dir_okay=False))
 def replay_command(journal: str) -> None:
     """Re-run every adjudication in JOURNAL and report each ruling that differs now.

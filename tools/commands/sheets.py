@@ -13,7 +13,7 @@ from tools.fsio import atomic_write_text
 from tools.sheets import FORMATS, deck_saved_object, pack_faces
 
 
-@click.command("sheets")
+@click.command("sheets", short_help='Pack card images into TTS sheets and a deck object.')
 @click.argument("faces", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
               help="Folder for the sheets and the deck JSON.")

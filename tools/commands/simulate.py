@@ -13,7 +13,7 @@ from tools.simulate import simulate as run_simulation
 PROGRESS_FROM = 50  # games; shorter runs finish before a bar would be worth drawing
 
 
-@click.command()
+@click.command(short_help='Play random legal games and report balance figures.')
 @click.argument("game")
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1), help="Games to play.")
 @click.option("--seed", "-s", default=0, show_default=True, type=int, help="Seed of the whole run.")

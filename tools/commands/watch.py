@@ -7,7 +7,7 @@ import click
 from tools.commands.bridge import bridge_command
 
 
-@click.command("watch")
+@click.command("watch", short_help='Rebuild and push to TTS as game files change.')
 @click.argument("game")
 @click.pass_context
 def watch_command(ctx: click.Context, game: str) -> None:

@@ -31,6 +31,7 @@ from bridge.protocol import (
     CustomMessage,
     encode,
 )
+from bridge.server import write_frame
 
 LuaRunner = Callable[[ExecuteLua], Iterable[FromTTS]]
 
@@ -85,16 +86,7 @@ class FakeTTS:
     async def send_bytes(self, data: bytes, *, timeout: float = 5.0) -> None:
         """Open a connection to the editor, write ``data``, close (one frame)."""
         async with asyncio.timeout(timeout):
-            _reader, writer = await asyncio.open_connection(self.host, self.bridge_port)
-            try:
-                writer.write(data)
-                await writer.drain()
-            finally:
-                writer.close()
-                try:
-                    await writer.wait_closed()
-                except (ConnectionError, OSError):
-                    pass
+            await write_frame(self.host, self.bridge_port, data)
 
     async def send(self, message: FromTTS) -> None:
         await self.send_bytes(encode(message))

@@ -57,22 +57,27 @@ def check_host(host: str, allow_remote: bool, option: str = "--host") -> None:
         )
 
 
+async def write_frame(host: str, port: int, data: bytes) -> None:
+    """One External Editor API frame: connect, write ``data``, close (the peer reads to end of stream)."""
+    _reader, writer = await asyncio.open_connection(host, port)
+    try:
+        writer.write(data)
+        await writer.drain()
+    finally:
+        writer.close()
+        try:
+            await writer.wait_closed()
+        except (ConnectionError, OSError):
+            pass
+
+
 async def send_message(message: ToTTS, host: str = LOOPBACK, port: int = TTS_PORT, *, timeout: float = 2.0) -> None:
     """Deliver one message to TTS: connect, write, close. Raises :class:`TtsNotRunning` when nothing accepts
     the connection (or it does not complete within ``timeout``)."""
     data = encode(message)
     try:
         async with asyncio.timeout(timeout):
-            _reader, writer = await asyncio.open_connection(host, port)
-            try:
-                writer.write(data)
-                await writer.drain()
-            finally:
-                writer.close()
-                try:
-                    await writer.wait_closed()
-                except (ConnectionError, OSError):
-                    pass
+            await write_frame(host, port, data)
     except TimeoutError:
         raise TtsNotRunning(
             f"Tabletop Simulator did not accept a message on {host}:{port} within {timeout:g} s."

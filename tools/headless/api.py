@@ -74,15 +74,16 @@ class Proxy:
         return {}
 
     def index(self, key: Any) -> Any:
+        """``(value, is_method)``: the Lua side caches methods, so each crosses into Lua once."""
         getter = self.getters().get(key)
         if getter is not None:
-            return self.table.lua.to_lua(getter())
+            return self.table.lua.to_lua(getter()), False
         if key not in self._methods:
             method = self.methods().get(key)
             if method is None:
                 raise Unemulated(f"{self.kind}.{key}")
             self._methods[key] = self.table.lua.function(self._strip_self(method))
-        return self._methods[key]
+        return self._methods[key], True
 
     def _strip_self(self, method: Callable[..., Any]) -> Callable[..., Any]:
         target = getattr(self, "target", self)
@@ -303,6 +304,8 @@ class ObjectProxy(Proxy):
             "getLock": lambda: o.locked,
             "setLock": lambda v: setattr(o, "locked", bool(v)) or True,
             "call": call,
+            "setVectorLines": lambda lines: o.data.__setitem__("AttachedVectorLines", list(lines or [])) or True,
+            "getVectorLines": lambda: list(o.data.get("AttachedVectorLines") or []),
         }
 
 
@@ -398,7 +401,7 @@ class Namespace(Proxy):
 
     def index(self, key: Any) -> Any:
         if self._fallback is not None and key not in self._m and key not in self._g:
-            return self.table.lua.to_lua(self._fallback(key))
+            return self.table.lua.to_lua(self._fallback(key)), False
         return super().index(key)
 
 

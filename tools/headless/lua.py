@@ -27,12 +27,19 @@ local base = {}
 for _, k in ipairs(safe_names) do base[k] = _G[k] end
 hl.base = base
 
-function hl.wrap(proxy)
+function hl.wrap(proxy, index, newindex, describe)
     local mt = {}
     mt.__headless = proxy
-    mt.__index = function(_, k) return proxy.index(k) end
-    mt.__newindex = function(_, k, v) proxy.newindex(k, v) end
-    mt.__tostring = function() return proxy.describe() end
+    local methods = {}
+    mt.__index = function(_, k)
+        local m = methods[k]
+        if m ~= nil then return m end
+        local v, is_method = index(k)
+        if is_method then methods[k] = v end
+        return v
+    end
+    mt.__newindex = function(_, k, v) newindex(k, v) end
+    mt.__tostring = function() return describe() end
     return setmetatable({}, mt)
 end
 
@@ -116,7 +123,7 @@ class Lua:
         """The Lua table standing for ``proxy`` (the same table every time)."""
         key = id(proxy)
         if key not in self._wrappers:
-            self._wrappers[key] = (proxy, self.hl.wrap(proxy))
+            self._wrappers[key] = (proxy, self.hl.wrap(proxy, proxy.index, proxy.newindex, proxy.describe))
         return self._wrappers[key][1]
 
     def unwrap(self, value: Any) -> Any:

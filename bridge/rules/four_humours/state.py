@@ -866,6 +866,11 @@ def new_game(
     return state
 
 
+def _absent_as_none(value: Any) -> Any:
+    """``null`` or ``false`` (how Lua writes a missing value) → ``None``."""
+    return None if value is None or value is False else value
+
+
 class _SnapshotReader:
     """Validates a snapshot and fills a state from it; every error names the JSON path."""
 
@@ -877,6 +882,8 @@ class _SnapshotReader:
         return SnapshotError(path, message)
 
     def obj(self, value: Any, path: str) -> dict[str, Any]:
+        if value == []:
+            return {}  # Lua cannot tell an empty object from an empty list; TTS's JSON.encode writes []
         if not isinstance(value, dict):
             raise self.fail(path, "must be an object")
         return value
@@ -902,8 +909,8 @@ class _SnapshotReader:
         return self.int_(value, path, 0, players - 1)
 
     def potion(self, value: Any, path: str, players: int) -> Potion | None:
-        if value is None:
-            return None
+        if value is None or value is False:
+            return None  # Lua tables cannot hold nil, so the mod writes an empty slot as false
         value = self.obj(value, path)
         return (self.seat(value.get("owner"), f"{path}.owner", players), self.humour(value.get("humour"), f"{path}.humour"))
 
@@ -954,7 +961,7 @@ class _SnapshotReader:
         state.first_player = self.seat(snap.get("first_player", 0), "first_player", n)
         state.active = self.seat(snap.get("active_player", state.first_player), "active_player", n)
         state.round_starter = self.seat(snap.get("round_starter", state.active), "round_starter", n)
-        last = snap.get("last_actor")
+        last = _absent_as_none(snap.get("last_actor"))
         state.last_actor = None if last is None else self.seat(last, "last_actor", n)
         state.passes = self.int_(snap.get("consecutive_passes", 0), "consecutive_passes", 0, n)
         state.passed_this_round = {
@@ -963,8 +970,10 @@ class _SnapshotReader:
         }
         state.round_no = self.int_(snap.get("round", 1), "round", 0)
         state.turn_no = self.int_(snap.get("turn", 0), "turn", 0)
-        state.round_end_reason = snap.get("round_end_reason")
-        termination = snap.get("termination")
+        state.round_end_reason = _absent_as_none(snap.get("round_end_reason"))
+        if state.round_end_reason is not None and not isinstance(state.round_end_reason, str):
+            raise self.fail("round_end_reason", "must be a string")
+        termination = _absent_as_none(snap.get("termination"))
         try:
             state.termination = Termination(termination) if termination else None
         except ValueError:
@@ -1071,7 +1080,7 @@ class _SnapshotReader:
             if goal not in state.marks:
                 raise self.fail(f"goal_queue[{i}].goal", f"{goal!r} is not a goal of this game")
             state.goal_queue.append((seat, goal))
-        rng = snap.get("rng")
+        rng = _absent_as_none(snap.get("rng"))
         if rng is None:
             digest = hashlib.sha256(json.dumps(snap, sort_keys=True, ensure_ascii=False).encode()).digest()
             state.rng = SeededRandom(int.from_bytes(digest[:8], "big"))

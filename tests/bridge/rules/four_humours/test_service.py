@@ -99,3 +99,12 @@ def test_a_snapshot_missing_potions_is_refused(data):
 def test_the_same_snapshot_always_gets_the_same_ruling(data):
     snap = table(data, scenes={"mill-fair": on_slots(MILL_FAIR, "P1:S P2:S P3:M")}, passes=4)
     assert handle_request(data, "end_round", {"snapshot": snap}) == handle_request(data, "end_round", {"snapshot": snap})
+
+
+def test_a_snapshot_written_by_lua_reads_like_the_json_one(data):
+    snap = table(data, scenes={"mill": [None, (1, "sanguine"), None, None]}, hands={0: ["sanguine"]})
+    from_lua = json.loads(json.dumps(snap).replace("null", "false"))  # Lua writes empty slots as false
+    from_lua["boards"] = []  # and an empty object as an empty list
+    assert handle_request(data, "score", {"snapshot": from_lua}) == handle_request(data, "score", {"snapshot": snap})
+    action = {"action": "place", "player": 0, "humour": "sanguine", "target": {"kind": "scene", "card": "mill", "slot": 0}}
+    assert handle_request(data, "legal", {"snapshot": from_lua, "action": action})["legal"] is True

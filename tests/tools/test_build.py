@@ -175,6 +175,16 @@ def test_bags_of_potions_per_colour(kingdom_build, data):
         assert len(markers) == 4 and all(memo(m) == {"role": "goal-marker", "owner": colour} for m in markers)
 
 
+def test_every_player_colour_has_a_hand_zone(kingdom_build, data):
+    colours = data.info.player_colours[:data.info.max_players]
+    hands = by_tag(kingdom_build.save, "fh-hand")
+    assert [h["Name"] for h in hands] == ["HandTrigger"] * len(colours)
+    assert [h["FogColor"] for h in hands] == list(colours)
+    assert [memo(h) for h in hands] == [{"role": "hand", "owner": c} for c in colours]
+    spots = {(h["Transform"]["posX"], h["Transform"]["posZ"]) for h in hands}
+    assert len(spots) == len(colours)  # no two hands on top of each other
+
+
 def test_bag_composition_comes_from_the_data(tmp_path, data):
     rules = dataclasses.replace(data.rules, bag_composition={"choleric": 8, "sanguine": 2, "melancholic": 6,
                                                              "phlegmatic": 4})

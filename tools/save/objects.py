@@ -355,6 +355,28 @@ def scripting_trigger(key: str, **kwargs: Any) -> GameObject:
     return GameObject(key, "ScriptingTrigger", **_common(kwargs))
 
 
+def hand_trigger(key: str, owner: str, **kwargs: Any) -> GameObject:
+    """A player's hand zone (``HandTrigger``) for seat colour ``owner``; its transform's scale is its size."""
+    seat = seat_colour(owner)
+    kwargs.setdefault("colour", Colour(seat.r, seat.g, seat.b, 0.0))
+    kwargs.setdefault("locked", True)
+    kwargs.setdefault("grid", False)
+    obj = GameObject(key, "HandTrigger", **_common(kwargs))
+    obj.payload["FogColor"] = owner
+    return obj
+
+
+SEAT_COLOURS = {"White": "#ffffff", "Brown": "#713b17", "Red": "#db1a18", "Orange": "#f4641d",
+                "Yellow": "#e7e52c", "Green": "#31b32b", "Teal": "#21b19b", "Blue": "#1f87ff",
+                "Purple": "#a020f0", "Pink": "#f570ce"}
+"""TTS's seat colours (player names) and the tint TTS gives each."""
+
+
+def seat_colour(name: str) -> Colour:
+    """The tint of seat colour ``name`` (grey for a name TTS does not know)."""
+    return Colour.hex(SEAT_COLOURS.get(name, "#b0b0b0"))
+
+
 def text_3d(key: str, text: str, *, colour: Colour = WHITE, font_size: int = 64, **kwargs: Any) -> GameObject:
     """A ``3DText`` label lying on the table."""
     obj = GameObject(key, "3DText", **_common(kwargs))

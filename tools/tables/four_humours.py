@@ -42,7 +42,7 @@ from bridge.rules.four_humours.records import HUMOURS, Board, FourHumoursData
 from tools.errors import DataError
 from tools.save import (
     Colour, DeckSheet, GameObject, Save, SnapPoint, Vector, at, bag, card, custom_tile, custom_token,
-    deck, scripting_trigger,
+    deck, hand_trigger, scripting_trigger, seat_colour,
 )
 from tools.sheets import PackedDeck
 
@@ -329,13 +329,19 @@ def compose_table(
                 n += 1
         objects.append(bag(f"bag:{colour}", potions, nickname=f"{colour} potions",
                            tags=(TAG, "fh-bag", f"owner:{colour}"), memo=_memo("bag", owner=colour),
-                           colour=_seat_colour(colour), transform=at(-27, z, 1.5, scale=1.0)))
+                           colour=seat_colour(colour), transform=at(-27, z, 1.5, scale=1.0)))
         for i in range(rules.goals_per_game):
             objects.append(custom_token(
                 f"goal-marker:{colour}:{i}", url_for(image(f"goal-marker:{colour}")),
                 nickname=f"{colour} goal marker", tags=(TAG, "fh-goal-marker", f"owner:{colour}"),
                 memo=_memo("goal-marker", owner=colour),
                 transform=at(-24.5 + 0.9 * i, z, 1.1, scale=(0.35, 1, 0.35))))
+        # The player's hand: seats alternate between the near and the far edge of the table.
+        south = p % 2 == 0
+        objects.append(hand_trigger(
+            f"hand:{colour}", colour, tags=(TAG, "fh-hand", f"owner:{colour}"), memo=_memo("hand", owner=colour),
+            transform=at(-16 + 16 * (p // 2), -26 if south else 26, 4.0, scale=(14, 6, 4),
+                         rot_y=0.0 if south else 180.0)))
 
     save = Save(
         data.info.name.get(lang), objects, lua_script=lua_script, xml_ui=xml_ui,
@@ -347,12 +353,6 @@ def compose_table(
     return save
 
 
-_SEATS = {"White": "#ffffff", "Brown": "#713b17", "Red": "#db1a18", "Orange": "#f4641d", "Yellow": "#e7e52c",
-          "Green": "#31b32b", "Teal": "#21b19b", "Blue": "#1f87ff", "Purple": "#a020f0", "Pink": "#f570ce"}
-
-
-def _seat_colour(colour: str) -> Colour:
-    return Colour.hex(_SEATS.get(colour, "#b0b0b0"))
 
 
 def _note(data: FourHumoursData, mode: str, lang: str) -> str:

@@ -25,7 +25,16 @@ class Event:
         return body
 
     def _fields(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items()}
+        # Field ``source`` is written as ``from`` (a Python keyword); values with a JSON form use it.
+        return {("from" if k == "source" else k): _jsonable(v) for k, v in self.__dict__.items()}
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return list(value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -35,9 +44,6 @@ class PotionPlaced(Event):
     kind: ClassVar[str] = "potion_placed"
     player: int
     target: Target
-
-    def _fields(self) -> dict[str, Any]:
-        return {"player": self.player, "target": self.target.to_json()}
 
 
 @dataclass(frozen=True)
@@ -98,17 +104,6 @@ class PotionMoved(Event):
     cell: str
     chosen: bool
 
-    def _fields(self) -> dict[str, Any]:
-        return {
-            "owner": self.owner,
-            "humour": self.humour,
-            "from": self.source.to_json(),
-            "reason": self.reason,
-            "board": self.board,
-            "cell": self.cell,
-            "chosen": self.chosen,
-        }
-
 
 @dataclass(frozen=True)
 class PotionReturned(Event):
@@ -124,9 +119,6 @@ class PotionReturned(Event):
     source: Target
     reason: str
 
-    def _fields(self) -> dict[str, Any]:
-        return {"owner": self.owner, "humour": self.humour, "from": self.source.to_json(), "reason": self.reason}
-
 
 @dataclass(frozen=True)
 class DecisionRequired(Event):
@@ -139,16 +131,6 @@ class DecisionRequired(Event):
     reason: str
     board: str
     cells: tuple[str, ...]
-
-    def _fields(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "humour": self.humour,
-            "from": self.source.to_json(),
-            "reason": self.reason,
-            "board": self.board,
-            "cells": list(self.cells),
-        }
 
 
 @dataclass(frozen=True)
@@ -166,9 +148,6 @@ class RoundStarted(Event):
     round: int
     scenes: tuple[str, ...]
     starter: int
-
-    def _fields(self) -> dict[str, Any]:
-        return {"round": self.round, "scenes": list(self.scenes), "starter": self.starter}
 
 
 @dataclass(frozen=True)

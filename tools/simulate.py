@@ -82,7 +82,7 @@ def simulate(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` random games and return the figures as JSON (see ``docs/simulate.md``).
+    """Play ``games`` random games and return the figures as JSON (the keys are described in ``docs/simulate.md``).
 
     ``progress`` is called with the number of games just finished.  Timing fields are ``seconds`` and
     ``games_per_second``; every other field is a function of the arguments alone.

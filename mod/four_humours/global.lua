@@ -1,38 +1,103 @@
 -- Four Humours: Global script (root module of the bundle the build writes into the save).
 --
 -- The table is the state: potions, cards and markers lie where the rules put them; the ledger below keeps
--- only the bookkeeping the table cannot show (round, whose turn, passes, marks order, a round's ruling in
--- progress) and is saved with onSave, so a reloaded table or a restarted bridge carries on.
+-- only the bookkeeping the table cannot show (round, whose turn, passes, goal marks in order, a ruling being
+-- applied) and is saved with onSave, so a reloaded table or a restarted bridge carries on.
+--
+-- Flow: Setup deals goals, scenes and hands. In placement a potion dropped on a slot is checked with the
+-- bridge (`legal`); a legal one is laid face down and its owner draws a replacement. When the engine says the
+-- round is over the mod sends `end_round` with the snapshot read off the table and applies the ruling's
+-- events one by one (STEP_DELAY apart). A `decision_required` event stops the ruling until the owner drops the
+-- potion on an outlined cell; `end_round` is then sent again with the same snapshot and the choices so far.
 local bridge = require("lib.bridge")
 local util = require("lib.util")
 local map = require("four_humours.tablemap")
+local text = require("four_humours.text")
 local game = require("generated.game")
 
-MOD_VERSION = "0.1.0"
-REQUEST_TIMEOUT = 5
-HELLO_RETRY = 5
-STEP_DELAY = 0.4
-STACK_HEIGHT = 0.25
+MOD_VERSION = "0.2.0"
+REQUEST_TIMEOUT = 5    -- seconds before a request is sent again (once), then given up
+HELLO_RETRY = 5        -- seconds between two hellos while the bridge is away
+STEP_DELAY = 0.4       -- seconds between two steps of a ruling, so that players can follow them
+SETTLE_TIMEOUT = 3     -- longest wait for dealt potions to reach a hand
+STACK_HEIGHT = 0.2     -- height of one potion in a stack on a board cell
+DISCARD_OFFSET = -6    -- the scene discard pile lies this far (z) from where the scene deck started
 
 local data = {}
 local status = { connected = false, polling = false }
-local waiting_for_bridge = {}   -- actions to retry once hello is answered again
+local waiting_for_bridge = {}   -- requests to send again once the bridge answers hello
 local busy = false              -- a placement or pass is being checked
+local ruling_serial = 0         -- the ruling being applied (a newer one stops an older one's steps)
 local ledger = nil
 
 local function new_ledger()
     return {
         game = game.game, mode = game.mode, colours = {}, fiefs = nil, phase = "setup", round = 1, turn = 0,
-        first_player = 0, active_player = 0, round_starter = 0, last_actor = nil, passes = 0,
-        scene_discard = {}, resolved_parties = {}, marks = {}, round_snapshot = nil, choices = {}, applied = 0,
-        awaiting = nil,
+        first_player = 0, active_player = 0, round_starter = 0, last_actor = nil, passes = 0, passed = {},
+        scene_discard = {}, resolved_parties = {}, set_aside = {}, marks = {}, discard_at = nil, marker_home = {},
+        round_snapshot = nil, choices = {}, applied = 0, awaiting = nil, outcome = nil,
     }
 end
 
--- ------------------------------------------------------------------ status panel and notices
-local function show_status(text, colour)
-    UI.setValue("bridgeStatus", text)
+local function rules()
+    return data.rules or {}
+end
+
+-- ------------------------------------------------------------------ seats and colours
+local function seat_of(colour)
+    local i = util.index_of(ledger.colours, colour)
+    if i == nil then
+        return nil
+    end
+    return i - 1
+end
+
+local function colour_of(seat)
+    if seat == nil then
+        return nil
+    end
+    return ledger.colours[seat + 1]
+end
+
+local function colours_of(seats)
+    local out = {}
+    for _, seat in ipairs(seats or {}) do
+        table.insert(out, tostring(colour_of(seat)))
+    end
+    return out
+end
+
+-- ------------------------------------------------------------------ panels and notices
+local function show_bridge(message, colour)
+    UI.setValue("bridgeStatus", message)
     UI.setAttribute("bridgeStatus", "color", colour)
+end
+
+--- The one-line state of the game at the top of the scoreboard: what everyone waits for.
+local function show_state()
+    local line = "Seat the players, then press Setup."
+    local round = "Round " .. tostring(ledger.round)
+    if ledger.phase == "placement" then
+        local colour = tostring(colour_of(ledger.active_player))
+        if busy then
+            line = round .. " · checking " .. colour .. "'s move…"
+        else
+            line = round .. " · " .. colour .. " to play"
+        end
+    elseif ledger.phase == "resolution" then
+        if ledger.awaiting ~= nil then
+            line = round .. " · " .. tostring(colour_of(ledger.awaiting.player)) .. " chooses a cell for a potion"
+        else
+            line = round .. " is being resolved…"
+        end
+    elseif ledger.phase == "ended" then
+        local winners = {}
+        if ledger.outcome ~= nil then
+            winners = colours_of(ledger.outcome.winners)
+        end
+        line = "Game over · " .. text.join(winners) .. " won"
+    end
+    UI.setValue("turnStatus", line)
 end
 
 local function tell(colour, message)
@@ -43,6 +108,12 @@ local function tell(colour, message)
     end
 end
 
+local function set_busy(value)
+    busy = value
+    show_state()
+end
+
+-- ------------------------------------------------------------------ the bridge
 local say_hello = nil
 
 local function bridge_lost(retry)
@@ -51,7 +122,7 @@ local function bridge_lost(retry)
     end
     if status.connected or not status.polling then
         status.connected = false
-        show_status("No bridge. On the host computer run:  ttsmod bridge", "#FFD700")
+        show_bridge("No bridge. On the host computer run:  ttsmod bridge", "#FFD700")
         broadcastToAll("The rules bridge is not answering: nothing on the table was changed. Start it with "
             .. "'ttsmod bridge'; the game continues when it answers.", { 1, 0.6, 0.2 })
     end
@@ -61,8 +132,8 @@ local function bridge_lost(retry)
     end
 end
 
---- Send a request. When no reply comes (after one retry): `on_lost` runs at once, `retry` (a function) is
---  queued and run again when the bridge answers hello again.
+--- Send a request. When no reply comes (after one retry): `on_lost` runs at once and `retry` (a function, or
+--  nil) is queued to run again when the bridge answers hello again.
 local function ask(kind, body, on_reply, on_refused, retry, on_lost)
     bridge.request(kind, body, {
         reply = on_reply,
@@ -88,7 +159,7 @@ say_hello = function()
             local was_down = not status.connected
             status.connected = true
             status.polling = false
-            show_status("bridge connected (ttsmod " .. tostring(body.bridge) .. ")", "#7CFC00")
+            show_bridge("bridge connected (ttsmod " .. tostring(body.bridge) .. ")", "#7CFC00")
             if was_down and #waiting_for_bridge > 0 then
                 local again = waiting_for_bridge
                 waiting_for_bridge = {}
@@ -98,30 +169,18 @@ say_hello = function()
             end
         end,
         refused = function(err)
-            show_status("bridge refused hello: " .. tostring(err.message), "#FF6347")
+            show_bridge("bridge refused hello: " .. tostring(err.message), "#FF6347")
         end,
         lost = function()
             status.connected = false
             status.polling = true
-            show_status("No bridge. On the host computer run:  ttsmod bridge", "#FFD700")
+            show_bridge("No bridge. On the host computer run:  ttsmod bridge", "#FFD700")
             Wait.time(function() say_hello() end, HELLO_RETRY)
         end,
     })
 end
 
--- ------------------------------------------------------------------ small table helpers
-local function seat_of(colour)
-    local i = util.index_of(ledger.colours, colour)
-    if i == nil then
-        return nil
-    end
-    return i - 1
-end
-
-local function colour_of(seat)
-    return ledger.colours[seat + 1]
-end
-
+-- ------------------------------------------------------------------ moving things
 local function to_hand(obj, colour)
     local t = Player[colour].getHandTransform()
     obj.setRotation({ 0, t.rotation.y + 180, 0 })
@@ -133,35 +192,112 @@ local function lay_face_down(obj, p)
     obj.setRotation({ 0, 180, 180 })
 end
 
+--- Deal up to `count` potions from colour's bag into their hand; `done(drawn)` runs once they are in it.
+local function draw(colour, count, done)
+    local bag = map.bag_of(colour)
+    local before = #map.hand_potions(colour)
+    local n = 0
+    if bag ~= nil then
+        n = math.min(count, bag.getQuantity())
+    end
+    if n > 0 then
+        bag.shuffle()
+        bag.deal(n, colour)
+    end
+    local finish = function()
+        if done ~= nil then
+            done(n)
+        end
+    end
+    local want = before + n
+    Wait.condition(finish, function() return #map.hand_potions(colour) >= want end, SETTLE_TIMEOUT, finish)
+end
+
+local function move_to_cell(obj, board_id, cell)
+    local p = map.cell_position(board_id, cell)
+    if p == nil then
+        return false
+    end
+    local height = #map.near("fh-potion", p, obj) * STACK_HEIGHT
+    obj.setRotation({ 0, 180, 0 })
+    obj.setPositionSmooth({ p.x, p.y + 0.1 + height, p.z }, false, true)
+    return true
+end
+
+--- The potion of owner_seat lying on a slot ({kind, card, slot}), and the slot.
+local function potion_on(source, owner_seat)
+    local slot = map.find_slot(source.kind, source.card, source.slot)
+    if slot == nil then
+        return nil, nil
+    end
+    for _, obj in ipairs(map.near("fh-potion", slot.position, nil)) do
+        if util.memo(obj).owner == colour_of(owner_seat) then
+            return obj, slot
+        end
+    end
+    return nil, slot
+end
+
+local function card_title(kind, id)
+    local tag = "fh-scene"
+    local key = "card"
+    if kind == "party" then
+        tag = "fh-party"
+        key = "party"
+    end
+    for _, obj in ipairs(getObjectsWithTag(tag)) do
+        if util.memo(obj)[key] == id then
+            local name = obj.getName()
+            if name ~= nil and name ~= "" then
+                return name
+            end
+        end
+    end
+    return tostring(id)
+end
+
+-- ------------------------------------------------------------------ scores and turns
+local function show_scores(standings, leaders, round)
+    for i = 1, 6 do
+        UI.setAttribute("scoreRow" .. i, "active", "false")
+    end
+    for i, row in ipairs(standings or {}) do
+        local colour = colour_of(row.player) or "?"
+        local star = ""
+        if util.index_of(leaders or {}, row.player) ~= nil then
+            star = "★ "
+        end
+        UI.setAttribute("scoreRow" .. i, "active", "true")
+        UI.setValue("scoreRow" .. i, star .. colour .. ": " .. text.figures(row))
+    end
+    UI.setValue("scoreRound", "Round " .. tostring(round) .. " · goals and tie-break figures")
+end
+
 local function refresh_score()
     if ledger.phase == "setup" then
         return
     end
     ask("score", { snapshot = map.snapshot(ledger, nil) }, function(body)
-        for i = 1, 6 do
-            UI.setAttribute("scoreRow" .. i, "active", "false")
-        end
-        for i, row in ipairs(body.standings or {}) do
-            local colour = colour_of(row.player) or "?"
-            UI.setAttribute("scoreRow" .. i, "active", "true")
-            UI.setValue("scoreRow" .. i, colour .. ": " .. tostring(row.goals) .. " goals, " .. tostring(row.placed)
-                .. " potions placed")
-        end
-        UI.setValue("scoreRound", "Round " .. tostring(body.round))
-    end, nil, nil)
+        show_scores(body.standings, body.leaders, ledger.round)
+    end, function(err)
+        print("ttsmod: the bridge could not score the table: " .. tostring(err.message))
+    end, nil)
 end
 
 local function show_turn()
     local colour = colour_of(ledger.active_player)
-    Turns.turn_color = colour
+    if ledger.phase == "placement" and colour ~= nil and Turns.turn_color ~= colour then
+        Turns.turn_color = colour
+    end
     for _, c in ipairs(data.player_colours) do
         UI.setAttribute("pass_" .. c, "active", tostring(ledger.phase == "placement" and c == colour))
     end
+    show_state()
 end
 
 local function four_identical(colour)
     local hand = map.hand_potions(colour)
-    if #hand ~= 4 then
+    if #hand ~= (rules().hand_size or 4) then
         return false
     end
     local first = util.memo(hand[1]).humour
@@ -174,81 +310,159 @@ local function four_identical(colour)
 end
 
 local function offer_redraws()
-    for _, colour in ipairs(ledger.colours) do
-        UI.setAttribute("redraw_" .. colour, "active", tostring(four_identical(colour)))
+    for _, colour in ipairs(data.player_colours) do
+        local offer = ledger.phase == "placement" and rules().four_identical_redraw ~= false
+            and util.index_of(ledger.colours, colour) ~= nil and four_identical(colour)
+        UI.setAttribute("redraw_" .. colour, "active", tostring(offer))
     end
 end
 
--- ------------------------------------------------------------------ setup
-local function scene_cell(card)
+-- ------------------------------------------------------------------ scenes, markers, goal markers
+local function scene_data(card)
     for _, scene in ipairs(data.scenes or {}) do
         if scene.id == card then
-            return scene.cell
+            return scene
         end
     end
     return nil
 end
 
+--- Where the scene marker of a scene goes: its cell, or for an animal scene the middle of its zone's cells.
+local function marker_spot(scene)
+    if scene.cell ~= nil and scene.cell ~= "" then
+        return map.cell_position("kingdom", scene.cell)
+    end
+    local sum_x, sum_z, y, n = 0, 0, 0, 0
+    for _, board in ipairs(data.boards or {}) do
+        if board.id == "kingdom" then
+            for _, cell in ipairs(board.cells) do
+                if cell.tile == scene.zone then
+                    local p = map.cell_position("kingdom", cell.id)
+                    if p ~= nil then
+                        sum_x, sum_z, y, n = sum_x + p.x, sum_z + p.z, p.y, n + 1
+                    end
+                end
+            end
+        end
+    end
+    if n == 0 then
+        return nil
+    end
+    return { x = sum_x / n, y = y, z = sum_z / n }
+end
+
+--- Scene markers on the cells of the scenes in play (kingdom mode); the others back to their reserve.
+--  Fief mode has no kingdom map, so the markers stay in reserve.
 local function place_scene_markers()
     local markers = getObjectsWithTag("fh-scene-marker")
+    table.sort(markers, function(a, b) return a.getGUID() < b.getGUID() end)
     local used = 0
-    for _, entry in ipairs(map.scene_cards()) do
-        local cell = scene_cell(util.memo(entry.card).card)
-        if cell ~= nil then
-            local board_id = "kingdom"
-            if ledger.mode == "fief" then
-                board_id = nil
-            end
+    if ledger.mode ~= "fief" then
+        for _, entry in ipairs(map.scene_cards()) do
+            local scene = scene_data(util.memo(entry.card).card)
             local p = nil
-            if board_id ~= nil then
-                p = map.cell_position(board_id, cell)
+            if scene ~= nil then
+                p = marker_spot(scene)
             end
             if p ~= nil and markers[used + 1] ~= nil then
                 used = used + 1
-                markers[used].setPositionSmooth({ p.x + 0.3, p.y + 0.2, p.z + 0.3 }, false, true)
+                markers[used].setPositionSmooth({ p.x + 0.45, p.y + 0.2, p.z + 0.45 }, false, true)
             end
+        end
+    end
+    for i = used + 1, #markers do
+        local home = ledger.marker_home[markers[i].getGUID()]
+        if home ~= nil then
+            markers[i].setPositionSmooth(home, false, true)
         end
     end
 end
 
-local function deal_to_spots(deck_tag, spot_tag, wanted)
-    local deck = map.one(deck_tag)
-    local spots = getObjectsWithTag(spot_tag)
-    table.sort(spots, function(a, b) return util.memo(a).index < util.memo(b).index end)
+--- Every scene card on a spot goes to the discard pile (a potion still on one goes back to its bag first).
+local function discard_scenes()
+    for _, entry in ipairs(map.scene_cards()) do
+        for _, p in pairs(map.snaps(entry.card, "fh-slot:")) do
+            for _, obj in ipairs(map.near("fh-potion", p, nil)) do
+                local bag = map.bag_of(util.memo(obj).owner)
+                if bag ~= nil then
+                    bag.putObject(obj)
+                end
+            end
+        end
+        local card = util.memo(entry.card).card
+        if util.index_of(ledger.scene_discard, card) == nil then
+            table.insert(ledger.scene_discard, card)
+        end
+        local d = ledger.discard_at
+        if d ~= nil then
+            entry.card.setPosition({ d.x, d.y + 0.05 * #ledger.scene_discard, d.z })
+            entry.card.setRotation({ 0, 180, 0 })
+        end
+    end
+end
+
+--- Deal scene cards `ids` (in order) onto the free scene spots (in index order).
+local function deal_scenes(ids)
     local taken = 0
-    for _, spot in ipairs(spots) do
+    for _, spot in ipairs(map.spots("fh-scene-spot")) do
         local occupied = false
         for _, obj in ipairs(spot.getObjects()) do
-            if obj.hasTag("fh-scene") or obj.hasTag("fh-goal") then
+            if obj.hasTag("fh-scene") then
                 occupied = true
             end
         end
-        if not occupied and deck ~= nil and taken < #wanted then
+        if not occupied and taken < #ids then
             taken = taken + 1
             local p = spot.getPosition()
-            local params = { position = { p.x, p.y, p.z }, rotation = { 0, 180, 0 }, smooth = false }
-            if wanted[taken] ~= true then
-                params.guid = wanted[taken]
-            end
-            deck.takeObject(params)
+            map.take_scene(ids[taken], { x = p.x, y = p.y - 0.4, z = p.z }, ledger)
         end
     end
 end
 
-local function guids_for(deck_tag, cards)
-    local deck = map.one(deck_tag)
-    local out = {}
-    if deck == nil then
-        return out
+local function deal_goals(count)
+    local dealt = 0
+    for _, spot in ipairs(map.spots("fh-goal-spot")) do
+        local deck = map.one("fh-goal-deck")
+        if deck ~= nil and dealt < count then
+            dealt = dealt + 1
+            local p = spot.getPosition()
+            deck.takeObject({ position = { p.x, p.y - 0.4, p.z }, rotation = { 0, 180, 0 }, smooth = false })
+        end
     end
-    for _, card in ipairs(cards) do
-        for _, entry in ipairs(deck.getObjects()) do
-            if JSON.decode(entry.memo or "{}").card == card then
-                table.insert(out, entry.guid)
+end
+
+local function place_goal_marker(colour, goal)
+    local n = #(ledger.marks[goal] or {})
+    for _, entry in ipairs(map.goal_cards()) do
+        if util.memo(entry.card).goal == goal then
+            for _, marker in ipairs(getObjectsWithTag("fh-goal-marker")) do
+                if marker.hasTag("owner:" .. colour) and map.spot_of(marker, "fh-goal-spot") == nil then
+                    local p = entry.card.getPosition()
+                    marker.setPositionSmooth({ p.x - 1.2 + 0.6 * n, p.y + 0.3, p.z - 1.2 }, false, true)
+                    return true
+                end
             end
         end
     end
-    return out
+    return false
+end
+
+--- Party tiles resolved this game move out of the strip (once each).
+local function set_aside_parties()
+    for _, tile in ipairs(map.party_tiles()) do
+        local party = util.memo(tile).party
+        if tile.hasTag(map.RESOLVED) and util.index_of(ledger.set_aside, party) == nil then
+            table.insert(ledger.set_aside, party)
+            local p = tile.getPosition()
+            tile.setPositionSmooth({ p.x + 6, p.y, p.z }, false, true)
+        end
+    end
+end
+
+-- ------------------------------------------------------------------ setup
+local function start_round_message()
+    broadcastToAll("Round " .. tostring(ledger.round) .. ": " .. tostring(colour_of(ledger.active_player))
+        .. " begins.", { 1, 1, 1 })
 end
 
 function onSetupClick(player, value, id)
@@ -256,72 +470,85 @@ function onSetupClick(player, value, id)
         return
     end
     local colours = map.colours_in_play(data.player_colours)
-    if #colours < (data.min_players or 2) then
-        broadcastToAll("Seat at least " .. tostring(data.min_players or 2) .. " players, then press Setup.",
-            { 1, 0.6, 0.2 })
+    local least = data.min_players or 2
+    if #colours < least then
+        broadcastToAll("Seat at least " .. tostring(least) .. " players, then press Setup.", { 1, 0.6, 0.2 })
         return
     end
     ledger.colours = colours
     if ledger.mode == "fief" then
+        -- seat i plays the i-th fief board of the game data (as the engine deals them)
         ledger.fiefs = {}
-        local fiefs = getObjectsWithTag("fh-fief")
-        table.sort(fiefs, function(a, b) return tostring(util.memo(a).fief) < tostring(util.memo(b).fief) end)
         for i = 1, #colours do
-            ledger.fiefs[i] = util.memo(fiefs[i]).fief
+            ledger.fiefs[i] = data.boards[i].id
         end
     end
-    local goal_deck = map.one("fh-goal-deck")
     local scene_deck = map.one("fh-scene-deck")
-    goal_deck.shuffle()
+    local d = scene_deck.getPosition()
+    ledger.discard_at = { x = d.x, y = d.y, z = d.z + DISCARD_OFFSET }
+    for _, marker in ipairs(getObjectsWithTag("fh-scene-marker")) do
+        local p = marker.getPosition()
+        ledger.marker_home[marker.getGUID()] = { p.x, p.y, p.z }
+    end
+    map.one("fh-goal-deck").shuffle()
     scene_deck.shuffle()
-    local four = { true, true, true, true }
-    deal_to_spots("fh-goal-deck", "fh-goal-spot", four)
-    deal_to_spots("fh-scene-deck", "fh-scene-spot", four)
-    for _, colour in ipairs(colours) do
-        local bag = map.bag_of(colour)
-        bag.shuffle()
-        bag.deal(4, colour)
+    deal_goals(rules().goals_per_game or 4)
+    local first_scenes = {}
+    for i, card in ipairs(map.scene_deck_ids(ledger)) do
+        if i <= (rules().scenes_face_up or 4) then
+            table.insert(first_scenes, card)
+        end
     end
-    for _, entry in ipairs(map.goal_cards()) do
-        ledger.marks[util.memo(entry.card).goal] = {}
-    end
+    deal_scenes(first_scenes)
     local first = math.random(1, #colours) - 1
-    if data.first_player == "host" then
+    if rules().first_player == "host" then
         first = 0
     end
     ledger.first_player = first
     ledger.active_player = first
     ledger.round_starter = first
-    ledger.phase = "placement"
+    ledger.round = 1
+    ledger.phase = "dealing"
     UI.setAttribute("setupButton", "active", "false")
     Turns.enable = true
     Turns.order = colours
-    Wait.frames(function()
-        place_scene_markers()
-        show_turn()
-        offer_redraws()
-        broadcastToAll("Round 1: " .. colour_of(first) .. " begins.", { 1, 1, 1 })
-        refresh_score()
-    end, 2)
+    local left = #colours
+    for _, colour in ipairs(colours) do
+        draw(colour, rules().hand_size or 4, function()
+            left = left - 1
+            if left == 0 then
+                for _, entry in ipairs(map.goal_cards()) do
+                    ledger.marks[util.memo(entry.card).goal] = {}
+                end
+                ledger.phase = "placement"
+                place_scene_markers()
+                show_turn()
+                offer_redraws()
+                start_round_message()
+                refresh_score()
+            end
+        end)
+    end
 end
 
 local function redraw(colour)
     local seat = seat_of(colour)
+    if seat == nil or ledger.phase ~= "placement" then
+        return
+    end
     ask("legal", { snapshot = map.snapshot(ledger, nil), action = { action = "redraw", player = seat } },
         function(body)
             if not body.legal then
-                tell(colour, "No redraw: " .. tostring(body.message))
+                tell(colour, "No redraw: " .. tostring(body.message) .. ".")
                 return
             end
             local bag = map.bag_of(colour)
             for _, obj in ipairs(map.hand_potions(colour)) do
                 bag.putObject(obj)
             end
-            bag.shuffle()
-            bag.deal(4, colour)
             UI.setAttribute("redraw_" .. colour, "active", "false")
-            broadcastToAll(colour .. " showed four identical potions and drew four new ones.", { 1, 1, 1 })
-            Wait.frames(offer_redraws, 2)
+            broadcastToAll(colour .. " showed four identical potions and draws four new ones.", { 1, 1, 1 })
+            draw(colour, rules().hand_size or 4, function() offer_redraws() end)
         end, nil, nil, nil)
 end
 
@@ -329,33 +556,9 @@ function onRedrawClick(player, value, id)
     redraw(string.sub(id, string.len("redraw_") + 1))
 end
 
--- ------------------------------------------------------------------ the round's end and its ruling
+-- ------------------------------------------------------------------ the ruling
 local apply_ruling = nil
 local send_end_round = nil
-
-local function potion_on(source, owner_seat)
-    local slot = map.find_slot(source.kind, source.card, source.slot)
-    if slot == nil then
-        return nil, nil
-    end
-    for _, obj in ipairs(map.near("fh-potion", slot.position)) do
-        if util.memo(obj).owner == colour_of(owner_seat) then
-            return obj, slot
-        end
-    end
-    return nil, slot
-end
-
-local function move_to_cell(obj, board_id, cell)
-    local p = map.cell_position(board_id, cell)
-    if p == nil then
-        return false
-    end
-    local height = #map.near("fh-potion", p) * STACK_HEIGHT
-    obj.setRotation({ 0, 180, 0 })
-    obj.setPositionSmooth({ p.x, p.y + 0.1 + height, p.z }, false, true)
-    return true
-end
 
 local function outline_cells(board_id, cells, colour)
     local board = map.boards()[board_id]
@@ -385,37 +588,78 @@ local function clear_outlines()
     end
 end
 
+--- Show the decision the ruling waits for: the potion glows, the allowed cells are outlined.
+local function show_decision()
+    local a = ledger.awaiting
+    local colour = colour_of(a.player)
+    local obj = nil
+    if a.guid ~= nil then
+        obj = getObjectFromGUID(a.guid)
+    end
+    if obj ~= nil then
+        obj.highlightOn(colour)
+    end
+    outline_cells(a.board, a.cells, colour)
+    show_state()
+    broadcastToAll(colour .. " chooses where their " .. tostring(a.humour) .. " potion goes: "
+        .. table.concat(a.cells, ", ") .. " (outlined).", { 1, 1, 1 })
+    tell(colour, "Drop your glowing potion on one of the outlined cells.")
+end
+
+local function game_over_message(outcome)
+    local winners = colours_of(outcome.winners)
+    local verb = " wins"
+    if #winners > 1 then
+        verb = " share the win"
+    end
+    local figures = {}
+    for _, s in ipairs(outcome.standings or {}) do
+        table.insert(figures, tostring(colour_of(s.player)) .. " " .. text.figures(s))
+    end
+    return "Game over: " .. text.termination(outcome.termination) .. ". " .. text.join(winners) .. verb
+        .. ". Goals and tie-break figures: " .. table.concat(figures, "; ") .. "."
+end
+
+-- Each handler applies one event of a ruling. It returns nil (the next step follows after STEP_DELAY),
+-- "stop" (the ruling waits for a player) or "async" (the handler calls resume() itself).
 local handlers = {}
 
 handlers.round_ended = function(e)
-    broadcastToAll("Round " .. tostring(e.round) .. " is over (" .. tostring(e.reason) .. "): the potions are revealed.",
-        { 1, 1, 1 })
+    broadcastToAll("Round " .. tostring(e.round) .. " is over (" .. text.round_end(e.reason)
+        .. "): the potions are revealed.", { 1, 1, 1 })
 end
 
 handlers.card_resolved = function(e)
     for _, p in ipairs(e.revealed or {}) do
         local obj = potion_on({ kind = e.card_kind, card = e.card, slot = p.slot }, p.owner)
         if obj ~= nil and obj.is_face_down then
-            obj.flip()
+            obj.setRotation({ 0, 180, 0 })
         end
     end
     local names = {}
     for _, w in ipairs(e.winners or {}) do
         table.insert(names, tostring(colour_of(w.owner)) .. " (" .. tostring(w.humour) .. ")")
     end
-    local who = "nobody"
-    if #names > 0 then
-        who = table.concat(names, ", ")
+    local line = card_title(e.card_kind, e.card) .. ": won by " .. text.join(names)
+    if #(e.sneakers or {}) > 0 then
+        line = line .. ", " .. text.join(colours_of(util.pluck(e.sneakers, "owner"))) .. " sneaking away"
     end
-    broadcastToAll(tostring(e.card) .. ": won by " .. who .. ".", { 1, 1, 1 })
-    if e.card_kind == "party" and util.index_of(ledger.resolved_parties, e.card) == nil then
-        table.insert(ledger.resolved_parties, e.card)
+    broadcastToAll(line .. ".", { 1, 1, 1 })
+    if e.card_kind == "party" then
+        if util.index_of(ledger.resolved_parties, e.card) == nil then
+            table.insert(ledger.resolved_parties, e.card)
+        end
+        for _, tile in ipairs(map.party_tiles()) do
+            if util.memo(tile).party == e.card then
+                tile.addTag(map.RESOLVED)
+            end
+        end
     end
 end
 
 handlers.potion_moved = function(e)
     local obj = potion_on(e.from, e.owner)
-    if obj ~= nil then
+    if obj ~= nil then    -- a potion its owner placed by choice is already on its cell
         move_to_cell(obj, e.board, e.cell)
     end
 end
@@ -429,16 +673,15 @@ handlers.potion_returned = function(e)
 end
 
 handlers.decision_required = function(e)
-    local colour = colour_of(e.player)
     local obj = potion_on(e.from, e.player)
-    ledger.awaiting = { player = e.player, from = e.from, board = e.board, cells = e.cells, humour = e.humour }
+    local guid = nil
     if obj ~= nil then
-        obj.highlightOn(colour)
+        guid = obj.getGUID()
     end
-    outline_cells(e.board, e.cells, colour)
-    broadcastToAll(colour .. " chooses where their " .. tostring(e.humour) .. " potion goes: "
-        .. table.concat(e.cells, ", ") .. " (outlined).", { 1, 1, 1 })
-    tell(colour, "Drop your highlighted potion on one of the outlined cells.")
+    ledger.awaiting = { player = e.player, from = e.from, board = e.board, cells = e.cells, humour = e.humour,
+        guid = guid }
+    show_decision()
+    return "stop"
 end
 
 handlers.goal_marked = function(e)
@@ -446,137 +689,155 @@ handlers.goal_marked = function(e)
     ledger.marks[e.goal] = ledger.marks[e.goal] or {}
     if util.index_of(ledger.marks[e.goal], e.player) == nil then
         table.insert(ledger.marks[e.goal], e.player)
+        place_goal_marker(colour, e.goal)
     end
+    local title = e.goal
     for _, entry in ipairs(map.goal_cards()) do
         if util.memo(entry.card).goal == e.goal then
-            for _, marker in ipairs(getObjectsWithTag("fh-goal-marker")) do
-                local p = entry.card.getPosition()
-                local free = util.flat_distance(marker.getPosition(), p) > 3
-                if marker.hasTag("owner:" .. colour) and free then
-                    local n = #ledger.marks[e.goal]
-                    marker.setPositionSmooth({ p.x - 1 + 0.5 * n, p.y + 0.3, p.z - 1.2 }, false, true)
-                    break
-                end
-            end
+            title = entry.card.getName()
         end
     end
-    broadcastToAll(colour .. " achieves the goal " .. tostring(e.goal) .. ".", { 1, 1, 1 })
+    broadcastToAll(tostring(colour) .. " achieves the goal " .. tostring(title) .. ".", { 1, 1, 1 })
+end
+
+handlers.round_started = function(e)
+    discard_scenes()
+    deal_scenes(e.scenes or {})
+    ledger.round = e.round
+    ledger.active_player = e.starter
+    ledger.round_starter = e.starter
+    ledger.passes = 0
+    ledger.passed = {}
+    ledger.last_actor = nil
+    ledger.turn = 0
+    show_state()
+end
+
+handlers.potions_drawn = function(e, resume)
+    draw(colour_of(e.player), e.count, function() resume() end)
+    return "async"
 end
 
 handlers.game_ended = function(e)
-    ledger.phase = "ended"
+    ledger.outcome = e.outcome
 end
 
-local function finish_round(ruling)
-    ledger.awaiting = nil
+local function finish_ruling()
     ledger.round_snapshot = nil
     ledger.choices = {}
     ledger.applied = 0
+    ledger.awaiting = nil
     clear_outlines()
-    if ruling.game_over ~= nil then
+    set_aside_parties()
+    if ledger.outcome ~= nil then
+        discard_scenes()    -- the last round's scenes are cleaned up like every round's (FH-9)
         ledger.phase = "ended"
-        local names = {}
-        for _, seat in ipairs(ruling.game_over.winners or {}) do
-            table.insert(names, colour_of(seat))
-        end
-        local figures = {}
-        for _, s in ipairs(ruling.game_over.standings or {}) do
-            table.insert(figures, tostring(colour_of(s.player)) .. " " .. tostring(s.goals) .. " goals/"
-                .. tostring(s.placed) .. " placed")
-        end
-        broadcastToAll("Game over (" .. tostring(ruling.game_over.termination) .. "). Winner: "
-            .. table.concat(names, " and ") .. ". " .. table.concat(figures, "; "), { 0.5, 1, 0.5 })
-        show_turn()
-        refresh_score()
-        return
-    end
-    local nr = ruling.next_round
-    if nr == nil then
-        return
-    end
-    -- scenes that do not continue leave the table; the new ones are dealt from the deck
-    local keep = {}
-    for _, card in ipairs(nr.scenes) do
-        keep[card] = true
-    end
-    local deck = map.one("fh-scene-deck")
-    local on_table = {}
-    for i, entry in ipairs(map.scene_cards()) do
-        local card = util.memo(entry.card).card
-        on_table[card] = true
-        if not keep[card] then
-            table.insert(ledger.scene_discard, card)
-            local p = deck.getPosition()
-            entry.card.setPosition({ p.x + 4, p.y + 0.2 * #ledger.scene_discard, p.z })
-        end
-    end
-    local wanted = {}
-    for _, card in ipairs(nr.scenes) do
-        if not on_table[card] then
-            table.insert(wanted, card)
-        end
-    end
-    deal_to_spots("fh-scene-deck", "fh-scene-spot", guids_for("fh-scene-deck", wanted))
-    for _, draw in ipairs(nr.draws or {}) do
-        local colour = colour_of(draw.player)
-        map.bag_of(colour).shuffle()
-        map.bag_of(colour).deal(draw.count, colour)
-    end
-    ledger.phase = "placement"
-    ledger.round = nr.round
-    ledger.active_player = nr.starter
-    ledger.round_starter = nr.starter
-    ledger.passes = 0
-    ledger.last_actor = nil
-    Wait.frames(function()
-        place_scene_markers()
+        Turns.enable = false
         show_turn()
         offer_redraws()
-        broadcastToAll("Round " .. tostring(nr.round) .. ": " .. colour_of(nr.starter) .. " begins.", { 1, 1, 1 })
-        refresh_score()
-    end, 2)
+        show_scores(ledger.outcome.standings, ledger.outcome.winners, ledger.round)
+        broadcastToAll(game_over_message(ledger.outcome), { 0.5, 1, 0.5 })
+        return
+    end
+    ledger.phase = "placement"
+    place_scene_markers()
+    show_turn()
+    offer_redraws()
+    start_round_message()
+    refresh_score()
 end
 
---- Apply the events of a ruling one at a time (STEP_DELAY apart), skipping those applied before.
+--- Apply the events of a ruling one at a time (STEP_DELAY apart), skipping those applied before (a ruling
+--  sent again after a choice repeats the events up to that choice).
 apply_ruling = function(ruling)
+    ruling_serial = ruling_serial + 1
+    local serial = ruling_serial
     local events = ruling.events or {}
-    local function step()
+    local step = nil
+    local resume = function()
+        Wait.time(function() step() end, STEP_DELAY)
+    end
+    step = function()
+        if serial ~= ruling_serial or ledger.phase ~= "resolution" then
+            return
+        end
         if ledger.applied >= #events then
             if ruling.complete then
-                finish_round(ruling)
+                finish_ruling()
             end
             return
         end
         ledger.applied = ledger.applied + 1
         local e = events[ledger.applied]
         local handler = handlers[e.event]
+        local outcome = nil
         if handler ~= nil then
-            handler(e)
+            outcome = handler(e, resume)
         end
-        if e.event == "decision_required" then
-            return
+        if outcome == nil then
+            resume()
         end
-        Wait.time(step, STEP_DELAY)
     end
     step()
 end
 
-send_end_round = function()
-    ledger.phase = "resolution"
+local function back_to_placement(message)
+    ledger.phase = "placement"
+    ledger.round_snapshot = nil
+    ledger.choices = {}
+    ledger.applied = 0
+    if ledger.last_actor ~= nil then
+        ledger.active_player = (ledger.last_actor + 1) % #ledger.colours
+    end
+    tell(nil, message)
     show_turn()
+end
+
+send_end_round = function()
+    show_state()
     ask("end_round", { snapshot = ledger.round_snapshot, choices = ledger.choices, force = false },
-        function(body) apply_ruling(body) end,
-        function(err) tell(nil, "The bridge could not end the round: " .. tostring(err.message)) end,
+        function(ruling) apply_ruling(ruling) end,
+        function(err)
+            back_to_placement("The bridge could not end the round (" .. tostring(err.message) .. "); play goes on.")
+        end,
         function() send_end_round() end)
 end
 
 local function round_over()
-    local snap = map.snapshot(ledger, nil)
-    snap.phase = "placement"
-    ledger.round_snapshot = snap
+    ledger.round_snapshot = util.deep_copy(map.snapshot(ledger, nil))
     ledger.choices = {}
     ledger.applied = 0
+    ledger.awaiting = nil
+    ledger.phase = "resolution"
+    show_turn()
     send_end_round()
+end
+
+--- A player dropped the potion the ruling waits for.
+local function drop_choice(colour, obj)
+    local a = ledger.awaiting
+    local owner = colour_of(a.player)
+    local board_id, cell = map.cell_at(obj.getPosition())
+    if colour == owner and board_id == a.board and util.index_of(a.cells, cell) ~= nil then
+        obj.highlightOff()
+        table.insert(ledger.choices, { player = a.player, cell = cell })
+        ledger.awaiting = nil
+        clear_outlines()
+        move_to_cell(obj, board_id, cell)
+        broadcastToAll(owner .. " puts their potion on " .. cell .. ".", { 1, 1, 1 })
+        send_end_round()
+        return
+    end
+    local slot = map.find_slot(a.from.kind, a.from.card, a.from.slot)
+    if slot ~= nil then
+        obj.setRotation({ 0, 180, 0 })
+        obj.setPosition({ slot.position.x, slot.position.y + 0.1, slot.position.z })
+    end
+    if colour ~= owner then
+        tell(colour, "Only " .. owner .. " chooses where that potion goes.")
+    else
+        tell(colour, "That potion may only go on one of: " .. table.concat(a.cells, ", ") .. " (outlined).")
+    end
 end
 
 -- ------------------------------------------------------------------ placement and passing
@@ -591,48 +852,43 @@ local function after_action(seat, body)
         ledger.active_player = body.next_player
     end
     show_turn()
+    offer_redraws()
+    refresh_score()
 end
 
 local function check_place(colour, obj, slot)
     local seat = seat_of(colour)
     local humour = util.memo(obj).humour
-    busy = true
+    set_busy(true)
     local action = { action = "place", player = seat, humour = humour,
         target = { kind = slot.kind, card = slot.card, slot = slot.slot } }
     ask("legal", { snapshot = map.snapshot(ledger, obj), action = action }, function(body)
-        busy = false
         if not body.legal then
+            set_busy(false)
             to_hand(obj, colour)
-            tell(colour, "Not there: " .. tostring(body.message))
+            tell(colour, text.refusal(body, colour_of(ledger.active_player)))
             return
         end
         lay_face_down(obj, slot.position)
         ledger.passes = 0
-        after_action(seat, body)
-        refresh_score()
+        local after = function()
+            set_busy(false)
+            after_action(seat, body)
+        end
+        if rules().draw_after_place ~= false then
+            draw(colour, 1, after)    -- FH-3.7: the placer draws a replacement from their bag
+        else
+            after()
+        end
     end, function(err)
-        busy = false
+        set_busy(false)
         to_hand(obj, colour)
-        tell(colour, "Not there: " .. tostring(err.message))
+        tell(colour, "The bridge could not check that move: " .. tostring(err.message))
     end, nil, function()
-        -- a lost request: the potion goes back to the hand, nothing else changes
-        busy = false
+        -- no answer: the potion goes back to the hand and nothing else changes
+        set_busy(false)
         to_hand(obj, colour)
     end)
-end
-
-local function choose_cell(colour, obj, board_id, cell)
-    local a = ledger.awaiting
-    if board_id ~= a.board or util.index_of(a.cells, cell) == nil then
-        return false
-    end
-    obj.highlightOff()
-    table.insert(ledger.choices, { player = a.player, cell = cell })
-    ledger.awaiting = nil
-    clear_outlines()
-    move_to_cell(obj, board_id, cell)
-    send_end_round()
-    return true
 end
 
 function onObjectDrop(colour, obj)
@@ -640,29 +896,23 @@ function onObjectDrop(colour, obj)
         return
     end
     local m = util.memo(obj)
-    local p = obj.getPosition()
-    if ledger.phase == "resolution" and ledger.awaiting ~= nil then
-        local a = ledger.awaiting
-        if m.owner == colour and seat_of(colour) == a.player and m.humour == a.humour then
-            local board_id, cell = map.cell_at(p)
-            if board_id ~= nil and choose_cell(colour, obj, board_id, cell) then
-                return
-            end
-            local slot = map.find_slot(a.from.kind, a.from.card, a.from.slot)
-            if slot ~= nil then
-                obj.setPosition({ slot.position.x, slot.position.y + 0.1, slot.position.z })
-            end
-            tell(colour, "That potion may only go on one of: " .. table.concat(a.cells, ", "))
-        end
+    if ledger.awaiting ~= nil and ledger.awaiting.guid == obj.getGUID() then
+        drop_choice(colour, obj)
         return
     end
-    local slot = map.slot_at(p)
+    local slot = map.slot_at(obj.getPosition())
     if slot == nil then
         return
     end
     if ledger.phase ~= "placement" then
         to_hand(obj, m.owner)
-        tell(colour, "Potions are placed only during a round, after Setup.")
+        if ledger.phase == "setup" then
+            tell(colour, "Potions are placed once the game is set up: press Setup.")
+        elseif ledger.phase == "resolution" then
+            tell(colour, "Wait: the round is being resolved.")
+        else
+            tell(colour, "No more potions are placed: the game is over.")
+        end
         return
     end
     if m.owner ~= colour then
@@ -688,22 +938,29 @@ local function do_pass(colour)
     if ledger.phase ~= "placement" or seat ~= ledger.active_player or busy then
         return
     end
-    busy = true
+    if not status.connected then
+        tell(colour, "The rules bridge is not running, so you cannot pass yet ('ttsmod bridge').")
+        return
+    end
+    set_busy(true)
     ask("legal", { snapshot = map.snapshot(ledger, nil), action = { action = "pass", player = seat } },
         function(body)
-            busy = false
+            set_busy(false)
             if not body.legal then
-                tell(colour, "You cannot pass: " .. tostring(body.message))
+                tell(colour, "You cannot pass: " .. tostring(body.message) .. ".")
                 return
             end
             ledger.passes = ledger.passes + 1
+            if util.index_of(ledger.passed, seat) == nil then
+                table.insert(ledger.passed, seat)
+            end
             broadcastToAll(colour .. " passes.", { 1, 1, 1 })
             after_action(seat, body)
         end, function(err)
-            busy = false
+            set_busy(false)
             tell(colour, "You cannot pass: " .. tostring(err.message))
         end, nil, function()
-            busy = false
+            set_busy(false)
         end)
 end
 
@@ -722,30 +979,31 @@ end
 
 -- ------------------------------------------------------------------ load, save, messages
 function onLoad(script_state)
-    data = {}
-    if game.data ~= nil and game.data ~= "" then
-        data = JSON.decode(game.data)
-    end
+    data = util.decode(game.data)
     data.player_colours = data.player_colours or { "White", "Red", "Yellow", "Green", "Blue", "Purple" }
     ledger = new_ledger()
-    if script_state ~= nil and script_state ~= "" then
-        local saved = JSON.decode(script_state)
-        if type(saved) == "table" and saved.ledger ~= nil then
-            for k, v in pairs(saved.ledger) do
-                ledger[k] = v
-            end
+    local saved = util.decode(script_state)
+    if saved.ledger ~= nil then
+        for k, v in pairs(saved.ledger) do
+            ledger[k] = v
         end
+    end
+    if ledger.phase == "dealing" then
+        ledger.phase = "placement"   -- saved while the first hands were dealt: they are in the hands now
     end
     bridge.reset(game.game, math.random(1, 1000) * 1000)
     bridge.timeout = REQUEST_TIMEOUT
-    show_status("Connecting to the ttsmod bridge…", "#FFFFFF")
+    show_bridge("Connecting to the ttsmod bridge…", "#FFFFFF")
     UI.setAttribute("setupButton", "active", tostring(ledger.phase == "setup"))
-    if ledger.phase ~= "setup" then
-        show_turn()
-    end
+    show_turn()
     say_hello()
-    if ledger.phase == "resolution" and ledger.round_snapshot ~= nil and ledger.awaiting == nil then
-        Wait.time(function() send_end_round() end, 1)
+    if ledger.phase == "resolution" and ledger.round_snapshot ~= nil then
+        if ledger.awaiting ~= nil then
+            show_decision()
+        else
+            -- the ruling is asked for again; the events applied before the save are skipped
+            Wait.time(function() send_end_round() end, 1)
+        end
     end
 end
 

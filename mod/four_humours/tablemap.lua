@@ -1,18 +1,24 @@
 -- Where things are on the Four Humours table (docs/table-contract.md) and the snapshot read off it.
 --
--- Everything is found by tags and memo, never by GUID. A potion is "on" a snap point when it lies within
--- NEAR units of it (horizontal distance). The snapshot has the physical part of docs/protocol.md read from
--- the table (hands, bags, scenes, parties, goals, boards, scene deck) and the rest from the ledger the mod
--- keeps in its saved state (round, phase, active player, passes, ...).
+-- Everything is found by tags and memo, never by GUID or by where the build laid it. A potion is "on" a snap
+-- point when it lies within NEAR units of it (horizontal distance). The snapshot has the physical part of
+-- docs/protocol.md read from the table (hands, bags, scenes, parties, goals, boards, scene deck) and the rest
+-- from the ledger the mod keeps in its saved state (round, phase, whose turn, passes, goal marks, ...).
+-- Objects are compared by GUID (two references to one object need not be the same Lua value in TTS).
 local util = require("lib.util")
 
 local M = {}
 
 M.NEAR = 0.6
+M.RESOLVED = "fh-resolved"   -- tag the mod puts on a party tile once it has been resolved
 
 function M.one(tag)
     local found = getObjectsWithTag(tag)
     return found[1]
+end
+
+function M.same(a, b)
+    return a ~= nil and b ~= nil and a.getGUID() == b.getGUID()
 end
 
 function M.colours_in_play(player_colours)
@@ -45,6 +51,21 @@ function M.hand_potions(colour)
     return out
 end
 
+--- Humours of the potions inside a bag: humour → count.
+function M.bag_counts(colour)
+    local bag = { choleric = 0, melancholic = 0, phlegmatic = 0, sanguine = 0 }
+    local bag_obj = M.bag_of(colour)
+    if bag_obj ~= nil then
+        for _, entry in ipairs(bag_obj.getObjects()) do
+            local h = util.decode(entry.memo).humour
+            if h ~= nil then
+                bag[h] = (bag[h] or 0) + 1
+            end
+        end
+    end
+    return bag
+end
+
 --- World positions of an object's snap points carrying tag prefix (e.g. "fh-slot:"), keyed by the suffix.
 function M.snaps(obj, prefix)
     local out = {}
@@ -58,22 +79,35 @@ function M.snaps(obj, prefix)
     return out
 end
 
---- Objects tagged `tag` lying on position p.
-function M.near(tag, p)
+--- Objects tagged `tag` lying on position p (not held by a player), leaving out `exclude` (an object or nil).
+function M.near(tag, p, exclude)
     local out = {}
     for _, obj in ipairs(getObjectsWithTag(tag)) do
-        if util.flat_distance(obj.getPosition(), p) < M.NEAR then
+        if not M.same(obj, exclude) and obj.held_by_color == nil
+            and util.flat_distance(obj.getPosition(), p) < M.NEAR then
             table.insert(out, obj)
         end
     end
     return out
 end
 
---- The card (tag) inside each spot zone (tag), in spot index order: list of {index, card object}.
+--- The zone (tag) holding obj, or nil.
+function M.spot_of(obj, spot_tag)
+    for _, spot in ipairs(getObjectsWithTag(spot_tag)) do
+        for _, inside in ipairs(spot.getObjects()) do
+            if M.same(inside, obj) then
+                return spot
+            end
+        end
+    end
+    return nil
+end
+
+--- The card (tag) inside each spot zone (tag), in spot index order: list of {index, card, spot}.
 local function cards_on_spots(spot_tag, card_tag)
     local out = {}
     for _, spot in ipairs(getObjectsWithTag(spot_tag)) do
-        local index = util.memo(spot).index
+        local index = util.memo(spot).index or 0
         for _, obj in ipairs(spot.getObjects()) do
             if obj.hasTag(card_tag) then
                 table.insert(out, { index = index, card = obj, spot = spot })
@@ -92,6 +126,14 @@ function M.goal_cards()
     return cards_on_spots("fh-goal-spot", "fh-goal")
 end
 
+--- Spot zones (tag) in index order.
+function M.spots(spot_tag)
+    local spots = getObjectsWithTag(spot_tag)
+    table.sort(spots, function(a, b) return (util.memo(a).index or 0) < (util.memo(b).index or 0) end)
+    return spots
+end
+
+--- Every party tile in row order (resolved ones too).
 function M.party_tiles()
     local out = {}
     for _, tile in ipairs(getObjectsWithTag("fh-party")) do
@@ -113,8 +155,9 @@ function M.boards()
     return out
 end
 
---- Every slot on the table: list of {kind, card, slot (0-based), position, host}.
-function M.slots()
+--- Slots on the table: list of {kind, card, slot (0-based), position, host}. Resolved party tiles are left
+--  out unless `with_resolved` (a ruling still finds the potions on a tile it is resolving).
+function M.slots(with_resolved)
     local out = {}
     for _, entry in ipairs(M.scene_cards()) do
         local card = util.memo(entry.card).card
@@ -123,18 +166,21 @@ function M.slots()
         end
     end
     for _, tile in ipairs(M.party_tiles()) do
-        local party = util.memo(tile).party
-        for index, p in pairs(M.snaps(tile, "fh-slot:")) do
-            table.insert(out, { kind = "party", card = party, slot = tonumber(index), position = p, host = tile })
+        if with_resolved or not tile.hasTag(M.RESOLVED) then
+            local party = util.memo(tile).party
+            for index, p in pairs(M.snaps(tile, "fh-slot:")) do
+                table.insert(out, { kind = "party", card = party, slot = tonumber(index), position = p, host = tile })
+            end
         end
     end
     return out
 end
 
+--- The open slot nearest p (within NEAR), or nil.
 function M.slot_at(p)
     local best = nil
     local best_d = M.NEAR
-    for _, slot in ipairs(M.slots()) do
+    for _, slot in ipairs(M.slots(false)) do
         local d = util.flat_distance(slot.position, p)
         if d < best_d then
             best = slot
@@ -145,7 +191,7 @@ function M.slot_at(p)
 end
 
 function M.find_slot(kind, card, index)
-    for _, slot in ipairs(M.slots()) do
+    for _, slot in ipairs(M.slots(true)) do
         if slot.kind == kind and slot.card == card and slot.slot == index then
             return slot
         end
@@ -153,7 +199,7 @@ function M.find_slot(kind, card, index)
     return nil
 end
 
---- The cell snap point of a board nearest p: board id, cell id, position (nil when none is near).
+--- The board cell nearest p: board id, cell id, position (nils when none lies within NEAR).
 function M.cell_at(p)
     for board_id, board in pairs(M.boards()) do
         for cell, q in pairs(M.snaps(board, "fh-cell:")) do
@@ -173,6 +219,56 @@ function M.cell_position(board_id, cell)
     return M.snaps(board, "fh-cell:")[cell]
 end
 
+--- Scene ids still to deal, top card first: the deck's contents, or (once the deck has dissolved) the last
+--  loose scene card that lies on no spot and is not discarded.
+function M.scene_deck_ids(ledger)
+    local out = {}
+    local deck = M.one("fh-scene-deck")
+    if deck ~= nil then
+        for _, entry in ipairs(deck.getObjects()) do
+            table.insert(out, util.decode(entry.memo).card)
+        end
+        return out
+    end
+    for _, card in ipairs(M.loose_scenes(ledger)) do
+        table.insert(out, util.memo(card).card)
+    end
+    return out
+end
+
+--- Scene cards on the table that are neither on a spot nor discarded (a dissolved deck's remainder).
+function M.loose_scenes(ledger)
+    local out = {}
+    for _, card in ipairs(getObjectsWithTag("fh-scene")) do
+        local id = util.memo(card).card
+        if util.index_of(ledger.scene_discard, id) == nil and M.spot_of(card, "fh-scene-spot") == nil then
+            table.insert(out, card)
+        end
+    end
+    return out
+end
+
+--- Take scene card `id` out of the deck (or pick up the deck's remainder) and lay it face up at p.
+function M.take_scene(id, p, ledger)
+    local deck = M.one("fh-scene-deck")
+    if deck ~= nil then
+        for _, entry in ipairs(deck.getObjects()) do
+            if util.decode(entry.memo).card == id then
+                return deck.takeObject({ guid = entry.guid, position = { p.x, p.y, p.z }, rotation = { 0, 180, 0 },
+                    smooth = false })
+            end
+        end
+    end
+    for _, card in ipairs(M.loose_scenes(ledger)) do
+        if util.memo(card).card == id then
+            card.setPosition({ p.x, p.y, p.z })
+            card.setRotation({ 0, 180, 0 })
+            return card
+        end
+    end
+    return nil
+end
+
 local function potion_json(obj, seat_of)
     local m = util.memo(obj)
     return { owner = seat_of[m.owner], humour = m.humour }
@@ -189,18 +285,17 @@ local function slot_list(host, seat_of, exclude)
         slots[i] = false   -- an empty slot (Lua tables cannot hold JSON null)
         local p = snaps[tostring(i - 1)]
         if p ~= nil then
-            for _, obj in ipairs(M.near("fh-potion", p)) do
-                if obj ~= exclude then
-                    slots[i] = potion_json(obj, seat_of)
-                end
+            for _, obj in ipairs(M.near("fh-potion", p, exclude)) do
+                slots[i] = potion_json(obj, seat_of)
             end
         end
     end
-    return slots, count
+    return slots
 end
 
---- The snapshot of docs/protocol.md: the table as it lies, plus the ledger's bookkeeping.
---  `exclude` is an object to leave out (a potion being checked is still "in hand" for the engine).
+--- The snapshot of docs/protocol.md: the table as it lies, plus the ledger's bookkeeping (copied, so that
+--  the ledger changing later does not change a snapshot kept for a ruling).
+--  `exclude` is a potion to count as still in its owner's hand (the one whose placement is being checked).
 function M.snapshot(ledger, exclude)
     local colours = ledger.colours
     local seat_of = {}
@@ -211,44 +306,37 @@ function M.snapshot(ledger, exclude)
     for i, colour in ipairs(colours) do
         local hand = {}
         for _, obj in ipairs(M.hand_potions(colour)) do
-            table.insert(hand, util.memo(obj).humour)
+            if not M.same(obj, exclude) then
+                table.insert(hand, util.memo(obj).humour)
+            end
         end
         if exclude ~= nil and util.memo(exclude).owner == colour then
             table.insert(hand, util.memo(exclude).humour)
-        end
-        local bag = { choleric = 0, melancholic = 0, phlegmatic = 0, sanguine = 0 }
-        local bag_obj = M.bag_of(colour)
-        if bag_obj ~= nil then
-            for _, entry in ipairs(bag_obj.getObjects()) do
-                local h = JSON.decode(entry.memo or "{}").humour
-                if h ~= nil then
-                    bag[h] = (bag[h] or 0) + 1
-                end
-            end
         end
         local fief = nil
         if ledger.fiefs ~= nil then
             fief = ledger.fiefs[i]
         end
-        players[i] = { seat = i - 1, colour = colour, fief = fief, hand = hand, bag = bag }
+        players[i] = { seat = i - 1, colour = colour, fief = fief, hand = hand, bag = M.bag_counts(colour) }
     end
     local scenes = {}
     for _, entry in ipairs(M.scene_cards()) do
-        local slots = slot_list(entry.card, seat_of, exclude)
-        table.insert(scenes, { card = util.memo(entry.card).card, slots = slots })
+        table.insert(scenes, { card = util.memo(entry.card).card, slots = slot_list(entry.card, seat_of, exclude) })
     end
     local parties = {}
+    local resolved = {}
     for _, tile in ipairs(M.party_tiles()) do
         local party = util.memo(tile).party
-        if util.index_of(ledger.resolved_parties, party) == nil then
-            local slots = slot_list(tile, seat_of, exclude)
-            table.insert(parties, { party = party, slots = slots })
+        if tile.hasTag(M.RESOLVED) or util.index_of(ledger.resolved_parties, party) ~= nil then
+            table.insert(resolved, party)
+        else
+            table.insert(parties, { party = party, slots = slot_list(tile, seat_of, exclude) })
         end
     end
     local goals = {}
     for _, entry in ipairs(M.goal_cards()) do
         local goal = util.memo(entry.card).goal
-        table.insert(goals, { goal = goal, marked_by = ledger.marks[goal] or {} })
+        table.insert(goals, { goal = goal, marked_by = util.copy_list(ledger.marks[goal] or {}) })
     end
     local boards = {}
     for board_id, board in pairs(M.boards()) do
@@ -256,10 +344,8 @@ function M.snapshot(ledger, exclude)
         local any = false
         for cell, p in pairs(M.snaps(board, "fh-cell:")) do
             local here = {}
-            for _, obj in ipairs(M.near("fh-potion", p)) do
-                if obj ~= exclude then
-                    table.insert(here, potion_json(obj, seat_of))
-                end
+            for _, obj in ipairs(M.near("fh-potion", p, exclude)) do
+                table.insert(here, potion_json(obj, seat_of))
             end
             if #here > 0 then
                 cells[cell] = here
@@ -270,17 +356,11 @@ function M.snapshot(ledger, exclude)
             boards[board_id] = cells
         end
     end
-    local deck = {}
-    local deck_obj = M.one("fh-scene-deck")
-    if deck_obj ~= nil then
-        for _, entry in ipairs(deck_obj.getObjects()) do
-            table.insert(deck, JSON.decode(entry.memo or "{}").card)
-        end
-    end
     return {
+        ttsmod_snapshot = 1,
         game = ledger.game,
         mode = ledger.mode,
-        phase = ledger.phase,
+        phase = "placement",
         round = ledger.round,
         turn = ledger.turn,
         players = players,
@@ -289,11 +369,12 @@ function M.snapshot(ledger, exclude)
         round_starter = ledger.round_starter,
         last_actor = ledger.last_actor,
         consecutive_passes = ledger.passes,
-        scene_deck = deck,
-        scene_discard = ledger.scene_discard,
+        passed_this_round = util.copy_list(ledger.passed),
+        scene_deck = M.scene_deck_ids(ledger),
+        scene_discard = util.copy_list(ledger.scene_discard),
         scenes = scenes,
         parties = parties,
-        resolved_parties = ledger.resolved_parties,
+        resolved_parties = resolved,
         goals = goals,
         boards = boards,
     }

@@ -1,9 +1,8 @@
 -- Small helpers shared by the ttsmod mods (pure Lua, no TTS API).
 local M = {}
 
---- Decode an object's memo JSON; {} when absent or not an object.
-function M.memo(obj)
-    local text = obj.memo
+--- Decode a JSON object; {} when the text is absent, empty or not an object.
+function M.decode(text)
     if text == nil or text == "" then
         return {}
     end
@@ -12,6 +11,11 @@ function M.memo(obj)
         return value
     end
     return {}
+end
+
+--- Decode an object's memo JSON; {} when absent or not an object.
+function M.memo(obj)
+    return M.decode(obj.memo)
 end
 
 --- Index of value in list, or nil.
@@ -36,6 +40,27 @@ function M.copy_list(list)
     local out = {}
     for i, v in ipairs(list) do
         out[i] = v
+    end
+    return out
+end
+
+--- A deep copy of plain data (tables of strings, numbers, booleans and tables; no cycles).
+function M.deep_copy(value)
+    if type(value) ~= "table" then
+        return value
+    end
+    local out = {}
+    for k, v in pairs(value) do
+        out[k] = M.deep_copy(v)
+    end
+    return out
+end
+
+--- The values of field `key` of every entry of a list.
+function M.pluck(list, key)
+    local out = {}
+    for i, v in ipairs(list) do
+        out[i] = v[key]
     end
     return out
 end

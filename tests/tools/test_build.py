@@ -228,6 +228,11 @@ def test_global_script_is_the_bundled_mod_with_generated_game(kingdom_build, dat
     payload = json.loads(game.data)
     assert payload["player_colours"] == list(data.info.player_colours[:data.info.max_players])
     assert [s["id"] for s in payload["scenes"]] == [s.id for s in data.scenes]
+    # the rule flags the mod itself acts on (draws after a placement, who starts, the redraw button)
+    assert payload["min_players"] == data.info.min_players
+    assert payload["rules"]["draw_after_place"] is data.rules.draw_after_place
+    assert payload["rules"]["first_player"] == data.rules.first_player
+    assert payload["rules"]["four_identical_redraw"] is data.rules.four_identical_redraw
     assert save["XmlUI"] == Path("mod/four_humours/ui.xml").read_text(encoding="utf-8")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from typing import TYPE_CHECKING, Any, Callable
 
 from tools.headless.geometry import Vec, position_to_local, position_to_world
@@ -525,6 +526,26 @@ def build_api(t: "Table") -> None:
     }.items():
         base[name] = fn(f)
 
+    # math.random on the table's seeded source, so a seeded table replays the same game
+    maths = lua.runtime.table()
+    for key, value in lua.runtime.globals().math.items():
+        maths[key] = value
+    lua_random = random.Random(t.seed)
+
+    def math_random(m: Any = None, n: Any = None) -> Any:
+        if m is None:
+            return lua_random.random()
+        low, high = (1, int(m)) if n is None else (int(m), int(n))
+        if low > high:
+            raise HeadlessError("bad argument to 'random' (interval is empty)")
+        return lua_random.randint(low, high)
+
+    def math_randomseed(x: Any = 0) -> None:
+        lua_random.seed(x)
+
+    maths["random"] = lua.function(math_random)
+    maths["randomseed"] = lua.function(math_randomseed)
+    base["math"] = maths
     base["Global"] = lua.wrap(t.global_script)
     base["JSON"] = lua.wrap(Namespace(t, "JSON", {"encode": lambda v: _json_encode(v, False),
                                                   "encode_pretty": lambda v: _json_encode(v, True),

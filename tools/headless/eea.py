@@ -13,6 +13,7 @@ import json
 import queue
 import socket
 import threading
+import time
 from typing import Any
 
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -25,8 +26,11 @@ class ExternalEditorEndpoint:
         self.editor_port = editor_port
         self.inbox: "queue.Queue[dict[str, Any]]" = queue.Queue()
         self.sent: list[dict[str, Any]] = []      # every message handed to the editor (delivered or not)
+        self.received: list[dict[str, Any]] = []  # every message received, in order (for tests to inspect)
         self.undelivered: list[dict[str, Any]] = []
         self.bad_input: list[str] = []           # connections whose bytes were not one JSON object
+        self._owed = 0                           # messages delivered and not yet matched by one received
+        self._owed_lock = threading.Lock()
         self._server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._server.bind((host, listen_port))
@@ -69,6 +73,9 @@ class ExternalEditorEndpoint:
                 self.bad_input.append(raw[:200].decode("utf-8", "replace"))
                 continue
             if isinstance(message, dict):
+                with self._owed_lock:
+                    self._owed = max(0, self._owed - 1)
+                self.received.append(message)
                 self.inbox.put(message)
             else:
                 self.bad_input.append("not a JSON object")
@@ -80,13 +87,42 @@ class ExternalEditorEndpoint:
             self.undelivered.append(message)
             return False
         payload = json.dumps(message, indent=2).encode("utf-8")
+        with self._owed_lock:
+            self._owed += 1        # before sending: the answer may arrive before sendall returns
         try:
             with socket.create_connection((self.host, self.editor_port), timeout=READ_TIMEOUT) as s:
                 s.sendall(payload)
         except OSError:
+            with self._owed_lock:
+                self._owed = max(0, self._owed - 1)
             self.undelivered.append(message)
             return False
         return True
+
+    @property
+    def owed(self) -> int:
+        """Messages delivered to the editor that no received message has answered yet (one answer each).
+
+        The External Editor API has no acknowledgement; this counts a delivery as expecting one message back,
+        which is how a request/reply bridge behaves. :meth:`Table.run_until` waits in real time only while
+        something is owed, so the simulated clock never outruns a live bridge and never idles without one."""
+        with self._owed_lock:
+            return self._owed
+
+    def wait_for_input(self, timeout: float) -> bool:
+        """Block up to ``timeout`` real seconds until a message is queued; whether one is."""
+        deadline = time.monotonic() + timeout
+        while self.inbox.empty():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            time.sleep(min(0.001, left))
+        return True
+
+    def forgive(self) -> None:
+        """Stop expecting answers (the editor went quiet)."""
+        with self._owed_lock:
+            self._owed = 0
 
     def close(self) -> None:
         self._stop.set()

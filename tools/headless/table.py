@@ -32,6 +32,7 @@ from tools.headless.lua import HeadlessError, Lua, Unemulated
 from tools.headless.objects import HObject
 
 FRAME = 1.0 / 60.0
+REPLY_WAIT = 5.0      # real seconds to wait for an owed answer before giving up on the peer
 PLAYER_COLOURS = ("White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink",
                   "Grey", "Black")
 
@@ -73,6 +74,7 @@ class Table:
                  listen_port: int | None = None, strict: bool = True) -> None:
         self.save_data = save
         self.strict = strict
+        self.seed = seed
         self.random = random.Random(seed)
         self.frame = 0
         self.time = 0.0
@@ -256,25 +258,40 @@ class Table:
         """Advance the simulated clock by ``seconds`` (rounded up to whole frames)."""
         self.step(max(1, math.ceil(seconds / FRAME - 1e-9)))
 
-    def run_until(self, predicate: Callable[[], bool], *, max_seconds: float = 30.0, real_pause: float = FRAME,
-                  ) -> bool:
+    def run_until(self, predicate: Callable[[], bool], *, max_seconds: float = 30.0, real_pause: float = 0.0,
+                  reply_wait: float = REPLY_WAIT) -> bool:
         """Step frames until ``predicate()`` holds or ``max_seconds`` of simulated time pass.
 
-        Each frame first waits up to ``real_pause`` real seconds for a socket message, so the simulated clock never
-        runs ahead of a live bridge by more than that per frame. Returns whether the predicate held.
+        Before each frame, while a delivered message is still owed an answer (:attr:`ExternalEditorEndpoint.owed`)
+        and none is queued, wait up to ``reply_wait`` real seconds for it: the simulated clock never outruns a live
+        bridge, and never waits when nothing is expected (a stopped bridge costs no real time). ``real_pause``
+        additionally waits that long for input on every frame (for peers that speak unprompted).
+        Returns whether the predicate held.
         """
         for _ in range(max(1, math.ceil(max_seconds / FRAME))):
             if predicate():
                 return True
-            if self.endpoint is not None and self.endpoint.inbox.empty() and real_pause > 0:
-                try:
-                    message = self.endpoint.inbox.get(timeout=real_pause)
-                except queue.Empty:
-                    pass
-                else:
-                    self.endpoint.inbox.put(message)
+            self.wait_for_peer(real_pause, reply_wait)
             self.step()
         return predicate()
+
+    def wait_for_peer(self, real_pause: float = 0.0, reply_wait: float = REPLY_WAIT) -> None:
+        """Wait in real time for an owed answer (at most ``reply_wait``), or ``real_pause`` for any input."""
+        endpoint = self.endpoint
+        if endpoint is None or not endpoint.inbox.empty():
+            return
+        if endpoint.owed > 0:
+            if not endpoint.wait_for_input(reply_wait):
+                endpoint.forgive()      # the peer went quiet: stop waiting on it
+        elif real_pause > 0:
+            endpoint.wait_for_input(real_pause)
+
+    @property
+    def settled(self) -> bool:
+        """Nothing in flight: no answer owed by the peer, no message queued, no work deferred to the next frame."""
+        endpoint = self.endpoint
+        in_flight = endpoint is not None and (endpoint.owed > 0 or not endpoint.inbox.empty())
+        return not in_flight and not self._deferred
 
     def _run_waits(self) -> None:
         for wait in list(self._waits):
@@ -612,10 +629,12 @@ class Table:
 
 
 def _json_clean(value: Any) -> Any:
-    """Lua data → JSON-ready data: integral floats as ints, keys as strings."""
+    """Lua data → JSON-ready data as TTS writes it: integral floats as ints, keys as strings, ``{}`` as ``[]``."""
     if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
         return int(value)
     if isinstance(value, dict):
+        if not value:
+            return []     # TTS's JSON writes an empty Lua table as [] (it cannot tell an empty object)
         return {str(k): _json_clean(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_json_clean(v) for v in value]

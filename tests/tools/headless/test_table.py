@@ -260,7 +260,7 @@ def test_external_editor_api_over_real_sockets():
             assert table.run_until(lambda: bool(table.broadcasts), max_seconds=5, real_pause=0.05)
             assert table.broadcasts == [("got reply", None)]
             _send(table.endpoint.port, {"messageID": 3, "guid": "-1", "script": "return 1+1", "returnID": 7})
-            table.run_until(lambda: False, max_seconds=0.2, real_pause=0.05)
+            table.run_until(lambda: False, max_seconds=0.2, real_pause=0.05, reply_wait=0.05)
             assert _recv_one(editor) == {"messageID": 5, "returnID": 7, "returnValue": 2}
     finally:
         editor.close()
@@ -274,3 +274,62 @@ def test_send_without_a_listening_editor_is_not_delivered():
                     bridge_port=port, listen_port=0) as table:
         table.boot()
         assert table.endpoint.undelivered == [{"messageID": 4, "customMessage": {"a": 1}}]
+
+
+def test_run_until_waits_in_real_time_only_for_an_owed_answer():
+    """A delivered message is owed an answer: the clock waits for it, and stops waiting once it came (or the
+    peer went quiet); with nothing owed the clock runs without real waits."""
+    editor = _listener()
+    try:
+        with Table.load(_save("""
+            function onLoad() sendExternalMessage({ttsmod = 1, id = 1, type = "hello"}) end
+            function onExternalMessage(data) broadcastToAll("got " .. data.type) end"""),
+                bridge_port=editor.getsockname()[1], listen_port=0) as table:
+            table.boot()
+            assert table.endpoint.owed == 1 and not table.settled
+            _recv_one(editor)
+
+            def answer():
+                _send(table.endpoint.port, {"messageID": 2, "customMessage": {"type": "reply"}})
+
+            import threading
+            timer = threading.Timer(0.3, answer)
+            timer.start()
+            # one simulated frame is enough: the table waits (in real time) for the answer before stepping
+            assert table.run_until(lambda: bool(table.broadcasts), max_seconds=2 / 60, reply_wait=5)
+            timer.join()
+            assert table.broadcasts == [("got reply", None)] and table.endpoint.owed == 0 and table.settled
+            # a peer that never answers is waited for once, then forgiven
+            table.send_external({"ttsmod": 1, "id": 2, "type": "hello"})
+            _recv_one(editor)
+            assert not table.run_until(lambda: False, max_seconds=0.1, reply_wait=0.05)
+            assert table.endpoint.owed == 0
+    finally:
+        editor.close()
+
+
+def test_json_writes_an_empty_table_as_an_empty_list_like_tts():
+    table = Table.load(_save("""
+        function onLoad() broadcastToAll(JSON.encode({list = {}, obj = {a = {}}})) end"""))
+    table.boot()
+    assert json.loads(table.broadcasts[0][0]) == {"list": [], "obj": {"a": []}}
+
+
+def test_math_random_follows_the_table_seed():
+    script = """function onLoad() broadcastToAll(math.random(1, 1000) .. " " .. math.random(6)) end"""
+    runs = []
+    for seed in (7, 7, 8):
+        table = Table.load(_save(script), seed=seed)
+        table.boot()
+        runs.append(table.broadcasts[0][0])
+    assert runs[0] == runs[1] and runs[0] != runs[2]
+    low, high = (int(x) for x in runs[0].split())
+    assert 1 <= low <= 1000 and 1 <= high <= 6
+
+
+def test_hand_trigger_objects_of_the_save_are_the_hands():
+    table = Table.load(_save("function count() return #Player.Red.getHandObjects() end",
+                             [_token("p", ["potion"], pos=(0, 3, 20))]))
+    table.boot()
+    assert table.call_global("count") == 1 and table.hand("Red")[0].guid == "p"
+    assert table.hand("White") == []

@@ -6,6 +6,7 @@ TTS (Unity) rotations are Euler angles in degrees applied z, then x, then y (``R
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -32,46 +33,51 @@ class Vec:
         return (self.x, self.y, self.z)
 
 
-def _rot_matrix(rot: Vec) -> list[list[float]]:
-    ax, ay, az = (math.radians(a) for a in (rot.x, rot.y, rot.z))
+@functools.lru_cache(maxsize=4096)
+def _rot_matrix(ax_deg: float, ay_deg: float, az_deg: float) -> tuple[float, ...]:
+    """``Ry · Rx · Rz`` as 9 numbers, row by row (cached: a table has few distinct rotations)."""
+    ax, ay, az = math.radians(ax_deg), math.radians(ay_deg), math.radians(az_deg)
     cx, sx, cy, sy, cz, sz = math.cos(ax), math.sin(ax), math.cos(ay), math.sin(ay), math.cos(az), math.sin(az)
-    rx = [[1, 0, 0], [0, cx, -sx], [0, sx, cx]]
-    ry = [[cy, 0, sy], [0, 1, 0], [-sy, 0, cy]]
-    rz = [[cz, -sz, 0], [sz, cz, 0], [0, 0, 1]]
-    return _mul(ry, _mul(rx, rz))
+    # Rx · Rz
+    m = ((cz, -sz, 0.0),
+         (cx * sz, cx * cz, -sx),
+         (sx * sz, sx * cz, cx))
+    # Ry · (Rx · Rz)
+    return (cy * m[0][0] + sy * m[2][0], cy * m[0][1] + sy * m[2][1], cy * m[0][2] + sy * m[2][2],
+            m[1][0], m[1][1], m[1][2],
+            -sy * m[0][0] + cy * m[2][0], -sy * m[0][1] + cy * m[2][1], -sy * m[0][2] + cy * m[2][2])
 
 
-def _mul(a: list[list[float]], b: list[list[float]]) -> list[list[float]]:
-    return [[sum(a[i][k] * b[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
-
-
-def _apply(m: list[list[float]], v: Vec) -> Vec:
-    t = (v.x, v.y, v.z)
-    return Vec(*(sum(m[i][k] * t[k] for k in range(3)) for i in range(3)))
-
-
-def _transpose(m: list[list[float]]) -> list[list[float]]:
-    return [[m[j][i] for j in range(3)] for i in range(3)]
+def _rotation(rot: Vec) -> tuple[float, ...]:
+    return _rot_matrix(float(rot.x), float(rot.y), float(rot.z))
 
 
 def position_to_world(local: Vec, position: Vec, rotation: Vec, scale: Vec) -> Vec:
     """Local point of an object → world point (Unity ``TransformPoint``)."""
-    return _apply(_rot_matrix(rotation), local.scaled(scale)) + position
+    m = _rotation(rotation)
+    x, y, z = local.x * scale.x, local.y * scale.y, local.z * scale.z
+    return Vec(m[0] * x + m[1] * y + m[2] * z + position.x,
+               m[3] * x + m[4] * y + m[5] * z + position.y,
+               m[6] * x + m[7] * y + m[8] * z + position.z)
 
 
 def position_to_local(world: Vec, position: Vec, rotation: Vec, scale: Vec) -> Vec:
     """World point → the object's local space (inverse of :func:`position_to_world`)."""
-    v = _apply(_transpose(_rot_matrix(rotation)), world - position)
-    return Vec(*(c / s if s else 0.0 for c, s in zip(v.as_tuple(), scale.as_tuple())))
+    m = _rotation(rotation)
+    x, y, z = world.x - position.x, world.y - position.y, world.z - position.z
+    lx = m[0] * x + m[3] * y + m[6] * z     # the transpose is the inverse of a rotation
+    ly = m[1] * x + m[4] * y + m[7] * z
+    lz = m[2] * x + m[5] * y + m[8] * z
+    return Vec(lx / scale.x if scale.x else 0.0, ly / scale.y if scale.y else 0.0, lz / scale.z if scale.z else 0.0)
 
 
 def inside_box(world: Vec, position: Vec, rotation: Vec, scale: Vec) -> bool:
     """Whether a point lies in a unit box transformed like a zone (zones are 1×1×1 boxes scaled)."""
     local = position_to_local(world, position, rotation, scale)
-    return all(abs(c) <= 0.5 + 1e-9 for c in local.as_tuple())
+    edge = 0.5 + 1e-9
+    return abs(local.x) <= edge and abs(local.y) <= edge and abs(local.z) <= edge
 
 
 def is_face_down(rotation: Vec) -> bool:
     """Face down when the object is turned over around z (or x): the up vector points down."""
-    up = _apply(_rot_matrix(rotation), Vec(0.0, 1.0, 0.0))
-    return up.y < 0
+    return _rotation(rotation)[4] < 0

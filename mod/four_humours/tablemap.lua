@@ -269,12 +269,37 @@ function M.take_scene(id, p, ledger)
     return nil
 end
 
-local function potion_json(obj, seat_of)
-    local m = util.memo(obj)
-    return { owner = seat_of[m.owner], humour = m.humour }
+--- Every potion lying on the table (not held, not `exclude`): list of {obj, p (position), memo}. Read once
+--  per snapshot, so that each slot and cell does not ask every potion again.
+local function lying_potions(exclude)
+    local out = {}
+    local skip = nil
+    if exclude ~= nil then
+        skip = exclude.getGUID()
+    end
+    for _, obj in ipairs(getObjectsWithTag("fh-potion")) do
+        if obj.held_by_color == nil and obj.getGUID() ~= skip then
+            table.insert(out, { obj = obj, p = obj.getPosition(), memo = util.memo(obj) })
+        end
+    end
+    return out
 end
 
-local function slot_list(host, seat_of, exclude)
+local function lying_near(potions, p)
+    local out = {}
+    for _, entry in ipairs(potions) do
+        if util.flat_distance(entry.p, p) < M.NEAR then
+            table.insert(out, entry)
+        end
+    end
+    return out
+end
+
+local function potion_json(entry, seat_of)
+    return { owner = seat_of[entry.memo.owner], humour = entry.memo.humour }
+end
+
+local function slot_list(host, seat_of, potions)
     local snaps = M.snaps(host, "fh-slot:")
     local count = 0
     for index, _ in pairs(snaps) do
@@ -285,8 +310,8 @@ local function slot_list(host, seat_of, exclude)
         slots[i] = false   -- an empty slot (Lua tables cannot hold JSON null)
         local p = snaps[tostring(i - 1)]
         if p ~= nil then
-            for _, obj in ipairs(M.near("fh-potion", p, exclude)) do
-                slots[i] = potion_json(obj, seat_of)
+            for _, entry in ipairs(lying_near(potions, p)) do
+                slots[i] = potion_json(entry, seat_of)
             end
         end
     end
@@ -319,9 +344,10 @@ function M.snapshot(ledger, exclude)
         end
         players[i] = { seat = i - 1, colour = colour, fief = fief, hand = hand, bag = M.bag_counts(colour) }
     end
+    local potions = lying_potions(exclude)
     local scenes = {}
     for _, entry in ipairs(M.scene_cards()) do
-        table.insert(scenes, { card = util.memo(entry.card).card, slots = slot_list(entry.card, seat_of, exclude) })
+        table.insert(scenes, { card = util.memo(entry.card).card, slots = slot_list(entry.card, seat_of, potions) })
     end
     local parties = {}
     local resolved = {}
@@ -330,7 +356,7 @@ function M.snapshot(ledger, exclude)
         if tile.hasTag(M.RESOLVED) or util.index_of(ledger.resolved_parties, party) ~= nil then
             table.insert(resolved, party)
         else
-            table.insert(parties, { party = party, slots = slot_list(tile, seat_of, exclude) })
+            table.insert(parties, { party = party, slots = slot_list(tile, seat_of, potions) })
         end
     end
     local goals = {}
@@ -344,8 +370,8 @@ function M.snapshot(ledger, exclude)
         local any = false
         for cell, p in pairs(M.snaps(board, "fh-cell:")) do
             local here = {}
-            for _, obj in ipairs(M.near("fh-potion", p, exclude)) do
-                table.insert(here, potion_json(obj, seat_of))
+            for _, entry in ipairs(lying_near(potions, p)) do
+                table.insert(here, potion_json(entry, seat_of))
             end
             if #here > 0 then
                 cells[cell] = here

@@ -15,6 +15,7 @@ Contract (see docs/headless.md):
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import queue
@@ -72,6 +73,7 @@ class UIElement:
 class Table:
     def __init__(self, save: dict[str, Any], *, seed: int = 0, bridge_port: int | None = None,
                  listen_port: int | None = None, strict: bool = True) -> None:
+        save = copy.deepcopy(save)   # objects keep their save entries and change them: never the caller's
         self.save_data = save
         self.strict = strict
         self.seed = seed

@@ -333,3 +333,15 @@ def test_hand_trigger_objects_of_the_save_are_the_hands():
     table.boot()
     assert table.call_global("count") == 1 and table.hand("Red")[0].guid == "p"
     assert table.hand("White") == []
+
+
+def test_a_table_never_changes_the_save_it_was_loaded_from():
+    save = _save("""function onLoad() local t = getObjectsWithTag("x")[1]; t.addTag("y"); t.setPosition({5, 5, 5}) end""",
+                 [_token("a", ["x"])])
+    before = json.dumps(save, sort_keys=True)
+    table = Table.load(save)
+    table.boot()
+    assert table.object("a").has_tag("y")
+    assert json.dumps(save, sort_keys=True) == before
+    again = Table.load(save)
+    assert not again.object("a").has_tag("y")

@@ -94,6 +94,8 @@ class Game:
         self.data, self.colours, self.mode = data, colours, mode
         self.fiefs = [f.id for f in data.fiefs[:len(colours)]] if mode == "fief" else None
         self.rng = random.Random(seed)
+        self.seed = seed
+        self.reloads = 0
         port = free_port()
         self.table = Table.load(save, seed=seed, bridge_port=port, listen_port=0)
         self.bridge = Bridge(repo, port, self.table.endpoint.port)
@@ -227,11 +229,42 @@ class Game:
             return self.rng.choice(places)
         return next(a for a in actions if isinstance(a, Pass))
 
+    def begin(self, action) -> HObject | None:
+        """A player starts ``action`` (drops the potion, clicks Pass) without waiting for the table."""
+        colour = self.colours[action.player]
+        if not isinstance(action, Place):
+            self.table.click(f"pass_{colour}", colour)
+            return None
+        potion = next(p for p in self.table.hand(colour) if p.memo_json()["humour"] == action.humour)
+        host, index = self.host_and_slot(action.target.kind, action.target.card, action.target.slot)
+        self.table.pick_up(potion, colour)
+        self.table.drop(potion, colour, snap=(host, index))
+        return potion
+
     def play(self, action) -> None:
         if isinstance(action, Place):
             self.place(action)
         else:
             self.pass_turn(self.colours[action.player])
+
+    def ends_round(self, action) -> bool:
+        """Whether the engine ends the round with ``action`` on the table as it lies."""
+        trial = self.state()
+        trial.apply(action)
+        return trial.phase is not Phase.PLACEMENT
+
+    def reload(self) -> None:
+        """Save the table, close it, load the save into a fresh table on the same port and boot it (what a
+        host reloading the game does); the bridge keeps running."""
+        saved = self.table.save()
+        port = self.table.endpoint.port
+        self.table.close()
+        self.reloads += 1
+        self.table = Table.load(saved, seed=self.seed + self.reloads, bridge_port=self.bridge.port,
+                                listen_port=port)
+        self.table.seat(*self.colours)
+        self.table.boot()
+        self._seen_requests = 0
 
     # ------------------------------------------------------------------ decisions
     def awaited(self) -> tuple[HObject, str, HObject, list[str]]:

@@ -258,6 +258,48 @@ def test_bridge_stopped_during_a_round_then_restarted(games, kingdom_save, data,
     assert "bridge connected" in table.ui_value("bridgeStatus")
 
 
+def test_a_reloaded_save_carries_on_in_placement_during_a_ruling_and_at_a_decision(games, kingdom_save, data,
+                                                                                    repo_root):
+    game = _start(games, kingdom_save, data, repo_root, ["White", "Red"], seed=7)
+    for _ in range(3):
+        game.play(game.pick_action(pass_rate=0))
+    # placement: the same table, the same player to play, the game goes on
+    before, status = physical(game.read()), game.status
+    game.reload()
+    game.wait_ready()
+    assert physical(game.read()) == before and game.status == status and game.connected()
+
+    # the round ends; the host reloads while its ruling is being applied
+    for _ in range(100):
+        action = game.pick_action(pass_rate=0)
+        if not game.ends_round(action):
+            game.play(action)
+            continue
+        game.begin(action)
+        assert game.run(lambda: game.round_start is not None, max_seconds=10)
+        game.table.advance(1.0)
+        assert "is being resolved" in game.status
+        break
+    else:
+        raise AssertionError("no round end came")
+    game.reload()
+    game.wait_ready()
+    # a decision: reloaded, the potion glows again and its cells are outlined; the owner chooses
+    decisions = 0
+    for _ in range(20):
+        if game.rounds_checked:
+            break
+        potion, owner, board, cells = game.awaited()
+        game.reload()
+        game.wait_ready()
+        assert game.awaited() == (game.table.object(potion.guid), owner, game.table.object(board.guid), cells)
+        game.choose()
+        decisions += 1
+    assert game.rounds_checked == 1 and decisions >= 1
+    game.play_game(pass_rate=0.08)
+    assert game.outcome is not None
+
+
 def test_a_potion_on_a_slot_before_setup_goes_back(games, kingdom_save, data, repo_root):
     game = Game(kingdom_save, data, repo_root, ["White", "Red"], seed=1)
     games.append(game)

@@ -258,6 +258,23 @@ def test_bridge_stopped_during_a_round_then_restarted(games, kingdom_save, data,
     assert "bridge connected" in table.ui_value("bridgeStatus")
 
 
+def test_four_identical_potions_can_be_redrawn(games, kingdom_save, data, repo_root):
+    game = _start(games, kingdom_save, data, repo_root, ["White", "Red"], seed=2)   # Red draws four cholerics
+    table = game.table
+    assert game.hand_humours("Red") == {"choleric": 4}
+    assert table.ui_visible("redraw_Red", "Red") and not table.ui_visible("redraw_White", "White")
+    old = {p.guid for p in table.hand("Red")}
+    table.click("redraw_Red", "Red")
+    game.wait_ready()
+    assert "Red showed four identical potions and draws four new ones." in game.messages_to(None)
+    assert len(table.hand("Red")) == 4 and game.bag_size("Red") == 16
+    assert {p.guid for p in table.hand("Red")} != old
+    assert table.ui_visible("redraw_Red", "Red") == (len(game.hand_humours("Red")) == 1)
+    for _ in range(4):      # play goes on: each move is picked by the engine from the table as it lies
+        game.step(pass_rate=0)
+    assert len(table.hand("Red")) == 4 and game.bag_size("Red") >= 14
+
+
 def test_a_reloaded_save_carries_on_in_placement_during_a_ruling_and_at_a_decision(games, kingdom_save, data,
                                                                                     repo_root):
     game = _start(games, kingdom_save, data, repo_root, ["White", "Red"], seed=7)

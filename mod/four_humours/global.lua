@@ -900,6 +900,12 @@ function onObjectDrop(colour, obj)
         drop_choice(colour, obj)
         return
     end
+    if ledger.phase ~= "setup" and map.cell_at(obj.getPosition()) ~= nil then
+        -- only the rules put potions on boards: a potion dropped on a cell would count as won there
+        to_hand(obj, m.owner)
+        tell(colour, "Potions reach the boards only by winning a scene or a party: drop it on a citizen slot.")
+        return
+    end
     local slot = map.slot_at(obj.getPosition())
     if slot == nil then
         return

@@ -269,26 +269,28 @@ function M.take_scene(id, p, ledger)
     return nil
 end
 
---- Every potion lying on the table (not held, not `exclude`): list of {obj, p (position), memo}. Read once
---  per snapshot, so that each slot and cell does not ask every potion again.
-local function lying_potions(exclude)
+--- Every potion on the table (outside the bags): list of {obj, p (position), memo, loose}. `loose` potions —
+--  held by a player, or the `exclude` one whose placement is being checked — lie on no slot or cell. Read
+--  once per snapshot, so that each slot and cell does not ask every potion again.
+local function table_potions(exclude)
     local out = {}
     local skip = nil
     if exclude ~= nil then
         skip = exclude.getGUID()
     end
     for _, obj in ipairs(getObjectsWithTag("fh-potion")) do
-        if obj.held_by_color == nil and obj.getGUID() ~= skip then
-            table.insert(out, { obj = obj, p = obj.getPosition(), memo = util.memo(obj) })
-        end
+        local loose = obj.held_by_color ~= nil or obj.getGUID() == skip
+        table.insert(out, { obj = obj, p = obj.getPosition(), memo = util.memo(obj), loose = loose })
     end
     return out
 end
 
+--- The potions lying on p; each is marked as placed (it is not in its owner's hand).
 local function lying_near(potions, p)
     local out = {}
     for _, entry in ipairs(potions) do
-        if util.flat_distance(entry.p, p) < M.NEAR then
+        if not entry.loose and util.flat_distance(entry.p, p) < M.NEAR then
+            entry.placed = true
             table.insert(out, entry)
         end
     end
@@ -327,24 +329,7 @@ function M.snapshot(ledger, exclude)
     for i, colour in ipairs(colours) do
         seat_of[colour] = i - 1
     end
-    local players = {}
-    for i, colour in ipairs(colours) do
-        local hand = {}
-        for _, obj in ipairs(M.hand_potions(colour)) do
-            if not M.same(obj, exclude) then
-                table.insert(hand, util.memo(obj).humour)
-            end
-        end
-        if exclude ~= nil and util.memo(exclude).owner == colour then
-            table.insert(hand, util.memo(exclude).humour)
-        end
-        local fief = nil
-        if ledger.fiefs ~= nil then
-            fief = ledger.fiefs[i]
-        end
-        players[i] = { seat = i - 1, colour = colour, fief = fief, hand = hand, bag = M.bag_counts(colour) }
-    end
-    local potions = lying_potions(exclude)
+    local potions = table_potions(exclude)
     local scenes = {}
     for _, entry in ipairs(M.scene_cards()) do
         table.insert(scenes, { card = util.memo(entry.card).card, slots = slot_list(entry.card, seat_of, potions) })
@@ -381,6 +366,25 @@ function M.snapshot(ledger, exclude)
         if any then
             boards[board_id] = cells
         end
+    end
+    -- A hand is every potion of its owner out of the bag and on no slot or cell: the hand zone, the player's
+    -- grip, a potion on its way into the hand or dropped beside it.
+    local hands = {}
+    for _, colour in ipairs(colours) do
+        hands[colour] = {}
+    end
+    for _, entry in ipairs(potions) do
+        if not entry.placed and hands[entry.memo.owner] ~= nil then
+            table.insert(hands[entry.memo.owner], entry.memo.humour)
+        end
+    end
+    local players = {}
+    for i, colour in ipairs(colours) do
+        local fief = nil
+        if ledger.fiefs ~= nil then
+            fief = ledger.fiefs[i]
+        end
+        players[i] = { seat = i - 1, colour = colour, fief = fief, hand = hands[colour], bag = M.bag_counts(colour) }
     end
     return {
         ttsmod_snapshot = 1,

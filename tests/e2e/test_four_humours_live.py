@@ -109,7 +109,11 @@ def test_setup_placement_legal_and_illegal_and_rounds_against_the_engine(games, 
     place = next(a for a in state.legal_actions() if isinstance(a, Place) and a.target.kind == "party"
                  and any(h in game.hand_humours(nxt) for h in _slot_humours(data, "party", a.target.card,
                                                                              a.target.slot)))
+    held = table.hand(nxt)[0]
+    table.pick_up(held, nxt)         # the next player is holding a potion meanwhile: it is still theirs
     potion = game.place(place)
+    table.drop(held, nxt, position=table.hand_slot(nxt))
+    assert held in table.hand(nxt)
     host, index = game.host_and_slot("party", place.target.card, place.target.slot)
     assert potion.face_down and flat(potion.position, host.snap_world(index)) < 0.1
     assert len(table.hand(first)) == 4 and game.bag_size(first) == 15
@@ -134,6 +138,17 @@ def test_setup_placement_legal_and_illegal_and_rounds_against_the_engine(games, 
         since = len(table.broadcasts)
         potion = game.drop_potion(first, free[0][1], "party", party, free[0][0])
         _refused(game, first, potion, since, "Party limit: at most 1 potion(s) per player on a party.")
+
+    # a potion dropped on a cell of the map goes back: only the rules put potions there
+    mover = game.to_play
+    potion = table.hand(mover)[0]
+    kingdom = table.with_tag("fh-kingdom")[0]
+    since = len(table.broadcasts)
+    table.pick_up(potion, mover)
+    table.drop(potion, mover, snap=(kingdom, 0))
+    game.wait_ready()
+    _refused(game, mover, potion, since, "Potions reach the boards only by winning a scene or a party")
+    assert game.read()["boards"] == {} and game.to_play == mover
 
     # the Pass button
     passer = game.to_play

@@ -344,9 +344,18 @@ class Game:
         """After a ruling is applied: the table is what the engine makes of the round's snapshot and choices."""
         start = self.round_start["snapshot"]
         self.round_start = None
+        reply = self.last_reply("end_round")
+        if not reply["ok"]:
+            # FH-4.3 on the table's own draws: the engine's trial said nobody could place, the hands drawn on the
+            # table say otherwise; the engine refuses to end the round and play goes on with the next player
+            assert "round is not over" in reply["error"]["message"], reply
+            state = GameState.from_snapshot(self.data, start)
+            assert state.round_over_reason() is None
+            assert self.to_play == self.colours[(state.last_actor + 1) % len(self.colours)]
+            return
         ruling = resolve_round(self.data, start, self.choices)
         assert ruling["complete"]
-        assert self.last_reply("end_round")["body"] == ruling, "the bridge's ruling is not the engine's"
+        assert reply["body"] == ruling, "the bridge's ruling is not the engine's"
         sent = self._requests("end_round")[-1]["body"]
         assert sent["choices"] == self.choices and sent["snapshot"] == start
         state = GameState.from_snapshot(self.data, start)

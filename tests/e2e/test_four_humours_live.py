@@ -175,8 +175,8 @@ def test_setup_placement_legal_and_illegal_and_rounds_against_the_engine(games, 
             assert any(f"{game.colours[seat]} achieves the goal" in m for m in game.messages_to(None))
 
 
-def _full_game(games, save, data, repo_root, mode, seed):
-    game = _start(games, save, data, repo_root, ["White", "Red"], seed=seed, mode=mode)
+def _full_game(games, save, data, repo_root, mode, seed, colours=("White", "Red")):
+    game = _start(games, save, data, repo_root, list(colours), seed=seed, mode=mode)
     game.play_game(pass_rate=0.08, try_wrong_cell=True)
     assert game.outcome is not None and game.rounds_checked >= 2
     winners = [game.colours[s] for s in game.outcome.winners]
@@ -191,8 +191,11 @@ def _full_game(games, save, data, repo_root, mode, seed):
     return game
 
 
-def test_a_full_kingdom_game_ends_with_the_winner_the_engine_names(games, kingdom_save, data, repo_root):
-    game = _full_game(games, kingdom_save, data, repo_root, "kingdom", seed=1)
+@pytest.mark.parametrize("colours, seed", [(("White", "Red"), 1), (("White", "Red", "Yellow"), 201)],
+                         ids=["2-players", "3-players"])
+def test_a_full_kingdom_game_ends_with_the_winner_the_engine_names(games, kingdom_save, data, repo_root, colours,
+                                                                   seed):
+    game = _full_game(games, kingdom_save, data, repo_root, "kingdom", seed=seed, colours=colours)
     assert game.decisions >= 1
 
 
@@ -254,13 +257,13 @@ def test_bridge_stopped_during_a_round_then_restarted(games, kingdom_save, data,
         host, index = game.host_and_slot(action.target.kind, action.target.card, action.target.slot)
         table.pick_up(potion, colour)
         table.drop(potion, colour, snap=(host, index))
-        assert table.run_until(lambda: potion.face_down, max_seconds=10)
+        assert table.endpoint.wait_for_input(10)     # the bridge has answered `legal`; the mod reads it next frame
         game.bridge.stop()
         break
     else:
         raise AssertionError("no round end came")
     assert game.run(lambda: "ttsmod bridge" in table.ui_value("bridgeStatus"), max_seconds=60)
-    assert game.round_start is not None                # the mod asked for the ruling …
+    assert potion.face_down and game.round_start is not None     # the mod asked for the ruling …
     assert "is being resolved" in game.status         # … and waits for it, the table untouched
     assert physical(game.read()) == physical(game.round_start["snapshot"])
     game.bridge.start()

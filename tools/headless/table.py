@@ -33,7 +33,7 @@ from tools.headless.lua import HeadlessError, Lua, Unemulated
 from tools.headless.objects import HObject
 
 FRAME = 1.0 / 60.0
-REPLY_WAIT = 5.0      # real seconds to wait for an owed answer before giving up on the peer
+REPLY_WAIT = 15.0     # real seconds to wait for an owed answer before giving up on the peer (a loaded machine)
 PLAYER_COLOURS = ("White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink",
                   "Grey", "Black")
 

@@ -324,7 +324,7 @@ def test_math_random_follows_the_table_seed():
         runs.append(table.broadcasts[0][0])
     assert runs[0] == runs[1] and runs[0] != runs[2]
     low, high = (int(x) for x in runs[0].split())
-    assert 1 <= low <= 1000 and 1 <= high <= 6
+    assert low in range(1, 1001) and high in range(1, 7)
 
 
 def test_hand_trigger_objects_of_the_save_are_the_hands():

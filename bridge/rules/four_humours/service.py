@@ -12,7 +12,7 @@ bridge carries on where the table is.  All functions are pure: JSON-shaped value
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError, UnknownRequestType
 from bridge.rules.four_humours import events as ev
@@ -42,7 +42,7 @@ def handle_request(data: FourHumoursData, request_type: str, body: Any) -> dict[
 
 
 def resolve_round(
-    data: FourHumoursData, snapshot: Any, choices: list[Any] = (), *, force: bool = False  # type: ignore[assignment]
+    data: FourHumoursData, snapshot: Any, choices: Sequence[Any] = (), *, force: bool = False
 ) -> dict[str, Any]:
     """The ruling for the end of a round: ``snapshot`` is the table when placement stopped.
 

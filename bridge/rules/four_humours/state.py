@@ -810,8 +810,8 @@ class GameState:
         return _SnapshotReader(data, snapshot).read(cls(data))
 
     def copy(self) -> "GameState":
-        clone = GameState.from_snapshot(self.data, self.to_snapshot())
-        return clone
+        """An independent state equal to this one (undo history not included)."""
+        return GameState.from_snapshot(self.data, self.to_snapshot())
 
 
 def new_game(

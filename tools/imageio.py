@@ -90,14 +90,23 @@ def image_size(path: str | os.PathLike, *, max_pixels: int | None = None) -> tup
     Same limit and errors as :func:`open_image`; an EXIF orientation that turns the image by 90° swaps the
     stored width and height, as the decoded image will.
     """
+    return probe_image(path, max_pixels=max_pixels)[1]
+
+
+def probe_image(path: str | os.PathLike, *, max_pixels: int | None = None) -> tuple[str, tuple[int, int]]:
+    """``(stored mode, shown size)`` from the header only: what a linter needs without decoding pixels.
+
+    Same limit and errors as :func:`open_image`; the mode is Pillow's for the file as stored (``"CMYK"``,
+    ``"I;16"``, ``"P"``, …), the size is as shown (EXIF orientation applied, as in :func:`image_size`).
+    """
     limit = DEFAULT_MAX_PIXELS if max_pixels is None else max_pixels
     with _open_checked(Path(path), limit) as image:
-        width, height = image.size
+        mode, (width, height) = image.mode, image.size
         try:
             orientation = image.getexif().get(_EXIF_ORIENTATION_TAG)
         except (OSError, SyntaxError, ValueError, EOFError):
             orientation = None  # a broken EXIF block: open_image ignores it too
-    return (height, width) if orientation in _SWAPPING_ORIENTATIONS else (width, height)
+    return mode, ((height, width) if orientation in _SWAPPING_ORIENTATIONS else (width, height))
 
 
 def _open_checked(path: Path, max_pixels: int) -> Image.Image:

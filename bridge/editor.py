@@ -14,52 +14,75 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from bridge.protocol import GLOBAL_GUID, ScriptState
-from tools.errors import InputError
+from tools.errors import InputError, TtsmodError
+from tools.safenames import contained_path, is_safe_token, safe_component
 
 SCRIPT_SUFFIXES = (".lua", ".ttslua")
 UI_SUFFIX = ".xml"
-_UNSAFE = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
 
 
 def safe_name(name: str) -> str:
-    """An object name usable in a file name on every OS (dots kept: the guid is the last dotted part)."""
-    cleaned = _UNSAFE.sub("_", name).strip().rstrip(".")
-    return cleaned or "Object"
+    """An object name usable as the name part of a file name on every OS (see
+    :func:`tools.safenames.safe_component`: no separators, no ``..``, no device names, length-capped)."""
+    return safe_component(name)
 
 
 def script_file_stem(state: ScriptState) -> str:
-    """``<Name>.<guid>``; Global is always ``Global.-1``."""
+    """``<Name>.<guid>``; Global is always ``Global.-1``. The guid is used as it is (TTS knows the object by
+    it): check it with :func:`tools.safenames.is_safe_token` first."""
     if state.guid == GLOBAL_GUID:
         return "Global.-1"
     return f"{safe_name(state.name)}.{state.guid}"
 
 
-def write_script_files(folder: str | os.PathLike, states: Iterable[ScriptState]) -> list[Path]:
-    """Write each object's script to ``<Name>.<guid>.lua`` and its UI to ``<Name>.<guid>.xml``.
+def write_script_files(
+    folder: str | os.PathLike, states: Iterable[ScriptState], *, warn: Callable[[str], None] | None = None
+) -> list[Path]:
+    """Write each object's script to ``<Name>.<guid>.lua`` and its UI to ``<Name>.<guid>.xml`` in ``folder``.
 
     A script file is written for every object that has a script (and always for Global); a UI file only when
-    the UI is not empty. Writes are atomic; existing files for other objects are left alone. Returns the
-    paths written, in the order of ``states``.
+    the UI is not empty. Names and GUIDs come from the game, so nothing in them can place a file anywhere but
+    directly in ``folder``: names are made safe (:func:`safe_name`); an object whose GUID cannot be a file name
+    (a separator, a dot, a control character, over 64 bytes), or whose GUID was already written, is skipped and
+    reported through ``warn``. Every file name is checked before the first write, so a refusal writes
+    nothing. Writes are atomic; existing files for other objects are left alone. Returns the paths written, in
+    the order of ``states``.
+
+    Raises :class:`tools.errors.InputError` if a name would leave ``folder`` and :class:`tools.errors.TtsmodError`
+    when a file cannot be written (one sentence, naming the file).
     """
     from tools.fsio import atomic_write_text
 
-    folder = Path(folder)
-    written: list[Path] = []
+    planned: list[tuple[Path, str]] = []
+    seen: set[str] = set()
     for state in states:
+        if state.guid != GLOBAL_GUID and not is_safe_token(state.guid):
+            if warn is not None:
+                warn(f"skipped the object {state.guid!r} ({state.name[:60]!r}): its GUID cannot be part of a file name")
+            continue
+        if state.guid in seen:
+            if warn is not None:
+                warn(f"skipped a second object with the GUID {state.guid!r} ({state.name[:60]!r})")
+            continue
+        seen.add(state.guid)
         stem = script_file_stem(state)
         if state.script or state.guid == GLOBAL_GUID:
-            path = folder / f"{stem}.lua"
-            atomic_write_text(path, state.script or "")
-            written.append(path)
+            planned.append((contained_path(folder, f"{stem}.lua"), state.script or ""))
         if state.ui:
-            path = folder / f"{stem}{UI_SUFFIX}"
-            atomic_write_text(path, state.ui)
-            written.append(path)
+            planned.append((contained_path(folder, f"{stem}{UI_SUFFIX}"), state.ui))
+    written: list[Path] = []
+    for path, text in planned:
+        try:
+            atomic_write_text(path, text)
+        except (OSError, UnicodeEncodeError) as exc:
+            reason = getattr(exc, "strerror", None) or exc
+            raise TtsmodError(f"cannot write {path.name} in {Path(folder).name}: {reason} "
+                              f"({len(written)} of {len(planned)} file(s) written)") from None
+        written.append(path)
     return written
 
 

@@ -20,12 +20,15 @@ async def pull_states(options: dict[str, Any]) -> list:
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False))
 @network_options
 def pull_command(folder: str, **options: Any) -> None:
-    """Get every scripted object's script and UI from TTS into DIR as <Name>.<guid>.lua and .xml."""
+    """Get every scripted object's script and UI from TTS into DIR as <Name>.<guid>.lua and .xml.
+
+    Names are made into safe file names; an object whose GUID cannot be a file name is skipped with a warning.
+    Nothing is written outside DIR."""
     from bridge.editor import write_script_files
 
     setup_logging()
     states = run_async(pull_states(options))
     if states is None:
         return
-    written = write_script_files(folder, states)
+    written = write_script_files(folder, states, warn=lambda text: click.secho(f"warning: {text}", fg="yellow", err=True))
     click.secho(f"pulled {len(states)} object(s) into {folder} ({len(written)} file(s))", fg="green")

@@ -1,4 +1,7 @@
-"""Shared fixtures: the repository root and the reference saves that live beside the checkout."""
+"""Shared fixtures: the repository root and the reference saves that live beside the checkout.
+
+Tests under ``tests/e2e/`` are marked ``e2e`` here, so ``-m "not e2e"`` leaves them out.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +9,15 @@ from pathlib import Path
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-REFERENCE_SAVES = REPO_ROOT.parent / "shared" / "reference-saves"
+from tests.shared import REPO_ROOT, require_shared
+
+E2E_DIR = REPO_ROOT / "tests" / "e2e"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if E2E_DIR in Path(item.path).resolve().parents:
+            item.add_marker(pytest.mark.e2e)
 
 
 @pytest.fixture(scope="session")
@@ -17,7 +27,11 @@ def repo_root() -> Path:
 
 @pytest.fixture(scope="session")
 def reference_saves() -> dict[str, Path]:
-    """The three real TTS saves by short name (``coinchesim``, ``canterbury``, ``arknova``)."""
-    saves = {p.name.split("_")[0]: p for p in sorted(REFERENCE_SAVES.glob("*_TS_Save_1.json"))}
-    assert saves, f"reference saves not found beside the checkout ({REFERENCE_SAVES.name})"
+    """The three real TTS saves by short name (``coinchesim``, ``canterbury``, ``arknova``).
+
+    Skipped when ``../shared/reference-saves/`` is absent (a bare clone); a failure in CI.
+    """
+    folder = require_shared("reference-saves")
+    saves = {p.name.split("_")[0]: p for p in sorted(folder.glob("*_TS_Save_1.json"))}
+    assert saves, f"no *_TS_Save_1.json in {folder.name}/ beside the checkout"
     return saves

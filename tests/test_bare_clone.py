@@ -1,0 +1,90 @@
+"""A clone with nothing beside it: tests needing ../shared/ skip with a reason, and fail instead in CI."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.shared import REPO_ROOT, require_shared, running_in_ci
+
+
+def test_present_shared_file_is_returned(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "members.tsv").write_text("x", encoding="utf-8")
+    assert require_shared("docs/members.tsv", shared_dir=tmp_path, environ={}) == tmp_path / "docs/members.tsv"
+
+
+def test_absent_shared_folder_skips_with_its_name(tmp_path):
+    with pytest.raises(pytest.skip.Exception, match=r"needs \.\./shared/reference-saves beside the checkout"):
+        require_shared("reference-saves", shared_dir=tmp_path / "none", environ={})
+
+
+@pytest.mark.parametrize("value", ["true", "True", "1"])
+def test_absent_shared_folder_fails_in_ci(tmp_path, value):
+    with pytest.raises(pytest.fail.Exception, match="CI must provide it"):
+        require_shared("reference-saves", shared_dir=tmp_path / "none", environ={"CI": value})
+
+
+def test_ci_detection():
+    assert running_in_ci({"CI": "true"}) and not running_in_ci({}) and not running_in_ci({"CI": "false"})
+
+
+def _bare_copy(tmp_path: Path) -> Path:
+    """The conftest, the helper, two test files that read ../shared/ and what they read in the repo."""
+    clone = tmp_path / "clone"
+    for relative in ("pyproject.toml", "tests/conftest.py", "tests/shared.py", "tests/tools/test_bundle.py",
+                     "tests/mod/luasrc.py", "tests/mod/test_sources.py"):
+        (clone / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO_ROOT / relative, clone / relative)
+    shutil.copytree(REPO_ROOT / "mod", clone / "mod")
+    assert not (tmp_path / "shared").exists()
+    return clone
+
+
+def _pytest(clone: Path, ci: str | None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    if ci is not None:
+        env["CI"] = ci
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           "tests/tools/test_bundle.py", "tests/mod/test_sources.py"],
+                          cwd=clone, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_bare_clone_skips_then_ci_fails(tmp_path):
+    clone = _bare_copy(tmp_path)
+    bare = _pytest(clone, None)
+    assert bare.returncode == 0, bare.stdout + bare.stderr
+    assert "needs ../shared/reference-saves beside the checkout" in bare.stdout
+    assert "needs ../shared/docs/tts-api-members.tsv beside the checkout" in bare.stdout
+    assert " skipped" in bare.stdout and "failed" not in bare.stdout and "error" not in bare.stdout
+
+    ci = _pytest(clone, "true")
+    assert ci.returncode == 1, ci.stdout + ci.stderr
+    assert "CI must provide it" in ci.stdout and " skipped" not in ci.stdout
+
+
+def test_ci_script_runs_readme_test_command_with_ci_set():
+    script = (REPO_ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    command = "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest -q"
+    assert f'TEST_COMMAND="{command}"' in script
+    assert command in (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    assert 'export CI="${CI:-true}"' in script.split('bash -c "$TEST_COMMAND"')[0]
+
+
+def test_every_e2e_test_is_marked_and_can_be_left_out():
+    def collect(*args: str) -> list[str]:
+        result = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                                 *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+        return [line for line in result.stdout.splitlines() if "::" in line]
+
+    everything = collect("tests/e2e", "tests/test_bare_clone.py")
+    e2e = [t for t in everything if t.startswith("tests/e2e/")]
+    assert e2e, everything
+    assert collect("-m", "e2e", "tests/e2e", "tests/test_bare_clone.py") == e2e
+    assert collect("-m", "not e2e", "tests/e2e", "tests/test_bare_clone.py") == \
+        [t for t in everything if not t.startswith("tests/e2e/")]

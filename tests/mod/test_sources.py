@@ -9,6 +9,7 @@ import lupa.lua52 as lupa52
 import pytest
 
 from tests.mod.luasrc import MEMBERS_TSV, MOD, lua_files, module_name, strip
+from tests.shared import require_shared
 
 LUA_KEYWORDS = {"and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
                 "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while"}
@@ -29,7 +30,7 @@ INSTANCE_PAGES = ("object", "player/instance", "webrequest/instance", "component
 
 
 def _members() -> dict[str, set[str]]:
-    assert MEMBERS_TSV.exists(), "tts-api-members.tsv not found beside the checkout (../shared/docs)"
+    require_shared("docs/tts-api-members.tsv")  # skipped in a bare clone, a failure in CI
     pages: dict[str, set[str]] = {}
     with MEMBERS_TSV.open(encoding="utf-8") as f:
         rows = [line for line in f if not line.startswith("#")]

@@ -11,7 +11,7 @@
 
 Order and atomicity: the Lua bundle is made first (a missing ``mod/<game>/global.lua``, a missing module or a
 computed require fails before anything is written), then the art, then the table in memory.  The save is
-linted with :mod:`tools.check` before it is written — a finding that is not a note is a bug and fails the
+linted with :mod:`tools.check` before it is written — an error or warning is a bug and fails the
 build.  The thumbnail and then the save are written last, each atomically, so an error at any earlier step
 leaves the previous save and thumbnail as they were (the renderer only adds new, content-hashed sheet files
 until it finishes).  Unchanged outputs are not rewritten.  The same inputs give byte-identical files.
@@ -171,7 +171,7 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
                          slot_layouts=load_slot_layouts(game_dir), lua_script=script.text, xml_ui=xml)
     save_data = save.to_json()
     report = check_data(save_data, source="build")
-    problems = [f for f in report.findings if f.severity != "note"]
+    problems = [f for f in report.findings if f.severity in ("error", "warning")]
     if problems:
         raise BuildError(f"the built save does not check clean: {problems[0]}")
     raw = dumps(save_data).encode("utf-8")

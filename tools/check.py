@@ -5,19 +5,27 @@ Findings have a severity:
 - ``error`` — TTS will misbehave: a card whose ``CardID`` names no ``CustomDeck`` of its deck, ``DeckIDs`` out of
   step with ``ContainedObjects``, a sheet grid over 10 × 7, a local image that is missing, unreadable or CMYK,
   a duplicate GUID among top-level objects, ``require(`` in a script that is not a bundle (TTS has no require).
-- ``warning`` — suspicious but seen in real saves: duplicate GUIDs inside containers, a GUID that is not six
-  lowercase hex digits, a card's own stale ``CustomDeck`` key inside a deck (TTS itself writes those), an image
-  over 4096 px, an image neither RGB nor RGBA, an empty Global script, a bundle that cannot be unbundled.
-- ``note`` — information that does not change the exit status: ``file:///`` image URLs, which only this
-  computer can load (other players see nothing; host the images and rebuild with ``--asset-base-url``).
+  A local image over the pixel limit (a likely decompression bomb) is an error naming the file and its size.
+- ``warning`` — suspicious: a GUID that is not six lowercase hex digits, an image over 4096 px, an image
+  neither RGB nor RGBA, an empty Global script in a save (not in a Saved Object, whose Global is always
+  empty), a bundle that cannot be unbundled, a malformed URL, a ``file:`` URL to a network share (never
+  opened: a save from someone else must not make this computer connect anywhere), objects nested deeper
+  than :data:`MAX_NESTING`.
+- ``info`` — does not change the exit status: what TTS writes into its own saves (a card's own stale
+  ``CustomDeck`` key inside a deck, GUIDs repeated inside containers), and ``file:///`` image URLs, which only
+  this computer can load (other players see nothing; host the images and rebuild with ``--asset-base-url``).
 
-Exit status of the command: 0 when there is no error or warning (notes allowed), 1 when there is any,
+Only local files are ever read: ``file:///abs/path``, ``file://localhost/...`` and plain absolute paths.  The
+checker never recurses on the save's nesting (a hostile save can nest as deep as the JSON parser allows).
+
+Exit status of the command: 0 when there is no error or warning (infos allowed), 1 when there is any,
 2 when the input is not a readable save (:class:`tools.errors.InputError`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -25,25 +33,26 @@ from typing import Any, Iterator
 from urllib.parse import unquote, urlparse
 from urllib.request import url2pathname
 
-from PIL import Image, UnidentifiedImageError
-
 from tools.bundle import find_requires, is_bundle, LuaSyntaxError, unbundle
 from tools.errors import InputError
+from tools.imageio import DEFAULT_MAX_PIXELS, ImageError, ImageTooLargeError, probe_image
 from tools.save.guids import is_guid
 
-SEVERITIES = ("error", "warning", "note")
+SEVERITIES = ("error", "warning", "info")
+MAX_NESTING = 64  # containers inside containers; real saves nest a handful deep
+MAX_SHOWN = 120  # characters of a name, GUID or URL quoted in a finding
 MAX_COLUMNS, MAX_ROWS, MAX_SIDE = 10, 7, 4096
 URL_KEYS = ("FaceURL", "BackURL", "ImageURL", "ImageSecondaryURL", "MeshURL", "DiffuseURL", "NormalURL",
             "ColliderURL", "AssetbundleURL", "AssetbundleSecondaryURL", "PDFUrl", "URL", "TableURL", "SkyURL",
             "LutURL")
 IMAGE_KEYS = {"FaceURL", "BackURL", "ImageURL", "ImageSecondaryURL", "DiffuseURL", "NormalURL", "TableURL",
               "SkyURL", "LutURL"}
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the "note" severity became "info"
 
 
 @dataclass(frozen=True)
 class Finding:
-    severity: str  # "error" | "warning" | "note"
+    severity: str  # "error" | "warning" | "info"
     code: str  # short stable id, e.g. "card-id", "guid-duplicate"
     where: str  # JSON path plus object description, e.g. 'ObjectStates[3] Deck "Scenes" (a1b2c3)'
     message: str
@@ -60,6 +69,10 @@ class CheckReport:
     @property
     def exit_status(self) -> int:
         return 1 if any(f.severity in ("error", "warning") for f in self.findings) else 0
+
+    def errors_only(self) -> "CheckReport":
+        """The same report with only its errors (its exit status then ignores warnings)."""
+        return CheckReport(self.source, [f for f in self.findings if f.severity == "error"])
 
     def count(self, severity: str) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -84,6 +97,8 @@ def load_save(path: Path) -> dict[str, Any]:
         data = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise InputError(f"{path}: not UTF-8 text") from None
+    except RecursionError:
+        raise InputError(f"{path}: JSON nested too deeply to read (no TTS save nests like this)") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     if not isinstance(data, dict) or not isinstance(data.get("ObjectStates"), list):
@@ -91,9 +106,20 @@ def load_save(path: Path) -> dict[str, Any]:
     return data
 
 
-def check_file(path: Path) -> CheckReport:
-    """Lint the save at ``path``; local images are looked up relative to the file system as ``file:///``."""
-    return check_data(load_save(path), source=str(path))
+def check_file(path: Path, *, max_pixels: int = DEFAULT_MAX_PIXELS) -> CheckReport:
+    """Lint the save at ``path``; its local images are read from this computer's file system.
+
+    ``max_pixels``: a local image whose width × height is larger is an ``image-too-large`` error.
+    """
+    return check_data(load_save(path), source=str(path), max_pixels=max_pixels)
+
+
+def is_saved_object(data: dict[str, Any]) -> bool:
+    """A Saved Object (``Saves/Saved Objects/*.json``, what ``ttsmod sheets`` writes) rather than a whole save.
+
+    TTS writes Saved Objects with the save's outer fields empty: no date, no table, no version.
+    """
+    return all(not data.get(key) for key in ("Date", "Table", "VersionNumber"))
 
 
 @dataclass
@@ -104,82 +130,122 @@ class _Walked:
     parent: dict[str, Any] | None
 
 
+def _shown(value: Any) -> str:
+    """``value`` as text short enough for a one-line finding (hostile saves carry megabyte names)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    text = text.replace("\n", " ").replace("\r", " ")
+    return text if len(text) <= MAX_SHOWN else f"{text[:MAX_SHOWN]}… ({len(text)} characters)"
+
+
 def _describe(obj: dict[str, Any], path: str) -> str:
-    name = obj.get("Name", "?")
+    name = _shown(obj.get("Name", "?"))
     nick = obj.get("Nickname") or ""
-    guid = obj.get("GUID", "no GUID")
-    label = f'{name} "{nick}"' if nick else str(name)
+    guid = _shown(obj.get("GUID", "no GUID"))
+    label = f'{name} "{_shown(nick)}"' if nick else name
     return f"{path} {label} ({guid})"
 
 
-def _walk(objects: list, prefix: str, depth: int, parent: dict | None) -> Iterator[_Walked]:
-    for i, obj in enumerate(objects):
+def _walk(objects: list, add) -> Iterator[_Walked]:
+    """Every object of ``ObjectStates`` and of its containers, depth first in file order, without recursion.
+
+    Containers nested deeper than :data:`MAX_NESTING` are reported once and not entered.
+    """
+    # A stack of (objects still to visit, reversed; JSON path prefix; depth; parent) — no Python recursion,
+    # so a hostile save cannot exhaust the interpreter's stack.
+    top = [(obj, f"ObjectStates[{i}]") for i, obj in enumerate(objects)]
+    stack: list[tuple[list[tuple[Any, str]], int, int, dict | None]] = [(top, 0, 0, None)]
+    too_deep_reported = False
+    while stack:
+        items, index, depth, parent = stack.pop()
+        if index >= len(items):
+            continue
+        stack.append((items, index + 1, depth, parent))
+        obj, path = items[index]
         if not isinstance(obj, dict):
             continue
-        path = f"{prefix}[{i}]"
-        yield _Walked(obj, _describe(obj, path), depth, parent)
+        where = _describe(obj, path)
+        yield _Walked(obj, where, depth, parent)
+        children: list[tuple[Any, str]] = []
         if isinstance(obj.get("ContainedObjects"), list):
-            yield from _walk(obj["ContainedObjects"], f"{path}.ContainedObjects", depth + 1, obj)
+            children += [(c, f"{path}.ContainedObjects[{i}]") for i, c in enumerate(obj["ContainedObjects"])]
         if isinstance(obj.get("ChildObjects"), list):
-            yield from _walk(obj["ChildObjects"], f"{path}.ChildObjects", depth + 1, obj)
+            children += [(c, f"{path}.ChildObjects[{i}]") for i, c in enumerate(obj["ChildObjects"])]
         if isinstance(obj.get("States"), dict):
-            for key, state in sorted(obj["States"].items(), key=lambda kv: str(kv[0])):
-                if isinstance(state, dict):
-                    yield from _walk([state], f"{path}.States[{key}]", depth + 1, obj)
+            children += [(state, f"{path}.States[{_shown(key)}]")
+                         for key, state in sorted(obj["States"].items(), key=lambda kv: str(kv[0]))]
+        if not children:
+            continue
+        if depth + 1 > MAX_NESTING:
+            if not too_deep_reported:
+                too_deep_reported = True
+                add(Finding("warning", "nesting-depth", where,
+                            f"objects nested more than {MAX_NESTING} containers deep; the deeper ones are not "
+                            "checked"))
+            continue
+        stack.append((children, 0, depth + 1, obj))
 
 
-def check_data(data: dict[str, Any], source: str = "<save>") -> CheckReport:
-    """Lint a parsed save (see the module docstring for the findings)."""
+def check_data(data: dict[str, Any], source: str = "<save>", *,
+               max_pixels: int = DEFAULT_MAX_PIXELS) -> CheckReport:
+    """Lint a parsed save or Saved Object (see the module docstring for the findings)."""
     report = CheckReport(source)
     add = report.findings.append
-    walked = list(_walk(data.get("ObjectStates", []), "ObjectStates", 0, None))
+    objects = data.get("ObjectStates")
+    walked = list(_walk(objects if isinstance(objects, list) else [], add))
 
     _check_guids(walked, add)
     for w in walked:
         _check_cards(w, add)
         _check_scripts(w.obj, w.where, add)
-    _check_global_script(data, add)
-    _check_urls(data, walked, add)
+    if not is_saved_object(data):
+        _check_global_script(data, add)
+    _check_urls(data, walked, add, max_pixels)
     return report
 
 
 def _check_guids(walked: list[_Walked], add) -> None:
-    top = Counter(w.obj.get("GUID") for w in walked if w.depth == 0 and "GUID" in w.obj)
-    everywhere = Counter(w.obj.get("GUID") for w in walked if "GUID" in w.obj)
+    # Only string GUIDs are counted: a hostile save can put a list or an object there (not hashable).
+    top = Counter(w.obj["GUID"] for w in walked if w.depth == 0 and isinstance(w.obj.get("GUID"), str))
+    everywhere = Counter(w.obj["GUID"] for w in walked if isinstance(w.obj.get("GUID"), str))
     reported: set[str] = set()
     for w in walked:
         guid = w.obj.get("GUID")
         if guid is None:
             add(Finding("warning", "guid-missing", w.where, "object has no GUID"))
             continue
+        if not isinstance(guid, str):
+            add(Finding("warning", "guid-shape", w.where,
+                        f"GUID {_shown(guid)} is not a string (TTS expects six lowercase hex digits)"))
+            continue
         if not is_guid(guid):
             add(Finding("warning", "guid-shape", w.where,
-                        f'GUID "{guid}" is not six lowercase hex digits (TTS tolerates it; scripts may not)'))
+                        f'GUID "{_shown(guid)}" is not six lowercase hex digits (TTS tolerates it; scripts may '
+                        "not)"))
         if guid in reported:
             continue
         if top[guid] > 1:
             reported.add(guid)
             add(Finding("error", "guid-duplicate", w.where,
-                        f'GUID "{guid}" is used by {top[guid]} top-level objects; TTS re-assigns all but one '
+                        f'GUID "{_shown(guid)}" is used by {top[guid]} top-level objects; TTS re-assigns all but one '
                         "on load, breaking scripts that look it up"))
         elif everywhere[guid] > 1:
             reported.add(guid)
-            add(Finding("warning", "guid-duplicate-contained", w.where,
-                        f'GUID "{guid}" appears {everywhere[guid]} times counting objects inside containers; '
+            add(Finding("info", "guid-duplicate-contained", w.where,
+                        f'GUID "{_shown(guid)}" appears {everywhere[guid]} times counting objects inside containers; '
                         "TTS gives a new GUID when one is taken out"))
 
 
 def _grid_ok(key: str, entry: Any, where: str, add) -> bool:
     if not isinstance(entry, dict):
-        add(Finding("error", "custom-deck", where, f"CustomDeck[{key}] is not an object"))
+        add(Finding("error", "custom-deck", where, f"CustomDeck[{_shown(key)}] is not an object"))
         return False
     w, h = entry.get("NumWidth"), entry.get("NumHeight")
     if not isinstance(w, int) or not isinstance(h, int) or not (1 <= w <= MAX_COLUMNS and 1 <= h <= MAX_ROWS):
         add(Finding("error", "sheet-grid", where,
-                    f"CustomDeck[{key}] grid {w} x {h} is outside 1..{MAX_COLUMNS} x 1..{MAX_ROWS}"))
+                    f"CustomDeck[{_shown(key)}] grid {_shown(w)} x {_shown(h)} is outside 1..{MAX_COLUMNS} x 1..{MAX_ROWS}"))
         return False
     if not entry.get("FaceURL"):
-        add(Finding("error", "custom-deck", where, f"CustomDeck[{key}] has no FaceURL"))
+        add(Finding("error", "custom-deck", where, f"CustomDeck[{_shown(key)}] has no FaceURL"))
     return True
 
 
@@ -193,7 +259,7 @@ def _check_cards(w: _Walked, add) -> None:
     if name in ("Card", "CardCustom") and "CardID" in obj:
         cid = obj["CardID"]
         if not isinstance(cid, int) or cid < 0:
-            add(Finding("error", "card-id", where, f"CardID {cid!r} is not a non-negative integer"))
+            add(Finding("error", "card-id", where, f"CardID {_shown(cid)} is not a non-negative integer"))
             return
         key, index = str(cid // 100), cid % 100
         if custom is None:
@@ -202,9 +268,9 @@ def _check_cards(w: _Walked, add) -> None:
         if key not in custom:
             deck_custom = w.parent.get("CustomDeck") if in_deck else None
             if in_deck and isinstance(deck_custom, dict) and key in deck_custom:
-                add(Finding("warning", "card-stale-custom-deck", where,
+                add(Finding("info", "card-stale-custom-deck", where,
                             f"CardID {cid} names CustomDeck {key} but the card's own CustomDeck holds "
-                            f"{', '.join(sorted(custom)) or 'nothing'} (TTS itself writes this; the deck's entry "
+                            f"{_shown(', '.join(sorted(custom))) or 'nothing'} (TTS itself writes this; the deck's entry "
                             "is used)"))
                 entry = deck_custom[key]
             else:
@@ -235,7 +301,7 @@ def _check_cards(w: _Walked, add) -> None:
             missing = sorted({str(i // 100) for i in ids if isinstance(i, int)} - set(custom))
             if missing:
                 add(Finding("error", "deck-custom-deck", where,
-                            f"DeckIDs use CustomDeck key(s) {', '.join(missing)} the deck does not define"))
+                            f"DeckIDs use CustomDeck key(s) {_shown(', '.join(missing))} the deck does not define"))
         if len(contained) < 2:
             add(Finding("warning", "deck-size", where, f"a deck of {len(contained)} card(s); TTS expects ≥ 2"))
 
@@ -246,13 +312,14 @@ def _script_findings(script: str, where: str, what: str, add) -> None:
     if is_bundle(script):
         try:
             unbundle(script)
-        except ValueError as exc:
-            add(Finding("warning", "bundle-unreadable", where, f"{what} looks bundled but cannot be unbundled: {exc}"))
+        except (ValueError, RecursionError) as exc:
+            add(Finding("warning", "bundle-unreadable", where,
+                        f"{what} looks bundled but cannot be unbundled: {_shown(str(exc))}"))
         return
     try:
         requires = find_requires(script)
         lines = [r.line for r in requires]
-    except LuaSyntaxError:
+    except (LuaSyntaxError, RecursionError):
         lines = [n for n, text in enumerate(script.split("\n"), 1) if "require(" in text]
     if lines:
         add(Finding("error", "require-unbundled", where,
@@ -274,56 +341,110 @@ def _check_global_script(data: dict[str, Any], add) -> None:
 
 
 def _urls(value: Any, path: str) -> Iterator[tuple[str, str, str]]:
-    """``(json path, key, url)`` of every URL-valued key below ``value`` (objects excluded: walked apart)."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k in ("ContainedObjects", "ChildObjects", "States", "ObjectStates"):
-                continue
-            if k in URL_KEYS and isinstance(v, str) and v:
-                yield path, k, v
-            elif isinstance(v, (dict, list)):
-                yield from _urls(v, f"{path}.{k}")
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _urls(v, f"{path}[{i}]")
+    """``(json path, key, url)`` of every URL-valued key below ``value`` (objects excluded: walked apart).
+
+    Iterative, in file order: the values below an object can nest as deep as the JSON parser allows.
+    """
+    stack: list[tuple[Any, str]] = [(value, path)]
+    while stack:
+        current, where = stack.pop()
+        children: list[tuple[Any, str]] = []
+        if isinstance(current, dict):
+            for k, v in current.items():
+                if k in ("ContainedObjects", "ChildObjects", "States", "ObjectStates"):
+                    continue
+                if k in URL_KEYS and isinstance(v, str) and v:
+                    yield where, k, v
+                elif isinstance(v, (dict, list)):
+                    children.append((v, f"{where}.{k}"))
+        elif isinstance(current, list):
+            children = [(v, f"{where}[{i}]") for i, v in enumerate(current) if isinstance(v, (dict, list))]
+        stack.extend(reversed(children))
+
+
+class UnsafeURL(ValueError):
+    """A ``file:`` URL or path the checker will not open: ``str()`` says why."""
+
+
+_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")  # C:\ or C:/
+_TWO_SEPARATORS = re.compile(r"^[\\/]{2}")  # //host/share, \\host\share, \\?\..., \\.\...
 
 
 def local_path(url: str) -> Path | None:
-    """The file a ``file:`` URL points to, or None for another scheme."""
-    parsed = urlparse(url.strip())
+    """The local file a ``file:`` URL or a plain absolute path points to; None for web URLs.
+
+    Raises :class:`UnsafeURL` for a URL that is malformed or that names a network location (a Windows UNC
+    share such as ``file://host/share/x.png`` or ``file:////host/share``): opening those from a stranger's
+    save would make this computer connect to another (and, on Windows, send the user's credentials).
+    """
+    text = url.strip()
+    if "\0" in text:
+        raise UnsafeURL("contains a NUL character")
+    if _TWO_SEPARATORS.match(text):
+        raise UnsafeURL("is a network path; only local files are read")
+    if _DRIVE.match(text):
+        return Path(text)  # a plain Windows path, as TTS accepts in its URL fields
+    if text.startswith("/"):
+        return Path(text)
+    try:
+        parsed = urlparse(text)
+    except ValueError as exc:
+        raise UnsafeURL(f"is malformed ({exc})") from None
     if parsed.scheme.lower() != "file":
         return None
     raw = unquote(parsed.path)
-    if parsed.netloc and parsed.netloc.lower() != "localhost":
-        raw = f"//{parsed.netloc}{raw}"
+    host = parsed.netloc
+    if re.fullmatch(r"[A-Za-z]:", host):  # file://C:/x: a drive written where the host goes
+        raw, host = f"/{host}{raw}", ""
+    if host and host.lower() != "localhost":
+        raise UnsafeURL(f'names the network host "{_shown(host)}"; only local files are read')
+    if "\0" in raw:
+        raise UnsafeURL("contains a NUL character")
     if len(raw) >= 3 and raw[0] == "/" and raw[2] == ":":  # /C:/Users/... (a Windows drive)
-        return Path(url2pathname(raw))
+        raw = url2pathname(raw)
+    if _TWO_SEPARATORS.match(raw) or _TWO_SEPARATORS.match(raw[1:]):  # file:////host, file:///%5C%5Chost
+        raise UnsafeURL("is a network path; only local files are read")
     return Path(raw)
 
 
-def _check_image_file(path: Path, where: str, key: str, add, cache: dict) -> None:
+def _file_state(path: Path) -> str | None:
+    """None when ``path`` is a readable regular file, else why not (never raises: the path is untrusted)."""
+    try:
+        if path.is_file():
+            return None
+        return "does not exist"
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or exc.__class__.__name__
+        return f"cannot be looked up ({reason})"
+
+
+def _check_image_file(path: Path, where: str, key: str, add, cache: dict, max_pixels: int) -> None:
     if path in cache:
         return
     cache[path] = True
-    if not path.is_file():
-        add(Finding("error", "image-missing", where, f"{key} file {path} does not exist"))
+    shown = _shown(str(path))
+    state = _file_state(path)
+    if state is not None:
+        add(Finding("error", "image-missing", where, f"{key} file {shown} {state}"))
         return
     try:
-        with Image.open(path) as image:
-            mode, (w, h) = image.mode, image.size
-    except (UnidentifiedImageError, OSError, ValueError) as exc:
-        add(Finding("error", "image-unreadable", where, f"{key} file {path} is not a readable image ({exc})"))
+        mode, (w, h) = probe_image(path, max_pixels=max_pixels)
+    except ImageTooLargeError as exc:
+        add(Finding("error", "image-too-large", where, f"{key} file {shown}: {exc.reason}"))
+        return
+    except ImageError as exc:
+        add(Finding("error", "image-unreadable", where, f"{key} file {shown}: {exc.reason}"))
         return
     if mode == "CMYK":
-        add(Finding("error", "image-mode", where, f"{key} file {path} is CMYK; TTS needs RGB"))
+        add(Finding("error", "image-mode", where, f"{key} file {shown} is CMYK; TTS needs RGB"))
     elif mode not in ("RGB", "RGBA"):
-        add(Finding("warning", "image-mode", where, f"{key} file {path} is {mode}, not RGB"))
+        add(Finding("warning", "image-mode", where, f"{key} file {shown} is {mode}, not RGB"))
     if max(w, h) > MAX_SIDE:
         add(Finding("warning", "image-size", where,
-                    f"{key} file {path} is {w} x {h} px; keep each side ≤ {MAX_SIDE} px"))
+                    f"{key} file {shown} is {w} x {h} px; keep each side ≤ {MAX_SIDE} px"))
 
 
-def _check_urls(data: dict[str, Any], walked: list[_Walked], add) -> None:
+def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: int) -> None:
     sources: list[tuple[str, dict]] = [("Global", {k: v for k, v in data.items() if k != "ObjectStates"})]
     sources += [(w.where, w.obj) for w in walked]
     cache: dict[Path, bool] = {}
@@ -331,16 +452,22 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add) -> None:
     first_local: str | None = None
     for where, value in sources:
         for _path, key, url in _urls(value, ""):
-            path = local_path(url)
+            try:
+                path = local_path(url)
+            except UnsafeURL as exc:
+                add(Finding("warning", "url-unsafe", where, f"{key} {_shown(url)} {exc}; not opened"))
+                continue
             if path is None:
                 continue
             local_count += 1
             first_local = first_local or where
             if key in IMAGE_KEYS:
-                _check_image_file(path, where, key, add, cache)
-            elif not path.is_file():
-                add(Finding("error", "file-missing", where, f"{key} file {path} does not exist"))
+                _check_image_file(path, where, key, add, cache, max_pixels)
+            else:
+                state = _file_state(path)
+                if state is not None:
+                    add(Finding("error", "file-missing", where, f"{key} file {_shown(str(path))} {state}"))
     if local_count:
-        add(Finding("note", "local-url", first_local or "Global",
-                    f"{local_count} file:/// URL(s): only this computer can load them, other players see "
-                    "nothing; host the files (ttsmod publish) and rebuild with --asset-base-url"))
+        add(Finding("info", "local-url", first_local or "Global",
+                    f"{local_count} file:/// URL(s) or local paths: only this computer can load them, other "
+                    "players see nothing; host the files (ttsmod publish) and rebuild with --asset-base-url"))

@@ -1,7 +1,11 @@
 """Where ttsmod's own folders are: the built-in game data (``assets/``) and the Lua sources (``mod/``).
 
-The project is installed in place (``pip install -e .``), so both live beside the ``tools`` package.
-``TTSMOD_ASSETS`` and ``TTSMOD_MOD`` override them (a designer's checkout, a packaged install).
+- A wheel install (``pip install .``, pipx) carries both inside the package as ``tools/_bundled/assets`` and
+  ``tools/_bundled/mod`` (copied there by ``setup.py`` when the wheel is built).
+- A checkout, installed in place (``pip install -e .``), has no ``tools/_bundled/``: both are read from the
+  repository root beside the ``tools`` package, so edits take effect without reinstalling.
+
+``TTSMOD_ASSETS`` and ``TTSMOD_MOD`` override both (a designer's copy of the data or the mod).
 """
 
 from __future__ import annotations
@@ -9,14 +13,23 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_DIR = Path(__file__).resolve().parent
+BUNDLED_DIR = PACKAGE_DIR / "_bundled"
+PROJECT_ROOT = PACKAGE_DIR.parent
+
+
+def _shipped(name: str) -> Path:
+    # The bundled copy wins: in a wheel install PROJECT_ROOT is site-packages, where an unrelated "assets"
+    # folder may exist; a checkout never has tools/_bundled/.
+    bundled = BUNDLED_DIR / name
+    return bundled if bundled.is_dir() else PROJECT_ROOT / name
 
 
 def assets_dir() -> Path:
     """The folder that holds one sub-folder per built-in game (``four_humours/``) and ``fonts/``."""
-    return Path(os.environ.get("TTSMOD_ASSETS") or PROJECT_ROOT / "assets")
+    return Path(os.environ.get("TTSMOD_ASSETS") or _shipped("assets"))
 
 
 def mod_dir() -> Path:
     """The folder of the Lua mod sources: ``lib/`` plus one sub-folder per game."""
-    return Path(os.environ.get("TTSMOD_MOD") or PROJECT_ROOT / "mod")
+    return Path(os.environ.get("TTSMOD_MOD") or _shipped("mod"))

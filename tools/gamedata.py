@@ -107,6 +107,19 @@ TTS_SEAT_COLOURS: tuple[str, ...] = (
 )
 """The seat colours of Tabletop Simulator."""
 
+MAX_ID_LENGTH = 64
+"""Longest id (of a card, tile, cell, goal, …): ids become file names (``art/<id>.png``) and save keys."""
+
+MAX_TEXT_LENGTH = 1000
+"""Longest text (a title, a card text, a name): ten times the longest sample text; a card face holds far less.
+Checked before anything is rendered, so a megabyte title fails at once instead of after a long text fit."""
+
+MAX_PREDICATE_DEPTH = 16
+"""Most ``all``/``any`` levels a goal predicate may nest (the sample goals use two)."""
+
+MAX_DATA_FILE_BYTES = 16 * 1024 * 1024
+"""Largest game data file read; the sample files are a few kilobytes."""
+
 _ROTATIONS = (0, 90, 180, 270)
 _ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
 _COLOUR_RE = re.compile(r"#[0-9a-fA-F]{6}\Z")
@@ -169,13 +182,62 @@ def _read_toml(folder: Path, name: str) -> dict[str, Any]:
         raise DataError(name, None, None, f"file not found in the game folder {folder.name}/")
     try:
         with path.open("rb") as handle:
-            return tomllib.load(handle)
+            raw = handle.read(MAX_DATA_FILE_BYTES + 1)
+        if len(raw) > MAX_DATA_FILE_BYTES:
+            raise DataError(name, None, None, f"larger than {MAX_DATA_FILE_BYTES // (1024 * 1024)} MB; game data "
+                                              "files are a few kilobytes")
+        text = raw.decode("utf-8")
+        return tomllib.loads(text)
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively: a few hundred levels exhaust the stack.
+        line = _deep_nesting_line(text, MAX_TOML_NESTING)
+        where = f"line {line}: " if line else ""
+        raise DataError(name, None, None, f"{where}arrays or inline tables nested too deeply to read "
+                                          f"(more than {MAX_TOML_NESTING} levels)") from None
     except tomllib.TOMLDecodeError as exc:
         raise DataError(name, None, None, f"invalid TOML: {exc}") from None
     except UnicodeDecodeError:
         raise DataError(name, None, None, "not UTF-8 text") from None
     except OSError as exc:
         raise DataError(name, None, None, f"cannot read: {exc.strerror or exc}") from None
+
+
+MAX_TOML_NESTING = 100  # well under what tomllib survives (~150 levels of inline tables)
+
+
+def _deep_nesting_line(text: str, limit: int) -> int | None:
+    """The line where ``[``/``{`` nesting first goes past ``limit``, skipping strings and comments; or None.
+
+    Only used to point at the place once tomllib has given up; a rough scan of TOML's lexical rules is enough.
+    """
+    depth, line, i, n = 0, 1, 0, len(text)
+    while i < n:
+        char = text[i]
+        if char == "\n":
+            line += 1
+        elif char == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif char in "\"'":
+            quote = char * 3 if text.startswith(char * 3, i) else char
+            j = i + len(quote)
+            while j < n and not text.startswith(quote, j):
+                if text[j] == "\\" and char == '"':
+                    j += 1
+                elif text[j] == "\n":
+                    line += 1
+                j += 1
+            i = j + len(quote)
+            continue
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return line
+        elif char in "]}":
+            depth -= 1
+        i += 1
+    return None
 
 
 def asset_path(folder: Path, relative: str, *, file: str, entry: str | None, field: str | None) -> Path:
@@ -239,7 +301,8 @@ def _show(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         text = value if len(value) <= 40 else value[:37] + "..."
-        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        shown = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return shown if len(value) <= 40 else f"{shown} ({len(value)} characters)"
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, dict):
@@ -274,10 +337,14 @@ def _string(at: _At, value: Any) -> str:
         raise _expect(at, value, "a string")
     if not value.strip():
         raise at.error("must not be empty")
+    if len(value) > MAX_TEXT_LENGTH:
+        raise at.error(f"{len(value)} characters is too long (at most {MAX_TEXT_LENGTH})")
     return value
 
 
 def _ident(at: _At, value: Any) -> str:
+    if isinstance(value, str) and len(value) > MAX_ID_LENGTH:
+        raise at.error(f"{_show(value)} is too long for an id (at most {MAX_ID_LENGTH} characters)")
     text = _string(at, value)
     if not _ID_RE.match(text):
         raise at.error(f"{_show(text)} is not a valid id (letters, digits, - and _, not starting with - or _)")
@@ -352,7 +419,10 @@ def _humour_pair(at: _At, value: Any) -> tuple[str, str]:
 
 def _entry_name(kind: str, plural: str, item: Any, index: int) -> str:
     if isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"].strip():
-        return f'{kind} "{item["id"]}"'
+        ident = item["id"]
+        if len(ident) > MAX_ID_LENGTH:  # keep the one-line error short; the id check reports the length
+            return f'{plural}[{index}] ({kind} "{ident[:20]}...")'
+        return f'{kind} "{ident}"'
     return f"{plural}[{index}]"
 
 
@@ -837,7 +907,9 @@ _KINGDOM_ONLY = ("zones_covered", "cells_in_one_zone")
 _FIEF_ONLY = ("citizen_types_covered", "fief_line")
 
 
-def _predicate(at: _At, value: Any, mode: str, boards: tuple[Board, ...]) -> GoalPredicate:
+def _predicate(at: _At, value: Any, mode: str, boards: tuple[Board, ...], depth: int = 1) -> GoalPredicate:
+    if depth > MAX_PREDICATE_DEPTH:
+        raise at.error(f"predicates nested more than {MAX_PREDICATE_DEPTH} levels deep")
     table = _table(at, value)
     if len(table) != 1:
         raise at.error(f"expected one predicate kind (exactly one key), got {len(table)} keys")
@@ -851,7 +923,8 @@ def _predicate(at: _At, value: Any, mode: str, boards: tuple[Board, ...]) -> Goa
         raise where.error(f"only fief goals can use {kind}")
     if kind in ("all", "any"):
         parts = _array(where, params, non_empty=True)
-        return GoalPredicate(kind, parts=tuple(_predicate(where.sub(i), p, mode, boards) for i, p in enumerate(parts)))
+        return GoalPredicate(kind, parts=tuple(_predicate(where.sub(i), p, mode, boards, depth + 1)
+                                               for i, p in enumerate(parts)))
     params = _table(where, params)
     board_word = "the map" if mode == "kingdom" else "a fief board"
     if kind == "fief_line":

@@ -30,7 +30,13 @@ def adjudicate(game: str, snapshot, choices: tuple[str, ...], force: bool) -> No
         document = json.load(snapshot)
     except json.JSONDecodeError as exc:
         raise InputError(f"{name}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise InputError(f"{name}: JSON nested too deeply to read (a snapshot nests a few levels)") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{name}: not UTF-8 text") from None
     if isinstance(document, dict) and "snapshot" in document:
+        if not isinstance(document.get("choices", []), list):
+            raise InputError(f'{name}: "choices" must be a list')
         body_choices = list(document.get("choices", []))
         force = force or bool(document.get("force", False))
         document = document["snapshot"]

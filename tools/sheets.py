@@ -7,8 +7,13 @@ TTS reads a deck's faces from sheet images of at most 10 × 7 cells (tts-facts �
   face and all 70 cells carry faces.
 - Each sheet picks the smallest grid (≤ 10 columns, ≤ 7 rows) that holds its cells; among grids of the same
   cell count the one giving the largest cells wins.  The hidden face always sits in the grid's last cell.
-- Each side is ≤ 4096 px: cells are scaled down uniformly (one factor for the whole sheet) to fit.  Every face
-  is resized to the exact cell size — no letterboxing, so a face always fills its cell.
+- Each side is ≤ 4096 px: cells are scaled down uniformly (one factor for the whole sheet) to fit.
+- The deck's cell has the shape of its first face.  A face of the same shape (within 1 %) is resized to the
+  exact cell; a face of another shape is never stretched but fitted (``fit="contain"``: whole, centred on
+  white bars; ``fit="cover"``: filling the cell, its overhanging edges cropped) and listed in
+  ``PackedDeck.fitted``.  A deck whose first face is wider than high is ``sideways`` (``SidewaysCard``).
+- Faces given as files are opened through :mod:`tools.imageio`: EXIF orientation applied, 16-bit grey kept
+  grey, images over ``max_pixels`` refused from their header.
 - Output is 8-bit RGB (alpha is composited over white), JPEG by default (fixed quality, 4:4:4 chroma,
   no metadata) or PNG; the same inputs give byte-identical files.
 - File names carry a content hash, ``<name>-<sheet no>-<sha256[:12]>.<ext>``, because TTS caches images by URL.
@@ -17,9 +22,11 @@ TTS reads a deck's faces from sheet images of at most 10 × 7 cells (tts-facts �
 
 Public API (used by ``tools.build`` and ``ttsmod sheets``)::
 
-    pack_faces(faces, out_dir, name, *, back, hidden=None, back_is_hidden=False, fmt="jpg", quality=90)
-        -> PackedDeck
+    pack_faces(faces, out_dir, name, *, back, hidden=None, back_is_hidden=False, fmt="jpg", quality=90,
+               fit="contain") -> PackedDeck
     deck_saved_object(deck, save_name=..., first_key=1) -> dict   # a TTS Saved Object of the deck
+    write_deck(faces, out_dir, name, ...) -> WrittenDeck   # all of ``ttsmod sheets``: all-or-nothing,
+                                                           # stale sheets of earlier runs removed
 
 ``PackedDeck.placement[i]`` is ``(sheet index, index in sheet)`` of input face ``i`` (faces fill sheets in
 input order, row-major), so a card's ``CardID`` is ``(first_key + sheet index) * 100 + index in sheet``.
@@ -29,20 +36,30 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import math
-from dataclasses import dataclass, field
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
-from tools.errors import InputError
-from tools.fsio import atomic_write_bytes
+from tools.errors import InputError, TtsmodError
+from tools.fsio import atomic_write_bytes, atomic_write_text
+from tools.imageio import image_size, open_image
 
 MAX_COLUMNS = 10
 MAX_ROWS = 7
 MAX_SIDE = 4096
 FORMATS = ("jpg", "png")
+FITS = ("contain", "cover")
+ASPECT_TOLERANCE = 0.01
+"""A face whose width:height is within 1 % of the cell's is resized to the cell (a distortion nobody sees);
+beyond that it is fitted."""
+LETTERBOX = (255, 255, 255)
 
 
 @dataclass(frozen=True)
@@ -59,8 +76,21 @@ class Sheet:
 
 
 @dataclass(frozen=True)
+class FittedFace:
+    """A face whose shape is not the deck's cell shape, fitted into its cell instead of stretched."""
+
+    index: int  # its place in the faces given to pack_faces
+    size: tuple[int, int]  # its own size in pixels, EXIF orientation applied
+
+
+@dataclass(frozen=True)
 class PackedDeck:
-    """A deck packed into sheets; ``placement[i]`` is ``(sheet index, index in sheet)`` of input face ``i``."""
+    """A deck packed into sheets; ``placement[i]`` is ``(sheet index, index in sheet)`` of input face ``i``.
+
+    ``face_size`` is the first face's size (it sets the cells' shape); ``sideways`` is true when that is
+    wider than high (TTS lays such cards landscape: ``SidewaysCard``); ``fitted`` lists the faces of another
+    shape that were fitted (``fit`` says how), in sheets rendered by this call.
+    """
 
     name: str
     sheets: tuple[Sheet, ...]
@@ -68,6 +98,13 @@ class PackedDeck:
     back_path: Path
     placement: tuple[tuple[int, int], ...]
     back_is_hidden: bool = False
+    face_size: tuple[int, int] = (0, 0)
+    fit: str = "contain"
+    fitted: tuple[FittedFace, ...] = ()
+
+    @property
+    def sideways(self) -> bool:
+        return self.face_size[0] > self.face_size[1]
 
 
 @dataclass
@@ -122,8 +159,10 @@ def to_rgb(image: Image.Image) -> Image.Image:
     """``image`` as 8-bit RGB; transparency is composited over white, 16-bit greys are scaled to 8 bits."""
     if image.mode == "RGB":
         return image
-    if image.mode in ("I;16", "I;16B", "I;16L", "I"):
-        image = image.point(lambda v: v / 257).convert("L")
+    if image.mode.startswith("I;16"):
+        image = image.convert("I")  # point() cannot scale big-endian I;16B, "I" takes every 16-bit layout
+    if image.mode == "I":
+        image = image.point(lambda v: v * (1 / 257) + 0.5).convert("L")  # 0..65535 → 0..255, rounded
     if image.mode == "P" and "transparency" in image.info:
         image = image.convert("RGBA")
     if image.mode in ("RGBA", "LA", "RGBa", "La"):
@@ -134,37 +173,53 @@ def to_rgb(image: Image.Image) -> Image.Image:
     return image.convert("RGB")
 
 
-def open_face(source: Path | Image.Image) -> Image.Image:
-    """Open a face given as a path or an image, as RGB.  A missing or unreadable file → :class:`InputError`."""
+def open_face(source: Path | Image.Image, *, max_pixels: int | None = None) -> Image.Image:
+    """Open a face given as a path or an image, as RGB, as a viewer shows it (EXIF orientation applied).
+
+    A missing, unreadable or over-``max_pixels`` file → :class:`InputError` (see :func:`tools.imageio.open_image`).
+    """
     if isinstance(source, Image.Image):
         return to_rgb(source)
-    path = Path(source)
-    try:
-        with Image.open(path) as image:
-            image.load()
-            return to_rgb(image)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not an image") from None
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        raise InputError(f"{path}: not a readable image ({exc.__class__.__name__})") from None
+    return to_rgb(open_image(source, max_pixels=max_pixels))
 
 
-def face_size(source: Path | Image.Image) -> tuple[int, int]:
-    """The pixel size of a face without decoding its pixels when it is a file."""
+def face_size(source: Path | Image.Image, *, max_pixels: int | None = None) -> tuple[int, int]:
+    """The pixel size of a face as shown (EXIF orientation applied), without decoding a file's pixels."""
     if isinstance(source, Image.Image):
         return source.size
-    path = Path(source)
-    try:
-        with Image.open(path) as image:
-            return image.size
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not an image") from None
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
-        raise InputError(f"{path}: not a readable image ({exc.__class__.__name__})") from None
+    return image_size(source, max_pixels=max_pixels)
+
+
+def shape_differs(size: tuple[int, int], reference: tuple[int, int]) -> bool:
+    """Whether ``size`` and ``reference`` have width:height ratios more than 1 % apart."""
+    (w, h), (rw, rh) = size, reference
+    return abs((w * rh) / (h * rw) - 1) > ASPECT_TOLERANCE
+
+
+def fit_face(face: Image.Image, cell: tuple[int, int], fit: str) -> Image.Image:
+    """``face`` scaled into a ``cell``-sized image without distortion.
+
+    ``"contain"``: the whole face, centred, the rest of the cell white; ``"cover"``: the face fills the cell,
+    the centred part of the cell's shape is kept and what overhangs on two opposite sides is cropped.
+    """
+    cw, ch = cell
+    w, h = face.size
+    if fit == "cover":
+        if w * ch > h * cw:  # wider than the cell: keep the full height, crop left and right
+            kept = h * cw / ch
+            box = ((w - kept) / 2, 0.0, (w + kept) / 2, float(h))
+        else:
+            kept = w * ch / cw
+            box = (0.0, (h - kept) / 2, float(w), (h + kept) / 2)
+        return face.resize((cw, ch), Image.Resampling.LANCZOS, box=box, reducing_gap=3.0)
+    if fit != "contain":
+        raise InputError(f'fit must be one of {", ".join(FITS)}, not "{fit}"')
+    scale = min(cw / w, ch / h)
+    fw, fh = min(cw, max(1, round(w * scale))), min(ch, max(1, round(h * scale)))
+    canvas = Image.new("RGB", (cw, ch), LETTERBOX)
+    canvas.paste(face.resize((fw, fh), Image.Resampling.LANCZOS, reducing_gap=3.0),
+                 ((cw - fw) // 2, (ch - fh) // 2))
+    return canvas
 
 
 def encode(image: Image.Image, fmt: str, quality: int) -> bytes:
@@ -193,11 +248,13 @@ def write_image(image: Image.Image, out_dir: Path, stem: str, *, fmt: str = "jpg
     return path
 
 
-def _check_options(fmt: str, quality: int) -> None:
+def _check_options(fmt: str, quality: int, fit: str = "contain") -> None:
     if fmt not in FORMATS:
         raise InputError(f'image format must be one of {", ".join(FORMATS)}, not "{fmt}"')
     if not 1 <= quality <= 100:
         raise InputError(f"JPEG quality must be 1..100, not {quality}")
+    if fit not in FITS:
+        raise InputError(f'fit must be one of {", ".join(FITS)}, not "{fit}"')
 
 
 def sheet_layout(count: int, back_is_hidden: bool) -> list[tuple[int, int]]:
@@ -210,28 +267,45 @@ def render_sheet(
     faces: Sequence[Path | Image.Image],
     hidden: Image.Image | None,
     cell_face_size: tuple[int, int],
-) -> tuple[Image.Image, int, int, int, int]:
+    *,
+    fit: str = "contain",
+    max_pixels: int | None = None,
+    on_face: Callable[[], None] | None = None,
+) -> tuple[Image.Image, int, int, int, int, list[tuple[int, tuple[int, int]]]]:
     """Compose one sheet: ``faces`` row-major, ``hidden`` (if any) in the grid's last cell.
 
-    Returns ``(image, columns, rows, cell_width, cell_height)``.  Each face is decoded only while pasted.
+    Cells have the shape of ``cell_face_size``; a face of another shape is fitted (:func:`fit_face`), the
+    hidden face is resized to the cell as TTS stretches a back onto a card.  Returns ``(image, columns, rows, cell_width, cell_height, fitted)`` where ``fitted``
+    lists ``(index in faces, face size)`` of the faces that were fitted.  Each face is decoded only while
+    pasted; ``on_face()`` is called after each.
     """
     cells = len(faces) + (1 if hidden is not None else 0)
     columns, rows = choose_grid(cells, cell_face_size)
     cw, ch = cell_size_for(columns, rows, cell_face_size)
     sheet = Image.new("RGB", (columns * cw, rows * ch), (255, 255, 255))
+    fitted: list[tuple[int, tuple[int, int]]] = []
 
-    def paste(face: Image.Image, slot: int) -> None:
-        if face.size != (cw, ch):
+    def paste(face: Image.Image, slot: int, *, may_fit: bool = True) -> bool:
+        reshaped = may_fit and shape_differs(face.size, cell_face_size)
+        if reshaped:
+            face = fit_face(face, (cw, ch), fit)
+        elif face.size != (cw, ch):
             face = face.resize((cw, ch), Image.Resampling.LANCZOS, reducing_gap=3.0)
         sheet.paste(face, ((slot % columns) * cw, (slot // columns) * ch))
+        return reshaped
 
     for slot, source in enumerate(faces):
-        face = open_face(source)
-        paste(face, slot)
+        face = open_face(source, max_pixels=max_pixels)
+        if paste(face, slot):
+            fitted.append((slot, face.size))
         del face
+        if on_face is not None:
+            on_face()
     if hidden is not None:
-        paste(hidden, columns * rows - 1)
-    return sheet, columns, rows, cw, ch
+        # TTS stretches the back image over the whole card, so the hidden face (usually that back) is
+        # stretched alike: a card in a hand then looks like its back on the table.
+        paste(hidden, columns * rows - 1, may_fit=False)
+    return sheet, columns, rows, cw, ch, fitted
 
 
 def pack_faces(
@@ -244,25 +318,31 @@ def pack_faces(
     back_is_hidden: bool = False,
     fmt: str = "jpg",
     quality: int = 90,
+    fit: str = "contain",
+    max_pixels: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     cache: SheetCache | None = None,
 ) -> PackedDeck:
     """Pack ``faces`` (paths or images, in order) into sheets in ``out_dir`` and write the back image there.
 
     - Cell size is the first face's size (scaled down uniformly if a sheet would exceed 4096 px); every face
-      is resized to exactly that size.
+      of that shape (within 1 %) is resized to exactly that size, every other face is fitted as ``fit``
+      says (``"contain"`` or ``"cover"``, see :func:`fit_face`) and listed in ``PackedDeck.fitted``.
+      The hidden face is stretched to the cell, as TTS stretches the back over a card.  Files are opened
+      through :mod:`tools.imageio` with ``max_pixels``.
     - ``back_is_hidden=False``: up to 69 faces per sheet, ``hidden`` (default: the back) in each sheet's last
       cell.  ``back_is_hidden=True``: up to 70 faces per sheet, no hidden cell (``hidden`` must be ``None``).
     - ``fmt`` is ``"jpg"`` (``quality`` 1..100) or ``"png"``.  Sheets are named
       ``<name>-<n>-<hash>.<fmt>`` (``n`` from 1), the back ``<name>-back-<hash>.<fmt>``.
-    - ``progress(done, total)`` is called after each sheet.
+    - ``progress(done, total)`` is called after each face (``total`` = number of faces; a reused sheet
+      counts all its faces at once).
     - ``cache`` (optional) reuses sheets written before from the same inputs (see :class:`SheetCache`);
       with a cache, ``hidden`` must be ``None`` (the back, covered by ``back_key``).
 
-    Raises :class:`InputError` for no faces, a missing or unreadable image, a bad format or quality.
-    Files are written atomically; nothing else in ``out_dir`` is touched.
+    Raises :class:`InputError` for no faces, a missing, unreadable or too large image, a bad format,
+    quality or fit.  Files are written atomically; nothing else in ``out_dir`` is touched.
     """
-    _check_options(fmt, quality)
+    _check_options(fmt, quality, fit)
     if not faces:
         raise InputError("no faces to pack")
     if back_is_hidden and hidden is not None:
@@ -270,9 +350,16 @@ def pack_faces(
     out_dir = Path(out_dir)
     if cache is not None and (hidden is not None or len(cache.face_keys) != len(faces)):
         raise ValueError("a SheetCache needs one key per face and hidden=None")
-    size = face_size(faces[0])
+    size = face_size(faces[0], max_pixels=max_pixels)
     groups = sheet_layout(len(faces), back_is_hidden)
-    settings = f"{name}|{fmt}|{quality}|{back_is_hidden}|{size}"
+    settings = f"{name}|{fmt}|{quality}|{back_is_hidden}|{size}|{fit}"
+    done = 0
+
+    def advance(count: int) -> None:
+        nonlocal done
+        done += count
+        if progress is not None:
+            progress(done, len(faces))
 
     def reuse(key: str) -> str | None:
         if cache is None:
@@ -292,8 +379,9 @@ def pack_faces(
     def images() -> tuple[Image.Image, Image.Image | None]:
         nonlocal back_image, hidden_image
         if back_image is None:
-            back_image = open_face(back)
-            hidden_image = None if back_is_hidden else (open_face(hidden) if hidden is not None else back_image)
+            back_image = open_face(back, max_pixels=max_pixels)
+            hidden_image = None if back_is_hidden else (
+                open_face(hidden, max_pixels=max_pixels) if hidden is not None else back_image)
         return back_image, hidden_image
 
     back_key = hashlib.sha256(f"back|{settings}|{cache.back_key}".encode()).hexdigest() if cache else ""
@@ -305,6 +393,7 @@ def pack_faces(
 
     sheets: list[Sheet] = []
     placement: list[tuple[int, int]] = []
+    fitted: list[FittedFace] = []
     for number, (start, count) in enumerate(groups):
         cells = count + (0 if back_is_hidden else 1)
         columns, rows = choose_grid(cells, size)
@@ -316,16 +405,20 @@ def pack_faces(
             ).encode()).hexdigest()
         file = reuse(key)
         if file is None:
-            image, columns, rows, cw, ch = render_sheet(faces[start : start + count], images()[1], size)
+            image, columns, rows, cw, ch, fitted_here = render_sheet(
+                faces[start : start + count], images()[1], size, fit=fit, max_pixels=max_pixels,
+                on_face=lambda: advance(1))
+            fitted.extend(FittedFace(start + index, face) for index, face in fitted_here)
             data = encode(image, fmt, quality)
             del image
             file = hashed_name(f"{name}-{number + 1}", data, fmt)
             store(key, file, data)
+        else:
+            advance(count)
         sheets.append(Sheet(file, out_dir / file, columns, rows, count, cw, ch))
         placement.extend((number, index) for index in range(count))
-        if progress is not None:
-            progress(number + 1, len(groups))
-    return PackedDeck(name, tuple(sheets), back_file, out_dir / back_file, tuple(placement), back_is_hidden)
+    return PackedDeck(name, tuple(sheets), back_file, out_dir / back_file, tuple(placement), back_is_hidden,
+                      face_size=size, fit=fit, fitted=tuple(fitted))
 
 
 def file_url(path: Path) -> str:
@@ -389,7 +482,7 @@ def deck_saved_object(
             "CardID": int(key) * 100 + index,
             "Hands": True,
             "HideWhenFaceDown": True,
-            "SidewaysCard": False,
+            "SidewaysCard": deck.sideways,
             "CustomDeck": {key: custom[key]},
             "LuaScript": "",
             "LuaScriptState": "",
@@ -407,7 +500,7 @@ def deck_saved_object(
             "Description": "",
             "HideWhenFaceDown": True,
             "Hands": False,
-            "SidewaysCard": False,
+            "SidewaysCard": deck.sideways,
             "DeckIDs": [c["CardID"] for c in cards],
             "CustomDeck": custom,
             "LuaScript": "",
@@ -432,3 +525,260 @@ def deck_saved_object(
         "ObjectStates": [obj],
         "TabStates": {},
     }
+
+
+# --- ttsmod sheets: a whole deck folder, all or nothing -----------------------------------------------------
+
+MANIFEST_NAME = ".ttsmod-sheets.json"
+"""The record, in a ``sheets`` output folder, of the files each deck name's last run wrote (with their hashes)."""
+
+MANIFEST_FORMAT = "ttsmod-sheets-manifest"
+_STAGING_PREFIX = ".ttsmod-sheets-"
+_DEFAULT_BACK = (96, 96, 96)
+_DEFAULT_BACK_SIDE = 256
+
+
+@dataclass(frozen=True)
+class WrittenDeck:
+    """What :func:`write_deck` left in its folder: the deck (paths in ``out_dir``), the Saved Object JSON,
+    the stale files of an earlier run it removed, and warnings (one line each, naming the file)."""
+
+    deck: PackedDeck
+    out_dir: Path
+    saved_object: Path
+    removed: tuple[str, ...]
+    warnings: tuple[str, ...]
+    face_names: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        """The ``ttsmod sheets --json`` object (documented in docs/building.md)."""
+        deck = self.deck
+        return {
+            "name": deck.name,
+            "out": str(self.out_dir),
+            "saved_object": str(self.saved_object),
+            "back": str(deck.back_path),
+            "sheets": [{"file": s.file, "path": str(s.path), "columns": s.columns, "rows": s.rows,
+                        "faces": s.count, "cell": [s.cell_width, s.cell_height]} for s in deck.sheets],
+            "sideways": deck.sideways,
+            "fit": deck.fit,
+            "fitted": [{"face": self.face_names[f.index], "size": list(f.size)} for f in deck.fitted],
+            "removed": list(self.removed),
+            "warnings": list(self.warnings),
+        }
+
+
+def check_deck_name(name: str) -> None:
+    """A deck name becomes file names: refuse separators, a leading dot and the empty name."""
+    if not name or any(ch in name for ch in "/\\:\0") or name.startswith(".") or name != name.strip():
+        raise InputError(f'--name must be a plain file name, not "{name}"')
+
+
+def write_deck(
+    faces: Sequence[Path],
+    out_dir: Path,
+    name: str,
+    *,
+    back: Path | None = None,
+    hidden: Path | None = None,
+    back_is_hidden: bool = False,
+    fmt: str = "jpg",
+    quality: int = 90,
+    fit: str = "contain",
+    one_sheet: bool = False,
+    max_pixels: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> WrittenDeck:
+    """Pack the face files into sheets in ``out_dir`` with ``<name>.json`` (a TTS Saved Object) beside them.
+
+    Contract (what ``ttsmod sheets`` promises):
+
+    - **All or nothing.** Everything is written into a hidden staging folder inside ``out_dir`` and moved
+      into place at the end; on any error (or Ctrl-C) the staging folder, the files moved so far and any
+      folders this call created are removed, so ``out_dir`` is as it was.
+    - **Stale sheets.** ``out_dir/.ttsmod-sheets.json`` records, per deck name, the files the last run wrote
+      and their SHA-256.  Files the previous run of this ``name`` wrote that this run does not produce are
+      deleted, but only if their content is still what ttsmod wrote; nothing else is ever deleted.
+    - The default back (``back=None``) is plain grey in the shape of the first face.
+    - ``warnings``: one line per face fitted into the cells (naming it), and one if the back's shape is not
+      the cards' (TTS stretches the back over each card).
+
+    Raises :class:`InputError` (exit 2) for bad options, images or manifest, :class:`TtsmodError` (exit 1)
+    when the folder cannot be written.
+    """
+    check_deck_name(name)
+    _check_options(fmt, quality, fit)
+    faces = [Path(face) for face in faces]
+    if not faces:
+        raise InputError("no faces to pack")
+    if hidden is not None and back_is_hidden:
+        raise InputError("--hidden and --back-is-hidden exclude each other")
+    capacity = MAX_COLUMNS * MAX_ROWS - (0 if back_is_hidden else 1)
+    if one_sheet and len(faces) > capacity:
+        raise InputError(f"{len(faces)} faces do not fit one sheet (at most {capacity})")
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise InputError(f"{out_dir}: is a file, not a folder")
+    manifest_path = out_dir / MANIFEST_NAME
+    manifest = _read_manifest(manifest_path)
+
+    # Read before anything is created, so a bad first face or back fails with nothing to clean up.
+    first_size = face_size(faces[0], max_pixels=max_pixels)
+    warnings: list[str] = []
+    if back is None:
+        scale = _DEFAULT_BACK_SIDE / max(first_size)
+        back_source: Path | Image.Image = Image.new(
+            "RGB", (max(1, round(first_size[0] * scale)), max(1, round(first_size[1] * scale))), _DEFAULT_BACK)
+    else:
+        back_source = Path(back)
+        back_size = face_size(back_source, max_pixels=max_pixels)
+        if shape_differs(back_size, first_size):
+            warnings.append(f"{back_source}: the back is {back_size[0]}x{back_size[1]}, not the shape of the "
+                            f"cards ({first_size[0]}x{first_size[1]}, the first face); TTS stretches it "
+                            f"over each card")
+
+    created = _missing_folders(out_dir)
+    staging: Path | None = None
+    placed: list[Path] = []  # files moved into out_dir that were not there before
+    manifest_written = False
+    old_manifest: bytes | None = None
+    try:
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=_STAGING_PREFIX, dir=out_dir))
+        except (FileExistsError, NotADirectoryError):
+            raise InputError(f"{out_dir}: a part of this path is a file, not a folder") from None
+        staged = pack_faces(faces, staging, name, back=back_source, hidden=hidden,
+                            back_is_hidden=back_is_hidden, fmt=fmt, quality=quality, fit=fit,
+                            max_pixels=max_pixels, progress=progress)
+        deck = replace(
+            staged,
+            sheets=tuple(replace(s, path=out_dir / s.file) for s in staged.sheets),
+            back_path=out_dir / staged.back_file,
+        )
+        for fitted in deck.fitted:
+            w, h = fitted.size
+            how = "letterboxed (whole face on white bars)" if fit == "contain" else "cropped to fill its cell"
+            warnings.append(f"{faces[fitted.index]}: {w}x{h} is not the shape of the deck's cells "
+                            f"({first_size[0]}x{first_size[1]}, the first face); {how}")
+        saved = deck_saved_object(deck, save_name=name, nicknames=[face.stem for face in faces])
+        json_file = f"{name}.json"
+        atomic_write_text(staging / json_file, json.dumps(saved, indent=2, ensure_ascii=False) + "\n")
+
+        images = [*(s.file for s in deck.sheets), deck.back_file]
+        hashes = {file: _sha256(staging / file) for file in [*images, json_file]}
+        previous = manifest["decks"].get(name, {})
+        manifest["decks"][name] = dict(sorted(hashes.items()))
+        for file in images:
+            target = out_dir / file
+            existed = target.exists()
+            os.replace(staging / file, target)
+            if not existed:
+                placed.append(target)
+        old_manifest = manifest_path.read_bytes() if manifest_path.is_file() else None
+        atomic_write_text(manifest_path, json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+        manifest_written = True
+        # The JSON goes last: it references the sheets, so it must not appear before them.
+        os.replace(staging / json_file, out_dir / json_file)
+    except BaseException as exc:
+        if manifest_written:  # only the JSON's move failed: the old JSON still points at the old sheets
+            try:
+                if old_manifest is None:
+                    manifest_path.unlink()
+                else:
+                    atomic_write_bytes(manifest_path, old_manifest)
+            except OSError:
+                pass  # the error being raised is the one to report
+        for path in placed:
+            _unlink_quietly(path)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        for folder in created:  # innermost first; only if still empty
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        if isinstance(exc, OSError):
+            raise TtsmodError(f"{out_dir}: cannot write the sheets ({exc.strerror or exc.__class__.__name__}); "
+                              f"nothing was changed") from None
+        raise
+    shutil.rmtree(staging, ignore_errors=True)
+    removed = _remove_stale(out_dir, previous, hashes, manifest, name, warnings)
+    return WrittenDeck(deck, out_dir, out_dir / json_file, tuple(removed), tuple(warnings),
+                       tuple(str(face) for face in faces))
+
+
+def _read_manifest(path: Path) -> dict:
+    """The manifest at ``path`` (an empty one if there is none); a damaged one is an :class:`InputError`."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {"format": MANIFEST_FORMAT, "version": 1, "decks": {}}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{path}: cannot read the sheets manifest ({exc.__class__.__name__})") from None
+    damaged = InputError(f"{path}: not a ttsmod sheets manifest; delete it to start afresh "
+                         f"(stale sheets of earlier runs are then no longer removed)")
+    try:
+        manifest = json.loads(text)
+    except (ValueError, RecursionError):
+        raise damaged from None
+    if not (isinstance(manifest, dict) and manifest.get("format") == MANIFEST_FORMAT
+            and isinstance(manifest.get("decks"), dict)):
+        raise damaged
+    for files in manifest["decks"].values():
+        if not (isinstance(files, dict) and all(isinstance(f, str) and isinstance(h, str)
+                                                for f, h in files.items())):
+            raise damaged
+    return manifest
+
+
+def _remove_stale(out_dir: Path, previous: dict[str, str], produced: dict[str, str], manifest: dict,
+                  name: str, warnings: list[str]) -> list[str]:
+    """Delete the files the previous run of deck ``name`` wrote that this run did not produce, when they are
+    plain names in ``out_dir``, no other deck lists them and their content is still what was written."""
+    others = {file for deck, files in manifest["decks"].items() if deck != name for file in files}
+    removed = []
+    for file, digest in sorted(previous.items()):
+        if file in produced or file in others or not _plain_file_name(file):
+            continue
+        path = out_dir / file
+        try:
+            if not path.is_file() or path.is_symlink() or _sha256(path) != digest:
+                continue  # gone already, or changed by someone else since: not ours to delete
+            path.unlink()
+        except OSError as exc:
+            warnings.append(f"{path}: could not remove this stale sheet ({exc.strerror or exc.__class__.__name__})")
+            continue
+        removed.append(file)
+    return removed
+
+
+def _plain_file_name(file: str) -> bool:
+    """Whether ``file`` names a file directly inside a folder (so a tampered manifest cannot reach out)."""
+    return (bool(file) and file not in (".", "..") and not any(ch in file for ch in "/\\:\0")
+            and Path(file).name == file)
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """The folders of ``folder``'s path that do not exist yet, innermost first."""
+    missing = []
+    for candidate in (folder, *folder.parents):
+        if candidate.exists():
+            break
+        missing.append(candidate)
+    return missing
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _unlink_quietly(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass

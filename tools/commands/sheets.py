@@ -3,53 +3,94 @@
 from __future__ import annotations
 
 import json
+import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Callable, Iterator
 
 import click
-from PIL import Image
 
-from tools.errors import InputError
-from tools.fsio import atomic_write_text
-from tools.sheets import FORMATS, deck_saved_object, pack_faces
+from tools.imageio import DEFAULT_MAX_PIXELS
+from tools.sheets import FITS, FORMATS, write_deck
 
 
 @click.command("sheets", short_help='Pack card images into TTS sheets and a deck object.')
 @click.argument("faces", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False, path_type=Path),
-              help="Folder for the sheets and the deck JSON.")
-@click.option("--back", type=click.Path(path_type=Path), help="Card back image (default: plain grey).")
+              help="Folder for the sheets and the deck JSON (created if missing).")
+@click.option("--back", type=click.Path(path_type=Path),
+              help="Card back image (default: plain grey in the shape of the first face).")
 @click.option("--hidden", type=click.Path(path_type=Path),
               help="Hidden-card image for each sheet's last cell (default: the back).")
 @click.option("--back-is-hidden", is_flag=True,
               help="Use the back as the hidden face: 70 faces per sheet instead of 69.")
-@click.option("--name", default="deck", show_default=True, help="Deck name: file names and SaveName.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="jpg", show_default=True)
-@click.option("--quality", type=click.IntRange(1, 100), default=90, show_default=True, help="JPEG quality.")
+@click.option("--name", default="deck", show_default=True,
+              help="Deck name: starts every file name, names <name>.json and its SaveName.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="jpg", show_default=True,
+              help="Sheet image format: jpg (smaller, lossy) or png (lossless, larger).")
+@click.option("--quality", type=click.IntRange(1, 100), default=90, show_default=True,
+              help="JPEG quality (ignored for png).")
+@click.option("--fit", type=click.Choice(FITS), default="contain", show_default=True,
+              help="A face not of the first face's shape: contain = whole face on white bars, "
+                   "cover = fill the cell, crop the overhang. Never stretched; each one is warned about.")
 @click.option("--one-sheet", is_flag=True, help="Fail instead of writing more than one sheet.")
-def sheets(faces, out_dir, back, hidden, back_is_hidden, name, fmt, quality, one_sheet) -> None:
+@click.option("--max-pixels", type=click.IntRange(min=1), default=DEFAULT_MAX_PIXELS, show_default=True,
+              help="Refuse any image larger than this many pixels (width x height).")
+@click.option("--progress/--no-progress", default=None,
+              help="Show progress on stderr (default: only when stderr is a terminal).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print what was written, and where, as one JSON object on stdout.")
+def sheets(faces, out_dir, back, hidden, back_is_hidden, name, fmt, quality, fit, one_sheet, max_pixels,
+           progress, as_json) -> None:
     """Pack FACES (in the order given) into sheets of at most 10 x 7 in --out, with <name>.json beside them.
 
     The JSON is a TTS Saved Object: copy it to "Saves/Saved Objects" to spawn the deck. Its image URLs are
-    file:/// paths, visible on this machine only; host the sheets for multiplayer.
+    file:/// paths, visible on this machine only; host the sheets for multiplayer. A failed run leaves
+    --out as it was; a re-run removes the sheets its previous run of the same --name wrote and no longer needs.
     """
-    if not name or any(ch in name for ch in "/\\:") or name.startswith("."):
-        raise InputError(f'--name must be a plain file name, not "{name}"')
-    if hidden is not None and back_is_hidden:
-        raise InputError("--hidden and --back-is-hidden exclude each other")
-    capacity = 70 if back_is_hidden else 69
-    if one_sheet and len(faces) > capacity:
-        raise InputError(f"{len(faces)} faces do not fit one sheet (at most {capacity})")
-    for face in faces:
-        if not face.is_file():
-            raise InputError(f"{face}: no such file")
-    back_source = back if back is not None else Image.new("RGB", (64, 64), (96, 96, 96))
-    deck = pack_faces(list(faces), out_dir, name, back=back_source, hidden=hidden,
-                      back_is_hidden=back_is_hidden, fmt=fmt, quality=quality)
-    saved = deck_saved_object(deck, save_name=name, nicknames=[f.stem for f in faces])
-    json_path = out_dir / f"{name}.json"
-    atomic_write_text(json_path, json.dumps(saved, indent=2, ensure_ascii=False) + "\n")
+    with _progress_reporter(progress, len(faces)) as report:
+        written = write_deck(list(faces), out_dir, name, back=back, hidden=hidden, back_is_hidden=back_is_hidden,
+                             fmt=fmt, quality=quality, fit=fit, one_sheet=one_sheet, max_pixels=max_pixels,
+                             progress=report)
+    for warning in written.warnings:
+        click.secho(f"warning: {warning}", fg="yellow", err=True)
+    if as_json:
+        click.echo(json.dumps(written.to_json(), indent=2, ensure_ascii=False))
+        return
+    deck = written.deck
     for sheet in deck.sheets:
         click.echo(f"{sheet.path}  {sheet.columns}x{sheet.rows}, {sheet.count} faces, "
                    f"cell {sheet.cell_width}x{sheet.cell_height}")
     click.echo(f"{deck.back_path}  back")
-    click.echo(f"{json_path}  saved object (file:/// URLs: this machine only)")
+    shape = ", sideways (landscape) cards" if deck.sideways else ""
+    click.echo(f"{written.saved_object}  saved object{shape} (file:/// URLs: this machine only)")
+    for file in written.removed:
+        click.echo(f"{written.out_dir / file}  removed (stale, from an earlier run)")
+
+
+@contextmanager
+def _progress_reporter(requested: bool | None, total: int) -> Iterator[Callable[[int, int], None] | None]:
+    """A ``progress(done, total)`` callback drawing on stderr, or None when progress is not to be shown.
+
+    Shown when asked for, or by default when stderr is a terminal (pipes, logs and tests stay clean). On a
+    terminal it is a bar; asked for on a non-terminal it is a line per tenth, which reads well in a log.
+    """
+    stderr = sys.stderr  # (click.get_text_stream is deprecated; the test runner swaps sys.stderr too)
+    is_terminal = stderr.isatty()
+    if requested is False or (requested is None and not is_terminal):
+        yield None
+        return
+    if is_terminal:
+        with click.progressbar(length=total, label="packing faces", file=stderr) as bar:
+            yield lambda done, _total: bar.update(done - bar.pos)
+        return
+    shown = -1
+
+    def line(done: int, of: int) -> None:
+        nonlocal shown
+        tenth = done * 10 // of
+        if tenth != shown:
+            shown = tenth
+            click.echo(f"packing faces: {done}/{of}", err=True)
+
+    yield line

@@ -121,7 +121,7 @@ class ObjectProxy(Proxy):
         return {
             "guid": lambda: o.guid, "name": lambda: o.name, "type": lambda: o.type, "memo": lambda: o.memo,
             "locked": lambda: o.locked, "is_face_down": lambda: o.face_down, "held_by_color": lambda: o.held_by,
-            "resting": lambda: o.smooth_frames == 0 and o.held_by is None, "spawning": lambda: False,
+            "resting": lambda: not o.in_motion and o.held_by is None, "spawning": lambda: o.spawning_frames > 0,
             "interactable": lambda: not o.data.get("__not_interactable", False),
             "remainder": lambda: self.table.object(o.data.get("__remainder", "")),
         }
@@ -149,33 +149,33 @@ class ObjectProxy(Proxy):
 
         def set_position(v: Any, *_: Any) -> bool:
             alive()
-            o.position = vec_from(v, "setPosition")
+            t.teleport(o, position=vec_from(v, "setPosition"))
             return True
 
         def set_position_smooth(v: Any, *_: Any) -> bool:
-            set_position(v)
-            o.smooth_frames = 10
+            alive()
+            t.move_smoothly(o, position=vec_from(v, "setPositionSmooth"))
             return True
 
         def set_rotation(v: Any, *_: Any) -> bool:
             alive()
-            o.rotation = vec_from(v, "setRotation")
+            t.teleport(o, rotation=vec_from(v, "setRotation"))
             return True
 
         def set_rotation_smooth(v: Any, *_: Any) -> bool:
-            set_rotation(v)
-            o.smooth_frames = 10
+            alive()
+            t.move_smoothly(o, rotation=vec_from(v, "setRotationSmooth"))
             return True
 
         def flip() -> bool:
             alive()
-            o.rotation = Vec(o.rotation.x, o.rotation.y, (o.rotation.z + 180.0) % 360.0)
+            t.teleport(o, rotation=Vec(o.rotation.x, o.rotation.y, (o.rotation.z + 180.0) % 360.0))
             return True
 
         def get_objects(*_: Any) -> list[Any]:
             alive()
             if o.name == "ScriptingTrigger":
-                return t.in_zone(o)
+                return t.zone_members(o)
             if not o.is_container:
                 raise HeadlessError(f"getObjects on {o!r}, which is neither a container nor a zone")
             return [{"guid": c.guid, "index": i, "name": c.nickname, "nickname": c.nickname,
@@ -188,16 +188,18 @@ class ObjectProxy(Proxy):
             p = params or {}
             if not isinstance(p, dict):
                 raise HeadlessError("takeObject: parameters must be a table")
+            index = p.get("index")
             obj = t.take_out(
-                o, guid=p.get("guid"), index=p.get("index"), top=p.get("top", True) is not False,
+                o, guid=p.get("guid"), index=None if index is None else int(index), top=p.get("top", True) is not False,
                 position=vec_from(p["position"], "takeObject position") if p.get("position") is not None else None,
                 rotation=vec_from(p["rotation"], "takeObject rotation") if p.get("rotation") is not None else None,
                 flip=bool(p.get("flip", False)))
             if p.get("smooth", True) is not False:
-                obj.smooth_frames = 10
+                # a smooth take leaves the container and travels to its position
+                t.move_smoothly(obj, position=obj.position, start=o.position + Vec(0, 1, 0))
             callback = p.get("callback_function")
             if callback is not None:
-                t.defer(lambda: t.call_lua(callback, obj))
+                t.when_spawned(obj, callback)
             return obj
 
         def put_object(other: Any, *_: Any) -> Any:
@@ -216,13 +218,7 @@ class ObjectProxy(Proxy):
 
         def deal(number: Any, colour: Any, index: Any = 1) -> bool:
             alive()
-            n = int(number)
-            for _ in range(n):
-                if not o.contents or o.destroyed:
-                    break
-                slot = t.hand_slot(str(colour))
-                obj = t.take_out(o, position=slot, rotation=Vec(0.0, t.hand_zone(str(colour)).rotation.y + 180.0, 0.0))
-                obj.smooth_frames = 10
+            t.deal(o, int(number), str(colour), int(index or 1))
             return True
 
         def highlight_on(colour: Any, duration: Any = None) -> bool:
@@ -285,7 +281,7 @@ class ObjectProxy(Proxy):
             "setRotation": set_rotation,
             "setRotationSmooth": set_rotation_smooth,
             "getScale": lambda: vec_to_lua(o.scale),
-            "isSmoothMoving": lambda: o.smooth_frames > 0,
+            "isSmoothMoving": lambda: o.smooth_moving,
             "flip": flip,
             "getQuantity": lambda: len(o.contents) if o.is_container else -1,
             "getObjects": get_objects,
@@ -376,7 +372,7 @@ class PlayerProxy(Proxy):
             t.chat.append((str(message), self.colour))
             return True
 
-        return {"getHandObjects": lambda index=1: t.hand(self.colour), "getHandTransform": hand_transform,
+        return {"getHandObjects": lambda index=1: t.hand_members(self.colour), "getHandTransform": hand_transform,
                 "broadcast": broadcast, "print": print_}
 
 

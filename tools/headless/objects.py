@@ -42,6 +42,31 @@ def _vec(d: dict | None, keys: tuple[str, str, str] = ("x", "y", "z"), default: 
     return Vec(*(float(d.get(k, default)) for k in keys))
 
 
+@dataclass
+class Motion:
+    """An object on its way: a smooth move (``isSmoothMoving``) or the fall after a drop.
+
+    The position goes in a straight line from ``start`` to ``end`` over ``frames`` frames from ``first_frame``;
+    ``rotation`` (when set) is applied on arrival. ``end`` is None once a script has set the position outright
+    (``setPosition`` during a smooth move teleports the object; only a pending rotation is left)."""
+
+    kind: str                      # "smooth" or "fall"
+    start: Vec
+    end: Vec | None
+    rotation: Vec | None
+    first_frame: int
+    frames: int
+
+    def position_at(self, frame: int) -> Vec:
+        assert self.end is not None
+        t = min(1.0, max(0.0, (frame - self.first_frame) / self.frames)) if self.frames > 0 else 1.0
+        return Vec(self.start.x + (self.end.x - self.start.x) * t, self.start.y + (self.end.y - self.start.y) * t,
+                   self.start.z + (self.end.z - self.start.z) * t)
+
+    def done(self, frame: int) -> bool:
+        return frame - self.first_frame >= self.frames
+
+
 @dataclass(eq=False)
 class HObject:
     guid: str
@@ -57,7 +82,10 @@ class HObject:
     held_by: str | None = None               # colour of the player holding it
     highlight: str | None = None             # colour of the highlight, None when off
     locked: bool = False
-    smooth_frames: int = 0                   # frames left of a smooth move (isSmoothMoving)
+    motion: Motion | None = None             # a smooth move or a fall in progress
+    spawning_frames: int = 0                 # frames left until it has finished spawning
+    on_spawned: list[Any] = field(default_factory=list)   # callbacks to run once it has spawned
+    settled_position: Vec | None = None      # where physics last saw it (zone membership reads this)
     env: Any = None                          # the Lua environment of its script, if it has one
 
     @classmethod
@@ -113,6 +141,20 @@ class HObject:
     @property
     def face_down(self) -> bool:
         return is_face_down(self.rotation)
+
+    @property
+    def use_hands(self) -> bool:
+        """Whether it may be held in a hand zone (save ``"Hands"``; TTS's default is false but for cards)."""
+        return bool(self.data.get("Hands", self.name in ("Card", "CardCustom")))
+
+    @property
+    def smooth_moving(self) -> bool:
+        return self.motion is not None and self.motion.kind == "smooth"
+
+    @property
+    def in_motion(self) -> bool:
+        """Moving (smoothly or falling) or still spawning: not at rest."""
+        return self.motion is not None or self.spawning_frames > 0
 
     def has_tag(self, tag: str) -> bool:
         return tag in self.tags

@@ -28,16 +28,20 @@ from typing import Any, Callable, Iterable
 
 from tools.headless.api import GlobalScript, Namespace, ObjectProxy, PlayerProxy, build_api
 from tools.headless.eea import ExternalEditorEndpoint
+from tools.headless.fidelity import Fidelity
 from tools.headless.geometry import Vec, inside_box, position_to_world
 from tools.headless.lua import HeadlessError, Lua, Unemulated
-from tools.headless.objects import HObject
+from tools.headless.objects import HObject, Motion
 
 FRAME = 1.0 / 60.0
 REPLY_WAIT = 15.0     # real seconds to wait for an owed answer before giving up on the peer (a loaded machine)
 PLAYER_COLOURS = ("White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink",
                   "Grey", "Black")
 
-__all__ = ["Table", "HeadlessError", "Unemulated", "HObject", "Vec", "FRAME"]
+FALL_HEIGHT = 1.0    # a scripted player lets go of an object this high above where it comes to rest
+REST_HEIGHT = 0.05   # an object dropped on a snap point rests this far above it
+
+__all__ = ["Table", "Fidelity", "HeadlessError", "Unemulated", "HObject", "Vec", "FRAME"]
 
 
 @dataclass
@@ -59,6 +63,14 @@ class HandZone:
     position: Vec
     rotation: Vec
     scale: Vec
+    tags: tuple[str, ...] = ()
+
+
+def shares_tag(feature_tags: Iterable[str], obj: HObject) -> bool:
+    """The Knowledge Base's rule for zones, hands and snap points: a feature with no tags interacts with every
+    object; a feature with tags only with objects sharing at least one of them."""
+    tags = set(feature_tags)
+    return not tags or not tags.isdisjoint(obj.tags)
 
 
 @dataclass
@@ -72,12 +84,15 @@ class UIElement:
 
 class Table:
     def __init__(self, save: dict[str, Any], *, seed: int = 0, bridge_port: int | None = None,
-                 listen_port: int | None = None, strict: bool = True) -> None:
+                 listen_port: int | None = None, strict: bool = True, fidelity: Fidelity | None = None) -> None:
         save = copy.deepcopy(save)   # objects keep their save entries and change them: never the caller's
         self.save_data = save
         self.strict = strict
         self.seed = seed
+        self.fidelity = fidelity if fidelity is not None else Fidelity.faithful()
         self.random = random.Random(seed)
+        self.scatter_random = random.Random(seed ^ 0x5CA77E)   # drops: kept apart so shuffles do not depend on it
+        self._membership: dict[Any, tuple[int, list[HObject]]] = {}   # zone or hand colour → (frame, members)
         self.frame = 0
         self.time = 0.0
         self.objects: list[HObject] = []        # on the table, in load/spawn order
@@ -116,9 +131,10 @@ class Table:
         for state in save.get("ObjectStates") or []:
             obj = HObject.from_state(state)
             self.objects.append(obj)
+            obj.settled_position = obj.position
             if obj.name == "HandTrigger":
                 colour = str(state.get("FogColor") or "")
-                self.hand_zones.append(HandZone(colour, obj.position, obj.rotation, obj.scale))
+                self.hand_zones.append(HandZone(colour, obj.position, obj.rotation, obj.scale, tuple(obj.tags)))
         for entry in (save.get("Hands") or {}).get("HandTransforms") or []:
             t = entry.get("Transform") or {}
             self.hand_zones.append(HandZone(
@@ -251,10 +267,31 @@ class Table:
             deferred, self._deferred = self._deferred, []
             for fn in deferred:
                 fn()
-            for obj in self.objects:
-                if obj.smooth_frames > 0:
-                    obj.smooth_frames -= 1
+            self._physics()
             self._run_waits()
+
+    def _physics(self) -> None:
+        """One frame of "physics": moves and falls advance, spawns finish, and every object's position is what
+        zone and hand membership will see until the next frame."""
+        spawned: list[HObject] = []
+        for obj in self.objects:
+            motion = obj.motion
+            if motion is not None:
+                if motion.end is not None:
+                    obj.position = motion.position_at(self.frame)
+                if motion.done(self.frame):
+                    if motion.rotation is not None:
+                        obj.rotation = motion.rotation
+                    obj.motion = None
+            if obj.spawning_frames > 0:
+                obj.spawning_frames -= 1
+                if obj.spawning_frames == 0:
+                    spawned.append(obj)
+            obj.settled_position = obj.position
+        for obj in spawned:
+            callbacks, obj.on_spawned = obj.on_spawned, []
+            for callback in callbacks:
+                self.call_lua(callback, obj)
 
     def advance(self, seconds: float) -> None:
         """Advance the simulated clock by ``seconds`` (rounded up to whole frames)."""
@@ -367,7 +404,7 @@ class Table:
             elif result is not None:
                 value = self.lua.to_py(result)
                 if isinstance(value, (str, int, float, bool)):
-                    reply["returnValue"] = value
+                    reply["returnValue"] = self._numbers_out(value)
         self._send_raw(reply)
 
     def _script_states(self) -> list[dict[str, Any]]:
@@ -387,8 +424,14 @@ class Table:
         return self.endpoint.send(message)
 
     def send_external(self, data: dict[str, Any]) -> bool:
-        """What Lua ``sendExternalMessage`` does: messageID 4 to the editor port."""
-        return self._send_raw({"messageID": 4, "customMessage": _json_clean(data)})
+        """What Lua ``sendExternalMessage`` does: messageID 4 to the editor port (numbers as TTS writes them)."""
+        return self._send_raw({"messageID": 4, "customMessage": self._numbers_out(_json_clean(data))})
+
+    def _numbers_out(self, value: Any) -> Any:
+        """Numbers as TTS's JSON writer sends them: every number a float (``2.0``) on the faithful table."""
+        if not self.fidelity.numbers_as_floats:
+            return value
+        return _as_floats(value)
 
     @property
     def sent_custom(self) -> list[dict[str, Any]]:
@@ -427,33 +470,106 @@ class Table:
         zones = [z for z in self.hand_zones if z.colour == colour]
         return zones[index - 1] if 0 < index <= len(zones) else None
 
-    def in_hand(self, obj: HObject) -> str | None:
-        """The colour whose hand zone holds ``obj``, if any."""
-        if obj not in self.objects or obj.held_by is not None or obj.name in ("HandTrigger", "ScriptingTrigger"):
+    def can_hold(self, zone: HandZone, obj: HObject) -> bool:
+        """Whether a hand zone may hold ``obj`` at all: ``Hands: true`` and a shared tag (as the fidelity asks)."""
+        if obj.name in ("HandTrigger", "ScriptingTrigger"):
+            return False
+        if self.fidelity.hands_need_use_hands and not obj.use_hands:
+            return False
+        return not self.fidelity.tags_filter or shares_tag(zone.tags, obj)
+
+    def _hand_of(self, obj: HObject, position: Vec | None) -> str | None:
+        if position is None or obj.held_by is not None or obj.spawning_frames > 0:
             return None
         for zone in self.hand_zones:
-            if inside_box(obj.position, zone.position, zone.rotation, zone.scale):
+            if self.can_hold(zone, obj) and inside_box(position, zone.position, zone.rotation, zone.scale):
                 return zone.colour
         return None
 
+    def in_hand(self, obj: HObject) -> str | None:
+        """The colour whose hand holds ``obj`` as it lies now, if any (what a player sees)."""
+        if obj not in self.objects:
+            return None
+        return self._hand_of(obj, obj.position)
+
     def hand(self, colour: str) -> list[HObject]:
-        """Objects in ``colour``'s hand, left to right."""
+        """Objects in ``colour``'s hand as they lie now, left to right (what a player sees)."""
         return [o for o in self.objects if self.in_hand(o) == colour]
 
-    def hand_slot(self, colour: str) -> Vec:
-        """A free position in ``colour``'s hand zone (objects spread along the zone's width)."""
-        zone = self.hand_zone(colour)
+    def hand_members(self, colour: str) -> list[HObject]:
+        """``Player[colour].getHandObjects()``: the hand as physics last saw it (see :class:`Fidelity`)."""
+        if not self.fidelity.zones_update_per_frame:
+            return self.hand(colour)
+        key = ("hand", colour)
+        cached = self._membership.get(key)
+        if cached is None or cached[0] != self.frame:
+            members = [o for o in self.objects if self._hand_of(o, o.settled_position) == colour]
+            cached = (self.frame, members)
+            self._membership[key] = cached
+        return [o for o in cached[1] if o in self.objects and o.held_by is None]
+
+    def hand_slot(self, colour: str, index: int = 1, arriving: int = 0) -> Vec:
+        """A free position in ``colour``'s hand zone (objects spread along the zone's width); ``arriving``
+        counts objects already on their way into it."""
+        zone = self.hand_zone(colour, index)
         if zone is None:
             raise HeadlessError(f"no hand zone for {colour} in this save")
-        count = len(self.hand(colour))
+        count = len(self.hand(colour)) + arriving
         x = -0.4 + 0.8 * ((count * 0.137) % 1.0)
         return position_to_world(Vec(x, 0.0, 0.0), zone.position, zone.rotation, zone.scale)
 
+    def before_hand(self, colour: str, index: int = 1, arriving: int = 0) -> Vec:
+        """Where a dealt object that no hand may hold comes to rest: on the table just in front of the hand
+        zone (towards the table's centre), face up for everyone to see."""
+        zone = self.hand_zone(colour, index)
+        if zone is None:
+            raise HeadlessError(f"no hand zone for {colour} in this save")
+        x = -0.4 + 0.8 * ((arriving * 0.137) % 1.0)
+        local = Vec(x, -0.5 + 0.5 / max(zone.scale.y, 1e-6), 0.5 + 1.0 / max(zone.scale.z, 1e-6))
+        return position_to_world(local, zone.position, zone.rotation, zone.scale)
+
+    def deal(self, container: HObject, number: int, colour: str, index: int = 1) -> None:
+        """``deal``: the top ``number`` objects travel from ``container`` into ``colour``'s hand zone ``index``.
+        An object the hand may not hold (``Hands: false``) lands in front of the hand instead (API docs, deal:
+        "If dealing an individual item to a hand zone, it is a good idea to make sure that its Member Variable
+        for use_hands is true")."""
+        zone = self.hand_zone(colour, index)
+        if zone is None:
+            raise HeadlessError(f"no hand zone for {colour} in this save")
+        for n in range(number):
+            if not container.contents or container.destroyed or container not in self.objects:
+                break
+            top = container.contents[0]
+            target = (self.hand_slot(colour, index, n) if self.can_hold(zone, top)
+                      else self.before_hand(colour, index, n))
+            obj = self.take_out(container, position=target, rotation=Vec(0.0, zone.rotation.y + 180.0, 0.0))
+            self.move_smoothly(obj, position=target, start=container.position + Vec(0, 1, 0))
+
+    def when_spawned(self, obj: HObject, callback: Any) -> None:
+        """Run a Lua callback with ``obj`` once it has finished spawning (the next frame at the earliest)."""
+        if obj.spawning_frames > 0:
+            obj.on_spawned.append(callback)
+        else:
+            self.defer(lambda: self.call_lua(callback, obj))
+
+    def _zone_holds(self, zone: HObject, obj: HObject, position: Vec | None) -> bool:
+        return (position is not None and obj is not zone and obj.name not in ("ScriptingTrigger", "HandTrigger")
+                and obj.spawning_frames == 0 and (not self.fidelity.tags_filter or shares_tag(zone.tags, obj))
+                and inside_box(position, zone.position, zone.rotation, zone.scale))
+
     def in_zone(self, zone: HObject) -> list[HObject]:
-        """Objects on the table inside a scripting zone's box."""
-        return [o for o in self.objects
-                if o is not zone and o.name != "ScriptingTrigger" and o.name != "HandTrigger"
-                and inside_box(o.position, zone.position, zone.rotation, zone.scale)]
+        """Objects on the table inside a scripting zone's box as they lie now (what a player sees)."""
+        return [o for o in self.objects if self._zone_holds(zone, o, o.position)]
+
+    def zone_members(self, zone: HObject) -> list[HObject]:
+        """A scripting zone's ``getObjects()``: its contents as physics last saw them (see :class:`Fidelity`)."""
+        if not self.fidelity.zones_update_per_frame:
+            return self.in_zone(zone)
+        cached = self._membership.get(id(zone))
+        if cached is None or cached[0] != self.frame:
+            cached = (self.frame, [o for o in self.objects if self._zone_holds(zone, o, o.settled_position)])
+            self._membership[id(zone)] = cached
+        return [o for o in cached[1] if o in self.objects]
 
     def ui_element(self, element_id: str) -> UIElement:
         if element_id not in self.ui:
@@ -519,20 +635,106 @@ class Table:
 
     def drop(self, obj: HObject, colour: str, position: Vec | None = None,
              snap: tuple[HObject, int] | None = None) -> None:
-        """A player drops a held object at ``position``, or on attached snap point ``snap=(host, index)``."""
+        """A player lets go of a held object aiming at ``position``, or at attached snap point
+        ``snap=(host, index)``.
+
+        As in TTS (see :class:`Fidelity`): the object lands up to ``drop_scatter`` from the aimed point; it comes
+        to rest on the nearest snap point within ``snap_radius`` that it may use (a tagged point only attracts
+        objects sharing a tag), else where it landed; ``onObjectDrop`` fires at the release, while the object is
+        still in the air above the landing point, and the fall takes ``drop_fall_frames``."""
         self._require_on_table(obj)
         if obj.held_by != colour:
             raise HeadlessError(f"{colour} is not holding {obj!r}")
         if snap is not None:
             host, index = snap
-            obj.position = host.snap_world(index) + Vec(0, 0.05, 0)
-        elif position is not None:
-            obj.position = position
+            aim = host.snap_world(index) + Vec(0, REST_HEIGHT, 0)
+        else:
+            aim = position if position is not None else obj.position
+        fid = self.fidelity
+        landing = aim
+        if fid.drop_scatter > 0:
+            angle = self.scatter_random.uniform(0.0, 2 * math.pi)
+            radius = fid.drop_scatter * math.sqrt(self.scatter_random.random())
+            landing = Vec(aim.x + radius * math.cos(angle), aim.y, aim.z + radius * math.sin(angle))
+        rest = landing
+        point = self.snap_point_near(obj, landing)
+        if point is not None:
+            rest = point + Vec(0, REST_HEIGHT, 0)
         obj.held_by = None
+        obj.motion = None
+        if fid.drop_fall_frames > 0:
+            obj.position = Vec(landing.x, rest.y + FALL_HEIGHT, landing.z)
+            obj.motion = Motion("fall", obj.position, rest, None, self.frame, fid.drop_fall_frames)
+        else:
+            obj.position = rest
         self.fire("onObjectDrop", colour, obj)
         if obj.env is not None:
             self._event(obj.env, "onDrop", colour)
         self.step()
+
+    def snap_point_near(self, obj: HObject, p: Vec) -> Vec | None:
+        """World position of the snap point ``obj`` comes to rest on when dropped at ``p``: the nearest one
+        within ``snap_radius`` (horizontally) whose tags allow it, on any other object or the table."""
+        radius = self.fidelity.snap_radius
+        if radius <= 0 or not obj.data.get("Snap", True):
+            return None
+        best, best_d = None, radius
+        candidates: list[tuple[Vec, list[str]]] = []
+        for host in self.objects:
+            if host is obj or host.held_by is not None or not host.snap_points:
+                continue
+            for i, sp in enumerate(host.snap_points):
+                candidates.append((host.snap_world(i), sp.tags))
+        for sp in self.save_data.get("SnapPoints") or []:
+            pos = sp.get("Position") or {}
+            candidates.append((Vec(float(pos.get("x", 0)), float(pos.get("y", 0)), float(pos.get("z", 0))),
+                               list(sp.get("Tags") or [])))
+        for where, tags in candidates:
+            if self.fidelity.tags_filter and not shares_tag(tags, obj):
+                continue
+            d = math.hypot(where.x - p.x, where.z - p.z)
+            if d <= best_d:
+                best, best_d = where, d
+        return best
+
+    # ------------------------------------------------------------------ moving objects (shared with Lua)
+    def smooth_frames(self) -> int:
+        return max(0, math.ceil(self.fidelity.smooth_move_seconds / FRAME - 1e-9))
+
+    def move_smoothly(self, obj: HObject, position: Vec | None = None, rotation: Vec | None = None,
+                      start: Vec | None = None) -> None:
+        """``setPositionSmooth``/``setRotationSmooth``: the object travels for ``smooth_move_seconds``
+        (``isSmoothMoving()`` meanwhile); a rotation is applied on arrival. Instant on the idealised table."""
+        frames = self.smooth_frames()
+        if start is not None:
+            obj.position = start
+        if frames == 0:
+            if position is not None:
+                obj.position = position
+            if rotation is not None:
+                obj.rotation = rotation
+            obj.motion = None
+            return
+        current = obj.motion
+        if position is None:
+            position = current.end if current is not None and current.end is not None else obj.position
+        if rotation is None and current is not None:
+            rotation = current.rotation
+        obj.motion = Motion("smooth", obj.position, position, rotation, self.frame, frames)
+
+    def teleport(self, obj: HObject, position: Vec | None = None, rotation: Vec | None = None) -> None:
+        """``setPosition``/``setRotation``: at once; it ends the matching part of a move in progress."""
+        motion = obj.motion
+        if position is not None:
+            obj.position = position
+            if motion is not None:
+                motion.end = None
+        if rotation is not None:
+            obj.rotation = rotation
+            if motion is not None:
+                motion.rotation = None
+        if motion is not None and motion.end is None and motion.rotation is None:
+            obj.motion = None
 
     def drop_into(self, obj: HObject, container: HObject, colour: str) -> None:
         """A player drops a held object onto a container: it enters the container."""
@@ -582,6 +784,8 @@ class Table:
             obj = container.contents[0] if top else container.contents[-1]
         container.contents.remove(obj)
         obj.container = None
+        obj.settled_position = None         # physics has not seen it yet
+        obj.spawning_frames = self.fidelity.spawn_frames
         obj.position = position if position is not None else container.position + Vec(0, 2, 0)
         obj.rotation = rotation if rotation is not None else Vec(container.rotation.x, container.rotation.y,
                                                                   container.rotation.z)
@@ -593,6 +797,8 @@ class Table:
             last = container.contents.pop()
             last.container = None
             last.position, last.rotation = container.position, container.rotation
+            last.settled_position = None
+            last.spawning_frames = self.fidelity.spawn_frames   # the remainder spawns in the deck's place
             self.objects.append(last)
             container.data["__remainder"] = last.guid
             self.destroy(container)
@@ -608,6 +814,9 @@ class Table:
         obj.container = container
         obj.held_by = None
         obj.highlight = None
+        obj.motion = None
+        obj.spawning_frames = 0
+        obj.on_spawned = []
         if container.name in ("Deck", "DeckCustom"):
             container.contents.append(obj)
         else:
@@ -644,6 +853,18 @@ def _json_clean(value: Any) -> Any:
         raise HeadlessError("an Object reference cannot be sent as JSON; send its GUID")
     if callable(value) and not isinstance(value, (str, bytes)):
         raise HeadlessError("a function cannot be sent as JSON")
+    return value
+
+
+def _as_floats(value: Any) -> Any:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return float(value)
+    if isinstance(value, dict):
+        return {k: _as_floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_floats(v) for v in value]
     return value
 
 

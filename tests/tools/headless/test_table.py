@@ -158,17 +158,19 @@ def test_players_take_from_bag_drop_on_snap_point_and_events_fire():
     assert [c.guid for c in bag_obj.contents] == ["p1", "p2"]
 
 
-def test_deal_puts_objects_in_the_players_hand():
-    bag = _bag("bag", [_token(f"p{i}", ["potion"]) for i in range(5)])
+def test_deal_puts_objects_in_the_players_hand_once_they_arrive():
+    bag = _bag("bag", [_token(f"p{i}", ["potion"], Hands=True) for i in range(5)])
     table = Table.load(_save("""
         function deal() getObjectFromGUID("bag").deal(3, "Red") end
         function count() return #Player.Red.getHandObjects() end""", [bag]))
     table.seat("Red", "White")
     table.boot()
     table.call_global("deal")
+    assert len(table.object("bag").contents) == 2
+    assert table.call_global("count") == 0          # on their way: a deal takes a smooth move
+    table.advance(table.fidelity.smooth_move_seconds + 2 / 60)
     assert len(table.hand("Red")) == 3 and table.hand("White") == []
     assert table.call_global("count") == 3
-    assert len(table.object("bag").contents) == 2
 
 
 def test_ui_click_respects_visibility_and_calls_global():
@@ -329,7 +331,7 @@ def test_math_random_follows_the_table_seed():
 
 def test_hand_trigger_objects_of_the_save_are_the_hands():
     table = Table.load(_save("function count() return #Player.Red.getHandObjects() end",
-                             [_token("p", ["potion"], pos=(0, 3, 20))]))
+                             [_token("p", ["potion"], pos=(0, 3, 20), Hands=True)]))
     table.boot()
     assert table.call_global("count") == 1 and table.hand("Red")[0].guid == "p"
     assert table.hand("White") == []

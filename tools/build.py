@@ -27,6 +27,7 @@ from typing import Any, Callable
 from tools.bundle import Bundle, bundle
 from tools.check import CheckReport, check_data
 from tools.errors import InputError, TtsmodError
+from tools.folderlock import folder_lock
 from tools.fsio import atomic_write_bytes
 from tools.paths import mod_dir
 from tools.save import dumps
@@ -127,11 +128,14 @@ def _write_if_changed(path: Path, raw: bytes) -> bool:
 
 def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: str | None = None,
           fmt: str = "jpg", use_cache: bool = True, jobs: int | None = None, mode: str = "kingdom",
-          progress: Callable[[int, int], None] | None = None, render=None) -> BuildResult:
+          progress: Callable[[int, int], None] | None = None, render=None,
+          max_pixels: int | None = None) -> BuildResult:
     """Build ``game`` (a built-in id or a game folder) into ``out``; see the module docstring.
 
     ``progress(done, total)`` reports rendering.  ``render`` replaces the renderer (tests); by default it is
-    :func:`tools.render.four_humours.render_game`.  Errors: :class:`tools.errors.DataError` (bad data),
+    :func:`tools.render.four_humours.render_game`.  ``max_pixels`` caps the art's width × height (default
+    :data:`tools.imageio.DEFAULT_MAX_PIXELS`).  One build at a time writes a folder: a second one raises
+    :class:`tools.folderlock.FolderBusyError` ("another build is writing this folder") at once.  Errors: :class:`tools.errors.DataError` (bad data),
     :class:`InputError` (bad option, missing Global script), :class:`tools.bundle.BundleError`.
     """
     if lang not in LANGS:
@@ -142,12 +146,24 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
         raise InputError(f'--asset-base-url must be an http(s) URL, not "{asset_base_url}"')
     if jobs is not None and jobs < 1:
         raise InputError(f"--jobs must be at least 1, not {jobs}")
+    if max_pixels is not None and max_pixels < 1:
+        raise InputError(f"--max-pixels must be at least 1, not {max_pixels}")
     data, game_dir = _load(game)
     _check_mode(data, mode)
     out_dir = Path(out) if out is not None else default_out_dir(data.info.id)
 
     script, xml = global_bundle(data, mode)
 
+    with folder_lock(out_dir, what="build"):
+        return _render_and_write(data, game_dir, out_dir, script, xml, lang=lang, asset_base_url=asset_base_url,
+                                 fmt=fmt, use_cache=use_cache, jobs=jobs, mode=mode, progress=progress,
+                                 render=render, max_pixels=max_pixels)
+
+
+def _render_and_write(data, game_dir: Path, out_dir: Path, script: Bundle, xml: str, *, lang: str,
+                      asset_base_url: str | None, fmt: str, use_cache: bool, jobs: int | None, mode: str,
+                      progress, render, max_pixels: int | None) -> BuildResult:
+    """The part of :func:`build` that writes ``out_dir``: run only while holding its folder lock."""
     if render is None:
         from functools import partial
 
@@ -155,7 +171,7 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
 
         # Stale images are deleted only once the new save is written: a failure in between must leave the
         # previous build whole, images included.
-        render = partial(render_game, prune=False)
+        render = partial(render_game, prune=False, max_pixels=max_pixels)
     art = render(data, out_dir, lang=lang, fmt=fmt, quality=JPEG_QUALITY, use_cache=use_cache, jobs=jobs,
                  progress=progress, game_dir=game_dir)
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 
-from tools.build import FORMATS, LANGS, MODES, build as build_game
+from tools.build import FORMATS, LANGS, MODES, BuildResult, build as build_game
+from tools.imageio import DEFAULT_MAX_PIXELS
 
 
 @click.command("build", short_help='Build a game into a TTS save with card sheets.')
@@ -22,8 +24,11 @@ from tools.build import FORMATS, LANGS, MODES, build as build_game
               help="Sheet image format.")
 @click.option("--no-cache", is_flag=True, help="Re-render every image (a cold build).")
 @click.option("--jobs", type=click.IntRange(min=1), help="Render processes (default: all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: what was written and where.")
+@click.option("--max-pixels", type=click.IntRange(min=1), default=DEFAULT_MAX_PIXELS, show_default=True,
+              help="Refuse art with more pixels (width x height): a likely decompression bomb.")
 def build(game: str, out_dir: Path | None, lang: str, mode: str, asset_base_url: str | None, fmt: str,
-          no_cache: bool, jobs: int | None) -> None:
+          no_cache: bool, jobs: int | None, max_pixels: int, as_json: bool) -> None:
     """Build GAME (a built-in game id such as four-humours, or a game data folder) into a TTS save.
 
     Writes <Game>.json, the <Game>.png thumbnail and sheets/ into the output folder; install the save
@@ -40,10 +45,13 @@ def build(game: str, out_dir: Path | None, lang: str, mode: str, asset_base_url:
 
     try:
         result = build_game(game, out_dir, lang=lang, asset_base_url=asset_base_url, fmt=fmt,
-                            use_cache=not no_cache, jobs=jobs, mode=mode, progress=progress)
+                            use_cache=not no_cache, jobs=jobs, mode=mode, progress=progress, max_pixels=max_pixels)
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
+    if as_json:
+        click.echo(json.dumps(build_report(result), ensure_ascii=False))
+        return
     state = "written" if result.save_changed else "unchanged"
     click.echo(f"{result.save_path}  save ({state})")
     click.echo(f"{result.thumbnail_path}  thumbnail")
@@ -53,3 +61,16 @@ def build(game: str, out_dir: Path | None, lang: str, mode: str, asset_base_url:
         click.secho("note: image URLs are file:/// paths: only this computer can see them (solo or hotseat). "
                     "For hosted play rebuild with --asset-base-url URL and run ttsmod publish.", fg="yellow")
     click.echo(f"next: ttsmod install {result.save_path.parent}")
+
+
+def build_report(result: BuildResult) -> dict:
+    """What ``ttsmod build --json`` prints (docs/building.md): absolute paths, so a script can use them anywhere."""
+    return {
+        "save": str(result.save_path.absolute()),
+        "save_written": result.save_changed,
+        "thumbnail": str(result.thumbnail_path.absolute()),
+        "sheets_dir": str((result.save_path.parent / "sheets").absolute()),
+        "images": [str(p.absolute()) for p in result.sheets],
+        "images_written": [str(p.absolute()) for p in result.changed_sheets],
+        "local_urls": result.local_urls,
+    }

@@ -152,7 +152,9 @@ class _Text:
 class Renderer:
     """Draws one image at a time from the records; holds no files open and writes nothing."""
 
-    def __init__(self, data: FourHumoursData, layouts: Layouts, game_dir: Path, fonts_dir: Path, lang: str):
+    def __init__(self, data: FourHumoursData, layouts: Layouts, game_dir: Path, fonts_dir: Path, lang: str,
+                 max_pixels: int | None = None):
+        self.max_pixels = max_pixels  # art larger than this is refused (None: tools.imageio's default)
         self.data = data
         self.layouts = layouts
         self.game_dir = game_dir
@@ -210,11 +212,14 @@ class Renderer:
         """The cache key of image ``name``: a hash of everything that affects its pixels."""
         layout = self.layouts.layouts[kind]
         fonts = sorted({b.font for b in layout.boxes.values() if b.font})
-        art = b""
+        # No art file and an empty art file must not share a key: the first draws a placeholder, the second
+        # is an error, and a cached placeholder would hide it.
+        art = b"art:none"
         head, _, ident = name.partition(":")
         if head in ("scene", "goal"):
             path = icons.find_art(self.game_dir, ident, file=f"{head}s.toml", entry=f'{head} "{ident}"')
-            art = path.read_bytes() if path is not None else b""
+            if path is not None:
+                art = b"art:file:" + path.read_bytes()
         digest = hashlib.sha256()
         for part in (RENDERER_VERSION, self.lang, name, layout.fingerprint(), self.layouts.fingerprint(),
                      *(self._font_hashes[f] for f in fonts), self._context, repr(self._record(name))):
@@ -333,7 +338,8 @@ class Renderer:
     def _art(self, image: Image.Image, box: Box, card_id: str, colour, file: str, entry: str) -> None:
         path = icons.find_art(self.game_dir, card_id, file=file, entry=entry)
         if path is not None:
-            art = icons.cover_fit(icons.load_art(path, file=file, entry=entry), (box.width, box.height))
+            art = icons.cover_fit(icons.load_art(path, file=file, entry=entry, max_pixels=self.max_pixels),
+                                  (box.width, box.height))
         else:
             art = icons.placeholder((box.width, box.height), colour)
         image.paste(art, (box.x, box.y))
@@ -630,9 +636,9 @@ def _hex(text: str) -> tuple[int, int, int]:
 _worker: Renderer | None = None
 
 
-def _init_worker(data, layouts, game_dir, fonts_dir, lang) -> None:
+def _init_worker(data, layouts, game_dir, fonts_dir, lang, max_pixels=None) -> None:
     global _worker
-    _worker = Renderer(data, layouts, game_dir, fonts_dir, lang)
+    _worker = Renderer(data, layouts, game_dir, fonts_dir, lang, max_pixels)
 
 
 def _render_to(renderer: Renderer, name: str, path: Path) -> tuple | None:
@@ -679,6 +685,7 @@ def render_game(
     progress: Callable[[int, int], None] | None = None,
     game_dir: Path | None = None,
     prune: bool = True,
+    max_pixels: int | None = None,
 ) -> GameArt:
     """Render and pack every Four Humours image into ``out_dir/sheets/`` (see the module docstring).
 
@@ -686,7 +693,8 @@ def render_game(
     ``assets/``).  ``progress(done, total)`` is called as images finish rendering (total = images to
     render this run).  With ``prune=False`` files of earlier runs that this run no longer uses are left in
     place and listed in ``GameArt.stale``, so a caller can delete them once its own output is written (the
-    build does, so a failure after rendering leaves the previous save's images intact).  Raises :class:`DataError` for bad layouts, missing glyphs, texts that cannot fit,
+    build does, so a failure after rendering leaves the previous save's images intact).  Art over ``max_pixels``
+    (default :data:`tools.imageio.DEFAULT_MAX_PIXELS`) is refused as a likely decompression bomb.  Raises :class:`DataError` for bad layouts, missing glyphs, texts that cannot fit,
     art paths escaping the game folder; :class:`InputError` for a bad ``lang``, ``fmt`` or ``quality``.
     """
     if lang not in LANGUAGES:
@@ -699,7 +707,7 @@ def render_game(
     game_dir = Path(game_dir) if game_dir is not None else _default_game_dir(data)
     fonts_dir = assets_dir() / "fonts"
     layouts = load_four_humours_layouts(game_dir)
-    renderer = Renderer(data, layouts, game_dir, fonts_dir, lang)
+    renderer = Renderer(data, layouts, game_dir, fonts_dir, lang, max_pixels)
     renderer.check_texts()
 
     sheets_dir = out_dir / "sheets"
@@ -713,7 +721,7 @@ def render_game(
     keys = {name: renderer.key(name, kind) for name, kind in items}
     face = {name: faces_dir / f"{key}.png" for name, key in keys.items()}
     todo = [name for name, _ in items if not (use_cache and face[name].is_file())]
-    _render_all(renderer, todo, face, jobs, progress, (data, layouts, game_dir, fonts_dir, lang))
+    _render_all(renderer, todo, face, jobs, progress, (data, layouts, game_dir, fonts_dir, lang, max_pixels))
 
     written: list[str] = []
     decks: dict[str, PackedDeck] = {}

@@ -19,6 +19,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageOps
 
 from tools.errors import DataError
+from tools.imageio import ImageError, open_image
 
 SUPERSAMPLE = 4
 ART_EXTENSIONS = (".png", ".jpg", ".jpeg")
@@ -145,17 +146,19 @@ def find_art(game_dir: Path, card_id: str, *, file: str, entry: str) -> Path | N
     return None
 
 
-def load_art(path: Path, *, file: str, entry: str) -> Image.Image:
-    """Decode an art file as RGB; an unreadable file → :class:`DataError`."""
+def load_art(path: Path, *, file: str, entry: str, max_pixels: int | None = None) -> Image.Image:
+    """Decode an art file as RGB, as a viewer shows it (EXIF orientation, 16-bit grey kept grey).
+
+    An unreadable file, or one over ``max_pixels`` (default :data:`tools.imageio.DEFAULT_MAX_PIXELS`: a likely
+    decompression bomb, refused from its header), → :class:`DataError` naming the file and the reason.
+    """
     try:
-        with Image.open(path) as image:
-            image.load()
-            if image.mode in ("RGBA", "LA", "P"):
-                image = image.convert("RGBA")
-                canvas = Image.new("RGB", image.size, (255, 255, 255))
-                canvas.paste(image, mask=image.getchannel("A"))
-                return canvas
-            return image.convert("RGB")
-    except (OSError, SyntaxError, ValueError) as exc:
-        raise DataError(file, entry, "art", f"art/{path.name} is not a readable image ({exc.__class__.__name__})"
-                        ) from None
+        image = open_image(path, max_pixels=max_pixels)
+    except ImageError as exc:
+        raise DataError(file, entry, "art", f"art/{path.name}: {exc.reason}") from None
+    if image.mode in ("RGBA", "LA", "P", "PA"):
+        image = image.convert("RGBA")
+        canvas = Image.new("RGB", image.size, (255, 255, 255))
+        canvas.paste(image, mask=image.getchannel("A"))
+        return canvas
+    return image.convert("RGB")

@@ -139,6 +139,8 @@ def load_layouts(
         raise DataError(file, None, None, "file not found") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise DataError(file, None, None, f"not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses on nested arrays and inline tables
+        raise DataError(file, None, None, "arrays or inline tables nested too deeply to read") from None
 
     unknown = set(raw) - {"colours", "player_colours", "strings", "layouts"}
     if unknown:

@@ -568,10 +568,18 @@ class WrittenDeck:
         }
 
 
+MAX_NAME_LENGTH = 100
+"""A deck name starts file names that also carry a sheet number and a hash; file systems cap names at 255."""
+
+
 def check_deck_name(name: str) -> None:
-    """A deck name becomes file names: refuse separators, a leading dot and the empty name."""
-    if not name or any(ch in name for ch in "/\\:\0") or name.startswith(".") or name != name.strip():
+    """A deck name becomes file names: refuse separators, characters Windows forbids, control characters,
+    a leading dot, surrounding spaces, the empty name and names over 100 characters."""
+    if (not name or name.startswith(".") or name != name.strip()
+            or any(ch in '/\\:*?"<>|' or ord(ch) < 32 for ch in name)):
         raise InputError(f'--name must be a plain file name, not "{name}"')
+    if len(name) > MAX_NAME_LENGTH:
+        raise InputError(f"--name is {len(name)} characters long, at most {MAX_NAME_LENGTH}")
 
 
 def write_deck(
@@ -600,8 +608,8 @@ def write_deck(
       and their SHA-256.  Files the previous run of this ``name`` wrote that this run does not produce are
       deleted, but only if their content is still what ttsmod wrote; nothing else is ever deleted.
     - The default back (``back=None``) is plain grey in the shape of the first face.
-    - ``warnings``: one line per face fitted into the cells (naming it), and one if the back's shape is not
-      the cards' (TTS stretches the back over each card).
+    - ``warnings``: one line per face fitted into the cells (naming it), and one if the back's or the hidden
+      face's shape is not the cards' (both are stretched over a card, as TTS stretches a back).
 
     Raises :class:`InputError` (exit 2) for bad options, images or manifest, :class:`TtsmodError` (exit 1)
     when the folder cannot be written.
@@ -616,6 +624,11 @@ def write_deck(
     capacity = MAX_COLUMNS * MAX_ROWS - (0 if back_is_hidden else 1)
     if one_sheet and len(faces) > capacity:
         raise InputError(f"{len(faces)} faces do not fit one sheet (at most {capacity})")
+    for face in faces:  # cheap, and saves packing 1000 faces to find the last one missing
+        if face.is_dir():
+            raise InputError(f"{face}: is a folder, not an image")
+        if not face.is_file():
+            raise InputError(f"{face}: no such file")
     out_dir = Path(out_dir)
     if out_dir.exists() and not out_dir.is_dir():
         raise InputError(f"{out_dir}: is a file, not a folder")
@@ -631,11 +644,14 @@ def write_deck(
             "RGB", (max(1, round(first_size[0] * scale)), max(1, round(first_size[1] * scale))), _DEFAULT_BACK)
     else:
         back_source = Path(back)
-        back_size = face_size(back_source, max_pixels=max_pixels)
-        if shape_differs(back_size, first_size):
-            warnings.append(f"{back_source}: the back is {back_size[0]}x{back_size[1]}, not the shape of the "
-                            f"cards ({first_size[0]}x{first_size[1]}, the first face); TTS stretches it "
-                            f"over each card")
+    for role, image in (("back", back), ("hidden face", hidden)):
+        if image is None:
+            continue
+        size = face_size(Path(image), max_pixels=max_pixels)
+        if shape_differs(size, first_size):
+            warnings.append(f"{image}: the {role} is {size[0]}x{size[1]}, not the shape of the cards "
+                            f"({first_size[0]}x{first_size[1]}, the first face); it is stretched over each card, "
+                            f"as TTS stretches a back")
 
     created = _missing_folders(out_dir)
     staging: Path | None = None

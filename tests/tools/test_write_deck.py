@@ -159,9 +159,19 @@ def test_mismatched_faces_and_back_are_warned_about_one_line_each_naming_the_fil
     written = write_deck([*faces, wide], tmp_path / "out", "deck", back=back)
     assert len(written.warnings) == 2
     back_warning, face_warning = written.warnings
-    assert back_warning.startswith(f"{back}: the back is 64x64") and "stretches" in back_warning
+    assert back_warning.startswith(f"{back}: the back is 64x64") and "stretched over each card" in back_warning
     assert face_warning.startswith(f"{wide}: 120x60 is not the shape of the deck's cells (40x56")
     assert "letterboxed" in face_warning
+
+
+def test_a_missing_last_face_fails_before_anything_is_packed(tmp_path):
+    faces = make_faces(tmp_path / "f", 3)
+    calls = []
+    with pytest.raises(InputError, match="gone.png: no such file"):
+        write_deck([*faces, tmp_path / "gone.png"], tmp_path / "out", "deck", progress=lambda *a: calls.append(a))
+    with pytest.raises(InputError, match="f: is a folder, not an image"):
+        write_deck([*faces, tmp_path / "f"], tmp_path / "out", "deck", progress=lambda *a: calls.append(a))
+    assert calls == [] and not (tmp_path / "out").exists()
 
 
 def test_the_default_back_has_the_cards_shape(tmp_path):
@@ -177,3 +187,15 @@ def test_same_inputs_give_byte_identical_folders(tmp_path):
     first = listing(tmp_path / "out")
     write_deck(faces, tmp_path / "out", "deck")
     assert listing(tmp_path / "out") == first
+
+
+@pytest.mark.parametrize("name", ["", ".hidden", "a/b", "..", "a\\b", "c:d", "what?", " padded", "x" * 101, "tab\tname"])
+def test_a_deck_name_that_is_not_a_plain_file_name_is_refused_before_anything_is_written(tmp_path, name):
+    with pytest.raises(InputError, match="--name"):
+        write_deck(make_faces(tmp_path / "f", 2), tmp_path / "out", name)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_cyrillic_deck_name_is_fine(tmp_path):
+    written = write_deck(make_faces(tmp_path / "f", 2), tmp_path / "out", "Зілля")
+    assert written.saved_object.name == "Зілля.json" and written.deck.sheets[0].file.startswith("Зілля-1-")

@@ -50,14 +50,14 @@ class InstallResult:
     tts_dir: Path | None = None
 
     def as_json(self) -> dict:
-        """What ``ttsmod install --json`` prints (docs/building.md)."""
+        """What ``ttsmod install --json`` prints (docs/building.md), with absolute paths."""
         return {
             "kind": self.kind,
             "name": self.save_name,
-            "save": str(self.save_path),
-            "thumbnail": str(self.thumbnail_path) if self.thumbnail_path else None,
+            "save": str(self.save_path.absolute()),
+            "thumbnail": str(self.thumbnail_path.absolute()) if self.thumbnail_path else None,
             "replaced": self.replaced,
-            "tts_dir": str(self.tts_dir) if self.tts_dir else None,
+            "tts_dir": str(self.tts_dir.absolute()) if self.tts_dir else None,
         }
 
 

@@ -18,7 +18,8 @@ PROGRESS_FROM = 50  # games; shorter runs finish before a bar would be worth dra
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1), help="Games to play.")
 @click.option("--seed", "-s", default=0, show_default=True, type=int, help="Seed of the whole run.")
 @click.option("--players", "-p", default=4, show_default=True, type=int, help="Players per game.")
-@click.option("--mode", type=click.Choice(["kingdom", "fief"]), default="kingdom", show_default=True)
+@click.option("--mode", type=click.Choice(["kingdom", "fief"]), default="kingdom", show_default=True,
+              help="Play on the kingdom map, or each player on a fief board.")
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=0),
               help="Worker processes (0 = one per core).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a report.")

@@ -1,0 +1,225 @@
+"""Every shell command in README.md and docs/ runs as written; every option has help; the JSON reports match docs.
+
+The commands run in a temporary copy of the documents and game data with a temporary HOME (holding a TTS data
+folder, as on a machine where TTS has run once), so nothing is written into the repository or the real home.
+Commands that need a running Tabletop Simulator, or that install the project, are skipped by the explicit lists
+below, each with its reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from tests.shared import REPO_ROOT
+from tools.cli import cli
+
+DOCUMENTS = sorted([REPO_ROOT / "README.md", *(REPO_ROOT / "docs").rglob("*.md")])
+
+# ttsmod commands that talk to a running TTS (or a web server), each with why it cannot run here.
+NEEDS_TTS = {
+    "bridge": "serves TTS until stopped (the bridge tests and tests/e2e run it against the headless table)",
+    "watch": "a bridge that watches files, serving TTS until stopped",
+    "push": "sends scripts to a running TTS",
+    "pull": "reads scripts from a running TTS",
+    "exec": "runs Lua in a running TTS",
+    "publish": "uploads to a web server (tests/tools/test_publish.py uses a local one)",
+}
+# Whole lines that are not ttsmod commands run here, with why.
+NOT_RUN_HERE = {
+    "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/ttsmod build four-humours":
+        "creates a venv and installs the project: tests/test_wheel_install.py installs a wheel and builds",
+    "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest -q":
+        "the test command itself (CI runs it through .ci/run)",
+    "python3 -m venv .venv && .venv/bin/pip install -e '.[test]'": "installs the project (CI does this)",
+    ".venv/bin/python -m pytest -q": "the test command itself",
+}
+
+
+def shell_commands(document: Path) -> list[tuple[int, str]]:
+    """(line number, command) for each command in the document's ```sh blocks; ``\\`` continues a line."""
+    commands: list[tuple[int, str]] = []
+    in_block, pending, start = False, "", 0
+    for number, line in enumerate(document.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("```"):
+            in_block = line.strip() in {"```sh", "```bash", "```shell"} if not in_block else False
+            continue
+        if not in_block or (not pending and not line.strip()):
+            continue
+        start = start if pending else number
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        commands.append((start, (pending + line).strip()))
+        pending = ""
+    return commands
+
+
+def skip_reason(command: str) -> str | None:
+    if command in NOT_RUN_HERE:
+        return NOT_RUN_HERE[command]
+    words = command.split()
+    if words[:1] == ["ttsmod"] and len(words) > 1 and words[1] in NEEDS_TTS:
+        return NEEDS_TTS[words[1]]
+    return None
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    """A copy of the documents and game data to run in, a HOME with a TTS data folder, and placeholder inputs."""
+    root = tmp_path_factory.mktemp("docs-commands")
+    work = root / "ttsmod"
+    work.mkdir()
+    shutil.copy2(REPO_ROOT / "README.md", work / "README.md")
+    for folder in ("docs", "assets"):
+        shutil.copytree(REPO_ROOT / folder, work / folder)
+    home = root / "home"
+    (home / ".local" / "share" / "Tabletop Simulator").mkdir(parents=True)  # TTS has run once (Linux)
+    (home / "Library" / "Tabletop Simulator").mkdir(parents=True)  # ... or on macOS
+    # Inputs a user brings that the documents name: card faces and a back, a designer's copy of the data.
+    (work / "faces").mkdir()
+    for index, colour in enumerate(["red", "green", "blue"]):
+        Image.new("RGB", (250, 350), colour).save(work / "faces" / f"card{index}.png")
+    Image.new("RGB", (250, 350), "grey").save(work / "back.png")
+    shutil.copytree(REPO_ROOT / "assets" / "four_humours", work / "my_humours")
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"XDG_DATA_HOME", "TTSMOD_ASSETS", "TTSMOD_MOD", "PYTHONPATH"}}
+    env["HOME"] = str(home)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
+    return work, env
+
+
+def test_documents_have_commands_and_every_skip_is_still_used():
+    every = [command for document in DOCUMENTS for _, command in shell_commands(document)]
+    assert any(c.startswith("ttsmod build") for c in every) and any(c.startswith("ttsmod adjudicate") for c in every)
+    for line in NOT_RUN_HERE:
+        assert line in every, f"NOT_RUN_HERE names a command no document has: {line}"
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: str(p.relative_to(REPO_ROOT)))
+def test_shell_commands_run_as_written(document, workspace):
+    work, env = workspace
+    for number, command in shell_commands(document):
+        if skip_reason(command):
+            continue
+        result = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, text=True,
+                                timeout=300)
+        where = f"{document.relative_to(REPO_ROOT)}:{number}: {command}"
+        assert result.returncode == 0, f"{where}\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}"
+        assert "Traceback" not in result.stderr, where
+
+
+def test_build_paths_named_in_documents_are_the_ones_the_build_writes(workspace):
+    work, env = workspace
+    subprocess.run(["ttsmod", "build", "four-humours"], cwd=work, env=env, capture_output=True, check=True,
+                   timeout=300)
+    mentioned = {match.group(0).rstrip("/.")
+                 for document in DOCUMENTS
+                 # relative paths only: an example's /home/ann/.../build/... is a user's machine, not this run
+                 for match in re.finditer(r"(?<![\w/.-])build/[\w.-]+(?:/[\w.-]+)*/?",
+                                          document.read_text(encoding="utf-8"))}
+    assert mentioned
+    for path in sorted(mentioned):
+        assert (work / path).exists(), f"documents name {path}, which ttsmod build four-humours does not write"
+
+
+def test_adjudicate_example_snapshot_gives_a_ruling_and_takes_choices():
+    example = REPO_ROOT / "docs" / "examples" / "four-humours-end-round.json"
+    result = CliRunner().invoke(cli, ["adjudicate", "four-humours", str(example)])
+    assert result.exit_code == 0, result.output
+    ruling = json.loads(result.output)
+    assert ruling["round"] == 1 and ruling["round_end_reason"] == "two_scenes_full"
+    assert ruling["awaiting"]["owner"] == 1 and "harbour" in ruling["awaiting"]["cells"]
+    answered = CliRunner().invoke(cli, ["adjudicate", "four-humours", str(example), "--choice", "1:harbour"])
+    assert answered.exit_code == 0, answered.output
+    assert json.loads(answered.output)["events"] != ruling["events"]
+
+
+def walk(command: click.Command, path: tuple[str, ...] = ("ttsmod",)):
+    yield path, command
+    if isinstance(command, click.Group):
+        for name, sub in sorted(command.commands.items()):
+            yield from walk(sub, (*path, name))
+
+
+def test_every_option_of_every_command_has_help():
+    missing = [f"{' '.join(path)} {'/'.join(option.opts)}"
+               for path, command in walk(cli)
+               for option in command.params
+               if isinstance(option, click.Option) and not option.hidden and not (option.help or "").strip()]
+    assert not missing, "options without help text: " + ", ".join(missing)
+
+
+def test_watch_takes_the_bridge_port_options():
+    def options(name: str) -> set[str]:
+        return {opt for param in cli.commands[name].params for opt in param.opts if opt.startswith("--")}
+
+    network = {"--host", "--port", "--tts-host", "--tts-port", "--allow-remote", "--timeout"}
+    assert network <= options("bridge") and network <= options("watch")
+
+
+def test_watch_passes_its_port_options_to_the_bridge(monkeypatch):
+    seen = {}
+
+    def fake_bridge(**kwargs):
+        seen.update(kwargs)
+
+    import tools.commands.watch as watch
+
+    monkeypatch.setattr(watch.bridge_command, "callback", fake_bridge)
+    result = CliRunner().invoke(cli, ["watch", "four-humours", "--port", "0", "--tts-port", "40001",
+                                      "--timeout", "3"])
+    assert result.exit_code == 0, result.output
+    assert seen["watch_game"] == "four-humours" and seen["port"] == 0 and seen["tts_port"] == 40001
+    assert seen["timeout"] == 3.0 and seen["host"] == "127.0.0.1" and not seen["allow_remote"]
+
+
+def documented_json(document: str, key: str) -> dict:
+    """The ```json example in ``document`` that has ``key``: it must parse."""
+    text = (REPO_ROOT / document).read_text(encoding="utf-8")
+    examples = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", text, re.S)]
+    found = [e for e in examples if isinstance(e, dict) and key in e]
+    assert len(found) == 1, f"{document}: one JSON example with {key!r} expected"
+    return found[0]
+
+
+def test_build_json_reports_what_was_written_as_documented(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["build", "four-humours", "--out", "out", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert set(report) == set(documented_json("docs/building.md", "images_written"))
+    out = (tmp_path / "out").resolve()
+    assert Path(report["save"]) == out / "FourHumours.json" and Path(report["save"]).is_file()
+    assert Path(report["thumbnail"]).is_file() and Path(report["sheets_dir"]) == out / "sheets"
+    assert report["images"] and all(Path(p).is_file() and Path(p).parent == out / "sheets" for p in report["images"])
+    # A cold build writes every image (and the thumbnail's source image), then a rebuild writes none.
+    assert set(report["images"]) <= set(report["images_written"]) and report["save_written"] is True
+    assert all(Path(p).is_file() and Path(p).parent == out / "sheets" for p in report["images_written"])
+    assert report["local_urls"] is True
+    again = json.loads(CliRunner().invoke(cli, ["build", "four-humours", "--out", "out", "--json"]).stdout)
+    assert again["images_written"] == [] and again["save_written"] is False
+
+
+def test_install_json_matches_the_documented_shape(tmp_path):
+    tts = tmp_path / "tts"
+    tts.mkdir()
+    save = tmp_path / "FourHumours.json"
+    save.write_text('{"SaveName": "Four Humours", "ObjectStates": []}', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["install", str(save), "--tts-dir", str(tts), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    documented = documented_json("docs/building.md", "tts_dir")
+    assert set(report) == set(documented)
+    assert {k: type(v) for k, v in report.items() if v is not None} == \
+        {k: type(v) for k, v in documented.items() if k in report and report[k] is not None}

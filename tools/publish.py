@@ -5,16 +5,28 @@ the save holds ``file:///`` or hosted URLs), plus the ``<Game>.png`` thumbnail. 
 ``<to>/<file name>`` — the same URL ``ttsmod build --asset-base-url <to>`` writes into the save, so a
 hosted build is: ``ttsmod build GAME --asset-base-url URL`` then ``ttsmod publish build/<game> --to URL``.
 
+Before anything is sent, the build is refused (:class:`tools.errors.InputError`) when its save would not load
+what is published: a save with ``file:///`` URLs (built without ``--asset-base-url``), or one whose hosted URLs
+are not ``<to>/<file name>`` (built for another place); the message names the URL the save holds and the one
+publishing would create.
+
 Each PUT is retried on connection errors, timeouts, 429 and 5xx, with exponential back-off (``backoff``,
 ``2 × backoff``, …); any other 4xx fails at once.  After the upload a HEAD must answer 200 with a
 ``Content-Length`` equal to the file's size, otherwise :class:`PublishError` names the file.
+
+Every request has a connect timeout and a total deadline (``timeout``): a server that answers one byte at a
+time, each within any per-read timeout, is cut off when the deadline passes (its connection is shut down), and
+that attempt counts as a timeout.
 """
 
 from __future__ import annotations
 
 import json
 import mimetypes
+import socket
+import threading
 import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Callable, Mapping
@@ -40,29 +52,78 @@ class Uploaded:
     attempts: int
 
 
+    def to_json(self) -> dict[str, object]:
+        return {"file": str(self.file), "url": self.url, "size": self.size, "attempts": self.attempts}
+
+
 @dataclass(frozen=True)
 class PublishResult:
     uploaded: tuple[Uploaded, ...]
-    save_uses_local_urls: bool  # the save still points at file:/// (rebuild with --asset-base-url)
+    save_uses_local_urls: bool  # the save still points at file:/// (only with check_urls=False)
+
+    def to_json(self, to: str) -> dict[str, object]:
+        """What ``ttsmod publish --json`` prints (documented in docs/building.md)."""
+        return {"to": to, "save_uses_local_urls": self.save_uses_local_urls,
+                "uploaded": [item.to_json() for item in self.uploaded]}
+
+
+def _referenced_urls(save: dict) -> dict[str, set[str]]:
+    """File name → the URLs of the save that end in it (every string value that looks like a URL)."""
+    urls: dict[str, set[str]] = {}
+    stack: list = [save]
+    while stack:  # iterative: a save can nest deeper than Python's recursion limit
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str) and "://" in value[:12]:
+            try:
+                path = unquote(urlparse(value).path)
+            except ValueError:
+                continue
+            if path:
+                urls.setdefault(PurePosixPath(path.replace("\\", "/")).name, set()).add(value)
+    return urls
 
 
 def _referenced_names(save: dict) -> set[str]:
-    names: set[str] = set()
+    return set(_referenced_urls(save))
 
-    def walk(value) -> None:
-        if isinstance(value, dict):
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-        elif isinstance(value, str) and "://" in value[:12]:
-            path = unquote(urlparse(value).path)
-            if path:
-                names.add(PurePosixPath(path.replace("\\", "/")).name)
 
-    walk(save)
-    return names
+def check_save_urls(build_dir: Path, to: str) -> None:
+    """Refuse (``InputError``) a build whose save would not load the files publishing puts at ``to``.
+
+    Every URL the save holds for a file it publishes must be exactly ``<to>/<file name>``: a ``file:///``
+    URL means the build was made without ``--asset-base-url``, another base means it was made for another
+    place.  The message names what the save holds and what it would need.
+    """
+    files, _local = files_to_publish(build_dir)
+    save = _read_save(find_save(Path(build_dir)))
+    urls = _referenced_urls(save)
+    wrong: list[tuple[str, str]] = []
+    for path in files:
+        expected = url_for(to, path.name)
+        wrong += [(url, expected) for url in sorted(urls.get(path.name, ())) if url != expected]
+    if not wrong:
+        return
+    url, expected = wrong[0]
+    count = f" (and {len(wrong) - 1} more)" if len(wrong) > 1 else ""
+    if url.lower().startswith("file:"):
+        raise InputError(f"{build_dir}: the save loads its images from this computer ({url}{count}), so players "
+                         f"would not see what is published; rebuild with --asset-base-url {to} first")
+    raise InputError(f"{build_dir}: the save loads {url}{count}, but publishing puts the file at {expected}; "
+                     f"rebuild with --asset-base-url {to}, or publish --to the base URL the build used")
+
+
+def _read_save(save_file: Path) -> dict:
+    try:
+        save = json.loads(save_file.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError, RecursionError):
+        raise InputError(f"{save_file}: not a JSON save file") from None
+    if not isinstance(save, dict):
+        raise InputError(f"{save_file}: not a JSON save file")
+    return save
 
 
 def files_to_publish(build_dir: Path) -> tuple[list[Path], bool]:
@@ -72,10 +133,7 @@ def files_to_publish(build_dir: Path) -> tuple[list[Path], bool]:
     if not build_dir.is_dir():
         raise InputError(f"{build_dir}: not a build folder")
     save_file = find_save(build_dir)
-    try:
-        save = json.loads(save_file.read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError):
-        raise InputError(f"{save_file}: not a JSON save file") from None
+    save = _read_save(save_file)
     referenced = _referenced_names(save)
     sheets = build_dir / "sheets"
     files = sorted(p for p in sheets.iterdir() if p.is_file() and p.name in referenced) if sheets.is_dir() else []
@@ -97,8 +155,70 @@ def _retryable(status: int) -> bool:
     return status == 429 or status >= 500
 
 
+class DeadlineSession(requests.Session):
+    """A session whose every request must finish within ``deadline`` seconds, however slowly bytes arrive.
+
+    ``requests``' read timeout bounds each wait for a byte, not the whole answer: a server trickling one byte
+    every 20 s never trips a 30 s read timeout.  Here a timer shuts the session's sockets down when the
+    deadline passes, which ends the blocked read at once; the request then raises ``requests.Timeout``.
+    Requests are expected one at a time (publish uploads sequentially).
+    """
+
+    def __init__(self, deadline: float) -> None:
+        super().__init__()
+        self.deadline = deadline
+        self._sockets: weakref.WeakSet = weakref.WeakSet()
+        for adapter in self.adapters.values():
+            pools = adapter.poolmanager.pool_classes_by_scheme
+            adapter.poolmanager.pool_classes_by_scheme = {
+                scheme: self._recording_pool(pool) for scheme, pool in pools.items()}
+
+    def _recording_pool(self, pool_class: type) -> type:
+        """A subclass of ``requests``' connection pool class whose connections register their sockets."""
+        sockets = self._sockets
+
+        class RecordingConnection(pool_class.ConnectionCls):  # type: ignore[name-defined]
+            def connect(self) -> None:
+                super().connect()
+                if self.sock is not None:
+                    sockets.add(self.sock)
+
+        return type(f"Deadline{pool_class.__name__}", (pool_class,), {"ConnectionCls": RecordingConnection})
+
+    def request(self, method, url, *args, **kwargs):  # noqa: D102 - requests.Session.request
+        expired = threading.Event()
+
+        def expire() -> None:
+            expired.set()
+            for sock in list(self._sockets):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass  # already closed
+
+        timer = threading.Timer(self.deadline, expire)
+        timer.daemon = True
+        timer.start()
+        try:
+            return super().request(method, url, *args, **kwargs)
+        except requests.RequestException as exc:
+            if expired.is_set():
+                raise requests.Timeout(f"no complete answer within {self.deadline:g} s") from exc
+            raise
+        finally:
+            timer.cancel()
+            if expired.is_set():
+                self.close()  # its connections were shut down: never reuse them
+
+
 def upload_file(session: requests.Session, path: Path, url: str, *, retries: int, backoff: float,
-                timeout: float, headers: Mapping[str, str], sleep: Callable[[float], None]) -> Uploaded:
+                timeout: float | tuple[float, float], headers: Mapping[str, str],
+                sleep: Callable[[float], None]) -> Uploaded:
+    """PUT ``path`` to ``url`` (retrying as the module docstring says), then verify it with HEAD.
+
+    ``timeout`` is passed to ``requests`` (a ``(connect, read)`` pair or one number for both); the total
+    deadline per request is the session's (:class:`DeadlineSession`).
+    """
     data = path.read_bytes()
     content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
     attempt = 0
@@ -113,6 +233,8 @@ def upload_file(session: requests.Session, path: Path, url: str, *, retries: int
             problem = f"HTTP {response.status_code}"
             if not _retryable(response.status_code):
                 raise PublishError(f"{path.name}: upload to {url} refused ({problem})")
+        except requests.Timeout as exc:
+            problem = _timeout_reason(exc)
         except requests.RequestException as exc:
             problem = exc.__class__.__name__
         if attempt > retries:
@@ -120,6 +242,8 @@ def upload_file(session: requests.Session, path: Path, url: str, *, retries: int
         sleep(backoff * 2 ** (attempt - 1))
     try:
         head = session.head(url, timeout=timeout, headers=dict(headers), allow_redirects=True)
+    except requests.Timeout as exc:
+        raise PublishError(f"{path.name}: cannot verify {url} ({_timeout_reason(exc)})") from None
     except requests.RequestException as exc:
         raise PublishError(f"{path.name}: cannot verify {url} ({exc.__class__.__name__})") from None
     if head.status_code != 200:
@@ -130,22 +254,43 @@ def upload_file(session: requests.Session, path: Path, url: str, *, retries: int
     return Uploaded(path, url, len(data), attempt)
 
 
-def publish(build_dir: Path, to: str, *, retries: int = 3, backoff: float = 0.5, timeout: float = 60.0,
-            headers: Mapping[str, str] | None = None, session: requests.Session | None = None,
-            progress: Callable[[Uploaded], None] | None = None,
-            sleep: Callable[[float], None] = time.sleep) -> PublishResult:
-    """Upload the build's referenced images and thumbnail to ``to`` (an http(s) URL folder)."""
+def _timeout_reason(exc: requests.Timeout) -> str:
+    if isinstance(exc, requests.ConnectTimeout):
+        return "connect timed out"
+    text = str(exc)
+    return text if text.startswith("no complete answer") else "timed out"
+
+
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_CONNECT_TIMEOUT = 10.0
+
+
+def publish(build_dir: Path, to: str, *, retries: int = 3, backoff: float = 0.5, timeout: float = DEFAULT_TIMEOUT,
+            connect_timeout: float = DEFAULT_CONNECT_TIMEOUT, headers: Mapping[str, str] | None = None,
+            session: requests.Session | None = None, progress: Callable[[Uploaded], None] | None = None,
+            sleep: Callable[[float], None] = time.sleep, check_urls: bool = True) -> PublishResult:
+    """Upload the build's referenced images and thumbnail to ``to`` (an http(s) URL folder).
+
+    ``timeout`` is the total deadline of each request in seconds (connect, send, answer), ``connect_timeout``
+    the limit for opening a connection.  With ``check_urls`` (the default) a build whose save would not load
+    the published files is refused first (:func:`check_save_urls`).
+    """
     parsed = urlparse(to)
     if parsed.scheme not in ("http", "https") or not parsed.netloc:
         raise InputError(f'--to must be an http(s) URL, not "{to}"')
+    if not timeout > 0 or not connect_timeout > 0:
+        raise InputError("timeouts must be more than 0 seconds")
     files, local = files_to_publish(build_dir)
+    if check_urls:
+        check_save_urls(build_dir, to)
     own_session = session is None
-    session = session or requests.Session()
+    session = session or DeadlineSession(timeout)
     try:
         done = []
         for path in files:
             item = upload_file(session, path, url_for(to, path.name), retries=retries, backoff=backoff,
-                               timeout=timeout, headers=dict(headers or {}), sleep=sleep)
+                               timeout=(min(connect_timeout, timeout), timeout), headers=dict(headers or {}),
+                               sleep=sleep)
             done.append(item)
             if progress is not None:
                 progress(item)

@@ -1,0 +1,882 @@
+"""``ttsmod selftest``: probes run in a live Tabletop Simulator game, compared with what the mod assumes.
+
+The Four Humours mod and the headless table (``tools/headless/``) rest on beliefs about TTS that only the real
+game can confirm: how numbers and nulls travel in custom messages, whether a dealt potion is held in a hand,
+when a scripting zone sees an object that moved, which snap points a potion may use, how long a smooth move
+takes, whether GUIDs survive a reload. Each :class:`Probe` runs Lua in the game through the bridge's Execute
+Lua link (``bridge.session.Session.execute``); probes that must wait frames report back with
+``sendExternalMessage`` in the ttsmod envelope to the ``ttsmod-selftest`` service of the selftest's own bridge,
+whose reply travels back to Lua, so numbers and nulls are observed in both directions.
+
+Contract:
+
+* :func:`selftest_registry` is the registry the selftest's bridge serves: every game of the normal bridge (the
+  mod keeps its link while the selftest runs) plus :data:`SELFTEST_GAME`.
+* :func:`run_selftest` runs the probes in :data:`PROBES` order on a started session and returns a
+  :class:`SelftestReport`; every probe ends as ``pass``, ``differs``, ``could not run`` (with the reason) or
+  ``skipped`` — a probe never raises. Only a game that cannot be reached at all raises
+  (:class:`bridge.session.TtsNotRunning`, :class:`bridge.session.TtsTimeout`, :class:`SelftestError`).
+* Every probe leaves the table as it was: potions go back to their bag, moved objects back to where they lay,
+  the Lua hook the message probe installs is removed. The reload probe reloads the game (Save & Play with
+  the scripts TTS already has), so it runs last.
+* The judging half of each probe (``judge``) is a pure function of the observation, so what counts as a
+  difference is testable without a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import secrets
+import traceback
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Awaitable, Callable, Mapping, Sequence
+
+from bridge import __version__
+from bridge.games import FunctionService, GameRegistry, default_registry
+from bridge.protocol import CustomMessage, FromTTS
+from tools.errors import InputError, TtsmodError
+
+log = logging.getLogger("ttsmod.selftest")
+
+SELFTEST_GAME = "ttsmod-selftest"
+REPORT_FORMAT = 1
+
+PASS = "pass"
+DIFFERS = "differs"
+COULD_NOT_RUN = "could not run"
+SKIPPED = "skipped"
+
+ECHO_TEXT = "Чотири — 4"
+#: What the selftest service answers to the ``echo`` request: the values whose arrival in Lua the message probe
+#: inspects (whole and fractional numbers, nulls at the top, in a list and in an object, empty object and list).
+ECHO_REPLY: dict[str, Any] = {
+    "whole": 2, "negative": -3, "half": 2.5, "nothing": None, "list_with_null": [1, None, 3],
+    "nested": {"inner": None, "kept": 1}, "empty_object": {}, "empty_list": [], "text": ECHO_TEXT,
+}
+
+WAIT_FRAMES = 10        # frames the zone probe watches a zone after a move
+SETTLE_SECONDS = 3      # the mod's SETTLE_TIMEOUT: longest wait for a dealt potion to reach a hand
+SMOOTH_LIMIT_SECONDS = 5  # a smooth move still going after this long is reported as never ending
+NEAR = 0.25             # how close (table units, horizontally) a moved object must end to its target
+
+
+class SelftestError(TtsmodError):
+    """The selftest cannot run at all (no ttsmod game on the table); exit status 1."""
+
+
+class CannotRun(Exception):
+    """A probe could not be run; the message says why in one sentence."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One observation of a probe: what TTS did, what the mod (and the headless table) assume, and whether
+    they agree (``ok`` is ``None`` for an observation nothing depends on, reported for the record)."""
+
+    label: str
+    observed: str
+    expected: str | None = None
+    ok: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "observed": self.observed, "expected": self.expected, "ok": self.ok}
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """The outcome of one probe, as printed and as written to the report."""
+
+    name: str
+    title: str
+    verdict: str
+    tts_did: str
+    mod_assumes: str
+    facts: tuple[Fact, ...] = ()
+    note: str | None = None
+    observation: Any = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"probe": self.name, "title": self.title, "verdict": self.verdict, "tts_did": self.tts_did,
+                "mod_assumes": self.mod_assumes, "facts": [f.to_json() for f in self.facts], "note": self.note,
+                "observation": self.observation}
+
+
+@dataclass(frozen=True)
+class SelftestReport:
+    """Every probe's result with what was probed: the file a host sends back."""
+
+    results: tuple[ProbeResult, ...]
+    game: str | None
+    mod_version: str | None
+    created: str
+    ttsmod_version: str = __version__
+
+    @property
+    def passed(self) -> bool:
+        """No probe differs or could not run (skipped probes do not count)."""
+        return all(r.verdict in (PASS, SKIPPED) for r in self.results)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ttsmod_selftest": REPORT_FORMAT, "ttsmod_version": self.ttsmod_version, "created": self.created,
+                "game": self.game, "mod_version": self.mod_version, "passed": self.passed,
+                "probes": [r.to_json() for r in self.results]}
+
+    def to_text(self) -> str:
+        """The report file's text: indented JSON, keys in a fixed order, ending with a newline."""
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _count(value: Any) -> int:
+    """A count that crossed the link (TTS sends ``3`` as ``3.0``)."""
+    number = _number(value)
+    return int(number) if number is not None and math.isfinite(number) else 0
+
+
+def _point(value: Any) -> tuple[float, float, float] | None:
+    if isinstance(value, list) and len(value) == 3 and all(_number(v) is not None for v in value):
+        return (float(value[0]), float(value[1]), float(value[2]))
+    return None
+
+
+def _flat_distance(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    return math.hypot(a[0] - b[0], a[2] - b[2])
+
+
+def _seconds(value: Any) -> str:
+    number = _number(value) or 0.0
+    return f"{number:.2f} s"
+
+
+def _number_kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return f"{json.dumps(value)} (a boolean)"
+    if isinstance(value, float):
+        return f"{value!r} (a float)"
+    if isinstance(value, int):
+        return f"{value!r} (an integer)"
+    return f"{json.dumps(value, ensure_ascii=False)} (not a number)"
+
+
+# ------------------------------------------------------------------------------------------------ Lua
+
+# Prepended to every probe's Lua. Probes that wait frames end with report(probe, observation): a ttsmod request
+# to the selftest service, so the observation crosses the same link the mod's requests use.
+_PRELUDE = """
+TTSMOD_SELFTEST = TTSMOD_SELFTEST or { inbox = {} }
+local ST = TTSMOD_SELFTEST
+local RUN = "@RUN@"
+local function report(probe, observation)
+  sendExternalMessage({ ttsmod = 1, id = "selftest-" .. probe .. "-" .. RUN, type = "result",
+    game = "@GAME@", body = { probe = probe, run = RUN, observation = observation } })
+end
+local function xyz(v)
+  return { v.x, v.y, v.z }
+end
+local function clock()
+  -- TTS scripts have no clock both TTS and the headless table share; Wait.time ticks count seconds
+  local c = { ticks = 0 }
+  c.id = Wait.time(function() c.ticks = c.ticks + 1 end, 0.05, -1)
+  c.stop = function() Wait.stop(c.id) return c.ticks * 0.05 end
+  return c
+end
+local function bag_with_potions(colour)
+  for _, bag in ipairs(getObjectsWithTag("fh-bag")) do
+    if (colour == nil or bag.hasTag("owner:" .. colour)) and bag.getQuantity() > 0 then
+      return bag
+    end
+  end
+  return nil
+end
+local function put_back(obj, bag, quantity, done)
+  bag.putObject(obj)
+  Wait.condition(function() done(true) end, function() return bag.getQuantity() >= quantity end, 3,
+    function() done(false) end)
+end
+"""
+
+_IDENTIFY = """
+return { mod_version = MOD_VERSION, ttsmod_objects = #getObjectsWithTag("ttsmod"),
+  bags = #getObjectsWithTag("fh-bag"), seated = getSeatedPlayers() }
+"""
+
+_MESSAGES = """
+ST.inbox = ST.inbox or {}
+if not ST.hooked then
+  -- replies to the selftest's requests are kept here; everything else goes to the mod's own handler
+  ST.original = onExternalMessage
+  ST.hooked = true
+  onExternalMessage = function(data)
+    if type(data) == "table" and type(data.re) == "string" and string.sub(data.re, 1, 9) == "selftest-" then
+      ST.inbox[data.re] = data
+      return
+    end
+    if ST.original ~= nil then
+      return ST.original(data)
+    end
+  end
+end
+local id = "selftest-echo-" .. RUN
+sendExternalMessage({ ttsmod = 1, id = id, type = "echo", game = "@GAME@",
+  body = { whole = 2, negative = -3, zero = 0, half = 2.5, empty = {}, list = { 1, 2, 3 }, text = "@TEXT@",
+    flag = true } })
+Wait.condition(function()
+  local reply = ST.inbox[id]
+  local b = reply.body or {}
+  local list = b.list_with_null
+  local nested = b.nested
+  local listed = type(list) == "table"
+  report("messages", {
+    arrived = true, ok = reply.ok == true,
+    whole_type = type(b.whole), whole_equals = b.whole == 2, whole_text = tostring(b.whole),
+    negative_equals = b.negative == -3, half_equals = b.half == 2.5,
+    null_type = type(b.nothing),
+    list_type = type(list), list_first = listed and list[1] == 1, list_third = listed and list[3] == 3,
+    list_second_type = listed and type(list[2]) or "none",
+    nested_null_type = type(nested) == "table" and type(nested.inner) or "none",
+    nested_kept = type(nested) == "table" and nested.kept == 1,
+    empty_object_type = type(b.empty_object), empty_list_type = type(b.empty_list),
+    text_same = b.text == "@TEXT@",
+  })
+end, function() return ST.inbox[id] ~= nil end, 5, function() report("messages", { arrived = false }) end)
+return "started"
+"""
+
+_HAND = """
+local colour, bag = nil, nil
+for _, c in ipairs(getSeatedPlayers()) do
+  if bag == nil then
+    bag = bag_with_potions(c)
+    if bag ~= nil then colour = c end
+  end
+end
+if bag == nil then
+  return { cannot = "nobody is seated at a colour whose potion bag holds a potion: sit at a player colour" }
+end
+local quantity = bag.getQuantity()
+local inside = {}
+for _, e in ipairs(bag.getObjects()) do inside[e.guid] = true end
+bag.deal(1, colour)
+local guid = nil
+for _, e in ipairs(bag.getObjects()) do inside[e.guid] = nil end
+for g, _ in pairs(inside) do guid = g end
+local frames = 0
+local c = clock()
+local function step()
+  frames = frames + 1
+  local held = false
+  for _, o in ipairs(Player[colour].getHandObjects()) do
+    if o.getGUID() == guid then held = true end
+  end
+  if held or c.ticks * 0.05 >= @SETTLE@ then
+    local seconds = c.stop()
+    local obs = { colour = colour, guid = guid, in_hand = held, frames = frames, seconds = seconds }
+    local obj = getObjectFromGUID(guid or "")
+    if obj == nil then
+      obs.returned = false
+      report("hand", obs)
+      return
+    end
+    obs.position = xyz(obj.getPosition())
+    put_back(obj, bag, quantity, function(ok) obs.returned = ok report("hand", obs) end)
+  else
+    Wait.frames(step, 1)
+  end
+end
+Wait.frames(step, 1)
+return "started"
+"""
+
+_ZONE = """
+local obj, spot, kind = nil, nil, nil
+local spots = getObjectsWithTag("fh-scene-spot")
+for _, s in ipairs(spots) do
+  for _, o in ipairs(s.getObjects()) do
+    if obj == nil and o.hasTag("fh-scene") then obj, spot, kind = o, s, "scene card" end
+  end
+end
+if obj == nil then
+  -- before Setup no scene card lies on a spot: a scene marker visits an empty spot instead
+  obj = getObjectsWithTag("fh-scene-marker")[1]
+  for _, s in ipairs(spots) do
+    if spot == nil and #s.getObjects() == 0 then spot = s end
+  end
+  kind = "scene marker"
+end
+if obj == nil or spot == nil then
+  return { cannot = "no scene card on a scene spot, nor a scene marker and an empty scene spot" }
+end
+local guid = obj.getGUID()
+local function member()
+  for _, o in ipairs(spot.getObjects()) do
+    if o.getGUID() == guid then return true end
+  end
+  return false
+end
+local home, turned, locked = obj.getPosition(), obj.getRotation(), obj.getLock()
+local sp, scale = spot.getPosition(), spot.getScale()
+local start_inside = member()
+local target
+if start_inside then
+  target = { sp.x + math.abs(scale.x) + math.abs(scale.z) + 2, home.y, sp.z }
+else
+  target = { sp.x, sp.y, sp.z }
+end
+obj.setLock(true)   -- no physics while it visits: it must not fall or slide into something
+local seen = { there = {}, back = {} }
+local function watch(list, n, done)
+  table.insert(list, member())
+  if n >= @FRAMES@ then done() else Wait.frames(function() watch(list, n + 1, done) end, 1) end
+end
+obj.setPosition(target)
+watch(seen.there, 0, function()
+  obj.setPosition(home)
+  obj.setRotation(turned)
+  watch(seen.back, 0, function()
+    obj.setLock(locked)
+    local now = obj.getPosition()
+    report("zone", { kind = kind, start_inside = start_inside, there = seen.there, back = seen.back,
+      restored = math.abs(now.x - home.x) + math.abs(now.y - home.y) + math.abs(now.z - home.z) < 0.001 })
+  end)
+end)
+return "started"
+"""
+
+_SNAP = """
+local function has_prefix(tags, prefix)
+  for _, t in ipairs(tags or {}) do
+    if string.sub(t, 1, string.len(prefix)) == prefix then return true end
+  end
+  return false
+end
+local sets, keys = {}, {}
+local function add(tags)
+  local copy = {}
+  for _, t in ipairs(tags or {}) do table.insert(copy, t) end
+  table.sort(copy)
+  local key = table.concat(copy, ",")
+  if not keys[key] then keys[key] = true table.insert(sets, copy) end
+end
+local potions = 0
+for _, p in ipairs(getObjectsWithTag("fh-potion")) do potions = potions + 1 add(p.getTags()) end
+local in_decks = 0
+for _, o in ipairs(getObjectsWithTag("ttsmod")) do
+  if o.getQuantity() > 0 then
+    for _, e in ipairs(o.getObjects()) do
+      if has_prefix(e.tags, "fh-potion") then potions = potions + 1 add(e.tags) end
+      if has_prefix(e.tags, "fh-scene") then in_decks = in_decks + 1 end
+    end
+  end
+end
+local points, lacking, examples = 0, 0, {}
+for _, host in ipairs(getObjectsWithTag("ttsmod")) do
+  for i, sp in ipairs(host.getSnapPoints()) do
+    if has_prefix(sp.tags, "fh-slot") or has_prefix(sp.tags, "fh-cell") then
+      points = points + 1
+      local shares_all = true
+      for _, set in ipairs(sets) do
+        local shares = false
+        for _, a in ipairs(sp.tags or {}) do
+          for _, b in ipairs(set) do
+            if a == b then shares = true end
+          end
+        end
+        if not shares then shares_all = false end
+      end
+      if not shares_all then
+        lacking = lacking + 1
+        if #examples < 3 then
+          table.insert(examples, host.getName() .. " point " .. i .. " [" .. table.concat(sp.tags or {}, ", ") .. "]")
+        end
+      end
+    end
+  end
+end
+return { points = points, lacking = lacking, examples = examples, potions = potions, potion_tags = sets,
+  scene_cards_in_decks = in_decks }
+"""
+
+_SMOOTH = """
+local bag = bag_with_potions(nil)
+if bag == nil then
+  return { cannot = "no potion bag holds a potion" }
+end
+local quantity = bag.getQuantity()
+local b = bag.getPosition()
+local start = { b.x + 3, b.y + 0.5, b.z }
+local target = { b.x + 3, b.y + 0.5, b.z + 4 }
+bag.takeObject({ position = start, smooth = false, callback_function = function(obj)
+  obj.setPositionSmooth(target, false, true)
+  local obs = { moving_at_once = obj.isSmoothMoving(), target = target, frames = 0 }
+  local c = clock()
+  local function step()
+    obs.frames = obs.frames + 1
+    if obs.frames == 1 then obs.first_frame = xyz(obj.getPosition()) end
+    if not obj.isSmoothMoving() or c.ticks * 0.05 >= @LIMIT@ then
+      obs.seconds = c.stop()
+      obs.still_moving = obj.isSmoothMoving()
+      obs.final = xyz(obj.getPosition())
+      put_back(obj, bag, quantity, function(ok) obs.returned = ok report("smooth", obs) end)
+    else
+      Wait.frames(step, 1)
+    end
+  end
+  Wait.frames(step, 1)
+end })
+return "started"
+"""
+
+_GUIDS = """
+local guids = {}
+for _, o in ipairs(getObjectsWithTag("ttsmod")) do
+  table.insert(guids, o.getGUID())
+  if o.getQuantity() > 0 then
+    for _, e in ipairs(o.getObjects()) do table.insert(guids, e.guid) end
+  end
+end
+return guids
+"""
+
+_CLEAN_UP = """
+local ST = TTSMOD_SELFTEST
+if ST ~= nil and ST.hooked then
+  onExternalMessage = ST.original
+end
+TTSMOD_SELFTEST = nil
+return true
+"""
+
+
+def lua(code: str, run: str) -> str:
+    """A probe's Lua with the prelude, its run token and limits filled in (no data is spliced into code)."""
+    filled = (_PRELUDE + code).replace("@RUN@", run).replace("@GAME@", SELFTEST_GAME).replace("@TEXT@", ECHO_TEXT)
+    return (filled.replace("@SETTLE@", str(SETTLE_SECONDS)).replace("@FRAMES@", str(WAIT_FRAMES))
+            .replace("@LIMIT@", str(SMOOTH_LIMIT_SECONDS)))
+
+
+# ------------------------------------------------------------------------------------------------ the link
+
+
+class Collector:
+    """What crosses the link during a selftest: the raw ``echo`` request and each probe's ``result``.
+
+    It listens to the session's decoded messages (``Session.listeners``), so it sees numbers exactly as TTS sent
+    them, before any normalisation a game service may do. Create it inside the running loop."""
+
+    def __init__(self, run: str) -> None:
+        self.run = run
+        self.echo_request: dict[str, Any] | None = None
+        self.results: dict[str, Any] = {}
+        self._changed = asyncio.Event()
+
+    def __call__(self, message: FromTTS) -> None:
+        if not isinstance(message, CustomMessage):
+            return
+        custom = message.custom_message
+        if not isinstance(custom, Mapping) or custom.get("game") != SELFTEST_GAME:
+            return
+        body = custom.get("body")
+        if custom.get("type") == "echo" and isinstance(body, Mapping):
+            self.echo_request = dict(body)
+        elif custom.get("type") == "result" and isinstance(body, Mapping) and body.get("run") == self.run:
+            self.results[str(body.get("probe"))] = body.get("observation")
+        else:
+            return
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_for(self, probe: str, timeout: float) -> Any:
+        """The observation ``probe`` reported; :class:`CannotRun` if none came within ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while probe not in self.results:
+            left = deadline - loop.time()
+            if left <= 0:
+                raise CannotRun(f"the game sent no result within {timeout:g} s")
+            try:
+                async with asyncio.timeout(left):
+                    await self._changed.wait()
+            except TimeoutError:
+                continue
+        return self.results[probe]
+
+
+def selftest_service() -> FunctionService:
+    """The ``ttsmod-selftest`` game: ``echo`` answers :data:`ECHO_REPLY`, ``result`` acknowledges a report."""
+
+    def handle(request_type: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        if request_type == "echo":
+            return json.loads(json.dumps(ECHO_REPLY))
+        return {"received": True}
+
+    return FunctionService(("echo", "result"), handle)
+
+
+def selftest_registry(base: GameRegistry | None = None) -> GameRegistry:
+    """The games of the normal bridge (so the mod keeps its link during the selftest) plus the selftest's own."""
+    registry = base if base is not None else default_registry()
+    registry.register_service(SELFTEST_GAME, selftest_service())
+    return registry
+
+
+@dataclass
+class ProbeContext:
+    """What a probe's ``collect`` gets: the session, the collector and the limits."""
+
+    session: Any
+    collector: Collector
+    timeout: float
+    run: str = field(default_factory=lambda: secrets.token_hex(4))
+
+    async def lua(self, code: str) -> Any:
+        """Run ``code`` (with the prelude) in Global and return its value; :class:`CannotRun` on a Lua error."""
+        result = await self.session.execute(lua(code, self.run), timeout=self.timeout)
+        if not result.ok:
+            raise CannotRun(f"Lua error: {result.error}")
+        if isinstance(result.value, dict) and isinstance(result.value.get("cannot"), str):
+            raise CannotRun(result.value["cannot"])
+        return result.value
+
+    async def started(self, probe: str, code: str) -> Any:
+        """Start an asynchronous probe and wait for the observation it reports."""
+        await self.lua(code)
+        return await self.collector.wait_for(probe, self.timeout + SETTLE_SECONDS + SMOOTH_LIMIT_SECONDS)
+
+
+# ------------------------------------------------------------------------------------------------ probes
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One check: ``collect`` gathers an observation in the game, ``judge`` turns it into (what TTS did,
+    facts). ``note`` is what a host should also look at with their own eyes."""
+
+    name: str
+    title: str
+    assumes: str
+    collect: Callable[[ProbeContext], Awaitable[Any]]
+    judge: Callable[[Any], tuple[str, list[Fact]]]
+    note: str | None = None
+
+
+# ---- 1. custom messages and exec results, both directions
+
+
+async def _collect_messages(ctx: ProbeContext) -> dict[str, Any]:
+    returned = await ctx.session.execute("return 2", timeout=ctx.timeout, wrap=False)
+    lua_side = await ctx.started("messages", _MESSAGES)
+    return {"to_lua": lua_side, "from_lua": ctx.collector.echo_request,
+            "exec_return": returned.value if returned.ok else None}
+
+
+def judge_messages(obs: Mapping[str, Any]) -> tuple[str, list[Fact]]:
+    sent = obs.get("from_lua")
+    got = obs.get("to_lua") if isinstance(obs.get("to_lua"), Mapping) else {}
+    facts: list[Fact] = []
+    if isinstance(sent, Mapping):
+        whole = sent.get("whole")
+        facts.append(Fact("TTS→bridge: the whole number 2 in a custom message", _number_kind(whole),
+                          "2.0 (a float)", isinstance(whole, float) and whole == 2))
+        fraction = sent.get("half")
+        facts.append(Fact("TTS→bridge: 2.5 in a custom message", _number_kind(fraction), "2.5 (a float)",
+                          fraction == 2.5 and not isinstance(fraction, bool)))
+        empty = sent.get("empty")
+        facts.append(Fact("TTS→bridge: an empty Lua table", json.dumps(empty), "[]", empty == []))
+        facts.append(Fact("TTS→bridge: text", "unchanged" if sent.get("text") == ECHO_TEXT else
+                          json.dumps(sent.get("text"), ensure_ascii=False), "unchanged", sent.get("text") == ECHO_TEXT))
+    else:
+        facts.append(Fact("TTS→bridge: the echo request", "never arrived", "arrives", False))
+    returned = obs.get("exec_return")
+    facts.append(Fact("TTS→bridge: `return 2` run through Execute Lua", _number_kind(returned), "2.0 (a float)",
+                      isinstance(returned, float) and returned == 2))
+    if not got.get("arrived"):
+        facts.append(Fact("bridge→TTS: the reply reached onExternalMessage", "no", "yes", False))
+    else:
+        facts += [
+            Fact("bridge→TTS: the reply reached onExternalMessage", "yes", "yes", True),
+            Fact("bridge→TTS: the whole number 2", f"{got.get('whole_type')} {got.get('whole_text')}",
+                 "number 2", got.get("whole_type") == "number" and got.get("whole_equals") is True),
+            Fact("bridge→TTS: -3 and 2.5", "unchanged" if got.get("negative_equals") and got.get("half_equals")
+                 else "changed", "unchanged", bool(got.get("negative_equals") and got.get("half_equals"))),
+            Fact("bridge→TTS: a null value", "absent (nil)" if got.get("null_type") == "nil" else
+                 f"present as a {got.get('null_type')}", "absent (nil)", got.get("null_type") == "nil"),
+            Fact("bridge→TTS: a null inside an object", "absent (nil)" if got.get("nested_null_type") == "nil" else
+                 f"present as a {got.get('nested_null_type')}", "absent (nil)",
+                 got.get("nested_null_type") == "nil" and got.get("nested_kept") is True),
+            Fact("bridge→TTS: [1, null, 3]", "positions kept (list[3] == 3)" if got.get("list_first") and
+                 got.get("list_third") else f"{got.get('list_type')}, positions not kept", None, None),
+            Fact("bridge→TTS: {} and []", f"{got.get('empty_object_type')} and {got.get('empty_list_type')}",
+                 "table and table", got.get("empty_object_type") == "table" and got.get("empty_list_type") == "table"),
+            Fact("bridge→TTS: text", "unchanged" if got.get("text_same") else "changed", "unchanged",
+                 got.get("text_same") is True),
+        ]
+    floats = "floats" if isinstance(sent, Mapping) and isinstance(sent.get("whole"), float) else "integers"
+    null = "nil" if got.get("null_type") == "nil" else (got.get("null_type") or "never arrived")
+    did = f"sent whole numbers as {floats}; a null reached Lua as {null}"
+    return did, facts
+
+
+# ---- 2. a dealt potion in a hand
+
+
+async def _collect_hand(ctx: ProbeContext) -> Any:
+    return await ctx.started("hand", _HAND)
+
+
+def judge_hand(obs: Mapping[str, Any]) -> tuple[str, list[Fact]]:
+    colour = obs.get("colour")
+    held = obs.get("in_hand") is True
+    where = _point(obs.get("position"))
+    if held:
+        observed = f"after {_count(obs.get('frames'))} frame(s) ({_seconds(obs.get('seconds'))})"
+        did = f"a potion dealt to {colour} was in getHandObjects() {observed}"
+    else:
+        lies = f"; it lies at x {where[0]:.1f}, z {where[2]:.1f}" if where else ""
+        observed = f"not after {SETTLE_SECONDS} s{lies}"
+        did = f"a potion dealt to {colour} never reached getHandObjects(){lies}"
+    facts = [
+        Fact(f"a potion dealt with bag.deal(1, \"{colour}\") is in Player[\"{colour}\"].getHandObjects()", observed,
+             f"yes, within {SETTLE_SECONDS} s", held),
+        Fact("the potion went back into its bag", "yes" if obs.get("returned") is True else "no", "yes",
+             obs.get("returned") is True),
+    ]
+    return did, facts
+
+
+# ---- 3. zone membership after a move
+
+
+def _caught_up(seen: Sequence[Any], want: bool) -> int | None:
+    """The first frame (0 = the frame of the move) whose read shows ``want``."""
+    for frame, value in enumerate(seen):
+        if bool(value) == want:
+            return frame
+    return None
+
+
+async def _collect_zone(ctx: ProbeContext) -> Any:
+    return await ctx.started("zone", _ZONE)
+
+
+def judge_zone(obs: Mapping[str, Any]) -> tuple[str, list[Fact]]:
+    kind = obs.get("kind") or "object"
+    start_inside = obs.get("start_inside") is True
+    facts: list[Fact] = []
+    reads = []
+    for key, want, label in (("there", not start_inside, "out of" if start_inside else "into"),
+                             ("back", start_inside, "back into" if start_inside else "back out of")):
+        seen = obs.get(key) if isinstance(obs.get(key), list) else []
+        same_frame = bool(seen[0]) if seen else None
+        facts.append(Fact(f"getObjects() in the frame a {kind} moved {label} a scene spot",
+                          "no reads" if same_frame is None else
+                          ("the new contents" if same_frame == want else "the old contents"),
+                          "the old contents", same_frame is not None and same_frame != want))
+        frame = _caught_up(seen, want)
+        facts.append(Fact(f"getObjects() caught up after the move {label} the spot",
+                          f"after {frame} frame(s)" if frame is not None else f"not within {len(seen) - 1} frames",
+                          f"within {WAIT_FRAMES} frames", frame is not None))
+        reads.append("same frame" if frame == 0 else (f"{frame} frame(s) later" if frame is not None else "never"))
+    facts.append(Fact(f"the {kind} is back where it lay", "yes" if obs.get("restored") is True else "no", "yes",
+                      obs.get("restored") is True))
+    did = f"a scene spot saw a {kind} move {reads[0]} (back: {reads[1]})"
+    return did, facts
+
+
+# ---- 4. snap point tags
+
+
+async def _collect_snap(ctx: ProbeContext) -> Any:
+    return await ctx.lua(_SNAP)
+
+
+def judge_snap(obs: Mapping[str, Any]) -> tuple[str, list[Fact]]:
+    points, lacking, potions = _count(obs.get("points")), _count(obs.get("lacking")), _count(obs.get("potions"))
+    if points == 0 or potions == 0:
+        raise CannotRun("no slot or cell snap points or no potions on the table: is a ttsmod game loaded?")
+    examples = [str(e) for e in obs.get("examples") or []]
+    facts = [Fact("slot and cell snap points sharing a tag with every potion", f"{points - lacking} of {points}",
+                  f"all {points}", lacking == 0)]
+    if examples:
+        facts.append(Fact("for example", "; ".join(examples), None, None))
+    tag_sets = [", ".join(str(t) for t in s) for s in obs.get("potion_tags") or [] if isinstance(s, list)]
+    facts.append(Fact("potion tags", " | ".join(tag_sets[:3]) + (" | …" if len(tag_sets) > 3 else ""), None, None))
+    hidden = _count(obs.get("scene_cards_in_decks"))
+    if hidden:
+        facts.append(Fact("scene cards inside a deck (their snap points are not readable there)", str(hidden),
+                          None, None))
+    did = (f"{points - lacking} of {points} slot/cell snap points share a tag with the potions"
+           + (f" ({hidden} scene cards in the deck not checked)" if hidden else ""))
+    return did, facts
+
+
+# ---- 5. a smooth move's duration
+
+
+async def _collect_smooth(ctx: ProbeContext) -> Any:
+    return await ctx.started("smooth", _SMOOTH)
+
+
+def judge_smooth(obs: Mapping[str, Any]) -> tuple[str, list[Fact]]:
+    frames, seconds = _count(obs.get("frames")), _number(obs.get("seconds")) or 0.0
+    target, final, first = _point(obs.get("target")), _point(obs.get("final")), _point(obs.get("first_frame"))
+    finished = obs.get("still_moving") is not True
+    arrived = target is not None and final is not None and _flat_distance(target, final) <= NEAR
+    on_the_way = target is not None and first is not None and _flat_distance(target, first) > 0.05
+    facts = [
+        Fact("isSmoothMoving() right after setPositionSmooth", "true" if obs.get("moving_at_once") is True
+             else "false", "true", obs.get("moving_at_once") is True),
+        Fact("a position read one frame into the move", "on the way" if on_the_way else "already at the target",
+             "on the way", on_the_way),
+        Fact("the move ended", f"after {frames} frame(s) ({_seconds(seconds)})" if finished else
+             f"still moving after {SMOOTH_LIMIT_SECONDS} s", f"after more than 1 frame, within "
+             f"{SMOOTH_LIMIT_SECONDS} s", finished and frames > 1),
+        Fact("where it ended", "at the target" if arrived else "off the target", "at the target", arrived),
+        Fact("the potion went back into its bag", "yes" if obs.get("returned") is True else "no", "yes",
+             obs.get("returned") is True),
+    ]
+    did = (f"a smooth move lasted {frames} frame(s) ({_seconds(seconds)})" if finished
+           else f"a smooth move had not ended after {SMOOTH_LIMIT_SECONDS} s")
+    return did, facts
+
+
+# ---- 6. GUIDs across a reload
+
+
+async def _collect_reload(ctx: ProbeContext) -> dict[str, Any]:
+    before = await ctx.lua(_GUIDS)
+    loaded = await ctx.session.get_scripts(timeout=ctx.timeout)
+    # Save & Play with exactly the scripts TTS has: the game reloads, nothing else changes
+    await ctx.session.push(list(loaded.script_states), fill_from_tts=True, timeout=ctx.timeout * 3)
+    after = await ctx.lua(_GUIDS)
+    return {"before": before if isinstance(before, list) else [],
+            "after": after if isinstance(after, list) else []}
+
+
+def judge_reload(obs: Mapping[str, Any]) -> tuple[str, list[Fact]]:
+    before = {str(g) for g in obs.get("before") or []}
+    after = {str(g) for g in obs.get("after") or []}
+    if not before:
+        raise CannotRun("no object tagged ttsmod before the reload")
+    lost, new = sorted(before - after), sorted(after - before)
+    kept = not lost and not new
+    observed = "all kept" if kept else (f"{len(lost)} gone ({', '.join(lost[:5])}), {len(new)} new "
+                                       f"({', '.join(new[:5])})")
+    facts = [Fact(f"GUIDs of {len(before)} ttsmod objects (on the table and in containers) after Save & Play",
+                  observed, "all kept", kept)]
+    did = f"kept {len(before & after)} of {len(before)} GUIDs across a reload"
+    return did, facts
+
+
+PROBES: tuple[Probe, ...] = (
+    Probe("messages", "custom messages and exec results, both directions",
+          "TTS sends whole numbers as floats (2.0) and an empty table as []; a JSON null reaches Lua as nil; "
+          "the bridge turns whole floats into integers", _collect_messages, judge_messages),
+    Probe("hand", "a dealt potion is held in the hand",
+          "a potion dealt from its bag is in Player[colour].getHandObjects() within 3 s (potions are built "
+          "with Hands: true)", _collect_hand, judge_hand),
+    Probe("zone", "zone membership after a move",
+          "a scripting zone's getObjects() lags a move by a frame: the mod decides occupancy by position",
+          _collect_zone, judge_zone),
+    Probe("snap", "tagged snap points attract potions",
+          "a tagged snap point attracts only objects sharing a tag: every slot and cell point shares one "
+          "with the potions", _collect_snap, judge_snap,
+          note="Drop a potion on a scene slot and on a board cell and watch it snap to the point; "
+               "say in the report if it did not."),
+    Probe("smooth", "a smooth move takes time",
+          "setPositionSmooth takes a while (isSmoothMoving() meanwhile): the mod reads positions only once "
+          "moves have ended", _collect_smooth, judge_smooth),
+    Probe("reload", "GUIDs kept across a reload",
+          "a reloaded game (Save & Play) keeps every object's GUID", _collect_reload, judge_reload,
+          note="The game is reloaded (Save & Play with its own scripts) during this probe."),
+)
+
+PROBE_NAMES: tuple[str, ...] = tuple(p.name for p in PROBES)
+
+
+def check_probe_names(names: Sequence[str]) -> tuple[str, ...]:
+    """``names`` checked against :data:`PROBE_NAMES`; :class:`InputError` names an unknown one."""
+    for name in names:
+        if name not in PROBE_NAMES:
+            raise InputError(f"there is no probe {name!r} (probes: {', '.join(PROBE_NAMES)})")
+    return tuple(names)
+
+
+def verdict_of(facts: Sequence[Fact]) -> str:
+    """``differs`` when any judged fact disagrees with the assumption, else ``pass``."""
+    return DIFFERS if any(f.ok is False for f in facts) else PASS
+
+
+async def run_probe(probe: Probe, ctx: ProbeContext) -> ProbeResult:
+    """One probe, never raising: errors, timeouts and missing pieces become ``could not run`` with the reason."""
+    observation: Any = None
+    try:
+        observation = await probe.collect(ctx)
+        did, facts = probe.judge(observation if isinstance(observation, Mapping) else {})
+    except CannotRun as exc:
+        return ProbeResult(probe.name, probe.title, COULD_NOT_RUN, f"could not run: {exc}", probe.assumes,
+                           note=probe.note, observation=observation)
+    except TtsmodError as exc:      # TTS stopped answering, refused a push, ...
+        return ProbeResult(probe.name, probe.title, COULD_NOT_RUN, f"could not run: {exc}", probe.assumes,
+                           note=probe.note, observation=observation)
+    except Exception as exc:        # a bug here must not hide the other probes' results
+        log.debug("probe %s failed:\n%s", probe.name, traceback.format_exc())
+        return ProbeResult(probe.name, probe.title, COULD_NOT_RUN,
+                           f"could not run: internal error ({type(exc).__name__}: {exc})", probe.assumes,
+                           note=probe.note, observation=observation)
+    return ProbeResult(probe.name, probe.title, verdict_of(facts), did, probe.assumes, tuple(facts), probe.note,
+                       observation)
+
+
+async def run_selftest(session: Any, *, timeout: float = 10.0, skip: Sequence[str] = (),
+                       now: Callable[[], datetime] | None = None) -> SelftestReport:
+    """Run every probe not in ``skip`` on a started bridge session and return the report.
+
+    Raises :class:`SelftestError` when the game has no ttsmod objects, and the session's
+    :class:`~bridge.session.TtsNotRunning` / :class:`~bridge.session.TtsTimeout` when TTS does not answer at all.
+    """
+    skip = check_probe_names(skip)
+    collector = Collector(secrets.token_hex(4))
+    session.listeners.append(collector)
+    ctx = ProbeContext(session, collector, timeout, collector.run)
+    try:
+        found = await session.execute(lua(_IDENTIFY, ctx.run), timeout=timeout)
+        if not found.ok:
+            raise SelftestError(f"the game did not run the selftest's Lua: {found.error}")
+        info = found.value if isinstance(found.value, Mapping) else {}
+        if _count(info.get("ttsmod_objects")) == 0:
+            raise SelftestError("no ttsmod game is loaded in TTS (no object is tagged ttsmod)")
+        game = "four-humours" if _count(info.get("bags")) else None
+        mod_version = info.get("mod_version") if isinstance(info.get("mod_version"), str) else None
+        results = []
+        for probe in PROBES:
+            if probe.name in skip:
+                results.append(ProbeResult(probe.name, probe.title, SKIPPED, "skipped (--skip)", probe.assumes,
+                                           note=probe.note))
+                continue
+            if probe.name == "reload":
+                await _clean_up(ctx)     # the hook goes before the reload, so the reloaded game never sees it
+            results.append(await run_probe(probe, ctx))
+        await _clean_up(ctx)
+    finally:
+        session.listeners.remove(collector)
+    created = (now or (lambda: datetime.now(timezone.utc)))().replace(microsecond=0).isoformat()
+    return SelftestReport(tuple(results), game, mod_version, created)
+
+
+async def _clean_up(ctx: ProbeContext) -> None:
+    try:
+        await ctx.session.execute(_CLEAN_UP, timeout=ctx.timeout)
+    except TtsmodError as exc:
+        log.warning("could not remove the selftest's Lua hook: %s", exc)

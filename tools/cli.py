@@ -25,6 +25,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("push", "push_command"),
     ("pull", "pull_command"),
     ("exec", "exec_command"),
+    ("selftest", "selftest_command"),
     ("watch", "watch_command"),
     ("replay", "replay_command"),
 )

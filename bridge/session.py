@@ -51,6 +51,7 @@ from bridge.protocol import (
     SendCustomMessage,
     ToTTS,
 )
+from bridge.tts_json import whole_numbers
 from tools.errors import TtsmodError
 
 log = logging.getLogger("ttsmod.bridge")
@@ -131,6 +132,7 @@ class Dispatcher:
     def check(self, custom: Mapping[str, Any]) -> tuple[Request | None, dict[str, Any] | None]:
         if not is_envelope(custom):
             return None, None
+        custom = whole_numbers(custom)   # TTS sends every number as a float (2.0): ints before anything reads them
         request_id = custom.get("id")
         request_type = custom.get("type")
         if isinstance(request_id, bool) or not isinstance(request_id, (str, int, float)):

@@ -19,7 +19,7 @@ MOD_VERSION = "0.2.0"
 REQUEST_TIMEOUT = 5    -- seconds before a request is sent again (once), then given up
 HELLO_RETRY = 5        -- seconds between two hellos while the bridge is away
 STEP_DELAY = 0.4       -- seconds between two steps of a ruling, so that players can follow them
-SETTLE_TIMEOUT = 3     -- longest wait for dealt potions to reach a hand
+SETTLE_TIMEOUT = 3     -- longest wait for dealt potions to reach a hand, or for moves to end
 STACK_HEIGHT = 0.2     -- height of one potion in a stack on a board cell
 DISCARD_OFFSET = -6    -- the scene discard pile lies this far (z) from where the scene deck started
 
@@ -181,6 +181,16 @@ say_hello = function()
 end
 
 -- ------------------------------------------------------------------ moving things
+--- Run fn once no potion is moving or spawning (at most SETTLE_TIMEOUT later): positions read in the middle
+--  of a smooth move would put a potion on no slot or on the wrong one.
+local function when_settled(fn)
+    if not map.moving() then
+        fn()
+        return
+    end
+    Wait.condition(fn, function() return not map.moving() end, SETTLE_TIMEOUT, fn)
+end
+
 local function to_hand(obj, colour)
     local t = Player[colour].getHandTransform()
     obj.setRotation({ 0, t.rotation.y + 180, 0 })
@@ -224,18 +234,22 @@ local function move_to_cell(obj, board_id, cell)
     return true
 end
 
---- The potion of owner_seat lying on a slot ({kind, card, slot}), and the slot.
+--- The potion of owner_seat lying on a slot ({kind, card, slot}) — the nearest one — and the slot.
 local function potion_on(source, owner_seat)
     local slot = map.find_slot(source.kind, source.card, source.slot)
     if slot == nil then
         return nil, nil
     end
+    local best = nil
+    local best_d = map.NEAR
     for _, obj in ipairs(map.near("fh-potion", slot.position, nil)) do
-        if util.memo(obj).owner == colour_of(owner_seat) then
-            return obj, slot
+        local d = util.flat_distance(obj.getPosition(), slot.position)
+        if util.memo(obj).owner == colour_of(owner_seat) and d < best_d then
+            best = obj
+            best_d = d
         end
     end
-    return nil, slot
+    return best, slot
 end
 
 local function card_title(kind, id)
@@ -277,11 +291,13 @@ local function refresh_score()
     if ledger.phase == "setup" then
         return
     end
-    ask("score", { snapshot = map.snapshot(ledger, nil) }, function(body)
-        show_scores(body.standings, body.leaders, ledger.round)
-    end, function(err)
-        print("ttsmod: the bridge could not score the table: " .. tostring(err.message))
-    end, nil)
+    when_settled(function()
+        ask("score", { snapshot = map.snapshot(ledger, nil) }, function(body)
+            show_scores(body.standings, body.leaders, ledger.round)
+        end, function(err)
+            print("ttsmod: the bridge could not score the table: " .. tostring(err.message))
+        end, nil)
+    end)
 end
 
 local function show_turn()
@@ -404,10 +420,11 @@ end
 --- Deal scene cards `ids` (in order) onto the free scene spots (in index order).
 local function deal_scenes(ids)
     local taken = 0
+    local cards = getObjectsWithTag("fh-scene")
     for _, spot in ipairs(map.spots("fh-scene-spot")) do
         local occupied = false
-        for _, obj in ipairs(spot.getObjects()) do
-            if obj.hasTag("fh-scene") then
+        for _, obj in ipairs(cards) do
+            if map.on_spot(spot, obj) then
                 occupied = true
             end
         end
@@ -447,14 +464,15 @@ local function place_goal_marker(colour, goal)
     return false
 end
 
---- Party tiles resolved this game move out of the strip (once each).
+--- Party tiles resolved this game move out of the strip (once each). They are locked, so they are set in
+--  place rather than moved smoothly (a smooth move is physics, which a locked object takes no part in).
 local function set_aside_parties()
     for _, tile in ipairs(map.party_tiles()) do
         local party = util.memo(tile).party
         if tile.hasTag(map.RESOLVED) and util.index_of(ledger.set_aside, party) == nil then
             table.insert(ledger.set_aside, party)
             local p = tile.getPosition()
-            tile.setPositionSmooth({ p.x + 6, p.y, p.z }, false, true)
+            tile.setPosition({ p.x + 6, p.y, p.z })
         end
     end
 end
@@ -536,7 +554,8 @@ local function redraw(colour)
     if seat == nil or ledger.phase ~= "placement" then
         return
     end
-    ask("legal", { snapshot = map.snapshot(ledger, nil), action = { action = "redraw", player = seat } },
+    when_settled(function() ask("legal", { snapshot = map.snapshot(ledger, nil),
+                                           action = { action = "redraw", player = seat } },
         function(body)
             if not body.legal then
                 tell(colour, "No redraw: " .. tostring(body.message) .. ".")
@@ -549,7 +568,7 @@ local function redraw(colour)
             UI.setAttribute("redraw_" .. colour, "active", "false")
             broadcastToAll(colour .. " showed four identical potions and draws four new ones.", { 1, 1, 1 })
             draw(colour, rules().hand_size or 4, function() offer_redraws() end)
-        end, nil, nil, nil)
+        end, nil, nil, nil) end)
 end
 
 function onRedrawClick(player, value, id)
@@ -747,15 +766,16 @@ local function finish_ruling()
     refresh_score()
 end
 
---- Apply the events of a ruling one at a time (STEP_DELAY apart), skipping those applied before (a ruling
---  sent again after a choice repeats the events up to that choice).
+--- Apply the events of a ruling one at a time (STEP_DELAY apart, and each once the moves of the one before
+--  have ended), skipping those applied before (a ruling sent again after a choice repeats the events up to
+--  that choice).
 apply_ruling = function(ruling)
     ruling_serial = ruling_serial + 1
     local serial = ruling_serial
     local events = ruling.events or {}
     local step = nil
     local resume = function()
-        Wait.time(function() step() end, STEP_DELAY)
+        Wait.time(function() when_settled(step) end, STEP_DELAY)
     end
     step = function()
         if serial ~= ruling_serial or ledger.phase ~= "resolution" then
@@ -778,7 +798,7 @@ apply_ruling = function(ruling)
             resume()
         end
     end
-    step()
+    when_settled(step)
 end
 
 local function back_to_placement(message)
@@ -804,13 +824,15 @@ send_end_round = function()
 end
 
 local function round_over()
-    ledger.round_snapshot = util.deep_copy(map.snapshot(ledger, nil))
     ledger.choices = {}
     ledger.applied = 0
     ledger.awaiting = nil
     ledger.phase = "resolution"
     show_turn()
-    send_end_round()
+    when_settled(function()
+        ledger.round_snapshot = util.deep_copy(map.snapshot(ledger, nil))
+        send_end_round()
+    end)
 end
 
 --- A player dropped the potion the ruling waits for.
@@ -862,7 +884,7 @@ local function check_place(colour, obj, slot)
     set_busy(true)
     local action = { action = "place", player = seat, humour = humour,
         target = { kind = slot.kind, card = slot.card, slot = slot.slot } }
-    ask("legal", { snapshot = map.snapshot(ledger, obj), action = action }, function(body)
+    when_settled(function() ask("legal", { snapshot = map.snapshot(ledger, obj), action = action }, function(body)
         if not body.legal then
             set_busy(false)
             to_hand(obj, colour)
@@ -888,7 +910,7 @@ local function check_place(colour, obj, slot)
         -- no answer: the potion goes back to the hand and nothing else changes
         set_busy(false)
         to_hand(obj, colour)
-    end)
+    end) end)
 end
 
 function onObjectDrop(colour, obj)
@@ -949,7 +971,8 @@ local function do_pass(colour)
         return
     end
     set_busy(true)
-    ask("legal", { snapshot = map.snapshot(ledger, nil), action = { action = "pass", player = seat } },
+    when_settled(function() ask("legal", { snapshot = map.snapshot(ledger, nil),
+                                           action = { action = "pass", player = seat } },
         function(body)
             set_busy(false)
             if not body.legal then
@@ -967,7 +990,7 @@ local function do_pass(colour)
             tell(colour, "You cannot pass: " .. tostring(err.message))
         end, nil, function()
             set_busy(false)
-        end)
+        end) end)
 end
 
 function onPassClick(player, value, id)
@@ -1010,6 +1033,9 @@ function onLoad(script_state)
             -- the ruling is asked for again; the events applied before the save are skipped
             Wait.time(function() send_end_round() end, 1)
         end
+    elseif ledger.phase == "resolution" then
+        -- saved while the round's last moves were ending, before the snapshot was taken: take it now
+        Wait.time(function() round_over() end, 1)
     end
 end
 

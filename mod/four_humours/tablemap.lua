@@ -1,10 +1,15 @@
 -- Where things are on the Four Humours table (docs/table-contract.md) and the snapshot read off it.
 --
--- Everything is found by tags and memo, never by GUID or by where the build laid it. A potion is "on" a snap
--- point when it lies within NEAR units of it (horizontal distance). The snapshot has the physical part of
+-- Everything is found by tags and memo, never by GUID or by where the build laid it. A potion is "on" the snap
+-- point nearest to it when that one lies within NEAR units (horizontal distance): a potion pushed between two
+-- party slots 0.9 apart counts on one of them, never on both. The snapshot has the physical part of
 -- docs/protocol.md read from the table (hands, bags, scenes, parties, goals, boards, scene deck) and the rest
 -- from the ledger the mod keeps in its saved state (round, phase, whose turn, passes, goal marks, ...).
 -- Objects are compared by GUID (two references to one object need not be the same Lua value in TTS).
+--
+-- What lies on a scene or goal spot is decided by position, not by the zone's getObjects(): TTS updates zone
+-- membership with physics, once per frame, so a card moved away in this frame would still be listed there
+-- (docs/headless.md). Positions are read only when nothing is moving (see `M.moving`).
 local util = require("lib.util")
 
 local M = {}
@@ -91,25 +96,43 @@ function M.near(tag, p, exclude)
     return out
 end
 
---- The zone (tag) holding obj, or nil.
+--- Whether obj lies on a spot zone: its centre inside the zone's box (seen from above), not held.
+function M.on_spot(spot, obj)
+    if obj.held_by_color ~= nil then
+        return false
+    end
+    local q = spot.positionToLocal(obj.getPosition())
+    return math.abs(q.x) <= 0.5 and math.abs(q.z) <= 0.5
+end
+
+--- The spot zone (tag) obj lies on, or nil.
 function M.spot_of(obj, spot_tag)
     for _, spot in ipairs(getObjectsWithTag(spot_tag)) do
-        for _, inside in ipairs(spot.getObjects()) do
-            if M.same(inside, obj) then
-                return spot
-            end
+        if M.on_spot(spot, obj) then
+            return spot
         end
     end
     return nil
 end
 
---- The card (tag) inside each spot zone (tag), in spot index order: list of {index, card, spot}.
+--- Whether anything the snapshot reads is still on its way: a potion in a smooth move or spawning.
+function M.moving()
+    for _, obj in ipairs(getObjectsWithTag("fh-potion")) do
+        if obj.spawning or obj.isSmoothMoving() then
+            return true
+        end
+    end
+    return false
+end
+
+--- The card (tag) lying on each spot zone (tag), in spot index order: list of {index, card, spot}.
 local function cards_on_spots(spot_tag, card_tag)
     local out = {}
+    local cards = getObjectsWithTag(card_tag)
     for _, spot in ipairs(getObjectsWithTag(spot_tag)) do
         local index = util.memo(spot).index or 0
-        for _, obj in ipairs(spot.getObjects()) do
-            if obj.hasTag(card_tag) then
+        for _, obj in ipairs(cards) do
+            if M.on_spot(spot, obj) then
                 table.insert(out, { index = index, card = obj, spot = spot })
             end
         end
@@ -285,34 +308,58 @@ local function table_potions(exclude)
     return out
 end
 
---- The potions lying on p; each is marked as placed (it is not in its owner's hand).
-local function lying_near(potions, p)
-    local out = {}
+--- Points (slots and cells) a potion may lie on: {p, potions}. Each potion that is not loose goes to the
+--  nearest point within NEAR, and is marked as placed (it is not in its owner's hand).
+local function new_point(points, p)
+    local point = { p = p, potions = {} }
+    table.insert(points, point)
+    return point
+end
+
+local function lay_potions(potions, points)
     for _, entry in ipairs(potions) do
-        if not entry.loose and util.flat_distance(entry.p, p) < M.NEAR then
-            entry.placed = true
-            table.insert(out, entry)
+        if not entry.loose then
+            local best = nil
+            local best_d = M.NEAR
+            for _, point in ipairs(points) do
+                local d = util.flat_distance(entry.p, point.p)
+                if d < best_d then
+                    best = point
+                    best_d = d
+                end
+            end
+            if best ~= nil then
+                entry.placed = true
+                table.insert(best.potions, entry)
+            end
         end
     end
-    return out
 end
 
 local function potion_json(entry, seat_of)
     return { owner = seat_of[entry.memo.owner], humour = entry.memo.humour }
 end
 
-local function slot_list(host, seat_of, potions)
-    local snaps = M.snaps(host, "fh-slot:")
+--- The slot points of a card or tile, by 0-based index (as a string, the snap tag's suffix).
+local function slot_points(host, points)
+    local out = {}
+    for index, p in pairs(M.snaps(host, "fh-slot:")) do
+        out[index] = new_point(points, p)
+    end
+    return out
+end
+
+local function slot_list(pts, seat_of)
     local count = 0
-    for index, _ in pairs(snaps) do
+    for index, _ in pairs(pts) do
         count = math.max(count, tonumber(index) + 1)
     end
     local slots = {}
     for i = 1, count do
         slots[i] = false   -- an empty slot (Lua tables cannot hold JSON null)
-        local p = snaps[tostring(i - 1)]
-        if p ~= nil then
-            for _, entry in ipairs(lying_near(potions, p)) do
+        local point = pts[tostring(i - 1)]
+        if point ~= nil then
+            for _, entry in ipairs(point.potions) do
                 slots[i] = potion_json(entry, seat_of)
             end
         end
@@ -330,19 +377,37 @@ function M.snapshot(ledger, exclude)
         seat_of[colour] = i - 1
     end
     local potions = table_potions(exclude)
-    local scenes = {}
+    local points = {}
+    local scene_slots = {}
     for _, entry in ipairs(M.scene_cards()) do
-        table.insert(scenes, { card = util.memo(entry.card).card, slots = slot_list(entry.card, seat_of, potions) })
+        table.insert(scene_slots, { card = util.memo(entry.card).card, pts = slot_points(entry.card, points) })
     end
-    local parties = {}
+    local party_slots = {}
     local resolved = {}
     for _, tile in ipairs(M.party_tiles()) do
         local party = util.memo(tile).party
         if tile.hasTag(M.RESOLVED) or util.index_of(ledger.resolved_parties, party) ~= nil then
             table.insert(resolved, party)
         else
-            table.insert(parties, { party = party, slots = slot_list(tile, seat_of, potions) })
+            table.insert(party_slots, { party = party, pts = slot_points(tile, points) })
         end
+    end
+    local board_cells = {}
+    for board_id, board in pairs(M.boards()) do
+        local cells = {}
+        for cell, p in pairs(M.snaps(board, "fh-cell:")) do
+            cells[cell] = new_point(points, p)
+        end
+        board_cells[board_id] = cells
+    end
+    lay_potions(potions, points)
+    local scenes = {}
+    for _, entry in ipairs(scene_slots) do
+        table.insert(scenes, { card = entry.card, slots = slot_list(entry.pts, seat_of) })
+    end
+    local parties = {}
+    for _, entry in ipairs(party_slots) do
+        table.insert(parties, { party = entry.party, slots = slot_list(entry.pts, seat_of) })
     end
     local goals = {}
     for _, entry in ipairs(M.goal_cards()) do
@@ -350,12 +415,12 @@ function M.snapshot(ledger, exclude)
         table.insert(goals, { goal = goal, marked_by = util.copy_list(ledger.marks[goal] or {}) })
     end
     local boards = {}
-    for board_id, board in pairs(M.boards()) do
+    for board_id, cell_points in pairs(board_cells) do
         local cells = {}
         local any = false
-        for cell, p in pairs(M.snaps(board, "fh-cell:")) do
+        for cell, point in pairs(cell_points) do
             local here = {}
-            for _, entry in ipairs(lying_near(potions, p)) do
+            for _, entry in ipairs(point.potions) do
                 table.insert(here, potion_json(entry, seat_of))
             end
             if #here > 0 then

@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bridge.rules.four_humours.actions import Choose, Pass, Place
+from bridge.tts_json import whole_numbers
 from bridge.rules.four_humours.records import HUMOURS
 from bridge.rules.four_humours.service import resolve_round
 from bridge.rules.four_humours.state import GameState, Phase
 from tests.e2e.tableview import (
     bag_of, boards, flat, goal_cards, party_tiles, physical, read_table, scene_cards, snaps,
 )
-from tools.headless import HObject, Table
+from tools.headless import Fidelity, HObject, Table
 
 SHORT = {"choleric": "C", "sanguine": "S", "melancholic": "M", "phlegmatic": "P"}
 
@@ -90,16 +91,18 @@ class Game:
     """Scripted players at a headless Four Humours table with a live bridge (see the module docstring)."""
 
     def __init__(self, save: dict, data: Any, repo: Path, colours: list[str], *, seed: int = 1,
-                 mode: str = "kingdom") -> None:
+                 mode: str = "kingdom", fidelity: Fidelity | None = None) -> None:
         self.data, self.colours, self.mode = data, colours, mode
         self.fiefs = [f.id for f in data.fiefs[:len(colours)]] if mode == "fief" else None
         self.rng = random.Random(seed)
         self.seed = seed
         self.reloads = 0
         port = free_port()
-        self.table = Table.load(save, seed=seed, bridge_port=port, listen_port=0)
+        self.fidelity = fidelity if fidelity is not None else Fidelity.faithful()
+        self.table = Table.load(save, seed=seed, bridge_port=port, listen_port=0, fidelity=self.fidelity)
         self.bridge = Bridge(repo, port, self.table.endpoint.port)
         self._seen_requests = 0
+        self._sent: list[dict] = []
         self.round_start: dict | None = None     # the end_round snapshot of the round being resolved
         self.choices: list[dict] = []           # the choices the players made in that round
         self.rounds_checked = 0
@@ -133,7 +136,7 @@ class Game:
         """The table waits for a player (or the game is over) and nothing is in flight."""
         s = self.status
         waiting = s.endswith(" to play") or "chooses a cell" in s or s.startswith("Game over")
-        return waiting and self.table.settled and not any(o.smooth_frames for o in self.table.objects)
+        return waiting and self.table.settled and not any(o.in_motion for o in self.table.objects)
 
     @property
     def to_play(self) -> str:
@@ -153,11 +156,18 @@ class Game:
         return GameState.from_snapshot(self.data, self.read())
 
     # ------------------------------------------------------------------ running the clock
+    @property
+    def sent(self) -> list[dict]:
+        """Every request the mod sent, read as the bridge reads it (TTS's floats back to whole numbers)."""
+        raw = self.table.sent_custom
+        self._sent += [whole_numbers(m) for m in raw[len(self._sent):]]
+        return self._sent
+
     def _requests(self, kind: str) -> list[dict]:
-        return [m for m in self.table.sent_custom if m.get("type") == kind]
+        return [m for m in self.sent if m.get("type") == kind]
 
     def _new_round_end(self) -> dict | None:
-        sent = self.table.sent_custom
+        sent = self.sent
         for message in sent[self._seen_requests:]:
             if message.get("type") == "end_round" and not message["body"].get("choices") \
                     and message["body"]["snapshot"] != (self.round_start or {}).get("snapshot"):
@@ -173,7 +183,7 @@ class Game:
             message = self._new_round_end()
             if message is None:
                 return ok
-            self._seen_requests = self.table.sent_custom.index(message) + 1
+            self._seen_requests = self.sent.index(message) + 1
             self._round_ended(message["body"]["snapshot"])
         raise AssertionError("too many round ends in one wait")
 
@@ -181,7 +191,7 @@ class Game:
         """Run the clock until the table waits for a player; a round whose ruling has been applied by then is
         checked against the engine (:meth:`check_round`)."""
         assert self.run(self.ready, max_seconds), f"the table did not get ready; status {self.status!r}"
-        self._seen_requests = len(self.table.sent_custom)
+        self._seen_requests = len(self.sent)
         if self.round_start is not None and "chooses a cell" not in self.status:
             self.check_round()
 
@@ -261,10 +271,11 @@ class Game:
         self.table.close()
         self.reloads += 1
         self.table = Table.load(saved, seed=self.seed + self.reloads, bridge_port=self.bridge.port,
-                                listen_port=port)
+                                listen_port=port, fidelity=self.fidelity)
         self.table.seat(*self.colours)
         self.table.boot()
         self._seen_requests = 0
+        self._sent = []
 
     # ------------------------------------------------------------------ decisions
     def awaited(self) -> tuple[HObject, str, HObject, list[str]]:

@@ -12,6 +12,7 @@ import pytest
 
 from bridge.rules.four_humours.actions import Place
 from tests.e2e.harness import Game, build
+from tools.headless import Fidelity
 from tests.e2e.tableview import bag_of, flat, physical, scene_cards, snaps
 from tools.gamedata import load_game
 
@@ -39,8 +40,8 @@ def games():
         game.close()
 
 
-def _start(games, save, data, repo_root, colours, seed, mode="kingdom") -> Game:
-    game = Game(save, data, repo_root, colours, seed=seed, mode=mode)
+def _start(games, save, data, repo_root, colours, seed, mode="kingdom", fidelity=None) -> Game:
+    game = Game(save, data, repo_root, colours, seed=seed, mode=mode, fidelity=fidelity)
     games.append(game)
     game.start()
     return game
@@ -175,8 +176,8 @@ def test_setup_placement_legal_and_illegal_and_rounds_against_the_engine(games, 
             assert any(f"{game.colours[seat]} achieves the goal" in m for m in game.messages_to(None))
 
 
-def _full_game(games, save, data, repo_root, mode, seed, colours=("White", "Red")):
-    game = _start(games, save, data, repo_root, list(colours), seed=seed, mode=mode)
+def _full_game(games, save, data, repo_root, mode, seed, colours=("White", "Red"), fidelity=None):
+    game = _start(games, save, data, repo_root, list(colours), seed=seed, mode=mode, fidelity=fidelity)
     game.play_game(pass_rate=0.08, try_wrong_cell=True)
     assert game.outcome is not None and game.rounds_checked >= 2
     winners = [game.colours[s] for s in game.outcome.winners]
@@ -191,16 +192,29 @@ def _full_game(games, save, data, repo_root, mode, seed, colours=("White", "Red"
     return game
 
 
-@pytest.mark.parametrize("colours, seed", [(("White", "Red"), 1), (("White", "Red", "Yellow"), 201)],
-                         ids=["2-players", "3-players"])
+# The faithful table is TTS as documented (tools/headless/fidelity.py); the slow one has one-second moves and
+# drops landing up to 0.45 units off the point aimed at, so the mod's waits and position tolerance are exercised.
+FAITHFUL, SLOW = Fidelity.faithful(), Fidelity.slow()
+
+
+@pytest.mark.parametrize("colours, seed, fidelity", [
+    (("White", "Red"), 1, FAITHFUL), (("White", "Red", "Yellow"), 201, FAITHFUL),
+    (("White", "Red", "Yellow", "Green"), 11, FAITHFUL), (("White", "Red"), 1, SLOW),
+    (("White", "Red", "Yellow", "Green"), 12, SLOW),
+], ids=["2-players", "3-players", "4-players", "2-players-slow-table", "4-players-slow-table"])
 def test_a_full_kingdom_game_ends_with_the_winner_the_engine_names(games, kingdom_save, data, repo_root, colours,
-                                                                   seed):
-    game = _full_game(games, kingdom_save, data, repo_root, "kingdom", seed=seed, colours=colours)
+                                                                   seed, fidelity):
+    game = _full_game(games, kingdom_save, data, repo_root, "kingdom", seed=seed, colours=colours,
+                      fidelity=fidelity)
     assert game.decisions >= 1
 
 
-def test_a_full_fief_game_ends_with_the_winner_the_engine_names(games, fief_save, data, repo_root):
-    game = _full_game(games, fief_save, data, repo_root, "fief", seed=2)
+@pytest.mark.parametrize("colours, seed, fidelity", [
+    (("White", "Red"), 2, FAITHFUL), (("White", "Red", "Yellow"), 3, SLOW),
+], ids=["2-players", "3-players-slow-table"])
+def test_a_full_fief_game_ends_with_the_winner_the_engine_names(games, fief_save, data, repo_root, colours, seed,
+                                                                fidelity):
+    game = _full_game(games, fief_save, data, repo_root, "fief", seed=seed, colours=colours, fidelity=fidelity)
     # winners landed on their owners' own fief boards, on cells the engine chose or allowed
     boards = game.read()["boards"]
     assert boards and set(boards) <= set(game.fiefs)
@@ -226,7 +240,7 @@ def test_bridge_stopped_during_a_round_then_restarted(games, kingdom_save, data,
     table.pick_up(potion, colour)
     table.drop(potion, colour, snap=(host, index))
     assert table.run_until(lambda: "ttsmod bridge" in table.ui_value("bridgeStatus"), max_seconds=30)
-    assert table.run_until(lambda: not any(o.smooth_frames for o in table.objects), max_seconds=1)
+    assert table.run_until(lambda: not any(o.in_motion for o in table.objects), max_seconds=1)
     assert potion in table.hand(colour) and physical(game.read()) == before
     assert any("not answering" in m for m in game.messages_to(None, since))
     assert game.to_play == colour

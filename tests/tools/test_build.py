@@ -115,7 +115,7 @@ def test_kingdom_board_has_a_snap_point_per_cell(kingdom_build, data):
     (board,) = by_tag(kingdom_build.save, "fh-kingdom")
     assert board["Name"] in ("Custom_Board", "Custom_Tile") and memo(board) == {"role": "kingdom"}
     tags = [p["Tags"] for p in board["AttachedSnapPoints"]]
-    assert tags == [["fh-cell", f"fh-cell:{c.id}"] for c in data.kingdom.cells]
+    assert tags == [["fh-cell", f"fh-cell:{c.id}", "fh-potion"] for c in data.kingdom.cells]
     assert not by_tag(kingdom_build.save, "fh-fief")
 
 
@@ -127,7 +127,7 @@ def test_scene_deck_cards_and_spots(kingdom_build, data):
     for c, scene in zip(cards, data.scenes):
         assert c["Tags"] == ["ttsmod", "fh-scene"]
         assert [p["Tags"] for p in c["AttachedSnapPoints"]] == \
-            [["fh-slot", f"fh-slot:{i}"] for i in range(len(scene.slots))]
+            [["fh-slot", f"fh-slot:{i}", "fh-potion"] for i in range(len(scene.slots))]
         xs = [p["Position"]["x"] for p in c["AttachedSnapPoints"]]
         assert len(set(xs)) == len(xs)  # slots are distinct positions
     assert deck["DeckIDs"] == [c["CardID"] for c in cards]
@@ -145,7 +145,7 @@ def test_party_strip(kingdom_build, data):
     for tile, party in zip(parties, expected):
         assert tile["Name"] == "Custom_Tile"
         assert [p["Tags"] for p in tile["AttachedSnapPoints"]] == \
-            [["fh-slot", f"fh-slot:{i}"] for i in range(len(party.slots))]
+            [["fh-slot", f"fh-slot:{i}", "fh-potion"] for i in range(len(party.slots))]
 
 
 def test_goal_row(kingdom_build, data):
@@ -202,12 +202,35 @@ def test_fief_mode_lays_the_fief_boards(tmp_path, data):
     fiefs = by_tag(result.save, "fh-fief")
     assert [memo(f) for f in fiefs] == [{"role": "fief", "fief": b.id} for b in data.fiefs]
     for tile, board in zip(fiefs, data.fiefs):
-        assert [p["Tags"] for p in tile["AttachedSnapPoints"]] == [["fh-cell", f"fh-cell:{c.id}"] for c in board.cells]
+        assert [p["Tags"] for p in tile["AttachedSnapPoints"]] == [["fh-cell", f"fh-cell:{c.id}", "fh-potion"]
+                                                                       for c in board.cells]
     assert not by_tag(result.save, "fh-kingdom")
     goals = by_tag(result.save, "fh-goal-deck")[0]["ContainedObjects"]
     assert {memo(g)["goal"] for g in goals} == {g.id for g in data.goals_of_mode("fief")}
     generated = unbundle(result.save["LuaScript"])["generated.game"]
     assert 'mode = "fief"' in generated
+
+
+def _shares_a_tag(feature: list[str], obj: dict) -> bool:
+    """The Knowledge Base's rule: a tagged zone, hand or snap point interacts only with objects sharing a tag."""
+    return not feature or bool(set(feature) & set(obj.get("Tags", [])))
+
+
+def test_what_real_tts_needs_of_the_table(kingdom_build):
+    save = kingdom_build.save
+    potions = by_tag(save, "fh-potion")
+    # only an object with use_hands can be held in a hand zone (API docs, Object use_hands)
+    assert potions and all(p["Hands"] is True for p in potions)
+    # tagged snap points attract only objects sharing a tag: every slot and cell takes every potion
+    hosts = by_tag(save, "fh-scene") + by_tag(save, "fh-party") + by_tag(save, "fh-kingdom")
+    points = [sp for host in hosts for sp in host["AttachedSnapPoints"]]
+    assert points and all(_shares_a_tag(sp["Tags"], p) for sp in points for p in potions)
+    # tagged zones take in only objects sharing a tag: spots their cards, hands every potion
+    for spot_tag, card_tag in (("fh-scene-spot", "fh-scene"), ("fh-goal-spot", "fh-goal")):
+        for spot in by_tag(save, spot_tag):
+            assert all(_shares_a_tag(spot["Tags"], card) for card in by_tag(save, card_tag))
+    hands = [o for o in objects(save) if o["Name"] == "HandTrigger"]
+    assert hands and all(_shares_a_tag(h["Tags"], p) for h in hands for p in potions)
 
 
 def test_guids_are_unique_across_the_whole_save(kingdom_build):

@@ -232,7 +232,8 @@ class GameObject:
 
 def _common(kwargs: dict[str, Any]) -> dict[str, Any]:
     allowed = {"transform", "nickname", "description", "gm_notes", "memo", "colour", "tags", "locked",
-               "grid", "snap", "tooltip", "lua_script", "lua_script_state", "xml_ui", "snap_points", "guid"}
+               "grid", "snap", "tooltip", "lua_script", "lua_script_state", "xml_ui", "snap_points", "guid",
+               "hands"}
     unknown = set(kwargs) - allowed
     if unknown:
         raise TypeError(f"unknown object option(s): {', '.join(sorted(unknown))}")

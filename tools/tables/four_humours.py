@@ -49,6 +49,9 @@ from tools.sheets import PackedDeck
 TAG = "ttsmod"
 SCENE_MARKERS = 5
 SNAP_HEIGHT = 0.2  # local y of snap points: just above a tile's or card's surface
+# Tags of the slot and cell snap points. A tagged snap point attracts only objects sharing one of its tags
+# (Knowledge Base, Object Tags), so each carries the potions' own tag besides the tags the mod reads.
+POTION_TAG = "fh-potion"
 PROTOCOL_FALLBACK = 1
 
 
@@ -129,7 +132,7 @@ def _face_size(packed: PackedDeck) -> tuple[int, int]:
 
 def _board_snaps(board: Board, size: tuple[int, int], positions: Mapping[str, tuple[float, float]]) -> list[SnapPoint]:
     hx, hz = tile_half_extents(*size)
-    return [SnapPoint(image_point_to_local(*positions[c.id], hx, hz), ("fh-cell", f"fh-cell:{c.id}"))
+    return [SnapPoint(image_point_to_local(*positions[c.id], hx, hz), ("fh-cell", f"fh-cell:{c.id}", POTION_TAG))
             for c in board.cells]
 
 
@@ -252,7 +255,7 @@ def compose_table(
     for n, (scene, (sheet_no, index)) in enumerate(zip(data.scenes, scenes.placement)):
         deck_key, sheet = keys[sheet_no]
         box, box_size = scene_box or ((0, face_h * 2 // 3, face_w, face_h // 3), (face_w, face_h))
-        snaps = [SnapPoint(image_point_to_local(u, v, chx, chz), ("fh-slot", f"fh-slot:{i}"))
+        snaps = [SnapPoint(image_point_to_local(u, v, chx, chz), ("fh-slot", f"fh-slot:{i}", POTION_TAG))
                  for i, (u, v) in enumerate(slot_centres(box, len(scene.slots), box_size))]
         scene_cards.append(card(f"scene-deck/scene:{scene.id}", deck_key, index, sheet, sideways=sideways,
                                 nickname=title(scene.title), tags=(TAG, "fh-scene"),
@@ -283,7 +286,7 @@ def compose_table(
         hx, hz = tile_half_extents(*size)
         scale = 1.5 / hz
         box, box_size = party_box or ((0, size[1] // 4, size[0], size[1] // 2), size)
-        snaps = [SnapPoint(image_point_to_local(u, v, hx, hz), ("fh-slot", f"fh-slot:{i}"))
+        snaps = [SnapPoint(image_point_to_local(u, v, hx, hz), ("fh-slot", f"fh-slot:{i}", POTION_TAG))
                  for i, (u, v) in enumerate(slot_centres(box, len(party.slots), box_size))]
         objects.append(custom_tile(
             f"party:{party.id}", url_for(path), nickname=title(party.title), tags=(TAG, "fh-party"),
@@ -325,8 +328,8 @@ def compose_table(
             for _ in range(count):
                 potions.append(custom_tile(
                     f"bag:{colour}/potion:{n}", url_for(image(f"potion:{humour}")), back_url=url_for(front_back),
-                    shape="circle", thickness=0.15, nickname=f"{colour} potion",
-                    tags=(TAG, "fh-potion", f"owner:{colour}"),
+                    shape="circle", thickness=0.15, nickname=f"{colour} potion", hands=True,
+                    tags=(TAG, POTION_TAG, f"owner:{colour}"),
                     memo=_memo("potion", owner=colour, humour=humour),
                     transform=at(-27, z, 2.0, scale=(0.45, 1.0, 0.45))))
                 n += 1

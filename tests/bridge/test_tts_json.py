@@ -1,0 +1,68 @@
+"""Numbers as TTS sends them (every number a float) reach the engines as whole numbers, fractions stay refused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bridge.games import FOUR_HUMOURS, default_registry
+from bridge.session import Dispatcher
+from bridge.tts_json import whole_numbers
+
+from tests.bridge.conftest import toy_registry
+
+
+def test_whole_floats_become_ints_and_fractions_stay():
+    sent = {"id": 7.0, "body": {"seat": 0.0, "bag": {"choleric": 3.0}, "list": [1.0, 2.5, -4.0],
+                                "flag": True, "name": "2.0", "none": None}}
+    got = whole_numbers(sent)
+    assert got == {"id": 7, "body": {"seat": 0, "bag": {"choleric": 3}, "list": [1, 2.5, -4], "flag": True,
+                                     "name": "2.0", "none": None}}
+    assert type(got["id"]) is int and type(got["body"]["list"][1]) is float and got["body"]["flag"] is True
+    assert sent["id"] == 7.0 and type(sent["id"]) is float      # the caller's data is left as it was
+
+
+def test_huge_and_non_finite_floats_are_left_as_they_came():
+    assert type(whole_numbers(2.0 ** 60)) is float
+    assert whole_numbers([float("inf")]) == [float("inf")]
+
+
+def test_deep_nesting_costs_no_recursion():
+    deep: list = []
+    node = deep
+    for _ in range(50_000):
+        node.append([])
+        node = node[0]
+    node.append(1.0)
+    out = whole_numbers(deep)
+    for _ in range(50_000):
+        out = out[0]
+    assert out == [1] and type(out[0]) is int
+
+
+def test_a_request_sent_with_floats_is_answered_as_if_sent_with_ints():
+    dispatcher = Dispatcher(toy_registry())
+    reply = dispatcher.reply({"ttsmod": 1.0, "id": 7.0, "type": "double", "game": "toy", "body": {"n": 21.0}})
+    assert reply == {"ttsmod": 1, "re": 7, "type": "double", "ok": True, "body": {"n": 42}}
+    assert json.dumps(reply["body"]) == '{"n": 42}'
+
+
+@pytest.fixture(scope="module")
+def four_humours_snapshot(repo_root):
+    from tools.gamedata import load_game
+
+    from bridge.rules.four_humours.state import new_game
+
+    return new_game(load_game("four-humours"), 2, seed=1).to_snapshot()
+
+
+def test_the_four_humours_engine_takes_a_float_snapshot_and_still_refuses_a_fraction(four_humours_snapshot):
+    dispatcher = Dispatcher(default_registry())
+    floats = json.loads(json.dumps(four_humours_snapshot), parse_int=float)
+    request = {"ttsmod": 1.0, "id": 3.0, "type": "score", "game": FOUR_HUMOURS, "body": {"snapshot": floats}}
+    assert dispatcher.reply(request)["ok"] is True
+    floats["players"][0]["bag"]["choleric"] = 2.5
+    refused = dispatcher.reply(request)
+    assert refused["ok"] is False and refused["error"]["code"] == "bad_request"
+    assert "players[0].bag.choleric: must be an integer" in refused["error"]["message"]

@@ -1,26 +1,37 @@
-"""The bridge's journal: every message in and out, one JSON object per line, flushed per line.
+"""The bridge's journal: every message in and out, one JSON object per line, written with one system call per line.
 
 Each line is ``{"t": <ISO-8601 UTC time>, "dir": "in"|"out", "msg": <the message as on the wire>}``; a frame
-that could not be decoded is recorded as ``{"t": …, "dir": "in", "malformed": <reason>, "size": <bytes>}``.
-Lines are written with one ``write`` + ``flush`` each, so when the process is killed every line written before
-is in the file (the operating system holds it even if Python never exits cleanly).
+that could not be decoded is recorded as ``{"t": …, "dir": "in", "malformed": <reason>, "size": <bytes>}``; a
+message whose line would pass the journal's size cap as ``{"t": …, "dir": …, "truncated": {"messageID": <id>,
+"size": <bytes of its JSON>, "head": <its first characters>}}``. The file is opened unbuffered and each line is
+one ``write``, so when the process is killed every line written before is in the file (the operating system
+holds it even if Python never exits cleanly), and a failed write leaves nothing queued to fail again at exit.
 
-:func:`read_journal` reads a journal back for ``ttsmod replay``; :func:`default_journal_path` is where the
-bridge writes when no ``--journal`` is given.
+A journal that was cut mid-line (a ``kill -9`` or power loss during a write) is reopened on a fresh line, and
+:func:`read_journal` skips such a cut record with a warning. :func:`read_journal` and :func:`iter_rulings` read
+line by line, so ``ttsmod replay`` runs in memory that does not grow with the journal.
+
+:func:`default_journal_path` is where the bridge writes when no ``--journal`` is given.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
+import re
+import stat
 import sys
 import threading
-from dataclasses import dataclass
+from collections import deque
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from tools.errors import InputError
+
+log = logging.getLogger("ttsmod.bridge")
 
 JOURNAL_NAME = "bridge-journal.jsonl"
 
@@ -52,49 +63,111 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
-class Journal:
-    """An append-only JSON-lines file. Thread-safe; every record is flushed before :meth:`record` returns.
+DEFAULT_RECORD_LIMIT = 1024 * 1024
+"""Largest journal line in bytes (``ttsmod bridge --journal-limit``); a larger message is journaled truncated."""
 
-    Writing failures (disk full, file removed) are counted in :attr:`failures` and never raised: the journal
-    must not stop the bridge.
+TRUNCATED_HEAD = 1000
+"""Characters of a truncated message's JSON kept in its journal line."""
+
+
+class Journal:
+    """An append-only JSON-lines file. Thread-safe; every record is in the file before :meth:`record` returns.
+
+    Writing failures (disk full, file removed) never raise: the journal must not stop the bridge. The first one
+    is logged as an error naming the file and the reason; all are counted in :attr:`failures`, and
+    :meth:`close` logs how many records were lost. A record whose line would be longer than ``record_limit``
+    bytes keeps only the message's id, size and first :data:`TRUNCATED_HEAD` characters.
     """
 
-    def __init__(self, path: str | os.PathLike) -> None:
+    def __init__(self, path: str | os.PathLike, *, record_limit: int = DEFAULT_RECORD_LIMIT) -> None:
         self.path = Path(path)
+        self.record_limit = record_limit
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(self.path, "a", encoding="utf-8", newline="\n")
+        self._file = open(self.path, "ab", buffering=0)
         self._lock = threading.Lock()
         self.failures = 0
+        self.truncated = 0
+        if self._ends_mid_line():
+            # A bridge killed mid-write left a cut record; ours must not be glued onto it.
+            self._write(b"\n")
 
-    def record(self, direction: str, message: Mapping[str, Any] | None = None, **extra: Any) -> None:
-        """Append one line: ``direction`` is ``"in"`` or ``"out"``; ``message`` the wire JSON object."""
+    def _ends_mid_line(self) -> bool:
+        try:
+            info = os.fstat(self._file.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
+                return False
+            with open(self.path, "rb") as reader:
+                reader.seek(-1, os.SEEK_END)
+                return reader.read(1) != b"\n"
+        except OSError:
+            return False
+
+    def _line(self, direction: str, message: Mapping[str, Any] | None, extra: Mapping[str, Any]) -> bytes:
         entry: dict[str, Any] = {"t": _now(), "dir": direction}
         if message is not None:
             entry["msg"] = message
         entry.update(extra)
         try:
-            line = json.dumps(entry, ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
-        except (TypeError, ValueError):
-            line = json.dumps({"t": entry["t"], "dir": direction, "unserialisable": True}) + "\n"
+            text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"), default=str)
+        except (TypeError, ValueError, RecursionError) as exc:
+            reason = "nested too deep" if isinstance(exc, RecursionError) else str(exc)[:200]
+            text = json.dumps({"t": entry["t"], "dir": direction, "unserialisable": reason, **_message_id(message)})
+        # A lone surrogate (JSON "\ud800" from TTS) has no UTF-8 form; written as its JSON escape it reads back the same.
+        line = (text + "\n").encode("utf-8", errors="backslashreplace")
+        if len(line) <= self.record_limit:
+            return line
+        self.truncated += 1
+        message_text = text if message is None else json.dumps(message, ensure_ascii=False, separators=(",", ":"), default=str)
+        # At most 4 bytes a character: the head takes at most half of the cap.
+        head = message_text[: min(TRUNCATED_HEAD, self.record_limit // 8)]
+        size = len(message_text.encode("utf-8", errors="backslashreplace"))
+        summary = {"t": entry["t"], "dir": direction, "truncated": {**_message_id(message), "size": size, "head": head}}
+        return (json.dumps(summary, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8", errors="backslashreplace")
+
+    def record(self, direction: str, message: Mapping[str, Any] | None = None, **extra: Any) -> None:
+        """Append one line: ``direction`` is ``"in"`` or ``"out"``; ``message`` the wire JSON object."""
+        line = self._line(direction, message, extra)
+        with self._lock:
+            if self._file.closed:
+                return
+            self._write(line)
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        try:
+            while view:
+                written = self._file.write(view)
+                view = view[written or 0:]
+        except OSError as exc:
+            self.failures += 1
+            if self.failures == 1:
+                log.error(
+                    "error: cannot write the journal %s: %s; the bridge keeps serving, but messages from now on "
+                    "may be missing from the journal", self.path, exc.strerror or exc,
+                )
+
+    def close(self) -> None:
         with self._lock:
             if self._file.closed:
                 return
             try:
-                self._file.write(line)
-                self._file.flush()
-            except OSError:
-                self.failures += 1
-
-    def close(self) -> None:
-        with self._lock:
-            if not self._file.closed:
                 self._file.close()
+            except OSError:
+                pass
+        if self.failures:
+            log.error("the journal %s missed %d record(s) it could not write", self.path, self.failures)
 
     def __enter__(self) -> "Journal":
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _message_id(message: Mapping[str, Any] | None) -> dict[str, Any]:
+    if isinstance(message, Mapping) and isinstance(message.get("messageID"), int):
+        return {"messageID": message["messageID"]}
+    return {}
 
 
 class NullJournal:
@@ -121,42 +194,56 @@ class JournalEntry:
     raw: Mapping[str, Any]
 
 
-def read_journal(path: str | os.PathLike) -> Iterator[JournalEntry]:
-    """The entries of a journal in file order.
+Warn = Callable[[str], None]
 
-    Raises :class:`tools.errors.InputError` when the file cannot be read or a line is not a journal record.
-    A last line cut short by a crash (no final newline, not JSON) is skipped rather than refused.
+# How every record the bridge writes begins; a line that begins so but does not parse is a cut record.
+_RECORD_START = re.compile(rb'^\s*\{\s*"t"\s*:')
+
+
+def read_journal(path: str | os.PathLike, *, warn: Warn | None = None) -> Iterator[JournalEntry]:
+    """The entries of a journal in file order, read one line at a time.
+
+    A record cut short by a crash — the last line without its newline, or a line that begins like a record
+    but is cut (also inside a UTF-8 character) before a restarted bridge went on with a new line — is skipped
+    and reported through ``warn``. Raises :class:`tools.errors.InputError` when the file cannot be read or a
+    line is something else than a journal record.
     """
     path = Path(path)
     try:
-        handle = open(path, "r", encoding="utf-8")
+        handle = open(path, "rb")
     except OSError as exc:
         raise InputError(f"{path.name}: cannot read the journal: {exc.strerror or exc}") from None
     with handle:
-        try:
-            lines = handle.read().split("\n")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"{path.name}: cannot read the journal: {exc}") from None
-    last = len(lines) - 1
-    for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
-        try:
-            raw = json.loads(text)
-        except ValueError:
-            if number - 1 == last:
-                return  # a line the crash cut in half
-            raise InputError(f"{path.name}: line {number}: not a JSON journal record") from None
-        if not isinstance(raw, dict) or raw.get("dir") not in ("in", "out"):
-            raise InputError(f"{path.name}: line {number}: not a journal record (no \"dir\": in|out)")
-        message = raw.get("msg")
-        yield JournalEntry(
-            line=number,
-            time=str(raw.get("t", "")),
-            direction=raw["dir"],
-            message=message if isinstance(message, dict) else None,
-            raw=raw,
-        )
+        number = 0
+        while True:
+            try:
+                data = handle.readline()
+            except OSError as exc:
+                raise InputError(f"{path.name}: cannot read the journal: {exc.strerror or exc}") from None
+            if not data:
+                return
+            number += 1
+            complete = data.endswith(b"\n")
+            if not data.strip():
+                continue
+            try:
+                raw = json.loads(data.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError, RecursionError):
+                if not complete or _RECORD_START.match(data):
+                    if warn is not None:
+                        warn(f"{path.name}: line {number}: a record cut short (the bridge stopped while writing it); skipped")
+                    continue
+                raise InputError(f"{path.name}: line {number}: not a JSON journal record") from None
+            if not isinstance(raw, dict) or raw.get("dir") not in ("in", "out"):
+                raise InputError(f"{path.name}: line {number}: not a journal record (no \"dir\": in|out)")
+            message = raw.get("msg")
+            yield JournalEntry(
+                line=number,
+                time=str(raw.get("t", "")),
+                direction=raw["dir"],
+                message=message if isinstance(message, dict) else None,
+                raw=raw,
+            )
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -188,6 +275,7 @@ def _comparable(reply: Mapping[str, Any] | None) -> Any:
 @dataclass
 class ReplayReport:
     rulings: list[Ruling]
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def differing(self) -> list[Ruling]:
@@ -198,35 +286,63 @@ class ReplayReport:
         return [r for r in self.rulings if r.recorded is None]
 
 
-def replay(path: str | os.PathLike, reply: Any) -> ReplayReport:
+def _adjudication(entry: JournalEntry) -> Mapping[str, Any] | None:
+    """The custom message of an incoming adjudication request (not ``hello``), else ``None``."""
+    message = entry.message
+    if entry.direction != "in" or not message or message.get("messageID") != 4:
+        return None
+    custom = message.get("customMessage")
+    if not isinstance(custom, dict) or "ttsmod" not in custom or custom.get("type") == "hello":
+        return None
+    return custom
+
+
+def _pair_key(value: Any, request_type: Any) -> str:
+    # Ids may be strings or numbers: 1 and 1.0 are the same id (TTS sends Lua numbers as floats), "1" is not.
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return json.dumps([value, request_type], sort_keys=True, default=str)
+
+
+def iter_rulings(path: str | os.PathLike, reply: Any, *, warn: Warn | None = None) -> Iterator[Ruling]:
     """Re-run every adjudication request of a journal through ``reply(custom) -> dict | None`` (the current
     engine, ``bridge.session.Dispatcher.reply``) and pair it with the reply the journal recorded.
 
     Requests are envelope custom messages (message 4 with ``"ttsmod"``) other than ``hello``; the recorded
     reply is the first later outgoing message 2 whose ``re`` and ``type`` match and that no earlier request
-    took (a mod restart reuses ids, so pairing goes in file order). Raises :class:`InputError` for an
-    unreadable journal.
+    took (a mod restart reuses ids, so pairing goes in file order). A ruling is yielded as soon as its reply
+    is read; requests never answered come last, in file order. Only requests still waiting for their reply are
+    held in memory. A request journaled truncated (over the journal's size cap) cannot be replayed: it is
+    reported through ``warn``. Raises :class:`InputError` for an unreadable journal.
     """
-    entries = list(read_journal(path))
-    taken: set[int] = set()
-    rulings: list[Ruling] = []
-    for index, entry in enumerate(entries):
-        message = entry.message
-        if entry.direction != "in" or not message or message.get("messageID") != 4:
+    pending: dict[str, deque[tuple[int, Mapping[str, Any]]]] = {}
+    for entry in read_journal(path, warn=warn):
+        custom = _adjudication(entry)
+        if custom is not None:
+            pending.setdefault(_pair_key(custom.get("id"), custom.get("type")), deque()).append((entry.line, custom))
             continue
-        custom = message.get("customMessage")
-        if not isinstance(custom, dict) or "ttsmod" not in custom or custom.get("type") == "hello":
+        truncated = entry.raw.get("truncated")
+        if isinstance(truncated, dict) and entry.direction == "in" and truncated.get("messageID") == 4 and warn is not None:
+            warn(f"{Path(path).name}: line {entry.line}: a custom message of {truncated.get('size')} bytes was journaled "
+                 "truncated (over the journal's size cap); it is not replayed")
+        out = entry.message
+        if entry.direction != "out" or not out or out.get("messageID") != 2:
             continue
-        recorded = None
-        for later_index in range(index + 1, len(entries)):
-            later = entries[later_index]
-            out = later.message
-            if later.direction != "out" or later_index in taken or not out or out.get("messageID") != 2:
-                continue
-            candidate = out.get("customMessage")
-            if isinstance(candidate, dict) and candidate.get("re") == custom.get("id") and candidate.get("type") == custom.get("type"):
-                taken.add(later_index)
-                recorded = candidate
-                break
-        rulings.append(Ruling(entry.line, custom, recorded, reply(custom)))
-    return ReplayReport(rulings)
+        candidate = out.get("customMessage")
+        if not isinstance(candidate, dict):
+            continue
+        waiting = pending.get(_pair_key(candidate.get("re"), candidate.get("type")))
+        if not waiting:
+            continue
+        line, request = waiting.popleft()
+        yield Ruling(line, request, candidate, reply(request))
+    leftovers = sorted((line, request) for queue in pending.values() for line, request in queue) if pending else []
+    for line, request in leftovers:
+        yield Ruling(line, request, None, reply(request))
+
+
+def replay(path: str | os.PathLike, reply: Any) -> ReplayReport:
+    """Every ruling of :func:`iter_rulings`, in file order, with the warnings met while reading."""
+    warnings: list[str] = []
+    rulings = sorted(iter_rulings(path, reply, warn=warnings.append), key=lambda ruling: ruling.line)
+    return ReplayReport(rulings, warnings)

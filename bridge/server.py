@@ -34,6 +34,13 @@ log = logging.getLogger("ttsmod.bridge")
 LOOPBACK = "127.0.0.1"
 READ_CHUNK = 64 * 1024
 
+# accept() fails with these when the process or the system runs out of file descriptors or memory; asyncio
+# retries by itself a second later, so one warning now and then is all a user needs to see.
+RESOURCE_ERRNOS = frozenset(
+    code for code in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM) if isinstance(code, int)
+)
+RESOURCE_WARNING_INTERVAL = 60.0
+
 
 class PortInUse(BridgeError):
     """Another program holds the bridge's port."""
@@ -111,6 +118,7 @@ class Bridge:
         max_size: int = DEFAULT_MAX_SIZE,
         read_timeout: float = 10.0,
         connect_timeout: float = 2.0,
+        echo_limit: int | None = None,
     ) -> None:
         check_host(host, allow_remote, "--host")
         check_host(tts_host, allow_remote, "--tts-host")
@@ -125,15 +133,23 @@ class Bridge:
         self._journal = journal
         self._console = console
         self._locate_error = locate_error
+        self.echo_limit = echo_limit
         self._server: asyncio.AbstractServer | None = None
         self.session: Session | None = None
+        self.resource_errors = 0
+        """How many times accepting a connection failed for lack of file descriptors (or memory)."""
+        self._resource_warned_at: float | None = None
+        self._resource_errors_warned = 0
+        self._previous_handler: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def _send(self, message: ToTTS) -> None:
         await send_message(message, self.tts_host, self.tts_port, timeout=self.connect_timeout)
 
     async def start(self) -> "Bridge":
         self.session = Session(
-            self._registry, self._send, journal=self._journal, console=self._console, locate_error=self._locate_error
+            self._registry, self._send, journal=self._journal, console=self._console, locate_error=self._locate_error,
+            echo_limit=self.echo_limit,
         )
         try:
             self._server = await asyncio.start_server(self._on_connection, self.host, self.port)
@@ -145,6 +161,9 @@ class Bridge:
                 ) from None
             raise BridgeError(f"cannot listen on {self.host}:{self.port}: {exc.strerror or exc}") from None
         self.port = self._server.sockets[0].getsockname()[1]
+        self._loop = asyncio.get_running_loop()
+        self._previous_handler = self._loop.get_exception_handler()
+        self._loop.set_exception_handler(self._on_loop_exception)
         return self
 
     async def close(self) -> None:
@@ -154,6 +173,30 @@ class Bridge:
             self._server = None
         if self.session is not None:
             await self.session.drain()
+        if self._loop is not None:
+            self._loop.set_exception_handler(self._previous_handler)
+            self._loop = None
+
+    def _on_loop_exception(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """Out of file descriptors: one warning a minute instead of a traceback per failed accept."""
+        exc = context.get("exception")
+        if isinstance(exc, OSError) and exc.errno in RESOURCE_ERRNOS:
+            self.resource_errors += 1
+            now = loop.time()
+            if self._resource_warned_at is None or now - self._resource_warned_at >= RESOURCE_WARNING_INTERVAL:
+                since = self.resource_errors - self._resource_errors_warned
+                more = f" ({since} times since the last warning)" if self._resource_warned_at is not None else ""
+                log.warning(
+                    "cannot accept connections from TTS: %s%s; they wait until other connections close "
+                    "(raise the limit of open files, e.g. ulimit -n)", exc.strerror or exc, more,
+                )
+                self._resource_warned_at = now
+                self._resource_errors_warned = self.resource_errors
+            return
+        if self._previous_handler is not None:
+            self._previous_handler(loop, context)
+        else:
+            loop.default_exception_handler(context)
 
     async def __aenter__(self) -> "Bridge":
         return await self.start()

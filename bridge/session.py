@@ -23,6 +23,7 @@ import asyncio
 import itertools
 import json
 import logging
+import math
 import time
 import traceback
 from collections import Counter, deque
@@ -41,6 +42,7 @@ from bridge.protocol import (
     GameLoaded,
     GameSaved,
     GetScripts,
+    LocalProtocolError,
     Message,
     ObjectCreated,
     PrintMessage,
@@ -59,6 +61,9 @@ log = logging.getLogger("ttsmod.bridge")
 ENVELOPE_VERSION = 1
 HELLO = "hello"
 ERROR_CODES = ("bad_request", "unknown_type", "unknown_game", "internal")
+MAX_REQUEST_DEPTH = 64
+"""Deepest nesting of objects and arrays accepted in a request (a Four Humours end_round is 6 deep). Deeper
+requests get ``bad_request``: they cannot be a real request, and Python's JSON writer stops near 1000 levels."""
 
 Console = Callable[[str, str], None]
 """``console(kind, text)``: ``kind`` is ``"print"``, ``"error"`` or ``"info"``."""
@@ -112,6 +117,33 @@ def reply_error(request_id: Any, request_type: Any, code: str, message: str) -> 
     }
 
 
+def _echoable(value: Any) -> Any:
+    """``value`` if a reply can carry it back as ``re`` or ``type`` (a string, an integer or a finite number),
+    else ``None``: an ``"id": 1e999`` must not make the reply itself impossible to send."""
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float) and math.isfinite(value):
+        return value
+    return None
+
+
+def nesting_exceeds(value: Any, limit: int) -> bool:
+    """Whether ``value`` has objects or arrays nested more than ``limit`` deep (iterative: any depth is safe)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth + 1 > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
 def is_envelope(custom: Mapping[str, Any]) -> bool:
     """Whether a custom message is addressed to ttsmod (carries a ``"ttsmod"`` key)."""
     return isinstance(custom, Mapping) and "ttsmod" in custom
@@ -136,7 +168,15 @@ class Dispatcher:
         request_id = custom.get("id")
         request_type = custom.get("type")
         if isinstance(request_id, bool) or not isinstance(request_id, (str, int, float)):
-            return None, reply_error(None, request_type, "bad_request", "the request has no string or number \"id\"")
+            return None, reply_error(None, _echoable(request_type), "bad_request", "the request has no string or number \"id\"")
+        if not isinstance(request_type, str):
+            request_type = _echoable(request_type)
+        if isinstance(request_id, float) and not math.isfinite(request_id):
+            return None, reply_error(None, request_type, "bad_request", "the request's \"id\" is not a finite number")
+        if nesting_exceeds(custom, MAX_REQUEST_DEPTH):
+            return None, reply_error(
+                request_id, request_type, "bad_request", f"the request is nested more than {MAX_REQUEST_DEPTH} levels deep"
+            )
         if custom.get("ttsmod") != ENVELOPE_VERSION:
             return None, reply_error(
                 request_id, request_type, "bad_request", f"unsupported envelope version {custom.get('ttsmod')!r}; "
@@ -292,8 +332,11 @@ class Session:
         console: Console | None = None,
         locate_error: ErrorLocator | None = None,
         version: str = __version__,
+        echo_limit: int | None = None,
     ) -> None:
         self.dispatcher = Dispatcher(registry, version)
+        self.echo_limit = echo_limit
+        """Longest print or error shown on the console, in characters (``None``: no limit)."""
         self._send = send
         self.journal = journal if journal is not None else NullJournal()
         self.console = console
@@ -327,6 +370,20 @@ class Session:
             try:
                 await self._send(message)
             except TtsNotRunning as exc:
+                last = exc
+                continue
+            except (LocalProtocolError, RecursionError) as exc:
+                if message.custom_message is not reply:
+                    last = exc
+                    break
+                # The reply cannot be written as JSON (a non-finite number or deep nesting from the engine):
+                # the mod still gets an answer to its request instead of waiting for one forever.
+                log.error("the reply to request %r cannot be sent: %s", _echoable(reply.get("re")), exc)
+                message = SendCustomMessage(custom_message=reply_error(
+                    _echoable(reply.get("re")), _echoable(reply.get("type")), "internal",
+                    "the bridge's reply could not be written as JSON",
+                ))
+                self.journal.record("out", message.to_json())
                 last = exc
                 continue
             except Exception as exc:  # a transport bug must not kill the session
@@ -395,6 +452,8 @@ class Session:
             self._show("info", f"TTS asks to edit the script of {names}; edit it under mod/ and push")
 
     def _show(self, kind: str, text: str) -> None:
+        if self.echo_limit is not None and kind in ("print", "error"):
+            text = clip_text(text, self.echo_limit)
         if self.console is not None:
             try:
                 self.console(kind, text)
@@ -426,6 +485,7 @@ class Session:
             self.stats.counts["bad_requests"] += 1
             self._spawn(self._deliver_reply(early))
         elif request.type == "hello":
+            self._show("info", hello_line(request))
             self._spawn(self._deliver_reply(self.dispatcher.run(request)))
         else:
             self._spawn(self._answer(request))
@@ -554,6 +614,26 @@ class Session:
         finally:
             if future is not None:
                 future.cancel()
+
+
+def _printable(value: Any, limit: int = 60) -> str:
+    """Text from the network made safe for a terminal: no control or escape sequences, at most ``limit`` characters."""
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return "".join(ch if ch.isprintable() else "?" for ch in text[:limit])
+
+
+def hello_line(request: Request) -> str:
+    """What the console says when a mod says hello: ``hello from the four-humours mod 0.1.0``."""
+    game = f"the {_printable(request.game)} mod" if request.game else "a mod"
+    version = request.body.get("mod")
+    return f"hello from {game} {_printable(version)}" if version is not None else f"hello from {game} (no version given)"
+
+
+def clip_text(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters with a note of its full size, or unchanged when it fits."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… [truncated: {len(text)} characters, {len(text.encode('utf-8', errors='replace'))} bytes]"
 
 
 def complete_state(state: ScriptState, current: ScriptState | None) -> ScriptState:

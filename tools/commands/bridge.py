@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 from pathlib import Path
 from typing import Any, Callable
 
@@ -72,11 +73,43 @@ def make_bridge(host: str, port: int, tts_host: str, tts_port: int, allow_remote
     return Bridge(host=host, port=port, tts_host=tts_host, tts_port=tts_port, allow_remote=allow_remote, **kwargs)
 
 
-def run_async(coroutine: Any) -> Any:
-    """Run a coroutine to completion; Ctrl-C ends it quietly."""
+class _Terminated(Exception):
+    """SIGTERM arrived: stop as Ctrl-C does."""
+
+
+async def _stop_on_sigterm(coroutine: Any) -> Any:
+    """Await ``coroutine``; SIGTERM cancels it (its cleanup runs) and raises :class:`_Terminated`."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.ensure_future(coroutine)
+    terminated = False
+
+    def on_sigterm() -> None:
+        nonlocal terminated
+        terminated = True
+        task.cancel()
+
     try:
-        return asyncio.run(coroutine)
-    except KeyboardInterrupt:
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+    except (NotImplementedError, AttributeError, RuntimeError, ValueError):
+        pass  # Windows: no SIGTERM handlers in asyncio; the process is ended there without one
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if terminated:
+            raise _Terminated() from None
+        raise
+    finally:
+        try:
+            loop.remove_signal_handler(signal.SIGTERM)
+        except (NotImplementedError, AttributeError, RuntimeError, ValueError):
+            pass
+
+
+def run_async(coroutine: Any) -> Any:
+    """Run a coroutine to completion; Ctrl-C or SIGTERM ends it quietly (after its cleanup) and returns None."""
+    try:
+        return asyncio.run(_stop_on_sigterm(coroutine))
+    except (KeyboardInterrupt, _Terminated):
         click.secho("stopped", fg="cyan", err=True)
         return None
 
@@ -95,14 +128,14 @@ def game_root_file(game: str) -> str | None:
     return f"{mod_dir().name}/{folder}/global.lua" if path.is_file() else None
 
 
-def open_journal(path: str | None, disabled: bool):
-    from bridge.journal import Journal, NullJournal, default_journal_path
+def open_journal(path: str | None, disabled: bool, record_limit: int | None = None):
+    from bridge.journal import DEFAULT_RECORD_LIMIT, Journal, NullJournal, default_journal_path
 
     if disabled:
         return NullJournal()
     target = Path(path) if path else default_journal_path()
     try:
-        return Journal(target)
+        return Journal(target, record_limit=record_limit or DEFAULT_RECORD_LIMIT)
     except OSError as exc:
         raise TtsmodError(f"cannot open the journal {target}: {exc.strerror or exc}") from None
 
@@ -166,10 +199,14 @@ async def serve(bridge: Any, *, watch_game: str | None = None, hooks: Any = None
 @click.option("--watch", "watch_game", metavar="GAME", help="Also watch GAME's assets and mod/ and update TTS live.")
 @click.option("--max-size", default=32 * 1024 * 1024, show_default=True, type=click.IntRange(1024),
               help="Largest message accepted from TTS, in bytes.")
+@click.option("--journal-limit", default=1024 * 1024, show_default=True, type=click.IntRange(1024),
+              help="Longest journal line in bytes; a larger message is journaled truncated, with its size.")
+@click.option("--echo-limit", default=4000, show_default=True, type=click.IntRange(80),
+              help="Longest print or error shown in the terminal, in characters; longer ones are cut, with their size.")
 @click.option("-v", "--verbose", count=True, help="Log more (-vv for debug).")
 def bridge_command(host: str, port: int, tts_host: str, tts_port: int, allow_remote: bool, timeout: float,
                    journal_path: str | None, no_journal: bool, watch_game: str | None, max_size: int,
-                   verbose: int) -> None:
+                   journal_limit: int, echo_limit: int, verbose: int) -> None:
     """Run the live bridge beside Tabletop Simulator: answer the mod's rules requests, mirror its prints
     and errors. It holds port 39998, so it replaces the VS Code or Atom TTS plugin while it runs."""
     from bridge import __version__
@@ -177,10 +214,11 @@ def bridge_command(host: str, port: int, tts_host: str, tts_port: int, allow_rem
     from tools.paths import mod_dir
 
     setup_logging(verbose)
-    journal = open_journal(journal_path, no_journal)
+    journal = open_journal(journal_path, no_journal, journal_limit)
     root_file = game_root_file(watch_game or "four-humours")
     bridge = make_bridge(host, port, tts_host, tts_port, allow_remote, journal=journal, console=console,
-                         locate_error=error_locator(mod_dir(), root_file), max_size=max_size, read_timeout=timeout)
+                         locate_error=error_locator(mod_dir(), root_file), max_size=max_size, read_timeout=timeout,
+                         echo_limit=echo_limit)
 
     def ready(b: Any) -> None:
         journal_note = f"journal: {journal.path}" if journal.path else "no journal"

@@ -378,6 +378,8 @@ class Table:
             self._execute(message)
         elif kind == 0:
             self._send_raw({"messageID": 1, "scriptStates": self._script_states()})
+        elif kind == 1:
+            self._save_and_play(message)
         else:
             self.errors.append(f"headless table does not emulate External Editor messageID {kind!r}")
 
@@ -406,6 +408,46 @@ class Table:
                 if isinstance(value, (str, int, float, bool)):
                     reply["returnValue"] = self._numbers_out(value)
         self._send_raw(reply)
+
+    def _save_and_play(self, message: dict[str, Any]) -> None:
+        """messageID 1 (Save & Play): the listed objects get the given script and UI (a missing field empties
+        it, as in TTS), the game is saved and loaded again (:meth:`reload`), and the editor is told with a
+        messageID 1 of its own."""
+        save = self.save()
+        by_guid = {str(state.get("GUID")): state for state in save["ObjectStates"]}
+        for entry in message.get("scriptStates") or []:
+            if not isinstance(entry, dict):
+                continue
+            guid = str(entry.get("guid", ""))
+            target = save if guid == "-1" else by_guid.get(guid)
+            if target is None:
+                continue
+            target["LuaScript"] = str(entry.get("script") or "")
+            target["XmlUI"] = str(entry.get("ui") or "")
+        self.reload(save)
+        self._send_raw({"messageID": 1, "scriptStates": self._script_states()})
+
+    def reload(self, save: dict[str, Any] | None = None) -> None:
+        """Load ``save`` (default: :meth:`save` of this table) into this running table, as a host loading a
+        save or TTS's Save & Play does: every object is laid anew with its GUID, scripts run again and
+        ``onLoad`` gets the saved states. The clock, the seated players, the turn state and the editor
+        connection carry on; Python references to the old objects are stale afterwards."""
+        save = copy.deepcopy(save if save is not None else self.save())
+        self.save_data = save
+        self.objects = []
+        self.hand_zones = []
+        self._waits = []
+        self._deferred = []
+        self._membership = {}
+        self.__dict__.pop("_object_proxies", None)
+        self.__dict__.pop("_player_proxies", None)
+        self.lua = Lua()
+        self.global_script = GlobalScript(self)
+        self.global_env = None
+        self._booted = False
+        self._lay(save)
+        build_api(self)
+        self.boot()
 
     def _script_states(self) -> list[dict[str, Any]]:
         states = [{"name": "Global", "guid": "-1", "script": str(self.save_data.get("LuaScript") or ""),

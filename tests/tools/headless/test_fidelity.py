@@ -247,3 +247,29 @@ def test_numbers_arrive_as_floats_in_custom_messages_and_lua_results():
     finally:
         table.close()
         editor.server.close()
+
+
+# --------------------------------------------------------------------------------------------------- Save & Play
+
+def test_save_and_play_reloads_in_place_keeping_guids_and_the_saved_state():
+    editor = _Editor()
+    script = """
+        count = 0
+        function onLoad(state) if state ~= "" then count = JSON.decode(state).count end end
+        function onSave() return JSON.encode({ count = count }) end
+        function bump() count = count + 1; return count end"""
+    table = Table.load(_save(script, [_token("t1", ["x"], pos=(3, 1, 0))]), bridge_port=editor.port, listen_port=0)
+    try:
+        table.boot()
+        table.call_global("bump")
+        table.object("t1").position = Vec(7, 1, 0)
+        new_script = script + "\n        function version() return 2 end"
+        table.endpoint.inbox.put({"messageID": 1, "scriptStates": [{"guid": "-1", "script": new_script, "ui": ""}]})
+        table.step()
+        (loaded,) = editor.wait(1)
+        assert loaded["messageID"] == 1 and loaded["scriptStates"][0]["script"] == new_script
+        assert table.call_global("version") == 2 and table.call_global("bump") == 2   # state came through onSave
+        assert table.object("t1").position.x == 7                                      # GUIDs and places kept
+    finally:
+        table.close()
+        editor.server.close()

@@ -60,7 +60,7 @@ def _print_table(report: Any) -> None:
 @click.command("selftest", short_help="Probe a running TTS game: what TTS does against what the mod assumes.")
 @network_options
 @click.option("--report", "report_path", default="ttsmod-selftest.json", show_default=True,
-              type=click.Path(dir_okay=False), help="Where to write the report a host sends back.")
+              type=click.Path(), help="Where to write the report a host sends back.")
 @click.option("--skip", "skip", multiple=True, metavar="PROBE",
               help="Leave out a probe (messages, hand, zone, snap, smooth, reload); may be repeated.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of a table.")

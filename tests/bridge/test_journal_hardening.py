@@ -6,7 +6,9 @@ import errno
 import json
 import logging
 import os
+import re
 import tracemalloc
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -171,3 +173,16 @@ def test_replay_reads_a_large_journal_in_small_memory(kit, tmp_path):
         tracemalloc.stop()
     assert rulings == 10
     assert peak < 1_000_000  # a few lines at a time, never the file
+
+
+def test_the_journal_lines_in_the_docs_parse_and_the_truncated_one_matches_what_the_journal_writes(tmp_path):
+    text = (Path(__file__).resolve().parents[2] / "docs" / "bridge.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"```json\n(.*?)```", text, re.S) if '"truncated"' in b)
+    documented = [json.loads(line) for line in block.splitlines() if line.strip()]
+    assert all(set(record) >= {"t", "dir"} for record in documented)
+    example = next(record for record in documented if "truncated" in record)
+    path = tmp_path / "j.jsonl"
+    with Journal(path, record_limit=2048) as journal:
+        journal.record("in", {"messageID": 2, "message": "x" * 10_000})
+    written = next(read_journal(path)).raw
+    assert set(written) == set(example) and set(written["truncated"]) == set(example["truncated"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import subprocess
 import sys
 import time
@@ -109,6 +110,12 @@ def test_every_probe_passes_on_the_faithful_table_and_leaves_it_as_it_was(save, 
         by_name = {p["probe"]: p for p in written["probes"]}
         assert list(by_name) == list(PROBE_NAMES) and {p["verdict"] for p in by_name.values()} == {PASS}
         assert "scene card" in by_name["zone"]["tts_did"]
+        # the report has the shape docs/selftest.md shows
+        documented = json.loads(re.findall(r"```json\n(.*?)```", (repo_root / "docs" / "selftest.md").read_text(
+            encoding="utf-8"), re.S)[0])
+        assert set(written) == set(documented)
+        assert all(set(p) == set(documented["probes"][0]) for p in written["probes"])
+        assert set(by_name["hand"]["facts"][0]) == set(documented["probes"][0]["facts"][0])
         # the probes put everything back: potions in their bags, the scene card on its spot, the Lua hook gone
         assert table_state(runner.table) == before
         assert runner.table.global_env["TTSMOD_SELFTEST"] is None

@@ -33,6 +33,7 @@ NEEDS_TTS = {
     "push": "sends scripts to a running TTS",
     "pull": "reads scripts from a running TTS",
     "exec": "runs Lua in a running TTS",
+    "selftest": "probes a running TTS (tests/tools/test_selftest.py runs it against the headless table)",
     "publish": "uploads to a web server (tests/tools/test_publish.py uses a local one)",
 }
 # Whole lines that are not ttsmod commands run here, with why.

@@ -44,31 +44,11 @@ def table_state(table: Table) -> list[tuple]:
 
 
 class Runner:
-    """A ``ttsmod selftest`` subprocess against ``table``, whose clock this thread runs until the process ends.
+    """A ``ttsmod selftest`` subprocess against ``table``, whose clock this thread runs until the process ends
+    (the table does Save & Play itself: the reload probe reloads it in place)."""
 
-    Save & Play (messageID 1) reloads the game: if the table cannot do it itself, the runner does what TTS
-    does — the table is saved and loaded again on the same port, and "game loaded" goes to the editor."""
-
-    def __init__(self, table: Table, port: int, repo: Path, colours: list[str]) -> None:
-        self.table, self.port, self.repo, self.colours = table, port, repo, colours
-        self.reloads = 0
-
-    def _asks_reload(self) -> bool:
-        return any("messageID 1" in e for e in self.table.errors)
-
-    def _reload(self) -> None:
-        old = self.table
-        old.errors.clear()
-        saved = old.save()
-        listen = old.endpoint.port
-        old.close()
-        self.table = Table.load(saved, seed=old.seed + 1, bridge_port=self.port, listen_port=listen,
-                                fidelity=old.fidelity)
-        self.table.seat(*self.colours)
-        self.table.boot()
-        self.table.endpoint.send({"messageID": 1, "scriptStates": [
-            {"name": "Global", "guid": "-1", "script": saved["LuaScript"], "ui": saved["XmlUI"]}]})
-        self.reloads += 1
+    def __init__(self, table: Table, port: int, repo: Path) -> None:
+        self.table, self.port, self.repo = table, port, repo
 
     def run(self, *args: str) -> subprocess.CompletedProcess:
         proc = subprocess.Popen(ttsmod_args("selftest", "--port", str(self.port), "--tts-port",
@@ -77,10 +57,7 @@ class Runner:
         deadline = time.monotonic() + 120
         while proc.poll() is None and time.monotonic() < deadline:
             # reply_wait is short: a probe's exec result is answered by nothing, so the clock must not wait on it
-            self.table.run_until(lambda: proc.poll() is not None or self._asks_reload(), max_seconds=1,
-                                 real_pause=0.003, reply_wait=0.2)
-            if self._asks_reload():
-                self._reload()
+            self.table.run_until(lambda: proc.poll() is not None, max_seconds=1, real_pause=0.003, reply_wait=0.2)
         if proc.poll() is None:
             proc.kill()
         out, err = proc.communicate(timeout=30)
@@ -97,7 +74,7 @@ def test_every_probe_passes_on_the_faithful_table_and_leaves_it_as_it_was(save, 
         assert game.table.fidelity == Fidelity.faithful()
         before = table_state(game.table)
         report = tmp_path / "out" / "selftest.json"
-        runner = Runner(game.table, game.bridge.port, repo_root, game.colours)
+        runner = Runner(game.table, game.bridge.port, repo_root)
         done = runner.run("--report", str(report))
         assert done.returncode == 0, done.stdout + done.stderr
         assert "Traceback" not in done.stderr
@@ -117,8 +94,8 @@ def test_every_probe_passes_on_the_faithful_table_and_leaves_it_as_it_was(save, 
         assert all(set(p) == set(documented["probes"][0]) for p in written["probes"])
         assert set(by_name["hand"]["facts"][0]) == set(documented["probes"][0]["facts"][0])
         # the probes put everything back: potions in their bags, the scene card on its spot, the Lua hook gone
-        assert table_state(runner.table) == before
-        assert runner.table.global_env["TTSMOD_SELFTEST"] is None
+        assert table_state(game.table) == before
+        assert game.table.global_env["TTSMOD_SELFTEST"] is None
     finally:
         game.close()
 
@@ -132,7 +109,7 @@ def test_a_misconfigured_table_is_reported_probe_by_probe(save, repo_root, tmp_p
         table.boot()
         before, handler = table_state(table), table.global_env["onExternalMessage"]   # str: its address
         report = tmp_path / "selftest.json"
-        done = Runner(table, port, repo_root, ["White", "Red"]).run("--report", str(report), "--skip", "reload")
+        done = Runner(table, port, repo_root).run("--report", str(report), "--skip", "reload")
         # as it was: objects back in place, the mod's own message handler back, the selftest's state gone
         assert table_state(table) == before
         assert str(table.global_env["onExternalMessage"]) == str(handler) and table.global_env["TTSMOD_SELFTEST"] is None

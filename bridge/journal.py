@@ -16,6 +16,7 @@ line by line, so ``ttsmod replay`` runs in memory that does not grow with the jo
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -137,7 +138,9 @@ class Journal:
         try:
             while view:
                 written = self._file.write(view)
-                view = view[written or 0:]
+                if not written:  # a raw file that takes nothing would loop forever
+                    raise OSError(errno.EIO, "the journal file accepted no bytes")
+                view = view[written:]
         except OSError as exc:
             self.failures += 1
             if self.failures == 1:

@@ -57,7 +57,7 @@ def _print_table(report: Any) -> None:
             click.secho(f"{result.name}: {result.note}", fg="cyan")
 
 
-@click.command("selftest", short_help="Probe a running TTS game: what TTS does against what the mod assumes.")
+@click.command("selftest", short_help="Check a running TTS game against what the mod assumes.")
 @network_options
 @click.option("--report", "report_path", default="ttsmod-selftest.json", show_default=True,
               type=click.Path(), help="Where to write the report a host sends back.")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -39,7 +40,7 @@ def build(game: str, out_dir: Path | None, lang: str, mode: str, asset_base_url:
     def progress(done: int, total: int) -> None:
         nonlocal bar
         if bar is None:
-            bar = click.progressbar(length=total, label="rendering", file=click.get_text_stream("stderr"))
+            bar = click.progressbar(length=total, label="rendering", file=sys.stderr)
             bar.__enter__()
         bar.update(done - bar.pos)
 

@@ -87,14 +87,19 @@ class ExternalEditorEndpoint:
             self.undelivered.append(message)
             return False
         payload = json.dumps(message, indent=2).encode("utf-8")
-        with self._owed_lock:
-            self._owed += 1        # before sending: the answer may arrive before sendall returns
+        # Only a custom message (messageID 4) is a request a bridge answers; prints, errors, Execute Lua
+        # results and "game loaded" notices expect nothing back, so waiting for an answer to them would stall.
+        owes = message.get("messageID") == 4
+        if owes:
+            with self._owed_lock:
+                self._owed += 1        # before sending: the answer may arrive before sendall returns
         try:
             with socket.create_connection((self.host, self.editor_port), timeout=READ_TIMEOUT) as s:
                 s.sendall(payload)
         except OSError:
-            with self._owed_lock:
-                self._owed = max(0, self._owed - 1)
+            if owes:
+                with self._owed_lock:
+                    self._owed = max(0, self._owed - 1)
             self.undelivered.append(message)
             return False
         return True

@@ -153,3 +153,21 @@ def _eight_bit_grey(image: Image.Image) -> Image.Image:
 def _why(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     return f"{exc.__class__.__name__}: {text}" if text else exc.__class__.__name__
+
+
+def to_rgb(image: Image.Image) -> Image.Image:
+    """``image`` as 8-bit RGB; transparency is composited over white, 16-bit greys are scaled to 8 bits."""
+    if image.mode == "RGB":
+        return image
+    if image.mode.startswith("I;16"):
+        image = image.convert("I")  # point() cannot scale big-endian I;16B, "I" takes every 16-bit layout
+    if image.mode == "I":
+        image = image.point(lambda v: v * (1 / 257) + 0.5).convert("L")  # 0..65535 → 0..255, rounded
+    if image.mode == "PA" or (image.mode == "P" and "transparency" in image.info):
+        image = image.convert("RGBA")
+    if image.mode in ("RGBA", "LA", "RGBa", "La"):
+        rgba = image.convert("RGBA")
+        canvas = Image.new("RGB", rgba.size, (255, 255, 255))
+        canvas.paste(rgba, mask=rgba.getchannel("A"))
+        return canvas
+    return image.convert("RGB")

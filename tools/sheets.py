@@ -49,7 +49,7 @@ from PIL import Image
 
 from tools.errors import InputError, TtsmodError
 from tools.fsio import atomic_write_bytes, atomic_write_text
-from tools.imageio import image_size, open_image
+from tools.imageio import image_size, open_image, to_rgb
 
 MAX_COLUMNS = 10
 MAX_ROWS = 7
@@ -155,22 +155,6 @@ def cell_size_for(columns: int, rows: int, face_size: tuple[int, int]) -> tuple[
     return max(1, math.floor(w * scale)), max(1, math.floor(h * scale))
 
 
-def to_rgb(image: Image.Image) -> Image.Image:
-    """``image`` as 8-bit RGB; transparency is composited over white, 16-bit greys are scaled to 8 bits."""
-    if image.mode == "RGB":
-        return image
-    if image.mode.startswith("I;16"):
-        image = image.convert("I")  # point() cannot scale big-endian I;16B, "I" takes every 16-bit layout
-    if image.mode == "I":
-        image = image.point(lambda v: v * (1 / 257) + 0.5).convert("L")  # 0..65535 → 0..255, rounded
-    if image.mode == "P" and "transparency" in image.info:
-        image = image.convert("RGBA")
-    if image.mode in ("RGBA", "LA", "RGBa", "La"):
-        rgba = image.convert("RGBA")
-        canvas = Image.new("RGB", rgba.size, (255, 255, 255))
-        canvas.paste(rgba, mask=rgba.getchannel("A"))
-        return canvas
-    return image.convert("RGB")
 
 
 def open_face(source: Path | Image.Image, *, max_pixels: int | None = None) -> Image.Image:

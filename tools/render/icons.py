@@ -19,7 +19,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageOps
 
 from tools.errors import DataError
-from tools.imageio import ImageError, open_image
+from tools.imageio import ImageError, open_image, to_rgb
 
 SUPERSAMPLE = 4
 ART_EXTENSIONS = (".png", ".jpg", ".jpeg")
@@ -156,9 +156,4 @@ def load_art(path: Path, *, file: str, entry: str, max_pixels: int | None = None
         image = open_image(path, max_pixels=max_pixels)
     except ImageError as exc:
         raise DataError(file, entry, "art", f"art/{path.name}: {exc.reason}") from None
-    if image.mode in ("RGBA", "LA", "P", "PA"):
-        image = image.convert("RGBA")
-        canvas = Image.new("RGB", image.size, (255, 255, 255))
-        canvas.paste(image, mask=image.getchannel("A"))
-        return canvas
-    return image.convert("RGB")
+    return to_rgb(image)

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from bridge.protocol import GLOBAL_GUID, ScriptState
-from tools.errors import InputError, TtsmodError
-from tools.safenames import contained_path, is_safe_token, safe_component
+from bridge.errors import InputError, TtsmodError
+from bridge.safenames import contained_path, is_safe_token, safe_component
 
 SCRIPT_SUFFIXES = (".lua", ".ttslua")
 UI_SUFFIX = ".xml"
@@ -27,13 +27,13 @@ UI_SUFFIX = ".xml"
 
 def safe_name(name: str) -> str:
     """An object name usable as the name part of a file name on every OS (see
-    :func:`tools.safenames.safe_component`: no separators, no ``..``, no device names, length-capped)."""
+    :func:`bridge.safenames.safe_component`: no separators, no ``..``, no device names, length-capped)."""
     return safe_component(name)
 
 
 def script_file_stem(state: ScriptState) -> str:
     """``<Name>.<guid>``; Global is always ``Global.-1``. The guid is used as it is (TTS knows the object by
-    it): check it with :func:`tools.safenames.is_safe_token` first."""
+    it): check it with :func:`bridge.safenames.is_safe_token` first."""
     if state.guid == GLOBAL_GUID:
         return "Global.-1"
     return f"{safe_name(state.name)}.{state.guid}"
@@ -52,10 +52,10 @@ def write_script_files(
     nothing. Writes are atomic; existing files for other objects are left alone. Returns the paths written, in
     the order of ``states``.
 
-    Raises :class:`tools.errors.InputError` if a name would leave ``folder`` and :class:`tools.errors.TtsmodError`
+    Raises :class:`bridge.errors.InputError` if a name would leave ``folder`` and :class:`bridge.errors.TtsmodError`
     when a file cannot be written (one sentence, naming the file).
     """
-    from tools.fsio import atomic_write_text
+    from bridge.fsio import atomic_write_text
 
     planned: list[tuple[Path, str]] = []
     seen: set[str] = set()
@@ -100,7 +100,7 @@ def read_script_files(folder: str | os.PathLike) -> list[ScriptState]:
 
     An object with only a script file gets ``ui=None`` and one with only a UI file ``script=None``: the push
     completes them from what TTS has, so an object's UI is never dropped for lack of a file. Raises
-    :class:`tools.errors.InputError` when the folder is missing, holds no such files, or names an object twice.
+    :class:`bridge.errors.InputError` when the folder is missing, holds no such files, or names an object twice.
     """
     folder = Path(folder)
     if not folder.is_dir():

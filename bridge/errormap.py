@@ -2,7 +2,7 @@
 
 TTS reports a Lua error against the script it ran, which for a ttsmod game is a luabundle bundle. Each module's
 source sits verbatim on the lines after its ``__bundle_register("<name>", function(...)`` header, so a bundle
-line maps back by subtraction. The bundle text is validated with ``tools.bundle.unbundle`` (a Lua lexer, not
+line maps back by subtraction. The bundle text is validated with ``bridge.luabundle.unbundle`` (a Lua lexer, not
 text patterns) and each module's length bounds the mapping; a line outside every module reads as ``None``.
 
 Module names are dotted paths under ``mod/``: ``lib.json`` → ``mod/lib/json.lua``; the root module
@@ -31,7 +31,7 @@ def module_lines(bundle_text: str) -> list[tuple[str, int, int]] | None:
     """``(module name, first source line, line count)`` for each module of a bundle, or ``None`` when the
     text is not a well-formed luabundle bundle."""
     try:
-        from tools.bundle import is_bundle, unbundle
+        from bridge.luabundle import is_bundle, unbundle
     except ImportError:  # pragma: no cover - the bundler ships with ttsmod
         return None
     if not is_bundle(bundle_text):

@@ -108,7 +108,7 @@ def four_humours_factory(game: str = "four-humours") -> Callable[[], GameService
     """A factory loading Four Humours data from ``game`` (a built-in game name or a folder) on first use."""
 
     def build() -> GameService:
-        from tools.errors import TtsmodError
+        from bridge.errors import TtsmodError
         from tools.gamedata import load_game
 
         try:

@@ -30,7 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
-from tools.errors import InputError
+from bridge.errors import InputError
 
 log = logging.getLogger("ttsmod.bridge")
 
@@ -208,7 +208,7 @@ def read_journal(path: str | os.PathLike, *, warn: Warn | None = None) -> Iterat
 
     A record cut short by a crash — the last line without its newline, or a line that begins like a record
     but is cut (also inside a UTF-8 character) before a restarted bridge went on with a new line — is skipped
-    and reported through ``warn``. Raises :class:`tools.errors.InputError` when the file cannot be read or a
+    and reported through ``warn``. Raises :class:`bridge.errors.InputError` when the file cannot be read or a
     line is something else than a journal record.
     """
     path = Path(path)

@@ -27,7 +27,7 @@ from bridge.protocol import (
     encode,
 )
 from bridge.session import BridgeError, Console, ErrorLocator, Session, TtsNotRunning
-from tools.errors import InputError
+from bridge.errors import InputError
 
 log = logging.getLogger("ttsmod.bridge")
 
@@ -57,7 +57,7 @@ def is_loopback(host: str) -> bool:
 
 
 def check_host(host: str, allow_remote: bool, option: str = "--host") -> None:
-    """Raise :class:`tools.errors.InputError` for a non-loopback host unless ``allow_remote``."""
+    """Raise :class:`bridge.errors.InputError` for a non-loopback host unless ``allow_remote``."""
     if not allow_remote and not is_loopback(host):
         raise InputError(
             f"{option} {host} is not this machine; the bridge only talks to 127.0.0.1 unless --allow-remote is given"
@@ -100,7 +100,7 @@ class Bridge:
 
     Use as ``async with Bridge(...) as bridge:``; ``bridge.session`` does the work, ``bridge.port`` is the port
     actually bound (useful with ``port=0``). Raises :class:`PortInUse` (one sentence) when the port is taken
-    and :class:`tools.errors.InputError` for a non-loopback host without ``allow_remote``.
+    and :class:`bridge.errors.InputError` for a non-loopback host without ``allow_remote``.
     """
 
     def __init__(

@@ -54,7 +54,7 @@ from bridge.protocol import (
     ToTTS,
 )
 from bridge.tts_json import whole_numbers
-from tools.errors import TtsmodError
+from bridge.errors import TtsmodError
 
 log = logging.getLogger("ttsmod.bridge")
 

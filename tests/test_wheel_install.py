@@ -62,15 +62,15 @@ def clean_env() -> dict[str, str]:
 def test_wheel_carries_the_game_data_and_the_mod(installed):
     names = set(zipfile.ZipFile(installed["wheel"]).namelist())
     for folder in BUILTIN_GAMES.values():
-        assert f"tools/_bundled/assets/{folder}/game.toml" in names
-        assert f"tools/_bundled/mod/{folder}/global.lua" in names
-    assert "tools/_bundled/mod/lib/bridge.lua" in names
-    assert "tools/_bundled/assets/fonts/LICENSE-DejaVu.txt" in names
+        assert f"bridge/_bundled/assets/{folder}/game.toml" in names
+        assert f"bridge/_bundled/mod/{folder}/global.lua" in names
+    assert "bridge/_bundled/mod/lib/bridge.lua" in names
+    assert "bridge/_bundled/assets/fonts/LICENSE-DejaVu.txt" in names
 
 
 def test_installed_package_reads_its_own_copy(installed):
     out = run([str(installed["python"]), "-c",
-               "import tools.paths as p; print(p.assets_dir()); print(p.mod_dir()); print(p.__file__)"],
+               "import bridge.paths as p; print(p.assets_dir()); print(p.mod_dir()); print(p.__file__)"],
               cwd=installed["work"], env=clean_env()).stdout.split()
     assert all(Path(line).is_relative_to(installed["site"]) for line in out), out
 

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from tools.bundle import Bundle, bundle
+from bridge.luabundle import Bundle, bundle
 from tools.check import CheckReport, check_data
-from tools.errors import InputError, TtsmodError
+from bridge.errors import InputError, TtsmodError
 from tools.folderlock import folder_lock
-from tools.fsio import atomic_write_bytes
-from tools.paths import mod_dir
+from bridge.fsio import atomic_write_bytes
+from bridge.paths import mod_dir
 from tools.save import dumps
 from tools.sheets import file_url
 
@@ -135,8 +135,8 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
     ``progress(done, total)`` reports rendering.  ``render`` replaces the renderer (tests); by default it is
     :func:`tools.render.four_humours.render_game`.  ``max_pixels`` caps the art's width × height (default
     :data:`tools.imageio.DEFAULT_MAX_PIXELS`).  One build at a time writes a folder: a second one raises
-    :class:`tools.folderlock.FolderBusyError` ("another build is writing this folder") at once.  Errors: :class:`tools.errors.DataError` (bad data),
-    :class:`InputError` (bad option, missing Global script), :class:`tools.bundle.BundleError`.
+    :class:`tools.folderlock.FolderBusyError` ("another build is writing this folder") at once.  Errors: :class:`bridge.errors.DataError` (bad data),
+    :class:`InputError` (bad option, missing Global script), :class:`bridge.luabundle.BundleError`.
     """
     if lang not in LANGS:
         raise InputError(f'--lang must be one of {", ".join(LANGS)}, not "{lang}"')

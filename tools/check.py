@@ -19,7 +19,7 @@ Only local files are ever read: ``file:///abs/path``, ``file://localhost/...`` a
 checker never recurses on the save's nesting (a hostile save can nest as deep as the JSON parser allows).
 
 Exit status of the command: 0 when there is no error or warning (infos allowed), 1 when there is any,
-2 when the input is not a readable save (:class:`tools.errors.InputError`).
+2 when the input is not a readable save (:class:`bridge.errors.InputError`).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from typing import Any, Iterator
 from urllib.parse import unquote, urlparse
 from urllib.request import url2pathname
 
-from tools.bundle import find_requires, is_bundle, LuaSyntaxError, unbundle
-from tools.errors import InputError
+from bridge.luabundle import find_requires, is_bundle, LuaSyntaxError, unbundle
+from bridge.errors import InputError
 from tools.imageio import DEFAULT_MAX_PIXELS, ImageError, ImageTooLargeError, probe_image
 from tools.save.guids import is_guid
 

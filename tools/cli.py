@@ -1,7 +1,7 @@
 """The ``ttsmod`` command line: a thin click layer over library functions.
 
 Each command lives in ``tools/commands/<name>.py`` and is listed in :data:`COMMANDS`; user errors are
-:class:`tools.errors.TtsmodError` subclasses, printed as one line with their exit status (2 for bad data).
+:class:`bridge.errors.TtsmodError` subclasses, printed as one line with their exit status (2 for bad data).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import importlib
 import click
 
 from bridge import __version__
-from tools.errors import TtsmodError
+from bridge.errors import TtsmodError
 
 # (module under tools.commands, attribute) — one line per command, in --help order.
 COMMANDS: tuple[tuple[str, str], ...] = (

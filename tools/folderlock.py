@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tools.errors import TtsmodError
+from bridge.errors import TtsmodError
 
 LOCK_NAME = ".ttsmod-build.lock"
 

@@ -1,11 +1,11 @@
 """GAME argument → game folder → validated, frozen game records.
 
-A GAME is a built-in game id (``four-humours``, data under :func:`tools.paths.assets_dir`) or the path of a
+A GAME is a built-in game id (``four-humours``, data under :func:`bridge.paths.assets_dir`) or the path of a
 folder laid out like ``assets/four_humours/``, so a designer can work on their own copy of the data.
 
 Reading files (:func:`load_game`, :func:`load_four_humours`) is kept apart from building and validating the
 records (:func:`parse_four_humours`, a pure function of the parsed TOML documents).  Every problem with the data
-raises :class:`tools.errors.DataError` naming the file, the entry and the field, e.g.::
+raises :class:`bridge.errors.DataError` naming the file, the entry and the field, e.g.::
 
     scenes.toml: scene "mill": slots[2].humours: "bile" is not a humour
 
@@ -50,8 +50,8 @@ from bridge.rules.four_humours.records import (
     Step,
     Tile,
 )
-from tools.errors import DataError
-from tools.paths import assets_dir
+from bridge.errors import DataError
+from bridge.paths import assets_dir
 
 __all__ = [
     "BUILTIN_GAMES",
@@ -66,7 +66,7 @@ __all__ = [
 ]
 
 BUILTIN_GAMES: dict[str, str] = {"four-humours": "four_humours"}
-"""Built-in game id → its folder name under :func:`tools.paths.assets_dir`."""
+"""Built-in game id → its folder name under :func:`bridge.paths.assets_dir`."""
 
 FOUR_HUMOURS_FILES: tuple[str, ...] = (
     "game.toml",

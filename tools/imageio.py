@@ -21,7 +21,7 @@ from pathlib import Path
 
 from PIL import Image, ImageOps, UnidentifiedImageError
 
-from tools.errors import InputError
+from bridge.errors import InputError
 
 DEFAULT_MAX_PIXELS = 100_000_000
 """Largest width × height accepted by default: 10000×10000, the biggest sheet TTS is known to load.

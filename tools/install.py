@@ -31,8 +31,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.errors import InputError, TtsmodError
-from tools.fsio import atomic_write_bytes, atomic_write_text
+from bridge.errors import InputError, TtsmodError
+from bridge.fsio import atomic_write_bytes, atomic_write_text
 
 RECORD_NAME = "ttsmod-installs.json"
 SAVE_RE = re.compile(r"^TS_Save_(\d+)\.json$")

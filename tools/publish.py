@@ -5,7 +5,7 @@ the save holds ``file:///`` or hosted URLs), plus the ``<Game>.png`` thumbnail. 
 ``<to>/<file name>`` — the same URL ``ttsmod build --asset-base-url <to>`` writes into the save, so a
 hosted build is: ``ttsmod build GAME --asset-base-url URL`` then ``ttsmod publish build/<game> --to URL``.
 
-Before anything is sent, the build is refused (:class:`tools.errors.InputError`) when its save would not load
+Before anything is sent, the build is refused (:class:`bridge.errors.InputError`) when its save would not load
 what is published: a save with ``file:///`` URLs (built without ``--asset-base-url``), or one whose hosted URLs
 are not ``<to>/<file name>`` (built for another place); the message names the URL the save holds and the one
 publishing would create.
@@ -34,7 +34,7 @@ from urllib.parse import quote, unquote, urlparse
 
 import requests
 
-from tools.errors import InputError, TtsmodError
+from bridge.errors import InputError, TtsmodError
 from tools.install import find_save
 
 

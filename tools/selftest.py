@@ -38,7 +38,7 @@ from typing import Any, Awaitable, Callable, Mapping, Sequence
 from bridge import __version__
 from bridge.games import FunctionService, GameRegistry, default_registry
 from bridge.protocol import CustomMessage, FromTTS
-from tools.errors import InputError, TtsmodError
+from bridge.errors import InputError, TtsmodError
 
 log = logging.getLogger("ttsmod.selftest")
 

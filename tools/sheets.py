@@ -47,8 +47,8 @@ from typing import Callable, Sequence
 
 from PIL import Image
 
-from tools.errors import InputError, TtsmodError
-from tools.fsio import atomic_write_bytes, atomic_write_text
+from bridge.errors import InputError, TtsmodError
+from bridge.fsio import atomic_write_bytes, atomic_write_text
 from tools.imageio import image_size, open_image, to_rgb
 
 MAX_COLUMNS = 10

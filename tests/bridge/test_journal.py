@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from bridge.faketts import FakeTTS
 from bridge.journal import Journal, read_journal, replay, user_data_dir
 from bridge.session import Dispatcher
-from tools.errors import InputError
+from bridge.errors import InputError
 
 
 def test_user_data_dir_per_platform():

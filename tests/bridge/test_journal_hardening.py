@@ -71,7 +71,7 @@ def test_a_restarted_journal_starts_on_a_new_line_after_a_cut_record(kit, tmp_pa
 
 
 def test_garbage_in_the_middle_is_still_refused(tmp_path):
-    from tools.errors import InputError
+    from bridge.errors import InputError
 
     path = tmp_path / "j.jsonl"
     path.write_bytes(b'{"t":"x","dir":"in"}\nnot a record\n{"t":"y","dir":"in"}\n')

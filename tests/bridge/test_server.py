@@ -12,7 +12,7 @@ from bridge import __version__
 from bridge import protocol as p
 from bridge.server import Bridge, PortInUse, send_message
 from bridge.session import PushRefused, TtsNotRunning, TtsTimeout
-from tools.errors import InputError
+from bridge.errors import InputError
 
 
 def test_hello_answers_with_version_and_games(kit):
@@ -311,7 +311,7 @@ def test_pull_writes_name_guid_files_that_push_reads_back(kit, tmp_path):
 
 def test_prints_and_errors_are_mirrored_with_the_source_line(kit, tmp_path):
     from bridge.errormap import error_locator
-    from tools.bundle import bundle
+    from bridge.luabundle import bundle
 
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "util.lua").write_text("local M = {}\nfunction M.f()\n  return nil + 1\nend\nreturn M\n")

@@ -17,7 +17,7 @@ from PIL import Image
 
 from bridge.rules.four_humours.records import HUMOURS
 from tools.build import build, bundle_scripts
-from tools.bundle import unbundle
+from bridge.luabundle import unbundle
 from tools.check import check_file
 from tools.cli import cli
 from tools.gamedata import load_game

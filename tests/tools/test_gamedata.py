@@ -18,7 +18,7 @@ import pytest
 from bridge.rules.four_humours import records
 from bridge.rules.four_humours.records import GOAL_PREDICATE_KINDS, Count, Outcome, Rules, Step
 from tools import gamedata
-from tools.errors import DataError
+from bridge.errors import DataError
 from tools.gamedata import (
     BUILTIN_GAMES,
     FOUR_HUMOURS_FILES,
@@ -29,7 +29,7 @@ from tools.gamedata import (
     parse_four_humours,
     resolve_game_dir,
 )
-from tools.paths import assets_dir
+from bridge.paths import assets_dir
 
 Docs = dict[str, dict[str, Any]]
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from tools import gamedata
 from tools.cli import cli
-from tools.paths import assets_dir
+from bridge.paths import assets_dir
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tools.errors import InputError
+from bridge.errors import InputError
 from tools.imageio import DEFAULT_MAX_PIXELS, ImageTooLargeError, image_size, open_image
 
 

@@ -138,7 +138,7 @@ def test_read_only_saves_is_a_clear_error_and_leaves_nothing(tmp_path, monkeypat
     def refuse(*args, **kwargs):  # what mkstemp meets in a read-only folder (root ignores chmod, so emulate it)
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("tools.fsio.tempfile.mkstemp", refuse)
+    monkeypatch.setattr("bridge.fsio.tempfile.mkstemp", refuse)
     result = CliRunner().invoke(cli, ["install", str(build_dir(tmp_path)), "--tts-dir", str(tts)])
     assert result.exit_code == 1
     assert result.output.startswith(f"error: cannot write {tts / 'Saves'}") and "Permission denied" in result.output

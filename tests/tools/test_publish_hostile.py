@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from tools.cli import cli
-from tools.errors import InputError
+from bridge.errors import InputError
 from tools.publish import PublishError, publish
 
 from tests.tools.test_publish import make_build, server  # noqa: F401 - the fixture

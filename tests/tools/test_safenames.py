@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from tools.errors import InputError
-from tools.safenames import MAX_COMPONENT_BYTES, contained_path, is_safe_token, safe_component
+from bridge.errors import InputError
+from bridge.safenames import MAX_COMPONENT_BYTES, contained_path, is_safe_token, safe_component
 
 
 @pytest.mark.parametrize(

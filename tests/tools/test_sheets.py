@@ -9,7 +9,7 @@ import zlib
 import pytest
 from PIL import Image
 
-from tools.errors import InputError
+from bridge.errors import InputError
 from tools.sheets import FittedFace, SheetCache, choose_grid, deck_saved_object, pack_faces
 
 HIDDEN = (250, 0, 250)

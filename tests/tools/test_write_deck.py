@@ -9,7 +9,7 @@ import os
 import pytest
 from PIL import Image
 
-from tools.errors import InputError, TtsmodError
+from bridge.errors import InputError, TtsmodError
 from tools.sheets import MANIFEST_NAME, write_deck
 
 

@@ -8,7 +8,7 @@ import click
 
 from bridge.rules.errors import RulesError
 from bridge.rules.four_humours.service import resolve_round
-from tools.errors import InputError
+from bridge.errors import InputError
 from tools.gamedata import load_game
 
 

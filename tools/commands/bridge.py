@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import click
 
-from tools.errors import TtsmodError
+from bridge.errors import TtsmodError
 
 # Exit codes of the bridge commands (also in docs/bridge.md).
 EXIT_OK = 0
@@ -116,7 +116,7 @@ def run_async(coroutine: Any) -> Any:
 
 def game_root_file(game: str) -> str | None:
     """``mod/<folder>/global.lua`` of a game, for error positions, when it exists."""
-    from tools.paths import mod_dir
+    from bridge.paths import mod_dir
 
     try:
         from tools.gamedata import resolve_game_dir
@@ -143,7 +143,7 @@ def open_journal(path: str | None, disabled: bool, record_limit: int | None = No
 async def serve(bridge: Any, *, watch_game: str | None = None, hooks: Any = None, quiet: float = 0.3,
                 ready: Callable[[Any], None] | None = None, stop: asyncio.Event | None = None) -> None:
     """Run ``bridge`` until cancelled (or ``stop`` is set), watching ``watch_game`` if given."""
-    from tools.paths import assets_dir, mod_dir
+    from bridge.paths import assets_dir, mod_dir
     from tools.watch import GameUpdater, Watcher, classify, default_hooks
 
     async with bridge:
@@ -211,7 +211,7 @@ def bridge_command(host: str, port: int, tts_host: str, tts_port: int, allow_rem
     and errors. It holds port 39998, so it replaces the VS Code or Atom TTS plugin while it runs."""
     from bridge import __version__
     from bridge.errormap import error_locator
-    from tools.paths import mod_dir
+    from bridge.paths import mod_dir
 
     setup_logging(verbose)
     journal = open_journal(journal_path, no_journal, journal_limit)

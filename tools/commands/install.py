@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from tools.errors import InputError
+from bridge.errors import InputError
 from tools.install import install as install_save
 
 

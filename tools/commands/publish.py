@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from tools.errors import InputError
+from bridge.errors import InputError
 from tools.publish import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT, publish as publish_build
 
 

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from tools.commands.bridge import console, make_bridge, network_options, run_async, setup_logging
-from tools.errors import TtsmodError
+from bridge.errors import TtsmodError
 
 
 def states_for(source: str) -> list:

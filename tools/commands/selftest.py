@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from tools.commands.bridge import make_bridge, network_options, run_async, setup_logging
-from tools.errors import InputError, TtsmodError
+from bridge.errors import InputError, TtsmodError
 
 VERDICT_COLOURS = {"pass": "green", "differs": "red", "could not run": "yellow", "skipped": None}
 
@@ -72,7 +72,7 @@ def selftest_command(report_path: str, skip: tuple[str, ...], as_json: bool, **o
     The reload probe reloads the game (Save & Play with its own scripts). Exit status: 0 every probe passed,
     1 a probe differs or could not run (or TTS did not answer), 2 bad arguments.
     """
-    from tools.fsio import atomic_write_text
+    from bridge.fsio import atomic_write_text
     from tools.selftest import check_probe_names
 
     setup_logging()

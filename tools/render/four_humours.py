@@ -60,9 +60,9 @@ from bridge.rules.four_humours.records import (
     Slot,
     Step,
 )
-from tools.errors import DataError, InputError
-from tools.fsio import atomic_write_bytes, atomic_write_text
-from tools.paths import assets_dir
+from bridge.errors import DataError, InputError
+from bridge.fsio import atomic_write_bytes, atomic_write_text
+from bridge.paths import assets_dir
 from tools.render import icons
 from tools.render.icons import contrast, mix, paste_icon
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts

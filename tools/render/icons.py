@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageOps
 
-from tools.errors import DataError
+from bridge.errors import DataError
 from tools.imageio import ImageError, open_image, to_rgb
 
 SUPERSAMPLE = 4

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from tools.errors import DataError
+from bridge.errors import DataError
 
 ALIGNS = ("left", "center", "right")
 VALIGNS = ("top", "middle", "bottom")

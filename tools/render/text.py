@@ -19,7 +19,7 @@ from pathlib import Path
 
 from PIL import ImageDraw, ImageFont
 
-from tools.errors import DataError
+from bridge.errors import DataError
 from tools.render.layout import Box
 
 _NOTDEF_PROBE = "\U0010ffff"

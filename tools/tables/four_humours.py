@@ -39,7 +39,7 @@ from typing import Callable, Mapping
 from PIL import Image
 
 from bridge.rules.four_humours.records import HUMOURS, Board, FourHumoursData
-from tools.errors import DataError
+from bridge.errors import DataError
 from tools.save import (
     Colour, DeckSheet, GameObject, Save, SnapPoint, Vector, at, bag, card, custom_tile, custom_token,
     deck, hand_trigger, scripting_trigger, seat_colour,
@@ -147,7 +147,7 @@ def cell_positions(board: Board) -> dict[str, tuple[float, float]]:
 
 def generated_game_module(data: FourHumoursData, mode: str) -> str:
     """The Lua source of ``generated.game``: ``return { game = ..., mode = ..., data = "<JSON>" }``."""
-    from tools.bundle import lua_string
+    from bridge.luabundle import lua_string
 
     try:
         from bridge import protocol

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from tools.errors import DataError
+from bridge.errors import DataError
 from tools.render import icons
 from tools.render.four_humours import Renderer, load_four_humours_layouts, render_game
-from tools.paths import assets_dir
+from bridge.paths import assets_dir
 
 from tests.tools.test_imageio import bomb_png
 

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 from PIL import Image
 
-from tools.errors import DataError, InputError
+from bridge.errors import DataError, InputError
 from tools.render.four_humours import cell_positions, render_game
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw
 
-from tools.errors import DataError
+from bridge.errors import DataError
 from tools.render.icons import cover_fit, find_art, humour_icon, placeholder
 
 

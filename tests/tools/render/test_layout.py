@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tools.errors import DataError
-from tools.paths import assets_dir
+from bridge.errors import DataError
+from bridge.paths import assets_dir
 from tools.render.four_humours import REQUIRED_BOXES, load_four_humours_layouts
 from tools.render.layout import load_layouts
 

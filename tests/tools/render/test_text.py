@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from tools.errors import DataError
-from tools.paths import assets_dir
+from bridge.errors import DataError
+from bridge.paths import assets_dir
 from tools.render.layout import Box
 from tools.render.text import check_glyphs, draw_text, fit_text, has_glyph, load_font
 

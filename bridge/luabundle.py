@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Mapping, Sequence
 
-from tools.errors import TtsmodError
+from bridge.errors import TtsmodError
 
 LUABUNDLE_VERSION = "1.6.0"
 HEADER_PREFIX = "-- Bundled by luabundle "

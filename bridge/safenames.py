@@ -15,7 +15,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from tools.errors import InputError
+from bridge.errors import InputError
 
 MAX_COMPONENT_BYTES = 120
 """Longest name part (UTF-8 bytes) kept before it is cut and given a hash suffix. File systems allow 255 bytes
@@ -86,7 +86,7 @@ def contained_path(folder: str | os.PathLike, file_name: str) -> Path:
     """``folder / file_name``, after checking that it names a file directly inside ``folder``.
 
     ``file_name`` must be a single component, and the resolved path (symbolic links followed) must lie in the
-    resolved folder. Raises :class:`tools.errors.InputError` otherwise: nothing from a save can make ttsmod write
+    resolved folder. Raises :class:`bridge.errors.InputError` otherwise: nothing from a save can make ttsmod write
     elsewhere.
     """
     root = Path(folder).resolve()

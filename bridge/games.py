@@ -109,7 +109,7 @@ def four_humours_factory(game: str = "four-humours") -> Callable[[], GameService
 
     def build() -> GameService:
         from bridge.errors import TtsmodError
-        from tools.gamedata import load_game
+        from bridge.catalog import load_game
 
         try:
             data = load_game(game)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.shared import REPO_ROOT
-from tools.gamedata import BUILTIN_GAMES
+from bridge.catalog import builtin_games
 
 pytestmark = pytest.mark.wheel
 
@@ -61,7 +61,7 @@ def clean_env() -> dict[str, str]:
 
 def test_wheel_carries_the_game_data_and_the_mod(installed):
     names = set(zipfile.ZipFile(installed["wheel"]).namelist())
-    for folder in BUILTIN_GAMES.values():
+    for folder in (p.name for p in builtin_games().values()):
         assert f"bridge/_bundled/assets/{folder}/game.toml" in names
         assert f"bridge/_bundled/mod/{folder}/global.lua" in names
     assert "bridge/_bundled/mod/lib/bridge.lua" in names
@@ -75,7 +75,7 @@ def test_installed_package_reads_its_own_copy(installed):
     assert all(Path(line).is_relative_to(installed["site"]) for line in out), out
 
 
-@pytest.mark.parametrize("game", sorted(BUILTIN_GAMES))
+@pytest.mark.parametrize("game", sorted(builtin_games()))
 def test_wheel_install_builds_every_game(installed, game):
     ttsmod = installed["bin"] / ("ttsmod.exe" if os.name == "nt" else "ttsmod")
     out = installed["work"] / game

@@ -80,7 +80,7 @@ def hosted_url(base_url: str, path: Path) -> str:
 
 
 def _load(game):
-    from tools.gamedata import load_game, resolve_game_dir
+    from bridge.catalog import load_game, resolve_game_dir
 
     return load_game(game), resolve_game_dir(game)
 

@@ -124,7 +124,7 @@ def test_replay_pairs_reused_ids_in_file_order(kit, tmp_path):
 def test_replay_command_exit_codes(tmp_path, monkeypatch):
     from bridge.rules.four_humours.state import new_game
     from tools.cli import cli
-    from tools.gamedata import load_game
+    from bridge.catalog import load_game
     from bridge.rules.four_humours.service import handle_request
 
     data = load_game("four-humours")

@@ -50,7 +50,7 @@ def test_a_request_sent_with_floats_is_answered_as_if_sent_with_ints():
 
 @pytest.fixture(scope="module")
 def four_humours_snapshot(repo_root):
-    from tools.gamedata import load_game
+    from bridge.catalog import load_game
 
     from bridge.rules.four_humours.state import new_game
 

@@ -156,7 +156,7 @@ def test_real_four_humours_end_round_through_the_bridge(kit):
     from bridge.games import default_registry
     from bridge.rules.four_humours.service import handle_request
     from bridge.rules.four_humours.state import new_game
-    from tools.gamedata import load_game
+    from bridge.catalog import load_game
 
     data = load_game("four-humours")
     body = {"snapshot": new_game(data, 3, seed=11).to_snapshot(), "choices": [], "force": True}

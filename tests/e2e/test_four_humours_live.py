@@ -14,7 +14,7 @@ from bridge.rules.four_humours.actions import Place
 from tests.e2e.harness import Game, build
 from tools.headless import Fidelity
 from tests.e2e.tableview import bag_of, flat, physical, scene_cards, snaps
-from tools.gamedata import load_game
+from bridge.catalog import load_game
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from tools.build import build, bundle_scripts
 from bridge.luabundle import unbundle
 from tools.check import check_file
 from tools.cli import cli
-from tools.gamedata import load_game
+from bridge.catalog import load_game
 from tools.save import is_guid
 from tools.sheets import pack_faces
 from tools.tables.four_humours import ArtLike, compose_table

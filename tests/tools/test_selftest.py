@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.harness import Game, build, free_port
-from tools.gamedata import load_game
+from bridge.catalog import load_game
 from tools.headless import Table
 from tools.headless.fidelity import Fidelity
 from tools.selftest import (

@@ -9,7 +9,7 @@ import click
 from bridge.rules.errors import RulesError
 from bridge.rules.four_humours.service import resolve_round
 from bridge.errors import InputError
-from tools.gamedata import load_game
+from bridge.catalog import load_game
 
 
 @click.command(short_help='Print the end-of-round ruling for a table snapshot.')

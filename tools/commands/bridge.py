@@ -119,7 +119,7 @@ def game_root_file(game: str) -> str | None:
     from bridge.paths import mod_dir
 
     try:
-        from tools.gamedata import resolve_game_dir
+        from bridge.catalog import resolve_game_dir
 
         folder = resolve_game_dir(game).name
     except (TtsmodError, ImportError):
@@ -150,7 +150,7 @@ async def serve(bridge: Any, *, watch_game: str | None = None, hooks: Any = None
         loop = asyncio.get_running_loop()
         watcher = None
         if watch_game is not None:
-            from tools.gamedata import resolve_game_dir
+            from bridge.catalog import resolve_game_dir
 
             game_assets = resolve_game_dir(watch_game)
             hooks = hooks or default_hooks()

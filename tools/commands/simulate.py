@@ -7,7 +7,7 @@ import os
 
 import click
 
-from tools.gamedata import load_game
+from bridge.catalog import load_game
 from tools.simulate import simulate as run_simulation
 
 PROGRESS_FROM = 50  # games; shorter runs finish before a bar would be worth drawing

@@ -666,7 +666,7 @@ def load_four_humours_layouts(game_dir: Path) -> Layouts:
 
 def _default_game_dir(data: FourHumoursData) -> Path:
     try:
-        from tools.gamedata import resolve_game_dir
+        from bridge.catalog import resolve_game_dir
 
         return resolve_game_dir(data.info.id)
     except (ImportError, DataError):

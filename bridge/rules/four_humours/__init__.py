@@ -11,10 +11,12 @@ Modules: ``records`` (game data), ``actions`` (decisions), ``resolution`` (one c
 from bridge.rules.four_humours.actions import Action, Choose, Pass, Place, Redraw, Target
 from bridge.rules.four_humours.records import FourHumoursData
 from bridge.rules.four_humours.state import GameOutcome, GameState, Phase, Standing, Termination, new_game
+from bridge.rules.four_humours.game import FOUR_HUMOURS  # registers the game (bridge.rules.game)
 
 __all__ = [
     "Action",
     "Choose",
+    "FOUR_HUMOURS",
     "FourHumoursData",
     "GameOutcome",
     "GameState",

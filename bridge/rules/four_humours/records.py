@@ -1,7 +1,7 @@
 """Typed, frozen records of the Four Humours game data.
 
-These are what ``tools.gamedata`` builds from ``assets/four_humours/*.toml`` (or a designer's copy of that
-folder) after validating it; the engine, the renderer and the save builder all read these records and never
+These are what ``bridge.rules.four_humours.data`` builds from ``assets/four_humours/*.toml`` (or a designer's
+copy of that folder) after validating it; the engine, the renderer and the save builder all read these records and never
 the files.  Nothing here knows about files: a record is only a value.
 
 Vocabulary (see ``docs/rules/four-humours.md``): a *scene card* has citizen *slots*, each accepting two
@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Mapping
 
+from bridge.rules.game import LANGUAGES, GameMeta, Names
+
 HUMOURS: tuple[str, ...] = ("choleric", "sanguine", "melancholic", "phlegmatic")
 """The four humours in their canonical order (also the tie-break order of FH-10.4)."""
 
-LANGUAGES: tuple[str, ...] = ("en", "uk", "ru")
 EDGE_KINDS: tuple[str, ...] = ("path", "bridge")
 MODES: tuple[str, ...] = ("kingdom", "fief")
 
@@ -30,22 +31,6 @@ class Outcome(str, enum.Enum):
     WIN = "win"
     DISCARD = "discard"
     SNEAK = "sneak"
-
-
-@dataclass(frozen=True)
-class Names:
-    """A text in the three card languages."""
-
-    en: str
-    uk: str
-    ru: str
-
-    def get(self, lang: str) -> str:
-        """The text in ``lang`` (one of :data:`LANGUAGES`)."""
-        return getattr(self, lang)
-
-    def to_json(self) -> dict[str, str]:
-        return {"en": self.en, "uk": self.uk, "ru": self.ru}
 
 
 COUNT_OPS: tuple[str, ...] = ("eq", "gte", "lte", "between")
@@ -308,23 +293,10 @@ class Rules:
 
 
 @dataclass(frozen=True)
-class GameInfo:
-    """Metadata of the game (OpenSpiel's GameType): names, player counts, modes, colours."""
-
-    id: str
-    name: Names
-    min_players: int
-    max_players: int
-    modes: tuple[str, ...]
-    player_colours: tuple[str, ...]  # TTS seat colours, in seat order
-    sample_data: bool = True
-
-
-@dataclass(frozen=True)
 class FourHumoursData:
     """Everything the engine needs of one game folder, validated."""
 
-    info: GameInfo
+    info: GameMeta
     rules: Rules
     humours: tuple[HumourInfo, ...]
     citizens: tuple[CitizenType, ...]

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from bridge.rules.four_humours import new_game
 from tools.cli import cli
-from tools.gamedata import load_game
+from bridge.catalog import load_game
 from bridge.paths import assets_dir
 
 TIMING = {"seconds", "games_per_second"}

@@ -6,6 +6,7 @@ import shutil
 
 import pytest
 
+from bridge.rules.game import GameMeta
 from bridge.rules.four_humours.records import (
     Board,
     Cell,
@@ -13,7 +14,6 @@ from bridge.rules.four_humours.records import (
     Count,
     Edge,
     FourHumoursData,
-    GameInfo,
     Goal,
     GoalPredicate,
     HumourInfo,
@@ -76,8 +76,9 @@ def small_game() -> FourHumoursData:
                   names("Have a potion on each tile.", "Майте зілля на кожному фрагменті.", "Зелье на каждом участке."),
                   GoalPredicate("zones_covered", min=2)),
              Goal("line", "fief", names("Line"), names("Three in a row."), GoalPredicate("fief_line", length=3)))
-    info = GameInfo("four-humours", names("Four Humours", "Чотири темпераменти", "Четыре зелья"), 2, 6,
-                    ("kingdom", "fief"), ("White", "Red"))
+    info = GameMeta("four-humours", names("Four Humours", "Чотири темпераменти", "Четыре зелья"), 2, 6,
+                    ("kingdom", "fief"), ("White", "Red"), ("en", "uk", "ru"), ("game.toml",),
+                    "bridge.rules.four_humours", "tools.games.four_humours", "four_humours")
     return FourHumoursData(info, Rules(default_resolution=default), humours, citizens, scenes, parties, goals,
                            kingdom, (fief,))
 

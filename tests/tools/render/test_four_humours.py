@@ -121,7 +121,7 @@ def test_language_changes_the_cards(game, game_dir, tmp_path):
 
 
 def test_the_shipped_sample_game_renders_in_all_languages(tmp_path):
-    gamedata = pytest.importorskip("tools.gamedata")
+    gamedata = pytest.importorskip("bridge.catalog")
     data = gamedata.load_game("four-humours")
     for lang in ("en", "uk", "ru"):
         art = render_game(data, tmp_path / lang, lang=lang, jobs=2)

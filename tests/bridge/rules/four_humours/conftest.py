@@ -23,7 +23,7 @@ from bridge.rules.four_humours.records import (
     Slot,
     Step,
 )
-from tools.gamedata import load_game
+from bridge.catalog import load_game
 
 SHORT = {"C": "choleric", "S": "sanguine", "M": "melancholic", "F": "phlegmatic"}
 

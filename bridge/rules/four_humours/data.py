@@ -1,35 +1,26 @@
-"""GAME argument → game folder → validated, frozen game records.
+"""Four Humours game data: parsed TOML documents → validated, frozen records (:class:`FourHumoursData`).
 
-A GAME is a built-in game id (``four-humours``, data under :func:`bridge.paths.assets_dir`) or the path of a
-folder laid out like ``assets/four_humours/``, so a designer can work on their own copy of the data.
-
-Reading files (:func:`load_game`, :func:`load_four_humours`) is kept apart from building and validating the
-records (:func:`parse_four_humours`, a pure function of the parsed TOML documents).  Every problem with the data
+Pure: :func:`parse_four_humours` reads no files (:mod:`bridge.catalog` reads them). Every problem with the data
 raises :class:`bridge.errors.DataError` naming the file, the entry and the field, e.g.::
 
     scenes.toml: scene "mill": slots[2].humours: "bile" is not a humour
 
-Indexes in field paths count from 0.  Nothing here prints or exits; the CLI turns a ``DataError`` into one line
-and exit status 2.  The file format is documented in ``docs/data-format.md``.
+Indexes in field paths count from 0. The file format is documented in ``docs/data-format.md``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
-import os
 import re
-import tomllib
-from collections.abc import Callable, Mapping
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from collections.abc import Mapping
 from typing import Any
 
+from bridge.errors import DataError
 from bridge.rules.four_humours.records import (
     COUNT_OPS,
     EDGE_KINDS,
     GOAL_PREDICATE_KINDS,
     HUMOURS,
-    LANGUAGES,
     MODES,
     Board,
     Cell,
@@ -37,11 +28,9 @@ from bridge.rules.four_humours.records import (
     Count,
     Edge,
     FourHumoursData,
-    GameInfo,
     Goal,
     GoalPredicate,
     HumourInfo,
-    Names,
     Outcome,
     PartyTile,
     Rules,
@@ -50,23 +39,25 @@ from bridge.rules.four_humours.records import (
     Step,
     Tile,
 )
-from bridge.errors import DataError
-from bridge.paths import assets_dir
+from bridge.rules.game import GameMeta, parse_game_meta
+from bridge.rules.game import read_names as _names
+from bridge.rules.reader import At as _DataAt
+from bridge.rules.reader import array as _array
+from bridge.rules.reader import boolean as _bool
+from bridge.rules.reader import check_unique as _check_unique
+from bridge.rules.reader import choice as _choice
+from bridge.rules.reader import entry_name as _entry_name
+from bridge.rules.reader import expect as _expect
+from bridge.rules.reader import ident as _ident
+from bridge.rules.reader import integer as _int
+from bridge.rules.reader import keys as _keys
+from bridge.rules.reader import number as _number
+from bridge.rules.reader import show as _show
+from bridge.rules.reader import string as _string
+from bridge.rules.reader import table as _table
+from bridge.rules.reader import top as _top
 
-__all__ = [
-    "BUILTIN_GAMES",
-    "FOUR_HUMOURS_FILES",
-    "RULE_CHOICES",
-    "TTS_SEAT_COLOURS",
-    "asset_path",
-    "load_four_humours",
-    "load_game",
-    "parse_four_humours",
-    "resolve_game_dir",
-]
-
-BUILTIN_GAMES: dict[str, str] = {"four-humours": "four_humours"}
-"""Built-in game id → its folder name under :func:`bridge.paths.assets_dir`."""
+__all__ = ["FOUR_HUMOURS_FILES", "RULE_CHOICES", "parse_four_humours"]
 
 FOUR_HUMOURS_FILES: tuple[str, ...] = (
     "game.toml",
@@ -102,302 +93,16 @@ _RULE_MINIMUMS: dict[str, int] = {
     "scenes_face_up": 1,
 }
 
-TTS_SEAT_COLOURS: tuple[str, ...] = (
-    "White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink",
-)
-"""The seat colours of Tabletop Simulator."""
-
-MAX_ID_LENGTH = 64
-"""Longest id (of a card, tile, cell, goal, …): ids become file names (``art/<id>.png``) and save keys."""
-
-MAX_TEXT_LENGTH = 1000
-"""Longest text (a title, a card text, a name): ten times the longest sample text; a card face holds far less.
-Checked before anything is rendered, so a megabyte title fails at once instead of after a long text fit."""
-
 MAX_PREDICATE_DEPTH = 16
 """Most ``all``/``any`` levels a goal predicate may nest (the sample goals use two)."""
 
-MAX_DATA_FILE_BYTES = 16 * 1024 * 1024
-"""Largest game data file read; the sample files are a few kilobytes."""
-
 _ROTATIONS = (0, 90, 180, 270)
-_ID_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
 _COLOUR_RE = re.compile(r"#[0-9a-fA-F]{6}\Z")
 _EPSILON = 1e-9
 
 
-# --------------------------------------------------------------------------------------------------------------
-# Locating and reading a game folder
-
-
-def resolve_game_dir(game: str | os.PathLike[str]) -> Path:
-    """The absolute folder of GAME: a built-in id (which wins over a same-named folder) or a folder path.
-
-    Raises :class:`DataError` naming ``game`` when it is neither a built-in id nor a folder holding ``game.toml``.
-    """
-    if isinstance(game, str) and game in BUILTIN_GAMES:
-        folder = assets_dir() / BUILTIN_GAMES[game]
-        if not (folder / "game.toml").is_file():
-            raise DataError(game, None, None, f"built-in game data not found ({BUILTIN_GAMES[game]}/game.toml)")
-        return folder.resolve()
-    path = Path(game)
-    if path.is_dir():
-        if (path / "game.toml").is_file():
-            return path.resolve()
-        raise DataError(str(game), None, None, "this folder has no game.toml")
-    known = ", ".join(BUILTIN_GAMES)
-    raise DataError(str(game), None, None, f"not a built-in game ({known}) nor a game folder")
-
-
-def load_game(game: str | os.PathLike[str]) -> FourHumoursData:
-    """Resolve GAME, read ``game.toml``'s ``[game] id`` and load the folder with that game's loader.
-
-    Only ``four-humours`` exists; any other id raises :class:`DataError` (``game.toml: [game]: id: ...``).
-    """
-    folder = resolve_game_dir(game)
-    document = _read_toml(folder, "game.toml")
-    at = _At("game.toml", "[game]")
-    section = _table(at, document.get("game", _MISSING))
-    game_id = _string(at.sub("id"), section.get("id", _MISSING))
-    loader = _GAME_LOADERS.get(game_id)
-    if loader is None:
-        known = ", ".join(sorted(_GAME_LOADERS))
-        raise at.sub("id").error(f"{_show(game_id)} is not a game ttsmod knows ({known})")
-    return loader(folder)
-
-
-def load_four_humours(folder: Path) -> FourHumoursData:
-    """Read the six files of :data:`FOUR_HUMOURS_FILES` from ``folder`` and return :func:`parse_four_humours`.
-
-    A missing or unreadable file, or a TOML syntax error (message with line and column), raises
-    :class:`DataError` naming the file.  Other files in the folder (art, layouts) are ignored.
-    """
-    documents = {name: _read_toml(Path(folder), name) for name in FOUR_HUMOURS_FILES}
-    return parse_four_humours(documents)
-
-
-def _read_toml(folder: Path, name: str) -> dict[str, Any]:
-    path = folder / name
-    if not path.is_file():
-        raise DataError(name, None, None, f"file not found in the game folder {folder.name}/")
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_DATA_FILE_BYTES + 1)
-        if len(raw) > MAX_DATA_FILE_BYTES:
-            raise DataError(name, None, None, f"larger than {MAX_DATA_FILE_BYTES // (1024 * 1024)} MB; game data "
-                                              "files are a few kilobytes")
-        text = raw.decode("utf-8")
-        return tomllib.loads(text)
-    except RecursionError:
-        # tomllib parses nested arrays and inline tables recursively: a few hundred levels exhaust the stack.
-        line = _deep_nesting_line(text, MAX_TOML_NESTING)
-        where = f"line {line}: " if line else ""
-        raise DataError(name, None, None, f"{where}arrays or inline tables nested too deeply to read "
-                                          f"(more than {MAX_TOML_NESTING} levels)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(name, None, None, f"invalid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise DataError(name, None, None, "not UTF-8 text") from None
-    except OSError as exc:
-        raise DataError(name, None, None, f"cannot read: {exc.strerror or exc}") from None
-
-
-MAX_TOML_NESTING = 100  # well under what tomllib survives (~150 levels of inline tables)
-
-
-def _deep_nesting_line(text: str, limit: int) -> int | None:
-    """The line where ``[``/``{`` nesting first goes past ``limit``, skipping strings and comments; or None.
-
-    Only used to point at the place once tomllib has given up; a rough scan of TOML's lexical rules is enough.
-    """
-    depth, line, i, n = 0, 1, 0, len(text)
-    while i < n:
-        char = text[i]
-        if char == "\n":
-            line += 1
-        elif char == "#":
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-            continue
-        elif char in "\"'":
-            quote = char * 3 if text.startswith(char * 3, i) else char
-            j = i + len(quote)
-            while j < n and not text.startswith(quote, j):
-                if text[j] == "\\" and char == '"':
-                    j += 1
-                elif text[j] == "\n":
-                    line += 1
-                j += 1
-            i = j + len(quote)
-            continue
-        elif char in "[{":
-            depth += 1
-            if depth > limit:
-                return line
-        elif char in "]}":
-            depth -= 1
-        i += 1
-    return None
-
-
-def asset_path(folder: Path, relative: str, *, file: str, entry: str | None, field: str | None) -> Path:
-    """The absolute path of ``relative`` (an art file named in the data) inside the game ``folder``.
-
-    ``relative`` must be a non-empty path with ``/`` separators, relative to ``folder``; after resolving ``..``
-    and symbolic links it must still lie inside ``folder``.  Otherwise :class:`DataError` (``file``, ``entry``,
-    ``field``) is raised.  Whether the file exists is not checked here.
-    """
-    at = _At(file, entry, field)
-    if not isinstance(relative, str) or not relative.strip():
-        raise at.error(f"expected a relative file path, got {_show(relative)}")
-    if "\\" in relative:
-        raise at.error(f"{_show(relative)}: use / to separate folders")
-    if PurePosixPath(relative).is_absolute() or PureWindowsPath(relative).drive:
-        raise at.error(f"{_show(relative)} must be relative to the game folder")
-    base = Path(folder).resolve()
-    target = (base / relative).resolve()
-    if not target.is_relative_to(base):
-        raise at.error(f"{_show(relative)} leads outside the game folder")
-    return target
-
-
-# --------------------------------------------------------------------------------------------------------------
-# Typed access to parsed TOML with error locations
-
-
-class _Missing:
-    def __repr__(self) -> str:
-        return "<missing>"
-
-
-_MISSING: Any = _Missing()
-
-
-@dataclasses.dataclass(frozen=True)
-class _At:
-    """Where a value sits (file, entry, field path) so that any problem becomes a precise :class:`DataError`."""
-
-    file: str
-    entry: str | None = None
-    field: str | None = None
-
-    def sub(self, key: str | int) -> "_At":
-        """The location of ``key`` (a table key or an array index) below this one."""
-        if isinstance(key, int):
-            path = f"{self.field or ''}[{key}]"
-        else:
-            path = f"{self.field}.{key}" if self.field else key
-        return _At(self.file, self.entry, path)
-
-    def error(self, message: str) -> DataError:
-        return DataError(self.file, self.entry, self.field, message)
-
-
-def _show(value: Any) -> str:
-    """A short, readable rendering of a TOML value for error messages."""
-    if isinstance(value, _Missing):
-        return "nothing"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        text = value if len(value) <= 40 else value[:37] + "..."
-        shown = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        return shown if len(value) <= 40 else f"{shown} ({len(value)} characters)"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, list):
-        return "an array"
-    return str(value)
-
-
-def _expect(at: _At, value: Any, what: str) -> DataError:
-    if isinstance(value, _Missing):
-        return at.error("missing")
-    return at.error(f"expected {what}, got {_show(value)}")
-
-
-def _table(at: _At, value: Any) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _expect(at, value, "a table")
-    return value
-
-
-def _array(at: _At, value: Any, *, non_empty: bool = False) -> list[Any]:
-    if not isinstance(value, list):
-        raise _expect(at, value, "an array")
-    if non_empty and not value:
-        raise at.error("must not be empty")
-    return value
-
-
-def _string(at: _At, value: Any) -> str:
-    if not isinstance(value, str):
-        raise _expect(at, value, "a string")
-    if not value.strip():
-        raise at.error("must not be empty")
-    if len(value) > MAX_TEXT_LENGTH:
-        raise at.error(f"{len(value)} characters is too long (at most {MAX_TEXT_LENGTH})")
-    return value
-
-
-def _ident(at: _At, value: Any) -> str:
-    if isinstance(value, str) and len(value) > MAX_ID_LENGTH:
-        raise at.error(f"{_show(value)} is too long for an id (at most {MAX_ID_LENGTH} characters)")
-    text = _string(at, value)
-    if not _ID_RE.match(text):
-        raise at.error(f"{_show(text)} is not a valid id (letters, digits, - and _, not starting with - or _)")
-    return text
-
-
-def _int(at: _At, value: Any, minimum: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _expect(at, value, "an integer")
-    if minimum is not None and value < minimum:
-        raise at.error(f"{value} is too small (at least {minimum})")
-    return value
-
-
-def _bool(at: _At, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise _expect(at, value, "true or false")
-    return value
-
-
-def _number(at: _At, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise _expect(at, value, "a number")
-    return float(value)
-
-
-def _choice(at: _At, value: Any, allowed: tuple[str, ...], what: str) -> str:
-    text = _string(at, value)
-    if text not in allowed:
-        raise at.error(f"{_show(text)} is not {what} ({', '.join(allowed)})")
-    return text
-
-
-def _keys(at: _At, table: dict[str, Any], required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
-    """Reject keys outside ``required + optional`` and report the first missing required key."""
-    allowed = required + optional
-    for key in table:
-        if key not in allowed:
-            raise at.sub(key).error(f"unknown field (expected {', '.join(allowed)})")
-    for key in required:
-        if key not in table:
-            raise at.sub(key).error("missing")
-
-
-def _names(at: _At, value: Any) -> Names:
-    table = _table(at, value)
-    for key in table:
-        if key not in LANGUAGES:
-            raise at.sub(key).error(f"unknown language (expected {', '.join(LANGUAGES)})")
-    for lang in LANGUAGES:
-        if lang not in table:
-            raise at.error(f'missing language "{lang}"')
-    return Names(**{lang: _string(at.sub(lang), table[lang]) for lang in LANGUAGES})
+def _At(file: str, entry: str | None = None, field: str | None = None) -> _DataAt:
+    return _DataAt.data(file, entry, field)
 
 
 def _humour(at: _At, value: Any) -> str:
@@ -415,35 +120,6 @@ def _humour_pair(at: _At, value: Any) -> tuple[str, str]:
     if first == second:
         raise at.error(f"the two humours must differ ({_show(first)} twice)")
     return first, second
-
-
-def _entry_name(kind: str, plural: str, item: Any, index: int) -> str:
-    if isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"].strip():
-        ident = item["id"]
-        if len(ident) > MAX_ID_LENGTH:  # keep the one-line error short; the id check reports the length
-            return f'{plural}[{index}] ({kind} "{ident[:20]}...")'
-        return f'{kind} "{ident}"'
-    return f"{plural}[{index}]"
-
-
-def _top(file: str, document: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
-    at = _At(file)
-    table = _table(at, document)
-    for key in table:
-        if key not in required + optional:
-            raise at.error(f'unknown top-level key "{key}" (expected {", ".join(required + optional)})')
-    for key in required:
-        if key not in table:
-            raise at.error(f'missing "{key}"')
-    return table
-
-
-def _check_unique(ats: list[_At], ids: list[str], what: str, plural: str) -> None:
-    seen: dict[str, int] = {}
-    for index, (at, ident) in enumerate(zip(ats, ids)):
-        if ident in seen:
-            raise at.sub("id").error(f"duplicate {what} id {_show(ident)} (also {plural}[{seen[ident]}])")
-        seen[ident] = index
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -497,34 +173,13 @@ def _steps(at: _At, value: Any) -> tuple[Step, ...]:
 # game.toml
 
 
-def _parse_info(doc: dict[str, Any]) -> GameInfo:
-    at = _At("game.toml", "[game]")
-    table = _table(at, doc["game"])
-    _keys(at, table, ("id", "name", "min_players", "max_players", "modes", "player_colours"), ("sample_data",))
-    ident = _ident(at.sub("id"), table["id"])
-    name = _names(at.sub("name"), table["name"])
-    min_players = _int(at.sub("min_players"), table["min_players"], 1)
-    max_players = _int(at.sub("max_players"), table["max_players"], 1)
-    if max_players < min_players:
-        raise at.sub("max_players").error(f"{max_players} is less than min_players ({min_players})")
-    modes = []
-    modes_at = at.sub("modes")
-    for mode in _array(modes_at, table["modes"], non_empty=True):
-        text = _choice(modes_at, mode, MODES, "a mode")
-        if text in modes:
-            raise modes_at.error(f"{_show(text)} is listed twice")
-        modes.append(text)
-    colours = []
-    colours_at = at.sub("player_colours")
-    for colour in _array(colours_at, table["player_colours"]):
-        text = _choice(colours_at, colour, TTS_SEAT_COLOURS, "a TTS seat colour")
-        if text in colours:
-            raise colours_at.error(f"{_show(text)} is listed twice")
-        colours.append(text)
-    if len(colours) < max_players:
-        raise colours_at.error(f"{len(colours)} colours for up to {max_players} players")
-    sample = _bool(at.sub("sample_data"), table.get("sample_data", False))
-    return GameInfo(ident, name, min_players, max_players, tuple(modes), tuple(colours), sample)
+def _parse_info(doc: dict[str, Any]) -> GameMeta:
+    """The shared ``[game]`` table, plus what Four Humours asks of it: its modes are kingdom and fief."""
+    meta = parse_game_meta(doc)
+    modes_at = _At("game.toml", "[game]").sub("modes")
+    for mode in meta.modes:
+        _choice(modes_at, mode, MODES, "a mode")
+    return meta
 
 
 def _parse_humours(doc: dict[str, Any]) -> tuple[HumourInfo, ...]:
@@ -746,7 +401,7 @@ def _parse_map(doc: dict[str, Any]) -> Board:
     return Board(board_id, board_name, tuple(tiles), tuple(cells), edges)
 
 
-def _parse_fiefs(doc: dict[str, Any], citizens: Mapping[str, CitizenType], info: GameInfo) -> tuple[Board, ...]:
+def _parse_fiefs(doc: dict[str, Any], citizens: Mapping[str, CitizenType], info: GameMeta) -> tuple[Board, ...]:
     file = "fiefs.toml"
     top = _top(file, doc, ("fiefs",))
     humans = [c.id for c in citizens.values() if not c.joker]
@@ -963,7 +618,7 @@ def _predicate(at: _At, value: Any, mode: str, boards: tuple[Board, ...], depth:
     return GoalPredicate(kind, min=minimum)
 
 
-def _parse_goals(doc: dict[str, Any], info: GameInfo, rules: Rules, kingdom: Board,
+def _parse_goals(doc: dict[str, Any], info: GameMeta, rules: Rules, kingdom: Board,
                  fiefs: tuple[Board, ...]) -> tuple[Goal, ...]:
     file = "goals.toml"
     top = _top(file, doc, ("goals",))
@@ -1019,4 +674,3 @@ def parse_four_humours(documents: Mapping[str, dict[str, Any]]) -> FourHumoursDa
     return FourHumoursData(info, rules, humours, citizens, scenes, parties, goals, kingdom, fiefs)
 
 
-_GAME_LOADERS: dict[str, Callable[[Path], FourHumoursData]] = {"four-humours": load_four_humours}

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tools import gamedata
+from bridge import catalog
+from bridge.rules import reader
+from bridge.rules.four_humours import data as gamedata
 from tools.cli import cli
 from bridge.paths import assets_dir
 
@@ -79,22 +81,22 @@ def test_a_100k_character_id_is_refused_with_a_short_line(game_copy, tmp_path, m
     replace_goal(game_copy, "six-tiles", id='"' + "x" * 100_000 + '"')
     line = build_error(game_copy, tmp_path, monkeypatch)
     assert line.startswith("error: goals.toml: goals[0]") and "100000 characters" in line
-    assert f"at most {gamedata.MAX_ID_LENGTH}" in line
+    assert f"at most {reader.MAX_ID_LENGTH}" in line
 
 
 def test_a_megabyte_title_fails_before_rendering(game_copy, tmp_path, monkeypatch):
     replace_goal(game_copy, "six-tiles", title='{ en = "' + "T" * 1_000_000 + '", uk = "т", ru = "т" }')
     line = build_error(game_copy, tmp_path, monkeypatch)
     assert line == (f'error: goals.toml: goal "six-tiles": title.en: 1000000 characters is too long '
-                    f"(at most {gamedata.MAX_TEXT_LENGTH})")
+                    f"(at most {reader.MAX_TEXT_LENGTH})")
 
 
 def test_a_huge_data_file_is_refused_before_parsing(game_copy, tmp_path, monkeypatch):
-    monkeypatch.setattr(gamedata, "MAX_DATA_FILE_BYTES", 1024)
+    monkeypatch.setattr(catalog, "MAX_DATA_FILE_BYTES", 1024)
     line = build_error(game_copy, tmp_path, monkeypatch)
     assert line.startswith("error: game.toml: larger than")
 
 
 def test_the_sample_data_is_within_every_limit():
-    data = gamedata.load_game("four-humours")
+    data = catalog.load_game("four-humours")
     assert data.info.id == "four-humours"

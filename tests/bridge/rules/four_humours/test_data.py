@@ -17,19 +17,14 @@ import pytest
 
 from bridge.rules.four_humours import records
 from bridge.rules.four_humours.records import GOAL_PREDICATE_KINDS, Count, Outcome, Rules, Step
-from tools import gamedata
+from bridge.catalog import asset_path, builtin_games, load_game, resolve_game_dir
 from bridge.errors import DataError
-from tools.gamedata import (
-    BUILTIN_GAMES,
-    FOUR_HUMOURS_FILES,
-    RULE_CHOICES,
-    asset_path,
-    load_four_humours,
-    load_game,
-    parse_four_humours,
-    resolve_game_dir,
-)
 from bridge.paths import assets_dir
+from bridge.rules.four_humours.data import FOUR_HUMOURS_FILES, RULE_CHOICES, parse_four_humours
+
+
+def load_four_humours(folder):
+    return load_game(folder)
 
 Docs = dict[str, dict[str, Any]]
 
@@ -52,7 +47,7 @@ def builtin() -> records.FourHumoursData:
 
 @pytest.fixture(scope="module")
 def pristine_docs() -> Docs:
-    folder = assets_dir() / BUILTIN_GAMES["four-humours"]
+    folder = builtin_games()["four-humours"]
     return {name: tomllib.loads((folder / name).read_text(encoding="utf-8")) for name in FOUR_HUMOURS_FILES}
 
 
@@ -219,7 +214,7 @@ def test_a_folder_of_another_game_is_refused(game_copy: Path) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace('id = "four-humours"', 'id = "chess"'), encoding="utf-8")
     with pytest.raises(DataError) as info:
         load_game(game_copy)
-    assert str(info.value) == 'game.toml: [game]: id: "chess" is not a game ttsmod knows (four-humours)'
+    assert str(info.value) == 'game.toml: [game]: engine: "bridge.rules.four_humours" registers no game "chess"'
 
 
 def test_a_missing_file_is_named(game_copy: Path) -> None:
@@ -657,4 +652,4 @@ def test_asset_paths_stay_inside_the_game_folder(game_copy: Path, tmp_path: Path
 
 def test_the_builtin_id_resolves_to_the_assets_folder() -> None:
     assert resolve_game_dir("four-humours") == (assets_dir() / "four_humours").resolve()
-    assert gamedata.BUILTIN_GAMES == {"four-humours": "four_humours"}
+    assert builtin_games()["four-humours"] == (assets_dir() / "four_humours").resolve()

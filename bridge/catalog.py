@@ -1,0 +1,204 @@
+"""GAME argument → game folder → its metadata, its engine and its validated records.
+
+A GAME is a built-in game id (a folder under :func:`bridge.paths.assets_dir` whose ``game.toml`` has that
+``[game] id``) or the path of any folder laid out the same way, so a designer can work on a copy of the data —
+or a new game can live anywhere (a test folder, a designer's repository). The ``[game]`` table names the
+engine's module; importing it registers the engine (:func:`bridge.rules.game.register_game`).
+
+This is the I/O edge of the rules: it reads files and imports modules; the engines' ``parse`` stays pure.
+Every problem raises :class:`bridge.errors.DataError` naming the file (and entry and field), e.g.
+``scenes.toml: scene "mill": slots[2].humours: "bile" is not a humour``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Any
+
+from bridge.errors import DataError
+from bridge.paths import assets_dir
+from bridge.rules.game import Game, GameMeta, parse_game_meta, registered_game
+from bridge.rules.reader import At, show
+
+MAX_DATA_FILE_BYTES = 16 * 1024 * 1024
+"""Largest game data file read: the sample files are a few kilobytes."""
+
+MAX_TOML_NESTING = 100  # well under what tomllib survives (~150 levels of inline tables)
+
+
+@dataclass(frozen=True)
+class GameFolder:
+    """A game folder and its ``[game]`` metadata."""
+
+    folder: Path
+    meta: GameMeta
+
+    def engine(self) -> Game:
+        """The game's engine: its module imported (which registers it), then found by id."""
+        return engine_of(self.meta, self.folder)
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    """A game folder with its engine and its validated records."""
+
+    folder: Path
+    meta: GameMeta
+    engine: Game
+    data: Any
+
+
+def builtin_games() -> dict[str, Path]:
+    """Built-in game id → its folder, for every folder of :func:`assets_dir` holding a readable ``game.toml``."""
+    root = assets_dir()
+    found: dict[str, Path] = {}
+    if not root.is_dir():
+        return found
+    for folder in sorted(p for p in root.iterdir() if (p / "game.toml").is_file()):
+        try:
+            meta = parse_game_meta(read_toml(folder, "game.toml"))
+        except DataError:
+            continue   # a broken built-in folder is reported when it is asked for by path, not here
+        found.setdefault(meta.id, folder.resolve())
+    return found
+
+
+def resolve_game(game: str | os.PathLike[str]) -> GameFolder:
+    """The folder and metadata of GAME: a built-in id (which wins over a same-named folder) or a folder path."""
+    if isinstance(game, str):
+        builtin = builtin_games().get(game)
+        if builtin is not None:
+            return GameFolder(builtin, parse_game_meta(read_toml(builtin, "game.toml")))
+    path = Path(game)
+    if path.is_dir():
+        if (path / "game.toml").is_file():
+            folder = path.resolve()
+            return GameFolder(folder, parse_game_meta(read_toml(folder, "game.toml")))
+        raise DataError(str(game), None, None, "this folder has no game.toml")
+    known = ", ".join(builtin_games()) or "none"
+    raise DataError(str(game), None, None, f"not a built-in game ({known}) nor a game folder")
+
+
+def resolve_game_dir(game: str | os.PathLike[str]) -> Path:
+    """The absolute folder of GAME (see :func:`resolve_game`)."""
+    return resolve_game(game).folder
+
+
+def engine_of(meta: GameMeta, folder: Path | None = None) -> Game:
+    """Import the engine module ``meta.engine`` names and return the engine it registered under ``meta.id``."""
+    at = At.data("game.toml", "[game]")
+    try:
+        importlib.import_module(meta.engine)
+    except ImportError as exc:
+        raise at.sub("engine").error(f"{show(meta.engine)} cannot be imported: {exc}") from None
+    try:
+        return registered_game(meta.id)
+    except KeyError:
+        raise at.sub("engine").error(f"{show(meta.engine)} registers no game {show(meta.id)}") from None
+
+
+def load_documents(folder: Path, meta: GameMeta) -> dict[str, Any]:
+    """Every data file of the game, parsed: file name → TOML document."""
+    return {name: read_toml(folder, name) for name in meta.data_files}
+
+
+def load(game: str | os.PathLike[str]) -> LoadedGame:
+    """Resolve GAME, import its engine and parse its data files into its records."""
+    found = resolve_game(game)
+    engine = found.engine()
+    data = engine.parse(load_documents(found.folder, found.meta))
+    return LoadedGame(found.folder, found.meta, engine, data)
+
+
+def load_game(game: str | os.PathLike[str]) -> Any:
+    """The validated records of GAME (``load(game).data``)."""
+    return load(game).data
+
+
+def read_toml(folder: Path, name: str) -> dict[str, Any]:
+    """``folder/name`` parsed as TOML; a missing, huge, unreadable, too deeply nested or invalid file raises
+    :class:`DataError` naming it."""
+    path = Path(folder) / name
+    if not path.is_file():
+        raise DataError(name, None, None, f"file not found in the game folder {Path(folder).name}/")
+    text = ""
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_DATA_FILE_BYTES + 1)
+        if len(raw) > MAX_DATA_FILE_BYTES:
+            raise DataError(name, None, None, f"larger than {MAX_DATA_FILE_BYTES // (1024 * 1024)} MB; game data "
+                                              "files are a few kilobytes")
+        text = raw.decode("utf-8")
+        return tomllib.loads(text)
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively: a few hundred levels exhaust the stack.
+        line = deep_nesting_line(text, MAX_TOML_NESTING)
+        where = f"line {line}: " if line else ""
+        raise DataError(name, None, None, f"{where}arrays or inline tables nested too deeply to read "
+                                          f"(more than {MAX_TOML_NESTING} levels)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(name, None, None, f"invalid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise DataError(name, None, None, "not UTF-8 text") from None
+    except OSError as exc:
+        raise DataError(name, None, None, f"cannot read: {exc.strerror or exc}") from None
+
+
+def deep_nesting_line(text: str, limit: int) -> int | None:
+    """The line where ``[``/``{`` nesting first goes past ``limit``, skipping strings and comments; or None.
+
+    Only used to point at the place once tomllib has given up; a rough scan of TOML's lexical rules is enough.
+    """
+    depth, line, i, n = 0, 1, 0, len(text)
+    while i < n:
+        char = text[i]
+        if char == "\n":
+            line += 1
+        elif char == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif char in "\"'":
+            quote = char * 3 if text.startswith(char * 3, i) else char
+            j = i + len(quote)
+            while j < n and not text.startswith(quote, j):
+                if text[j] == "\\" and char == '"':
+                    j += 1
+                elif text[j] == "\n":
+                    line += 1
+                j += 1
+            i = j + len(quote)
+            continue
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return line
+        elif char in "]}":
+            depth -= 1
+        i += 1
+    return None
+
+
+def asset_path(folder: Path, relative: str, *, file: str, entry: str | None, field: str | None) -> Path:
+    """The absolute path of ``relative`` (an art file named in the data) inside the game ``folder``.
+
+    ``relative`` must be a non-empty path with ``/`` separators, relative to ``folder``; after resolving ``..``
+    and symbolic links it must still lie inside ``folder``.  Otherwise :class:`DataError` (``file``, ``entry``,
+    ``field``) is raised.  Whether the file exists is not checked here.
+    """
+    at = At.data(file, entry, field)
+    if not isinstance(relative, str) or not relative.strip():
+        raise at.error(f"expected a relative file path, got {show(relative)}")
+    if "\\" in relative:
+        raise at.error(f"{show(relative)}: use / to separate folders")
+    if PurePosixPath(relative).is_absolute() or PureWindowsPath(relative).drive:
+        raise at.error(f"{show(relative)} must be relative to the game folder")
+    base = Path(folder).resolve()
+    target = (base / relative).resolve()
+    if not target.is_relative_to(base):
+        raise at.error(f"{show(relative)} leads outside the game folder")
+    return target

@@ -1,0 +1,88 @@
+"""Four Humours on the shared game interface (:class:`bridge.rules.game.Game`), registered under its id."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping, Sequence
+
+from bridge.rules.four_humours import service
+from bridge.rules.four_humours.actions import Action
+from bridge.rules.four_humours.data import parse_four_humours
+from bridge.rules.four_humours.records import HUMOURS, FourHumoursData
+from bridge.rules.four_humours.state import GameState, Phase, new_game
+from bridge.rules.game import GameMeta, register_game
+from bridge.rules.random import SeededRandom
+
+GAME_ID = "four-humours"
+
+
+class FourHumours:
+    """The Four Humours engine: kingdom and fief modes, 2–6 players."""
+
+    id = GAME_ID
+    request_types = service.REQUEST_TYPES
+
+    def parse(self, documents: Mapping[str, Any]) -> FourHumoursData:
+        return parse_four_humours(documents)
+
+    def meta(self, data: FourHumoursData) -> GameMeta:
+        return data.info
+
+    def new_game(self, data: FourHumoursData, players: int, *, mode: str | None = None,
+                 seed: int = 0) -> GameState:
+        return new_game(data, players, mode=mode or data.info.default_mode, seed=seed)
+
+    def from_snapshot(self, data: FourHumoursData, snapshot: Any) -> GameState:
+        return GameState.from_snapshot(data, snapshot)
+
+    def handle(self, data: FourHumoursData, request_type: str, body: Any) -> dict[str, Any]:
+        return service.handle_request(data, request_type, body)
+
+    def action_from_json(self, data: FourHumoursData, value: Any) -> Action:
+        return Action.from_json(value)
+
+    def action_from_text(self, data: FourHumoursData, text: str) -> Action:
+        return Action.from_text(text)
+
+    def components(self, state: GameState) -> Mapping[str, int]:
+        """Every player's potions by humour, wherever they are (bag, hand, slot, board, pending)."""
+        snap = state.to_snapshot()
+        counts: Counter[str] = Counter()
+        for seat, player in enumerate(snap["players"]):
+            for humour in player["hand"]:
+                counts[f"{seat}:{humour}"] += 1
+            for humour, n in player["bag"].items():
+                counts[f"{seat}:{humour}"] += n
+        slots = [s for card in snap["scenes"] + snap["parties"] for s in card["slots"] if s]
+        on_boards = [p for cells in snap["boards"].values() for ps in cells.values() for p in ps]
+        for potion in slots + on_boards + snap["pending"]:
+            counts[f"{potion['owner']}:{potion['humour']}"] += 1
+        return dict(counts)
+
+    def redeal_hidden(self, state: GameState, player: int, seed: int) -> GameState | None:
+        """The other players' hands and bags dealt anew from the same potions (what ``player`` cannot see of
+        them); ``None`` outside placement."""
+        if state.phase is not Phase.PLACEMENT:
+            return None
+        snap = state.to_snapshot()
+        rng = SeededRandom(seed)
+        for seat, entry in enumerate(snap["players"]):
+            if seat == player:
+                continue
+            pool = list(entry["hand"]) + [h for h in HUMOURS for _ in range(entry["bag"][h])]
+            rng.shuffle(pool)
+            hand, rest = pool[:len(entry["hand"])], pool[len(entry["hand"]):]
+            entry["hand"] = hand
+            entry["bag"] = {h: rest.count(h) for h in HUMOURS}
+        return GameState.from_snapshot(state.data, snap)
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        outcome = state.outcome()
+        return {"rounds": state.round_no, "winners": list(outcome.winners) if outcome else [],
+                "termination": outcome.termination.value if outcome else None}
+
+    def aggregate(self, summaries: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
+        return {}
+
+
+FOUR_HUMOURS = register_game(FourHumours())

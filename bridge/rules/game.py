@@ -1,0 +1,253 @@
+"""The interface every game implements, its metadata, and the registry of games.
+
+A game is data plus a pure engine (OpenSpiel's split between a game type and its states):
+
+- **Metadata is data**: the ``[game]`` table of ``assets/<game>/game.toml`` (:class:`GameMeta`, read by
+  :func:`parse_game_meta`): id, names in the three card languages, player counts, modes, languages, the data
+  files, and the Python modules of its engine and builder.
+- **An engine** is an object following :class:`Game`; it registers itself next to its own code with
+  :func:`register_game` when its module (the ``engine`` of the metadata) is imported, as OpenSpiel's
+  ``register_game`` does. :func:`registered_game` finds it by id.
+- **A state** follows :class:`GameState`, the same for every game: ``to_move``, ``legal_actions``, ``apply``
+  (returning events), ``is_over``, ``outcome``, ``view``, ``to_snapshot``, a cheap ``copy``.
+
+Finding a game folder by id or path and loading its files is I/O and lives in :mod:`bridge.catalog`; this
+module is pure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Protocol, Sequence, runtime_checkable
+
+from bridge.rules import reader as r
+
+LANGUAGES: tuple[str, ...] = ("en", "uk", "ru")
+"""The card languages every game's texts come in."""
+
+TTS_SEAT_COLOURS: tuple[str, ...] = (
+    "White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink",
+)
+"""The seat colours of Tabletop Simulator, in its own order."""
+
+
+@dataclass(frozen=True)
+class Names:
+    """A text in the three card languages."""
+
+    en: str
+    uk: str
+    ru: str
+
+    def get(self, lang: str) -> str:
+        """The text in ``lang`` (one of :data:`LANGUAGES`)."""
+        return getattr(self, lang)
+
+    def to_json(self) -> dict[str, str]:
+        return {"en": self.en, "uk": self.uk, "ru": self.ru}
+
+
+def read_names(at: r.At, value: Any) -> Names:
+    """A ``{ en = …, uk = …, ru = … }`` table."""
+    found = r.table(at, value)
+    for key in found:
+        if key not in LANGUAGES:
+            raise at.sub(key).error(f"unknown language (expected {', '.join(LANGUAGES)})")
+    for lang in LANGUAGES:
+        if lang not in found:
+            raise at.error(f'missing language "{lang}"')
+    return Names(**{lang: r.string(at.sub(lang), found[lang]) for lang in LANGUAGES})
+
+
+@dataclass(frozen=True)
+class GameMeta:
+    """The ``[game]`` table of a game's ``game.toml``: what every game declares about itself."""
+
+    id: str
+    name: Names
+    min_players: int
+    max_players: int
+    modes: tuple[str, ...]             # the first one is the default
+    player_colours: tuple[str, ...]    # TTS seat colours, in seat order
+    languages: tuple[str, ...]         # card languages the data has texts in
+    data_files: tuple[str, ...]        # the TOML files of the game folder the engine parses, game.toml first
+    engine: str                        # Python module of the engine (it calls register_game)
+    builder: str                       # Python module of the builder (tools side: decks, table, mod payload)
+    mod: str                           # folder of the game's Lua under mod/
+    sample_data: bool = False
+
+    @property
+    def default_mode(self) -> str:
+        return self.modes[0]
+
+
+_META_REQUIRED = ("id", "name", "min_players", "max_players", "modes", "player_colours", "data_files", "engine",
+                  "builder")
+_META_OPTIONAL = ("languages", "mod", "sample_data")
+_MODULE = r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z"
+
+
+def _distinct(at: r.At, values: list[Any], read) -> tuple[str, ...]:
+    out: list[str] = []
+    for value in values:
+        text = read(value)
+        if text in out:
+            raise at.error(f"{r.show(text)} is listed twice")
+        out.append(text)
+    return tuple(out)
+
+
+def parse_game_meta(document: Any, file: str = "game.toml") -> GameMeta:
+    """The :class:`GameMeta` of a parsed ``game.toml`` (other tables of the file are the game's own)."""
+    import re
+
+    found = r.table(r.At.data(file), document)
+    at = r.At.data(file, "[game]")
+    meta = r.table(at, found.get("game", r.MISSING))
+    r.keys(at, meta, _META_REQUIRED, _META_OPTIONAL)
+    ident = r.ident(at.sub("id"), meta["id"])
+    name = read_names(at.sub("name"), meta["name"])
+    min_players = r.integer(at.sub("min_players"), meta["min_players"], 1)
+    max_players = r.integer(at.sub("max_players"), meta["max_players"], 1)
+    if max_players < min_players:
+        raise at.sub("max_players").error(f"{max_players} is less than min_players ({min_players})")
+    modes_at = at.sub("modes")
+    modes = _distinct(modes_at, r.array(modes_at, meta["modes"], non_empty=True), lambda v: r.ident(modes_at, v))
+    colours_at = at.sub("player_colours")
+    colours = _distinct(colours_at, r.array(colours_at, meta["player_colours"]),
+                        lambda v: r.choice(colours_at, v, TTS_SEAT_COLOURS, "a TTS seat colour"))
+    if len(colours) < max_players:
+        raise colours_at.error(f"{len(colours)} colours for up to {max_players} players")
+    langs_at = at.sub("languages")
+    languages = _distinct(langs_at, r.array(langs_at, meta.get("languages", list(LANGUAGES)), non_empty=True),
+                          lambda v: r.choice(langs_at, v, LANGUAGES, "a card language"))
+    files_at = at.sub("data_files")
+    files = _distinct(files_at, r.array(files_at, meta["data_files"], non_empty=True),
+                      lambda v: r.string(files_at, v))
+    for index, name_ in enumerate(files):
+        if "/" in name_ or "\\" in name_ or not name_.endswith(".toml"):
+            raise files_at.sub(index).error(f"{r.show(name_)} is not a TOML file name in the game folder")
+    if file not in files:
+        raise files_at.error(f"must list {file} itself")
+    modules = {}
+    for key in ("engine", "builder"):
+        text = r.string(at.sub(key), meta[key])
+        if not re.match(_MODULE, text):
+            raise at.sub(key).error(f"{r.show(text)} is not a Python module name")
+        modules[key] = text
+    mod = r.ident(at.sub("mod"), meta.get("mod", ident.replace("-", "_")))
+    sample = r.boolean(at.sub("sample_data"), meta.get("sample_data", False))
+    return GameMeta(ident, name, min_players, max_players, modes, colours, languages, files, modules["engine"],
+                    modules["builder"], mod, sample)
+
+
+# ------------------------------------------------------------------------------------------------ the interface
+
+@runtime_checkable
+class Action(Protocol):
+    """A move as a value: immutable, comparable, with a text and a JSON form that round-trip."""
+
+    @property
+    def player(self) -> int: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class Outcome(Protocol):
+    """How a game ended: the winning seats (ties share) and a JSON form."""
+
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """A game in progress, the same for every game."""
+
+    def to_move(self) -> int | None:
+        """The seat that acts next (``None`` when the game is over)."""
+
+    def legal_actions(self) -> Sequence[Any]:
+        """Every action allowed now, in a stable order."""
+
+    def apply(self, action: Any) -> list[Any]:
+        """Play ``action`` and return the events it caused; raise a ``RulesError`` for a refused one."""
+
+    def is_over(self) -> bool: ...
+
+    def outcome(self) -> Outcome | None:
+        """The result once :meth:`is_over`, else ``None``."""
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What ``player`` may know, as JSON (never another player's secrets)."""
+
+    def to_snapshot(self) -> dict[str, Any]:
+        """The whole state as the JSON snapshot the mod sends (``from_snapshot`` reads it back)."""
+
+    def copy(self) -> "GameState":
+        """An independent copy, cheap enough for search."""
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What a game's engine provides; one object per game, registered with :func:`register_game`.
+
+    ``Data`` is the game's own frozen records; ``meta(data)`` is their :class:`GameMeta`.
+    """
+
+    id: str
+    request_types: tuple[str, ...]     # the bridge request types ``handle`` answers
+
+    def parse(self, documents: Mapping[str, Any]) -> Any:
+        """TOML documents by file name (every :attr:`GameMeta.data_files`) → the game's records; errors name
+        file, entry and field (:class:`bridge.errors.DataError`)."""
+
+    def meta(self, data: Any) -> GameMeta: ...
+
+    def new_game(self, data: Any, players: int, *, mode: str | None = None, seed: int = 0) -> GameState: ...
+
+    def from_snapshot(self, data: Any, snapshot: Any) -> GameState:
+        """A state from a snapshot; a bad one raises :class:`bridge.rules.errors.SnapshotError` with its path."""
+
+    def handle(self, data: Any, request_type: str, body: Any) -> dict[str, Any]:
+        """Answer one bridge request (JSON in, JSON out); refusals raise ``RulesError`` subclasses."""
+
+    def action_from_json(self, data: Any, value: Any) -> Any: ...
+
+    def action_from_text(self, data: Any, text: str) -> Any: ...
+
+    def components(self, state: Any) -> Mapping[str, int]:
+        """Counts of the physical components, which no action changes (conservation)."""
+
+    def redeal_hidden(self, state: Any, player: int, seed: int) -> Any:
+        """A copy of ``state`` in which what ``player`` cannot see is dealt anew (same counts); ``None`` when
+        nothing is hidden from ``player``. A view, and the events that follow, must not tell the two apart."""
+
+    def summary(self, state: Any) -> dict[str, Any]:
+        """Figures of a finished game for balance runs (``ttsmod simulate``), as JSON."""
+
+    def aggregate(self, summaries: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
+        """The figures of many games, as JSON (added to ``ttsmod simulate``'s output)."""
+
+
+_GAMES: dict[str, Game] = {}
+
+
+def register_game(game: Game) -> Game:
+    """Make ``game`` findable by its id (done once, where the game's engine is defined). Returns it."""
+    if not isinstance(game, Game):
+        raise TypeError(f"{game!r} does not provide the Game interface")
+    _GAMES[game.id] = game
+    return game
+
+
+def registered_game(game_id: str) -> Game:
+    """The engine registered under ``game_id``; ``KeyError`` when none is."""
+    return _GAMES[game_id]
+
+
+def registered_games() -> Iterable[str]:
+    """Ids of the engines registered so far (those whose module has been imported), sorted."""
+    return sorted(_GAMES)

@@ -1,0 +1,209 @@
+"""One validating reader for JSON- and TOML-shaped input, with path-addressed errors.
+
+Game data (TOML documents) and table snapshots (JSON from the mod) are read the same way: a value is taken
+*at* a place, and any problem becomes one precise error naming that place. :class:`At` is the place; the typed
+readers below (:func:`table`, :func:`integer`, :func:`choice`, …) return the value or raise ``at.error(...)``.
+
+Where the place points decides the error: :meth:`At.data` (file, entry, field) raises
+:class:`bridge.errors.DataError` — ``scenes.toml: scene "mill": slots[2].humours: "bile" is not a humour`` —
+and :meth:`At.snapshot` (a path) raises :class:`bridge.rules.errors.SnapshotError` —
+``players[0].bag.choleric: must be an integer``. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from typing import Any, Callable
+
+from bridge.errors import DataError
+from bridge.rules.errors import SnapshotError
+
+MAX_ID_LENGTH = 64
+"""Longest id (of a card, tile, cell, goal, …): ids become file names (``art/<id>.png``) and save keys."""
+
+MAX_TEXT_LENGTH = 1000
+"""Longest text (a title, a card text, a name): ten times the longest sample text; a card face holds far less.
+Checked before anything is rendered, so a megabyte title fails at once instead of after a long text fit."""
+
+ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "<missing>"
+
+
+MISSING: Any = _Missing()
+"""The value of a key that is not there (``table.get(key, MISSING)``): reported as "missing"."""
+
+
+def _data_error(file: str, entry: str | None, path: str | None, message: str) -> Exception:
+    return DataError(file, entry, path, message)
+
+
+def _snapshot_error(file: str, entry: str | None, path: str | None, message: str) -> Exception:
+    return SnapshotError(path or "", message)
+
+
+@dataclass(frozen=True)
+class At:
+    """Where a value sits (file, entry, field path) so that any problem becomes a precise error."""
+
+    file: str
+    entry: str | None = None
+    field: str | None = None
+    make: Callable[[str, str | None, str | None, str], Exception] = dataclass_field(
+        default=_data_error, compare=False, repr=False)
+
+    @classmethod
+    def data(cls, file: str, entry: str | None = None, field: str | None = None) -> "At":
+        """A place in a game data file: errors are :class:`~bridge.errors.DataError`."""
+        return cls(file, entry, field, _data_error)
+
+    @classmethod
+    def snapshot(cls, path: str | None = None) -> "At":
+        """A place in a snapshot (``players[0].hand``): errors are :class:`~bridge.rules.errors.SnapshotError`."""
+        return cls("", None, path, _snapshot_error)
+
+    def sub(self, key: str | int) -> "At":
+        """The place of ``key`` (a table key or an array index) below this one."""
+        if isinstance(key, int):
+            path = f"{self.field or ''}[{key}]"
+        else:
+            path = f"{self.field}.{key}" if self.field else key
+        return At(self.file, self.entry, path, self.make)
+
+    def error(self, message: str) -> Exception:
+        return self.make(self.file, self.entry, self.field, message)
+
+
+def show(value: Any) -> str:
+    """A short, readable rendering of a value for error messages."""
+    if isinstance(value, _Missing):
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        shown = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return shown if len(value) <= 40 else f"{shown} ({len(value)} characters)"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    return str(value)
+
+
+def expect(at: At, value: Any, what: str) -> Exception:
+    """The error for a value that is not ``what`` ("missing" when there is none)."""
+    if isinstance(value, _Missing):
+        return at.error("missing")
+    return at.error(f"expected {what}, got {show(value)}")
+
+
+def table(at: At, value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise expect(at, value, "a table")
+    return value
+
+
+def array(at: At, value: Any, *, non_empty: bool = False) -> list[Any]:
+    if not isinstance(value, list):
+        raise expect(at, value, "an array")
+    if non_empty and not value:
+        raise at.error("must not be empty")
+    return value
+
+
+def string(at: At, value: Any) -> str:
+    if not isinstance(value, str):
+        raise expect(at, value, "a string")
+    if not value.strip():
+        raise at.error("must not be empty")
+    if len(value) > MAX_TEXT_LENGTH:
+        raise at.error(f"{len(value)} characters is too long (at most {MAX_TEXT_LENGTH})")
+    return value
+
+
+def ident(at: At, value: Any) -> str:
+    if isinstance(value, str) and len(value) > MAX_ID_LENGTH:
+        raise at.error(f"{show(value)} is too long for an id (at most {MAX_ID_LENGTH} characters)")
+    text = string(at, value)
+    if not ID_PATTERN.match(text):
+        raise at.error(f"{show(text)} is not a valid id (letters, digits, - and _, not starting with - or _)")
+    return text
+
+
+def integer(at: At, value: Any, minimum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise expect(at, value, "an integer")
+    if minimum is not None and value < minimum:
+        raise at.error(f"{value} is too small (at least {minimum})")
+    return value
+
+
+def boolean(at: At, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise expect(at, value, "true or false")
+    return value
+
+
+def number(at: At, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise expect(at, value, "a number")
+    return float(value)
+
+
+def choice(at: At, value: Any, allowed: tuple[str, ...], what: str) -> str:
+    text = string(at, value)
+    if text not in allowed:
+        raise at.error(f"{show(text)} is not {what} ({', '.join(allowed)})")
+    return text
+
+
+def keys(at: At, value: dict[str, Any], required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+    """Reject keys outside ``required + optional`` and report the first missing required key."""
+    allowed = required + optional
+    for key in value:
+        if key not in allowed:
+            raise at.sub(key).error(f"unknown field (expected {', '.join(allowed)})")
+    for key in required:
+        if key not in value:
+            raise at.sub(key).error("missing")
+
+
+def top(file: str, document: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A data file's top-level table, with only the given keys."""
+    at = At.data(file)
+    found = table(at, document)
+    for key in found:
+        if key not in required + optional:
+            raise at.error(f'unknown top-level key "{key}" (expected {", ".join(required + optional)})')
+    for key in required:
+        if key not in found:
+            raise at.error(f'missing "{key}"')
+    return found
+
+
+def entry_name(kind: str, plural: str, item: Any, index: int) -> str:
+    """How an error names entry ``index`` of a list: ``scene "mill"`` when it has an id, else ``scenes[3]``."""
+    if isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"].strip():
+        name = item["id"]
+        if len(name) > MAX_ID_LENGTH:  # keep the one-line error short; the id check reports the length
+            return f'{plural}[{index}] ({kind} "{name[:20]}...")'
+        return f'{kind} "{name}"'
+    return f"{plural}[{index}]"
+
+
+def check_unique(ats: list[At], ids: list[str], what: str, plural: str) -> None:
+    """Refuse a second entry with an id already used."""
+    seen: dict[str, int] = {}
+    for index, (at, name) in enumerate(zip(ats, ids)):
+        if name in seen:
+            raise at.sub("id").error(f"duplicate {what} id {show(name)} (also {plural}[{seen[name]}])")
+        seen[name] = index

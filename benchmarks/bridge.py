@@ -84,7 +84,7 @@ async def main(n: int) -> dict:
             through = await round_trips(tts, n, hello)
 
             from bridge.rules.four_humours.state import new_game
-            from tools.gamedata import load_game
+            from bridge.catalog import load_game
 
             data = load_game("four-humours")
             body = {"snapshot": new_game(data, 4, seed=3).to_snapshot(), "choices": [], "force": True}

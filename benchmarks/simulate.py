@@ -15,7 +15,7 @@ import sys
 import time
 
 from bridge.rules.random import SeededRandom
-from tools.gamedata import load_game
+from bridge.catalog import load_game
 from tools.simulate import game_seeds, play_random_game
 
 TARGET_GAMES_PER_SECOND = 300

@@ -225,11 +225,13 @@ class Game(Protocol):
         """A copy of ``state`` in which what ``player`` cannot see is dealt anew (same counts); ``None`` when
         nothing is hidden from ``player``. A view, and the events that follow, must not tell the two apart."""
 
-    def summary(self, state: Any) -> dict[str, Any]:
-        """Figures of a finished game for balance runs (``ttsmod simulate``), as JSON."""
+    def summary(self, state: Any, actions: Sequence[Any]) -> dict[str, Any]:
+        """Figures of one finished game for balance runs (``ttsmod simulate``), as JSON: ``state`` is the game at
+        its end, ``actions`` every action applied from the start, in order."""
 
     def aggregate(self, summaries: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
-        """The figures of many games, as JSON (added to ``ttsmod simulate``'s output)."""
+        """The figures of many games (their :meth:`summary`), as JSON, in the order ``ttsmod simulate`` prints
+        them after its own run fields; :func:`bridge.rules.playout.seat_figures` gives the win figures."""
 
 
 _GAMES: dict[str, Game] = {}

@@ -4,50 +4,70 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 import click
 
-from bridge.catalog import load_game
+from bridge.catalog import load
 from tools.simulate import simulate as run_simulation
 
 PROGRESS_FROM = 50  # games; shorter runs finish before a bar would be worth drawing
+DEFAULT_PLAYERS = 4  # brought into the game's own range when it takes fewer or more
+RUN_FIELDS = ("schema_version", "games", "players", "mode", "seed", "seconds", "games_per_second")
 
 
 @click.command(short_help='Play random legal games and report balance figures.')
 @click.argument("game")
 @click.option("--games", "-n", default=100, show_default=True, type=click.IntRange(min=1), help="Games to play.")
 @click.option("--seed", "-s", default=0, show_default=True, type=int, help="Seed of the whole run.")
-@click.option("--players", "-p", default=4, show_default=True, type=int, help="Players per game.")
-@click.option("--mode", type=click.Choice(["kingdom", "fief"]), default="kingdom", show_default=True,
-              help="Play on the kingdom map, or each player on a fief board.")
+@click.option("--players", "-p", type=int,
+              help=f"Players per game  [default: {DEFAULT_PLAYERS}, or the nearest count the game takes]")
+@click.option("--mode", help="One of the game's modes  [default: its first]")
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=0),
               help="Worker processes (0 = one per core).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a report.")
-def simulate(game: str, games: int, seed: int, players: int, mode: str, jobs: int, as_json: bool) -> None:
-    """Play random legal games and print games/s, rounds, win rates and goal rates."""
-    data = load_game(game)
-    info = data.info
-    if not info.min_players <= players <= info.max_players:
-        raise click.BadParameter(f"{info.name.en} takes {info.min_players} to {info.max_players} players",
+def simulate(game: str, games: int, seed: int, players: int | None, mode: str | None, jobs: int,
+             as_json: bool) -> None:
+    """Play random legal games and print games/s, then the game's figures (win rates, rounds, …)."""
+    loaded = load(game)
+    meta = loaded.meta
+    if players is None:
+        players = min(max(DEFAULT_PLAYERS, meta.min_players), meta.max_players)
+    if not meta.min_players <= players <= meta.max_players:
+        raise click.BadParameter(f"{meta.name.en} takes {meta.min_players} to {meta.max_players} players",
                                  param_hint="--players")
-    if mode not in info.modes:
-        raise click.BadParameter(f"this game has modes {', '.join(info.modes)}", param_hint="--mode")
+    mode = mode or meta.default_mode
+    if mode not in meta.modes:
+        raise click.BadParameter(f"this game has modes {', '.join(meta.modes)}", param_hint="--mode")
     jobs = jobs or os.cpu_count() or 1
+    run: dict[str, Any] = dict(games=games, seed=seed, players=players, mode=mode, jobs=jobs)
     if as_json or games < PROGRESS_FROM:
-        report = run_simulation(data, games=games, seed=seed, players=players, mode=mode, jobs=jobs)
+        report = run_simulation(loaded.engine, loaded.data, **run)
     else:
         with click.progressbar(length=games, label="Playing", file=click.get_text_stream("stderr")) as bar:
-            report = run_simulation(data, games=games, seed=seed, players=players, mode=mode, jobs=jobs,
-                                    progress=bar.update)
+            report = run_simulation(loaded.engine, loaded.data, **run, progress=bar.update)
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False))
         return
     click.secho(f"{report['games']} {mode} games, {players} players, seed {seed}", bold=True)
-    click.echo(f"  speed        {report['games_per_second']} games/s ({report['seconds']} s, {jobs} job(s))")
-    click.echo(f"  mean rounds  {report['mean_rounds']}")
-    click.echo(f"  mean turns   {report['mean_turns']}")
-    click.echo("  win rate     " + "  ".join(f"seat {i}: {r:.1%}" for i, r in enumerate(report["win_rate_by_seat"])))
-    click.echo("  game ends    " + ", ".join(f"{k} {v}" for k, v in report["terminations"].items()))
-    click.echo("  goals completed (share of players, per game the goal was in play):")
-    for goal, rate in report["goal_completion_rate"].items():
-        click.echo(f"    {goal:<24} {rate:.1%}")
+    click.echo(f"  {'speed':<16} {report['games_per_second']} games/s ({report['seconds']} s, {jobs} job(s))")
+    for key, value in report.items():
+        if key not in RUN_FIELDS:
+            for line in figure_lines(key, value):
+                click.echo(line)
+
+
+def figure_lines(key: str, value: Any) -> list[str]:
+    """A game figure as report lines: rates (keys naming a rate) as percentages, a list per seat, a table one
+    entry a line."""
+    label = key.replace("_", " ")
+    is_rate = "rate" in key
+
+    def shown(number: Any) -> str:
+        return f"{number:.1%}" if is_rate and isinstance(number, (int, float)) else str(number)
+
+    if isinstance(value, list):
+        return [f"  {label:<16} " + "  ".join(f"seat {i}: {shown(v)}" for i, v in enumerate(value))]
+    if isinstance(value, dict):
+        return [f"  {label}:"] + [f"    {str(k):<24} {shown(v)}" for k, v in value.items()]
+    return [f"  {label:<16} {shown(value)}"]

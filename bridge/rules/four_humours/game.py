@@ -6,11 +6,12 @@ from collections import Counter
 from typing import Any, Mapping, Sequence
 
 from bridge.rules.four_humours import service
-from bridge.rules.four_humours.actions import Action
+from bridge.rules.four_humours.actions import Action, Pass, Place
 from bridge.rules.four_humours.data import parse_four_humours
 from bridge.rules.four_humours.records import HUMOURS, FourHumoursData
 from bridge.rules.four_humours.state import GameState, Phase, new_game
 from bridge.rules.game import GameMeta, register_game
+from bridge.rules.playout import seat_figures
 from bridge.rules.random import SeededRandom
 
 GAME_ID = "four-humours"
@@ -76,13 +77,37 @@ class FourHumours:
             entry["bag"] = {h: rest.count(h) for h in HUMOURS}
         return GameState.from_snapshot(state.data, snap)
 
-    def summary(self, state: GameState) -> dict[str, Any]:
+    def summary(self, state: GameState, actions: Sequence[Action]) -> dict[str, Any]:
+        """Rounds played, turns (placements and passes), winners, how the game ended and each goal's markers."""
         outcome = state.outcome()
-        return {"rounds": state.round_no, "winners": list(outcome.winners) if outcome else [],
-                "termination": outcome.termination.value if outcome else None}
+        return {
+            "rounds": state.round_no,
+            "turns": sum(1 for action in actions if isinstance(action, (Place, Pass))),
+            "winners": list(outcome.winners) if outcome else [],
+            "termination": outcome.termination.value if outcome else None,
+            "goals_in_play": list(state.goals),
+            "completions": [[goal, len(state.marks[goal])] for goal in state.goals],
+        }
 
     def aggregate(self, summaries: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
-        return {}
+        """Mean rounds and turns, win figures by seat, why games ended, and each goal's completion rate (the
+        share of players who marked it, over the games it was in play)."""
+        games = len(summaries)
+        appearances: Counter[str] = Counter()
+        completions: Counter[str] = Counter()
+        for summary in summaries:
+            appearances.update(summary["goals_in_play"])
+            for goal, count in summary["completions"]:
+                completions[goal] += count
+        return {
+            "mean_rounds": round(sum(s["rounds"] for s in summaries) / games, 4),
+            "mean_turns": round(sum(s["turns"] for s in summaries) / games, 4),
+            **seat_figures([s["winners"] for s in summaries], players),
+            "terminations": dict(sorted(Counter(s["termination"] for s in summaries).items())),
+            "goal_completion_rate": {
+                goal: round(completions[goal] / (appearances[goal] * players), 4) for goal in sorted(appearances)
+            },
+        }
 
 
 FOUR_HUMOURS = register_game(FourHumours())

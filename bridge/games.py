@@ -5,15 +5,22 @@ A *service* answers the adjudication requests of one game: ``request_types`` lis
 subclasses for requests it refuses (their ``code`` is the envelope error code, ``bad_request`` or
 ``unknown_type``); any other exception is a bug, answered as ``internal`` by the session.
 
-Services are built lazily on first use, so an idle bridge loads no game data (and no Pillow). Building may
-happen from several threads at once; the registry builds each service exactly once.
+:func:`default_registry` registers every built-in game of :mod:`bridge.catalog` (and any designer's folder)
+with a factory that loads its engine and data. Services are built lazily on first use, so an idle bridge
+loads no game data. Building may happen from several threads at once; the registry builds each service
+exactly once.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol, Sequence
+
+from bridge.catalog import builtin_games, load
+from bridge.errors import TtsmodError
+from bridge.rules.game import Game
 
 
 class GameService(Protocol):
@@ -85,44 +92,49 @@ class GameRegistry:
 
 
 # --------------------------------------------------------------------------------------------------------
-# Four Humours
-
-FOUR_HUMOURS = "four-humours"
+# Games from the catalog
 
 
-class FourHumoursService:
-    """Four Humours through the engine's ``bridge.rules.four_humours.service`` module and validated data."""
+@dataclass
+class EngineService:
+    """A game's engine with its validated data: answers the requests the engine declares."""
 
-    def __init__(self, data: Any) -> None:
-        from bridge.rules.four_humours import service as engine
+    engine: Game
+    data: Any
 
-        self._engine = engine
-        self._data = data
-        self.request_types = tuple(engine.REQUEST_TYPES)
+    @property
+    def request_types(self) -> Sequence[str]:
+        return tuple(self.engine.request_types)
 
     def handle(self, request_type: str, body: Mapping[str, Any]) -> dict[str, Any]:
-        return self._engine.handle_request(self._data, request_type, dict(body))
+        return self.engine.handle(self.data, request_type, dict(body))
 
 
-def four_humours_factory(game: str = "four-humours") -> Callable[[], GameService]:
-    """A factory loading Four Humours data from ``game`` (a built-in game name or a folder) on first use."""
+def catalog_factory(game_id: str, game: str | os.PathLike[str]) -> Callable[[], GameService]:
+    """A factory loading ``game`` (a built-in id or a game folder) through :mod:`bridge.catalog` on first use;
+    bad or missing data becomes :class:`GameUnavailable` naming ``game_id``."""
 
     def build() -> GameService:
-        from bridge.errors import TtsmodError
-        from bridge.catalog import load_game
-
         try:
-            data = load_game(game)
+            loaded = load(game)
         except TtsmodError as exc:
-            raise GameUnavailable(f"{FOUR_HUMOURS}: game data failed to load: {exc}") from exc
-        return FourHumoursService(data)
+            raise GameUnavailable(f"{game_id}: game data failed to load: {exc}") from exc
+        if loaded.meta.id != game_id:
+            raise GameUnavailable(f"{game_id}: {game} holds the game {loaded.meta.id!r}, not {game_id!r}")
+        return EngineService(loaded.engine, loaded.data)
 
     return build
 
 
-def default_registry(game_dirs: Mapping[str, str] | None = None) -> GameRegistry:
-    """The registry with every built-in game; ``game_dirs`` may point a game id at a designer's folder."""
-    game_dirs = dict(game_dirs or {})
+def default_registry(game_dirs: Mapping[str, str | os.PathLike[str]] | None = None) -> GameRegistry:
+    """The registry with every built-in game (:func:`bridge.catalog.builtin_games`), each loaded on first use.
+
+    ``game_dirs`` maps a game id to a designer's folder: it replaces the built-in game of that id, or adds a
+    game that is not built in (its folder's ``game.toml`` must carry that id).
+    """
     registry = GameRegistry()
-    registry.register(FOUR_HUMOURS, four_humours_factory(game_dirs.get(FOUR_HUMOURS, FOUR_HUMOURS)))
+    sources: dict[str, str | os.PathLike[str]] = {game_id: game_id for game_id in builtin_games()}
+    sources.update(game_dirs or {})
+    for game_id, source in sources.items():
+        registry.register(game_id, catalog_factory(game_id, source))
     return registry

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bridge.games import FOUR_HUMOURS, default_registry
+from bridge.games import default_registry
 from bridge.session import Dispatcher
 from bridge.tts_json import whole_numbers
 
@@ -60,7 +60,7 @@ def four_humours_snapshot(repo_root):
 def test_the_four_humours_engine_takes_a_float_snapshot_and_still_refuses_a_fraction(four_humours_snapshot):
     dispatcher = Dispatcher(default_registry())
     floats = json.loads(json.dumps(four_humours_snapshot), parse_int=float)
-    request = {"ttsmod": 1.0, "id": 3.0, "type": "score", "game": FOUR_HUMOURS, "body": {"snapshot": floats}}
+    request = {"ttsmod": 1.0, "id": 3.0, "type": "score", "game": "four-humours", "body": {"snapshot": floats}}
     assert dispatcher.reply(request)["ok"] is True
     floats["players"][0]["bag"]["choleric"] = 2.5
     refused = dispatcher.reply(request)

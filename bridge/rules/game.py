@@ -214,6 +214,11 @@ class Game(Protocol):
     def handle(self, data: Any, request_type: str, body: Any) -> dict[str, Any]:
         """Answer one bridge request (JSON in, JSON out); refusals raise ``RulesError`` subclasses."""
 
+    def choice_json(self, data: Any, player: int, answer: str) -> dict[str, Any]:
+        """An answer of seat ``player`` to a decision a ruling asked for (``ttsmod adjudicate --choice
+        PLAYER:ANSWER``), as the JSON entry of a request's ``choices``; ``InvalidAction`` when the game asks no
+        such decisions or ``answer`` cannot be one."""
+
     def action_from_json(self, data: Any, value: Any) -> Any: ...
 
     def action_from_text(self, data: Any, text: str) -> Any: ...

@@ -1,4 +1,5 @@
-"""``ttsmod adjudicate``: the ruling for the end of a round, from a table snapshot."""
+"""``ttsmod adjudicate``: a game's answer to one bridge request (by default its first: the end-of-round ruling),
+from a table snapshot or a request body, without TTS or a bridge."""
 
 from __future__ import annotations
 
@@ -6,49 +7,71 @@ import json
 
 import click
 
-from bridge.rules.errors import RulesError
-from bridge.rules.four_humours.service import resolve_round
+from bridge.catalog import load
 from bridge.errors import InputError
-from bridge.catalog import load_game
+from bridge.rules.errors import RulesError
 
 
-@click.command(short_help='Print the end-of-round ruling for a table snapshot.')
+@click.command(short_help="Print a game's ruling (or another request's answer) for a table snapshot.")
 @click.argument("game")
 @click.argument("snapshot", type=click.File("r", encoding="utf-8"))
-@click.option("--choice", "choices", multiple=True, metavar="PLAYER:CELL",
+@click.option("--type", "request_type", metavar="TYPE",
+              help="The request to answer, one of the game's request types  [default: its first]")
+@click.option("--choice", "choices", multiple=True, metavar="PLAYER:ANSWER",
               help="Answer a decision the ruling asked for (repeatable, in order).")
-@click.option("--force", is_flag=True, help="End the round even if no round-end condition holds.")
-def adjudicate(game: str, snapshot, choices: tuple[str, ...], force: bool) -> None:
-    """Print the end-of-round ruling JSON for SNAPSHOT (a file, or - for stdin).
+@click.option("--force", is_flag=True, help='Set "force": true in the request (end the round even if no '
+                                            'round-end condition holds).')
+def adjudicate(game: str, snapshot, request_type: str | None, choices: tuple[str, ...], force: bool) -> None:
+    """Print the game's answer JSON for SNAPSHOT (a file, or - for stdin).
 
-    SNAPSHOT is a table snapshot (docs/protocol.md), or an end_round request body with "snapshot" and
-    "choices".
+    SNAPSHOT is a table snapshot (docs/protocol.md), or a request body with "snapshot" (and, for the
+    end-of-round ruling, "choices" and "force").
     """
-    data = load_game(game)
+    loaded = load(game)
+    engine = loaded.engine
+    request_type = request_type or engine.request_types[0]
+    if request_type not in engine.request_types:
+        raise click.BadParameter(f"{loaded.meta.id} answers {', '.join(engine.request_types)}",
+                                 param_hint="--type")
+    answers = []
+    for text in choices:
+        player, sep, answer = text.partition(":")
+        if not sep or not player.isdigit() or not answer:
+            raise click.BadParameter(f"{text!r} is not PLAYER:ANSWER", param_hint="--choice")
+        try:
+            answers.append(engine.choice_json(loaded.data, int(player), answer))
+        except RulesError as exc:
+            raise click.BadParameter(f"{text!r}: {exc}", param_hint="--choice") from None
     name = getattr(snapshot, "name", "-")
+    body = request_body(read_json(snapshot, name), name)
+    if answers:
+        body["choices"] = body.get("choices", []) + answers
+    if force:
+        body["force"] = True
     try:
-        document = json.load(snapshot)
+        answer_json = engine.handle(loaded.data, request_type, body)
+    except RulesError as exc:
+        raise InputError(f"{name}: {exc}") from None
+    click.echo(json.dumps(answer_json, ensure_ascii=False, indent=2))
+
+
+def read_json(stream, name: str):
+    """The JSON document of ``stream``; unreadable input is an :class:`InputError` naming ``name``."""
+    try:
+        return json.load(stream)
     except json.JSONDecodeError as exc:
         raise InputError(f"{name}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise InputError(f"{name}: JSON nested too deeply to read (a snapshot nests a few levels)") from None
     except UnicodeDecodeError:
         raise InputError(f"{name}: not UTF-8 text") from None
+
+
+def request_body(document, name: str) -> dict:
+    """The request body a document stands for: an object with ``"snapshot"`` is a body already, anything else
+    is the snapshot itself (the engine judges it)."""
     if isinstance(document, dict) and "snapshot" in document:
         if not isinstance(document.get("choices", []), list):
             raise InputError(f'{name}: "choices" must be a list')
-        body_choices = list(document.get("choices", []))
-        force = force or bool(document.get("force", False))
-        document = document["snapshot"]
-    else:
-        body_choices = []
-    for text in choices:
-        player, sep, cell = text.partition(":")
-        if not sep or not player.isdigit() or not cell:
-            raise click.BadParameter(f"{text!r} is not PLAYER:CELL", param_hint="--choice")
-        body_choices.append({"player": int(player), "cell": cell})
-    try:
-        ruling = resolve_round(data, document, body_choices, force=force)
-    except RulesError as exc:
-        raise InputError(f"{name}: {exc}") from None
-    click.echo(json.dumps(ruling, ensure_ascii=False, indent=2))
+        return dict(document)
+    return {"snapshot": document}

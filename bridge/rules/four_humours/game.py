@@ -39,6 +39,10 @@ class FourHumours:
     def handle(self, data: FourHumoursData, request_type: str, body: Any) -> dict[str, Any]:
         return service.handle_request(data, request_type, body)
 
+    def choice_json(self, data: FourHumoursData, player: int, answer: str) -> dict[str, Any]:
+        """The cell where ``player`` puts the potion awaiting their choice: ``{"player": 1, "cell": "harbour"}``."""
+        return {"player": player, "cell": answer}
+
     def action_from_json(self, data: FourHumoursData, value: Any) -> Action:
         return Action.from_json(value)
 

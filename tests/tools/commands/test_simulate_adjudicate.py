@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from bridge.rules.four_humours import new_game
 from tools.cli import cli
-from bridge.catalog import load_game
+from bridge.catalog import load, load_game
 from bridge.paths import assets_dir
 
 TIMING = {"seconds", "games_per_second"}
@@ -81,3 +81,44 @@ def test_adjudicate_bad_input_is_one_line_and_exit_2(tmp_path):
     path.write_text(json.dumps({"players": [{"hand": ["bile"]}]}), encoding="utf-8")
     result = run("adjudicate", "four-humours", str(path))
     assert result.exit_code == 2 and "players" in result.output
+
+
+def test_simulate_plays_the_games_first_mode_by_default_and_refuses_an_unknown_one():
+    result = run("simulate", "four-humours", "--games", "3", "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["mode"] == load("four-humours").meta.default_mode and report["players"] == 4
+    refused = run("simulate", "four-humours", "--games", "3", "--mode", "chess")
+    assert refused.exit_code == 2 and "this game has modes kingdom, fief" in refused.output
+
+
+def test_simulate_report_prints_every_figure_of_the_game():
+    report = json.loads(run("simulate", "four-humours", "--games", "4", "--seed", "1", "--json").output)
+    text = run("simulate", "four-humours", "--games", "4", "--seed", "1").output
+    assert "win rate by seat" in text and "seat 0: " in text
+    for goal, rate in report["goal_completion_rate"].items():
+        assert f"{goal:<24} {rate:.1%}" in text
+    for termination, count in report["terminations"].items():
+        assert f"{termination:<24} {count}" in text
+    assert f"mean rounds      {report['mean_rounds']}" in text
+
+
+def test_adjudicate_answers_another_request_type_of_the_game():
+    data = load_game("four-humours")
+    snap = new_game(data, 3, seed=2).to_snapshot()
+    result = run("adjudicate", "four-humours", "-", "--type", "score", input=json.dumps(snap))
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert answer["round"] == 1 and len(answer["standings"]) == 3
+    legal = run("adjudicate", "four-humours", "-", "--type", "legal",
+                input=json.dumps({"snapshot": snap, "action": {"action": "pass", "player": snap["active_player"]}}))
+    assert legal.exit_code == 0, legal.output
+    assert json.loads(legal.output)["legal"] is True
+
+
+def test_adjudicate_refuses_a_request_type_or_a_choice_it_cannot_read():
+    snap = json.dumps(new_game(load_game("four-humours"), 2, seed=2).to_snapshot())
+    result = run("adjudicate", "four-humours", "-", "--type", "teleport", input=snap)
+    assert result.exit_code == 2 and "four-humours answers end_round, legal, score" in result.output
+    result = run("adjudicate", "four-humours", "-", "--choice", "harbour", input=snap)
+    assert result.exit_code == 2 and "'harbour' is not PLAYER:ANSWER" in result.output

@@ -6,7 +6,8 @@ line maps back by subtraction. The bundle text is validated with ``bridge.luabun
 text patterns) and each module's length bounds the mapping; a line outside every module reads as ``None``.
 
 Module names are dotted paths under ``mod/``: ``lib.json`` → ``mod/lib/json.lua``; the root module
-``__root`` maps to ``root_file`` when the caller knows it (``mod/four_humours/global.lua`` for Four Humours).
+``__root`` maps to ``root_file`` when the caller knows it (``mod/<game>/global.lua``); otherwise to the
+``mod/<folder>/global.lua`` whose text is the root module's source, when one is.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from typing import Callable
+
+from bridge.luabundle import ROOT_MODULE, is_bundle, unbundle
 
 POSITION = re.compile(r"chunk_\d+:\((\d+),(\d+)(?:-(\d+))?\)")
 _HEADER = re.compile(r'__bundle_register\("((?:[^"\\]|\\.)*)"\s*,\s*function\(')
@@ -30,10 +33,6 @@ def error_position(text: str) -> tuple[int, int, int | None] | None:
 def module_lines(bundle_text: str) -> list[tuple[str, int, int]] | None:
     """``(module name, first source line, line count)`` for each module of a bundle, or ``None`` when the
     text is not a well-formed luabundle bundle."""
-    try:
-        from bridge.luabundle import is_bundle, unbundle
-    except ImportError:  # pragma: no cover - the bundler ships with ttsmod
-        return None
     if not is_bundle(bundle_text):
         return None
     try:
@@ -54,9 +53,30 @@ def module_lines(bundle_text: str) -> list[tuple[str, int, int]] | None:
     return found
 
 
+def root_file_of(bundle_text: str, mod_root: Path | None) -> str | None:
+    """``mod/<folder>/global.lua`` (relative to ``mod_root``'s parent) whose text is the bundle's root module,
+    or ``None``: how the bridge names a game's root script without being told which game is running."""
+    if mod_root is None or not mod_root.is_dir():
+        return None
+    try:
+        root_source = unbundle(bundle_text).get(ROOT_MODULE)
+    except ValueError:
+        return None
+    if root_source is None:
+        return None
+    for candidate in sorted(mod_root.glob("*/global.lua")):
+        try:
+            text = candidate.read_text(encoding="utf-8").lstrip("\ufeff").replace("\r\n", "\n")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if text == root_source:
+            return (Path(mod_root.name) / candidate.relative_to(mod_root)).as_posix()
+    return None
+
+
 def module_file(name: str, mod_root: Path | None, root_file: str | None) -> str:
     """A readable file name for a bundled module: ``mod/lib/json.lua`` when it exists under ``mod_root``."""
-    if name == "__root":
+    if name == ROOT_MODULE:
         return root_file or "the root script"
     if mod_root is not None:
         relative = Path(*name.split("."))
@@ -74,6 +94,8 @@ def locate(bundle_text: str, line: int, *, mod_root: Path | None = None, root_fi
         return None
     for name, first, count in modules:
         if first <= line < first + count:
+            if name == ROOT_MODULE and root_file is None:
+                root_file = root_file_of(bundle_text, mod_root)
             return module_file(name, mod_root, root_file), line - first + 1
     return None
 
@@ -81,9 +103,10 @@ def locate(bundle_text: str, line: int, *, mod_root: Path | None = None, root_fi
 def error_locator(mod_root: Path | None = None, root_file: str | None = None) -> Callable[[str, str], str | None]:
     """A ``locate_error(error_text, bundle_text) -> "file:line"`` for :class:`bridge.session.Session`.
 
-    The bundle's module table is cached per script text, so a burst of errors parses it once.
+    Without ``root_file`` the root module is named by :func:`root_file_of`. The bundle's module table (and
+    root file) is cached per script text, so a burst of errors parses it once.
     """
-    cache: dict[int, tuple[str, list[tuple[str, int, int]] | None]] = {}
+    cache: dict[int, tuple[str, list[tuple[str, int, int]] | None, str | None]] = {}
 
     def locate_error(error_text: str, bundle_text: str) -> str | None:
         position = error_position(error_text)
@@ -94,15 +117,17 @@ def error_locator(mod_root: Path | None = None, root_file: str | None = None) ->
         if cached is None or cached[0] != bundle_text:
             if len(cache) > 16:
                 cache.clear()
-            cached = (bundle_text, module_lines(bundle_text))
+            modules = module_lines(bundle_text)
+            root = root_file if root_file is not None or not modules else root_file_of(bundle_text, mod_root)
+            cached = (bundle_text, modules, root)
             cache[key] = cached
-        modules = cached[1]
+        modules, root = cached[1], cached[2]
         if not modules:
             return None
         line = position[0]
         for name, first, count in modules:
             if first <= line < first + count:
-                return f"{module_file(name, mod_root, root_file)}:{line - first + 1}"
+                return f"{module_file(name, mod_root, root)}:{line - first + 1}"
         return None
 
     return locate_error

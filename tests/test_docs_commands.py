@@ -177,11 +177,11 @@ def test_watch_passes_its_port_options_to_the_bridge(monkeypatch):
 
     import tools.commands.watch as watch
 
-    monkeypatch.setattr(watch.bridge_command, "callback", fake_bridge)
-    result = CliRunner().invoke(cli, ["watch", "four-humours", "--port", "0", "--tts-port", "40001",
+    monkeypatch.setattr(watch, "run_bridge_in_terminal", fake_bridge)
+    result = CliRunner().invoke(cli, ["watch", "some-game", "--port", "0", "--tts-port", "40001",
                                       "--timeout", "3"])
     assert result.exit_code == 0, result.output
-    assert seen["watch_game"] == "four-humours" and seen["port"] == 0 and seen["tts_port"] == 40001
+    assert seen["watch_game"] == "some-game" and seen["port"] == 0 and seen["tts_port"] == 40001
     assert seen["timeout"] == 3.0 and seen["host"] == "127.0.0.1" and not seen["allow_remote"]
 
 

@@ -65,9 +65,9 @@ def test_a_write_failure_is_one_sentence_naming_the_file(tmp_path):
 
 def test_pull_command_warns_and_writes_only_inside_its_folder(tmp_path, monkeypatch):
     from tools.cli import cli
-    from tools.commands import pull
+    from tools import live
 
-    async def hostile_states(options):
+    async def hostile_states(bridge, *, timeout):
         return [
             p.ScriptState("Global", "-1", "-- global", ""),
             p.ScriptState("../../../planted", "a1b2c3", "-- planted?", "<x/>"),
@@ -75,7 +75,7 @@ def test_pull_command_warns_and_writes_only_inside_its_folder(tmp_path, monkeypa
             p.ScriptState("y" * 300, "d4e5f6", "-- long", ""),
         ]
 
-    monkeypatch.setattr(pull, "pull_states", hostile_states)
+    monkeypatch.setattr(live, "pull_scripts", hostile_states)
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(cli, ["pull", "scripts"])
     assert result.exit_code == 0, result.output + result.stderr

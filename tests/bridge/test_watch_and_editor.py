@@ -218,9 +218,9 @@ def test_push_refuses_an_empty_global_from_a_folder(tmp_path):
 
 def test_push_of_the_real_game_sends_the_bundled_global_with_its_ui(kit):
     from bridge import protocol as p
-    from tools.commands.push import states_for
+    from tools.live import script_states_for
 
-    states = states_for("four-humours")
+    states = script_states_for("four-humours")
 
     async def scenario():
         tts, bridge = await kit.start_pair()

@@ -8,28 +8,24 @@ from typing import Any
 
 import click
 
-from tools.commands.bridge import console, make_bridge, network_options, run_async, setup_logging
-
-
-async def execute(code: str, guid: str, options: dict[str, Any]):
-    timeout = options.pop("timeout")
-    async with make_bridge(**options, console=console) as bridge:
-        return await bridge.session.execute(code, guid, timeout=timeout)
+from tools.commands.common import console, make_bridge, network_options, run_async, setup_logging
 
 
 @click.command("exec", short_help='Run Lua in the running TTS game and print the result.')
 @click.argument("code", metavar="CODE|-")
 @click.option("--guid", default="-1", show_default=True, help="Object whose script runs the code (-1 = Global).")
 @network_options
-def exec_command(code: str, guid: str, **options: Any) -> None:
+def exec_command(code: str, guid: str, timeout: float, **network: Any) -> None:
     """Run Lua in TTS (a function body: use `return x` for a value) and print the result as JSON.
 
     Tables, nil and errors all come back; an error exits with status 1.
     """
+    from tools.live import execute_lua
+
     setup_logging()
     if code == "-":
         code = sys.stdin.read()
-    result = run_async(execute(code, guid, options))
+    result = run_async(execute_lua(make_bridge(**network, console=console), code, guid, timeout=timeout))
     if result is None:
         return
     if not result.ok:

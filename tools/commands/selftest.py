@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from tools.commands.bridge import make_bridge, network_options, run_async, setup_logging
+from tools.commands.common import make_bridge, network_options, run_async, setup_logging
 from bridge.errors import InputError, TtsmodError
 
 VERDICT_COLOURS = {"pass": "green", "differs": "red", "could not run": "yellow", "skipped": None}

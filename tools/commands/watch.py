@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import click
 
-from tools.commands.bridge import bridge_command, network_options
+from tools.commands.common import network_options, run_bridge_in_terminal
 
 
 @click.command("watch", short_help='Rebuild and push to TTS as game files change.')
 @click.argument("game")
 @network_options
-@click.pass_context
-def watch_command(ctx: click.Context, game: str, **network: object) -> None:
+def watch_command(game: str, **network: object) -> None:
     """Run the bridge and watch GAME: Lua edits are pushed, art and data edits update objects in place.
 
     The same as `ttsmod bridge --watch GAME`, with the same --host/--port/--tts-host/--tts-port/--allow-remote/
     --timeout options; for the bridge's other options run ttsmod bridge --watch GAME.
     """
-    ctx.invoke(bridge_command, watch_game=game, **network)
+    run_bridge_in_terminal(watch_game=game, **network)

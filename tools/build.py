@@ -1,41 +1,52 @@
-"""``ttsmod build``: game data + Lua mod → a TTS save, its thumbnail and its image sheets.
+"""``ttsmod build``: game data + Lua mod → a TTS save, its thumbnail and its image sheets, for any game.
 
+The pipeline names no game.  :func:`bridge.catalog.load` finds the game (a built-in id or a game folder), imports
+its engine and parses its data; :func:`tools.games.builder.builder_of` imports its builder (``[game] builder`` of
+its ``game.toml``), which renders the art, composes the table and writes the mod's ``generated.game`` module.
 ``build(game)`` writes, in ``out`` (default ``build/<game id>/`` under the current folder):
 
-- ``sheets/`` — card sheets, boards and tokens from :func:`tools.render.four_humours.render_game` (content-hashed
-  names; the render cache lives in ``.cache/``);
+- ``sheets/`` — card sheets, boards and tokens (content-hashed names; the render cache lives in ``.cache/``);
 - ``<Game>.png`` — the thumbnail TTS shows in its load menu;
-- ``<Game>.json`` — the save (:mod:`tools.tables.four_humours` lays the table).  Its image URLs are
-  ``file:///`` paths (this computer only) or ``<asset_base_url>/<file name>`` for hosted play
-  (``ttsmod publish`` uploads the files to the same place).
+- ``<Game>.json`` — the save.  Its image URLs are ``file:///`` paths (this computer only) or
+  ``<asset_base_url>/<file name>`` for hosted play (``ttsmod publish`` uploads the files to the same place).
 
-Order and atomicity: the Lua bundle is made first (a missing ``mod/<game>/global.lua``, a missing module or a
-computed require fails before anything is written), then the art, then the table in memory.  The save is
-linted with :mod:`tools.check` before it is written — an error or warning is a bug and fails the
-build.  The thumbnail and then the save are written last, each atomically, so an error at any earlier step
-leaves the previous save and thumbnail as they were (the renderer only adds new, content-hashed sheet files
-until it finishes).  Unchanged outputs are not rewritten.  The same inputs give byte-identical files.
+Options come from the game's metadata: ``mode`` is one of ``[game] modes`` (default the first), ``lang`` one of
+``[game] languages``.  The Global script bundles ``mod/<[game] mod>/global.lua`` with two generated modules:
+``generated.game`` (the builder's) and ``generated.ttsmod`` (:func:`ttsmod_module`: ttsmod's version, the bridge
+envelope version, the game id and the mode).
+
+Order and atomicity: the Lua bundle is made first (a missing ``global.lua``, a missing module or a computed
+require fails before anything is written), then the art, then the table in memory.  The save is linted with
+:mod:`tools.check` before it is written — an error or warning is a bug and fails the build.  The thumbnail and
+then the save are written last, each atomically, so an error at any earlier step leaves the previous save and
+thumbnail as they were (the renderer only adds new, content-hashed sheet files until it finishes).  Unchanged
+outputs are not rewritten.  The same inputs give byte-identical files.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
-from bridge.luabundle import Bundle, bundle
-from tools.check import CheckReport, check_data
+from bridge import __version__
+from bridge.catalog import LoadedGame, load
 from bridge.errors import InputError, TtsmodError
-from tools.folderlock import folder_lock
 from bridge.fsio import atomic_write_bytes
+from bridge.luabundle import Bundle, bundle, lua_string
 from bridge.paths import mod_dir
+from bridge.rules.game import GameMeta
+from bridge.session import ENVELOPE_VERSION
+from tools.check import CheckReport, check_data
+from tools.folderlock import folder_lock
+from tools.games.builder import GameBuilder, builder_of
+from tools.render.pipeline import IMAGE_FORMATS, THUMBNAIL
 from tools.save import dumps
 from tools.sheets import file_url
 
-LANGS = ("en", "uk", "ru")
-FORMATS = ("jpg", "png")
-MODES = ("kingdom", "fief")
+FORMATS = IMAGE_FORMATS
 JPEG_QUALITY = 90
 
 
@@ -58,7 +69,7 @@ class BuildResult:
 
 
 def output_stem(name: str) -> str:
-    """``"Four Humours"`` → ``"FourHumours"``: the file name of the save and thumbnail."""
+    """``"Tea & Biscuits"`` → ``"TeaBiscuits"``: the file name of the save and thumbnail."""
     words = re.split(r"[^0-9A-Za-z]+", name)
     stem = "".join(w[:1].upper() + w[1:] for w in words if w)
     return stem or "Game"
@@ -68,9 +79,9 @@ def default_out_dir(game_id: str) -> Path:
     return Path("build") / game_id
 
 
-def mod_game_dir(game_id: str) -> Path:
-    """``mod/<game id with _>/``: where a game's Lua (``global.lua``, ``ui.xml``) lives."""
-    return mod_dir() / game_id.replace("-", "_")
+def mod_game_dir(meta: GameMeta) -> Path:
+    """``mod/<[game] mod>/``: where a game's Lua (``global.lua``, ``ui.xml``) lives."""
+    return mod_dir() / meta.mod
 
 
 def hosted_url(base_url: str, path: Path) -> str:
@@ -79,41 +90,56 @@ def hosted_url(base_url: str, path: Path) -> str:
     return url_for(base_url, Path(path).name)
 
 
-def _load(game):
-    from bridge.catalog import load_game, resolve_game_dir
+def ttsmod_module(meta: GameMeta, mode: str) -> str:
+    """The Lua source of ``generated.ttsmod``, ttsmod's own facts for every game's mod: the package version (the
+    mod's version: one source), the bridge's envelope version, the game id and the built mode."""
+    return ("-- Generated by ttsmod build: ttsmod's own facts. Do not edit; rebuild instead.\n"
+            f"return {{ version = {lua_string(__version__)}, protocol = {ENVELOPE_VERSION}, "
+            f"game = {lua_string(meta.id)}, mode = {lua_string(mode)} }}\n")
 
-    return load_game(game), resolve_game_dir(game)
 
-
-def global_bundle(data, mode: str) -> tuple[Bundle, str]:
-    """The Global script bundle (root ``mod/<game>/global.lua`` + ``generated.game``) and the Global XmlUI."""
-    from tools.tables.four_humours import generated_game_module
-
-    folder = mod_game_dir(data.info.id)
+def global_bundle(game: LoadedGame, builder: GameBuilder, mode: str) -> tuple[Bundle, str]:
+    """The Global script bundle (root ``mod/<mod>/global.lua`` + ``generated.game`` + ``generated.ttsmod``) and
+    the Global XmlUI (``mod/<mod>/ui.xml``, empty when absent)."""
+    folder = mod_game_dir(game.meta)
     root = folder / "global.lua"
     if not root.is_file():
         raise InputError(f"{root}: the game's Global script is missing; the build never writes an empty "
                          "Global script")
-    result = bundle(root, [mod_dir()], {"generated.game": generated_game_module(data, mode)})
+    generated = {"generated.game": builder.mod_module(game.data, mode),
+                 "generated.ttsmod": ttsmod_module(game.meta, mode)}
+    result = bundle(root, [mod_dir()], generated)
     ui = folder / "ui.xml"
     xml = ui.read_text(encoding="utf-8").replace("\r\n", "\n") if ui.is_file() else ""
     return result, xml
 
 
-def bundle_scripts(game, *, mode: str = "kingdom") -> dict[str, dict[str, str]]:
+def bundle_scripts(game, *, mode: str | None = None) -> dict[str, dict[str, str]]:
     """The scripts of an already-built game for ``ttsmod push``: ``{"-1": {"LuaScript": ..., "XmlUI": ...}}``.
 
     Keys are the GUIDs the External Editor API uses; ``"-1"`` is Global (the only scripted object today).
+    ``mode`` defaults to the game's first mode.
     """
-    data, _ = _load(game)
-    _check_mode(data, mode)
-    result, xml = global_bundle(data, mode)
+    loaded = load(game)
+    mode = check_mode(loaded.meta, mode)
+    result, xml = global_bundle(loaded, builder_of(loaded.meta), mode)
     return {"-1": {"LuaScript": result.text, "XmlUI": xml}}
 
 
-def _check_mode(data, mode: str) -> None:
-    if mode not in MODES or mode not in data.info.modes:
-        raise InputError(f'mode must be one of {", ".join(data.info.modes)}, not "{mode}"')
+def check_mode(meta: GameMeta, mode: str | None) -> str:
+    """``mode``, or the game's default mode for ``None``; :class:`InputError` when the game has no such mode."""
+    if mode is None:
+        return meta.default_mode
+    if mode not in meta.modes:
+        raise InputError(f'--mode must be one of {", ".join(meta.modes)}, not "{mode}"')
+    return mode
+
+
+def check_lang(meta: GameMeta, lang: str) -> str:
+    """``lang`` when the game has card texts in it; else :class:`InputError`."""
+    if lang not in meta.languages:
+        raise InputError(f'--lang must be one of {", ".join(meta.languages)}, not "{lang}"')
+    return lang
 
 
 def _write_if_changed(path: Path, raw: bytes) -> bool:
@@ -127,19 +153,21 @@ def _write_if_changed(path: Path, raw: bytes) -> bool:
 
 
 def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: str | None = None,
-          fmt: str = "jpg", use_cache: bool = True, jobs: int | None = None, mode: str = "kingdom",
+          fmt: str = "jpg", use_cache: bool = True, jobs: int | None = None, mode: str | None = None,
           progress: Callable[[int, int], None] | None = None, render=None,
           max_pixels: int | None = None) -> BuildResult:
     """Build ``game`` (a built-in id or a game folder) into ``out``; see the module docstring.
 
-    ``progress(done, total)`` reports rendering.  ``render`` replaces the renderer (tests); by default it is
-    :func:`tools.render.four_humours.render_game`.  ``max_pixels`` caps the art's width × height (default
+    ``mode`` defaults to the game's first mode.  ``progress(done, total)`` reports rendering.  ``render``
+    replaces the renderer (tests): called as ``render(data, out_dir, lang=, fmt=, quality=, use_cache=, jobs=,
+    progress=, game_dir=)``, returning a :class:`tools.render.pipeline.Art`; by default it is the builder's
+    ``render`` with ``prune=False``.  ``max_pixels`` caps the art's width × height (default
     :data:`tools.imageio.DEFAULT_MAX_PIXELS`).  One build at a time writes a folder: a second one raises
-    :class:`tools.folderlock.FolderBusyError` ("another build is writing this folder") at once.  Errors: :class:`bridge.errors.DataError` (bad data),
-    :class:`InputError` (bad option, missing Global script), :class:`bridge.luabundle.BundleError`.
+    :class:`tools.folderlock.FolderBusyError` ("another build is writing this folder") at once.  Errors:
+    :class:`bridge.errors.DataError` (bad data, a builder module that cannot be imported), :class:`InputError`
+    (bad option, a mode or language the game does not have, missing Global script),
+    :class:`bridge.luabundle.BundleError`.
     """
-    if lang not in LANGS:
-        raise InputError(f'--lang must be one of {", ".join(LANGS)}, not "{lang}"')
     if fmt not in FORMATS:
         raise InputError(f'--format must be jpg or png, not "{fmt}"')
     if asset_base_url is not None and not re.match(r"^https?://[^/\s]+", asset_base_url):
@@ -148,34 +176,30 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
         raise InputError(f"--jobs must be at least 1, not {jobs}")
     if max_pixels is not None and max_pixels < 1:
         raise InputError(f"--max-pixels must be at least 1, not {max_pixels}")
-    data, game_dir = _load(game)
-    _check_mode(data, mode)
-    out_dir = Path(out) if out is not None else default_out_dir(data.info.id)
+    loaded = load(game)
+    check_lang(loaded.meta, lang)
+    mode = check_mode(loaded.meta, mode)
+    builder = builder_of(loaded.meta)
+    out_dir = Path(out) if out is not None else default_out_dir(loaded.meta.id)
 
-    script, xml = global_bundle(data, mode)
+    script, xml = global_bundle(loaded, builder, mode)
 
-    with folder_lock(out_dir, what="build"):
-        return _render_and_write(data, game_dir, out_dir, script, xml, lang=lang, asset_base_url=asset_base_url,
-                                 fmt=fmt, use_cache=use_cache, jobs=jobs, mode=mode, progress=progress,
-                                 render=render, max_pixels=max_pixels)
-
-
-def _render_and_write(data, game_dir: Path, out_dir: Path, script: Bundle, xml: str, *, lang: str,
-                      asset_base_url: str | None, fmt: str, use_cache: bool, jobs: int | None, mode: str,
-                      progress, render, max_pixels: int | None) -> BuildResult:
-    """The part of :func:`build` that writes ``out_dir``: run only while holding its folder lock."""
     if render is None:
-        from functools import partial
-
-        from tools.render.four_humours import render_game
-
         # Stale images are deleted only once the new save is written: a failure in between must leave the
         # previous build whole, images included.
-        render = partial(render_game, prune=False, max_pixels=max_pixels)
-    art = render(data, out_dir, lang=lang, fmt=fmt, quality=JPEG_QUALITY, use_cache=use_cache, jobs=jobs,
-                 progress=progress, game_dir=game_dir)
+        render = partial(builder.render, prune=False, max_pixels=max_pixels)
+    with folder_lock(out_dir, what="build"):
+        return _render_and_write(loaded, builder, out_dir, script, xml, lang=lang, asset_base_url=asset_base_url,
+                                 fmt=fmt, use_cache=use_cache, jobs=jobs, mode=mode, progress=progress,
+                                 render=render)
 
-    from tools.tables.four_humours import compose_table, load_slot_layouts
+
+def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, script: Bundle, xml: str, *,
+                      lang: str, asset_base_url: str | None, fmt: str, use_cache: bool, jobs: int | None,
+                      mode: str, progress, render) -> BuildResult:
+    """The part of :func:`build` that writes ``out_dir``: run only while holding its folder lock."""
+    art = render(game.data, out_dir, lang=lang, fmt=fmt, quality=JPEG_QUALITY, use_cache=use_cache, jobs=jobs,
+                 progress=progress, game_dir=game.folder)
 
     if asset_base_url is None:
         url_for = file_url
@@ -183,8 +207,8 @@ def _render_and_write(data, game_dir: Path, out_dir: Path, script: Bundle, xml: 
         def url_for(path: Path) -> str:
             return hosted_url(asset_base_url, path)
 
-    save = compose_table(data, art, mode=mode, url_for=url_for, lang=lang,
-                         slot_layouts=load_slot_layouts(game_dir), lua_script=script.text, xml_ui=xml)
+    save = builder.compose(game.data, art, mode=mode, lang=lang, url_for=url_for, game_dir=game.folder,
+                           lua_script=script.text, xml_ui=xml)
     save_data = save.to_json()
     report = check_data(save_data, source="build")
     problems = [f for f in report.findings if f.severity in ("error", "warning")]
@@ -192,16 +216,16 @@ def _render_and_write(data, game_dir: Path, out_dir: Path, script: Bundle, xml: 
         raise BuildError(f"the built save does not check clean: {problems[0]}")
     raw = dumps(save_data).encode("utf-8")
 
-    stem = output_stem(data.info.name.en)
+    stem = output_stem(game.meta.name.en)
     save_path = out_dir / f"{stem}.json"
     thumbnail_path = out_dir / f"{stem}.png"
-    _write_if_changed(thumbnail_path, Path(art.images["thumbnail"]).read_bytes())
+    _write_if_changed(thumbnail_path, Path(art.images[THUMBNAIL]).read_bytes())
     changed = _write_if_changed(save_path, raw)
 
     sheets_dir = out_dir / "sheets"
     used = {p for d in art.decks.values() for p in (d.back_path, *(s.path for s in d.sheets))}
-    used |= {Path(p) for k, p in art.images.items() if k != "thumbnail"}
-    for name in getattr(art, "stale", ()):
+    used |= {Path(p) for k, p in art.images.items() if k != THUMBNAIL}
+    for name in art.stale:
         if sheets_dir / name not in used:
             (sheets_dir / name).unlink(missing_ok=True)
     changed_sheets = tuple(sorted(sheets_dir / name for name in art.repacked))

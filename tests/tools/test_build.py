@@ -21,17 +21,10 @@ from bridge.luabundle import unbundle
 from tools.check import check_file
 from tools.cli import cli
 from bridge.catalog import load_game
+from tools.render.pipeline import Art
 from tools.save import is_guid
 from tools.sheets import pack_faces
-from tools.tables.four_humours import ArtLike, compose_table
-
-
-@dataclasses.dataclass(frozen=True)
-class FakeArt:
-    decks: dict
-    images: dict
-    rendered: int
-    repacked: tuple
+from tools.games.four_humours.table import ArtLike, compose_table
 
 
 def fake_render(data, out_dir, *, lang="en", fmt="jpg", quality=90, use_cache=True, jobs=None, progress=None,
@@ -71,7 +64,7 @@ def fake_render(data, out_dir, *, lang="en", fmt="jpg", quality=90, use_cache=Tr
     single("thumbnail", (32, 32), (50, 50, 50))
     if progress is not None:
         progress(1, 1)
-    return FakeArt(decks, images, 1, ())
+    return Art(decks, images, 1, ())
 
 
 @pytest.fixture(scope="module")
@@ -311,7 +304,7 @@ def test_an_error_mid_build_leaves_the_previous_build_intact(tmp_path, monkeypat
     with pytest.raises(RuntimeError):
         build("four-humours", tmp_path, lang="uk", render=failing_render)
 
-    import tools.tables.four_humours as table
+    import tools.games.four_humours.table as table
 
     def broken_compose(*args, **kwargs):
         raise ValueError("table bug")
@@ -357,7 +350,7 @@ def test_images_of_the_previous_save_survive_a_failure_after_rendering(tmp_path,
     first = build("four-humours", out)
     referenced = {p.name for p in first.sheets}
 
-    import tools.tables.four_humours as table
+    import tools.games.four_humours.table as table
 
     real_compose = table.compose_table
     monkeypatch.setattr(table, "compose_table", lambda *a, **k: (_ for _ in ()).throw(ValueError("table bug")))

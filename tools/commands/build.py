@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from tools.build import FORMATS, LANGS, MODES, BuildResult, build as build_game
+from bridge.rules.game import LANGUAGES
+from tools.build import FORMATS, BuildResult, build as build_game
 from tools.imageio import DEFAULT_MAX_PIXELS
 
 
@@ -16,9 +17,9 @@ from tools.imageio import DEFAULT_MAX_PIXELS
 @click.argument("game")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Output folder (default: build/<game>/).")
-@click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True, help="Card language.")
-@click.option("--mode", type=click.Choice(MODES), default="kingdom", show_default=True,
-              help="Lay the kingdom map, or the fief boards.")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
+              help="Card language (one of the game's languages).")
+@click.option("--mode", metavar="MODE", help="Which table to lay: one of the game's modes (default: its first).")
 @click.option("--asset-base-url", metavar="URL",
               help="Write image URLs as URL/<file> (hosted play; upload with ttsmod publish).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="jpg", show_default=True,
@@ -28,9 +29,9 @@ from tools.imageio import DEFAULT_MAX_PIXELS
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: what was written and where.")
 @click.option("--max-pixels", type=click.IntRange(min=1), default=DEFAULT_MAX_PIXELS, show_default=True,
               help="Refuse art with more pixels (width x height): a likely decompression bomb.")
-def build(game: str, out_dir: Path | None, lang: str, mode: str, asset_base_url: str | None, fmt: str,
+def build(game: str, out_dir: Path | None, lang: str, mode: str | None, asset_base_url: str | None, fmt: str,
           no_cache: bool, jobs: int | None, max_pixels: int, as_json: bool) -> None:
-    """Build GAME (a built-in game id such as four-humours, or a game data folder) into a TTS save.
+    """Build GAME (a built-in game id, or a game data folder) into a TTS save.
 
     Writes <Game>.json, the <Game>.png thumbnail and sheets/ into the output folder; install the save
     with ttsmod install.

@@ -9,7 +9,7 @@ look-up, as :func:`bridge.catalog.engine_of` does for engines.
 A builder provides three things, all taking the game's own records (``LoadedGame.data``):
 
 - **the decks and their renderer** — :meth:`GameBuilder.render` draws every card face, back, board and token
-  into ``out_dir/sheets/`` and returns an :class:`Art`.  The shared machinery does the rest: the per-image
+  into ``out_dir/sheets/`` and returns a :class:`tools.render.pipeline.Art`.  The shared machinery does the rest: the per-image
   cache and manifest, parallel rendering and sheet packing (:mod:`tools.render.pipeline`, :mod:`tools.sheets`),
   text fitting and layouts (:mod:`tools.render.text`, :mod:`tools.render.layout`), art helpers
   (:mod:`tools.render.draw`);
@@ -25,36 +25,13 @@ The build checks the composed save with :mod:`tools.check` and writes it; a buil
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, runtime_checkable
+from typing import Any, Callable, Protocol, runtime_checkable
 
 from bridge.rules.game import GameMeta
 from bridge.rules.reader import At, show
+from tools.render.pipeline import Art, Progress
 from tools.save import Save
-from tools.sheets import PackedDeck
-
-Progress = Callable[[int, int], None]
-"""``progress(done, total)``: images rendered so far out of those to render this run."""
-
-
-@dataclass(frozen=True)
-class Art:
-    """What a builder's renderer produced, in ``out_dir/sheets/``.
-
-    ``decks``: deck name → its packed sheets.  ``images``: image name → file, one of them ``"thumbnail"`` (the
-    256 × 256 PNG TTS shows in its load menu).  ``rendered``: images drawn this run; ``repacked``: file names
-    written into ``sheets/`` this run (an unchanged rebuild reports 0 and ``()``); ``stale``: files of earlier
-    runs this run no longer uses, left in place when rendering with ``prune=False`` so the build can delete them
-    once the new save is written.
-    """
-
-    decks: Mapping[str, PackedDeck]
-    images: Mapping[str, Path]
-    rendered: int
-    repacked: tuple[str, ...]
-    stale: tuple[str, ...] = ()
-
 
 @runtime_checkable
 class GameBuilder(Protocol):

@@ -7,7 +7,7 @@ holds the palette (zone, player and ink colours) and the short interface strings
 
 Format (documented in ``docs/data-format.md``, "Layouts")::
 
-    [colours]            # name = "#rrggbb"; "zones" is a list used by kingdom tile order
+    [colours]            # name = "#rrggbb"; "zones" is a list the renderer cycles through (board zones)
     [player_colours]     # TTS seat colour name = "#rrggbb"
     [strings.<id>]       # en/uk/ru texts printed on cards ("win", "discard", ...)
     [layouts.<kind>]     # size = [w, h] (or tile_size = [w, h] for boards), optional integer params,
@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from bridge.errors import DataError
+from bridge.rules.game import LANGUAGES
 
 ALIGNS = ("left", "center", "right")
 VALIGNS = ("top", "middle", "bottom")
 ANCHORS = ("card", "cell")
-LANGS = ("en", "uk", "ru")
 NUMERIC_PARAMS = ("frame", "cell_radius", "icon_size", "radius")
 MAX_SIZE = 4096
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -175,13 +175,13 @@ def load_layouts(
     strings: dict[str, dict[str, str]] = {}
     for key, value in _table(file, None, "strings", raw.get("strings", {})).items():
         texts = _table(file, f'string "{key}"', "", value)
-        for lang in LANGS:
+        for lang in LANGUAGES:
             if not isinstance(texts.get(lang), str) or not texts[lang].strip():
                 raise DataError(file, f'string "{key}"', lang, "missing or empty text")
-        extra = set(texts) - set(LANGS)
+        extra = set(texts) - set(LANGUAGES)
         if extra:
             raise DataError(file, f'string "{key}"', sorted(extra)[0], "unknown language")
-        strings[key] = {lang: texts[lang] for lang in LANGS}
+        strings[key] = {lang: texts[lang] for lang in LANGUAGES}
     for key in required_strings:
         if key not in strings:
             raise DataError(file, f'string "{key}"', None, "missing")

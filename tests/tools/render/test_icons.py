@@ -6,7 +6,8 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bridge.errors import DataError
-from tools.render.icons import cover_fit, find_art, humour_icon, placeholder
+from tools.games.four_humours.icons import humour_icon
+from tools.render.draw import cover_fit, find_art, placeholder
 
 
 def test_cover_fit_fills_the_box_and_keeps_shapes_square():

@@ -6,7 +6,7 @@ import pytest
 
 from bridge.errors import DataError
 from bridge.paths import assets_dir
-from tools.render.four_humours import REQUIRED_BOXES, load_four_humours_layouts
+from tools.games.four_humours.render import REQUIRED_BOXES, load_four_humours_layouts
 from tools.render.layout import load_layouts
 
 GOOD = """

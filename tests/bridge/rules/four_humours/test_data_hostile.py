@@ -26,7 +26,7 @@ def game_copy(tmp_path: Path) -> Path:
 def build_error(game: Path, tmp_path: Path, monkeypatch) -> str:
     """Run ``ttsmod build`` on ``game``; assert exit 2 with one ``error:`` line and nothing rendered."""
     rendered: list[str] = []
-    import tools.render.four_humours as render_module
+    import tools.games.four_humours.render as render_module
     monkeypatch.setattr(render_module, "render_game", lambda *a, **k: rendered.append("render") or None)
     result = CliRunner().invoke(cli, ["build", str(game), "--out", str(tmp_path / "out"), "--jobs", "1"])
     assert result.exit_code == 2, (result.output, result.exception)

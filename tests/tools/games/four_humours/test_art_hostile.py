@@ -6,8 +6,8 @@ import pytest
 from PIL import Image
 
 from bridge.errors import DataError
-from tools.render import icons
-from tools.render.four_humours import Renderer, load_four_humours_layouts, render_game
+from tools.render import draw
+from tools.games.four_humours.render import Renderer, load_four_humours_layouts, render_game
 from bridge.paths import assets_dir
 
 from tests.tools.test_imageio import bomb_png
@@ -35,7 +35,7 @@ def test_art_is_shown_as_its_exif_orientation_says(tmp_path):
     exif[0x0112] = 6  # rotate 90° clockwise to view: red on top
     path = tmp_path / "scene-1.jpg"
     stored.save(path, exif=exif.tobytes(), quality=95)
-    art = icons.load_art(path, file="scenes.toml", entry='scene "scene-1"')
+    art = draw.load_art(path, file="scenes.toml", entry='scene "scene-1"')
     assert art.size == (20, 40) and art.mode == "RGB"
     assert art.getpixel((10, 5))[0] > 200 and art.getpixel((10, 35))[2] > 200
 
@@ -46,7 +46,7 @@ def test_sixteen_bit_grey_art_keeps_its_greys(tmp_path):
     stored.putpixel((1, 0), 49344)  # a light grey (192 of 255)
     path = tmp_path / "scene-1.png"
     stored.save(path)
-    art = icons.load_art(path, file="scenes.toml", entry='scene "scene-1"')
+    art = draw.load_art(path, file="scenes.toml", entry='scene "scene-1"')
     assert art.getpixel((0, 0)) == (64, 64, 64) and art.getpixel((1, 0)) == (192, 192, 192)
 
 

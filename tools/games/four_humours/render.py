@@ -35,13 +35,9 @@ naming file, entry and field); a text that cannot fit its box even at the minimu
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
 import hashlib
-import io
-import json
 import math
-import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -50,7 +46,6 @@ from typing import Callable, Iterator, Mapping
 from PIL import Image, ImageDraw
 
 from bridge.rules.four_humours.records import (
-    LANGUAGES,
     Board,
     Count,
     FourHumoursData,
@@ -60,14 +55,17 @@ from bridge.rules.four_humours.records import (
     Slot,
     Step,
 )
+from bridge.catalog import resolve_game_dir
 from bridge.errors import DataError, InputError
-from bridge.fsio import atomic_write_bytes, atomic_write_text
 from bridge.paths import assets_dir
-from tools.render import icons
-from tools.render.icons import contrast, mix, paste_icon
+from bridge.rules.game import LANGUAGES
+from tools.games.four_humours.icons import humour_icon
+from tools.render.draw import (
+    SUPERSAMPLE, contrast, cover_fit, find_art, load_art, mix, paste_icon, placeholder, star_icon,
+)
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts
+from tools.render.pipeline import Art, DeckPlan, ThumbnailPlan, check_image_options, render_art
 from tools.render.text import check_glyphs, draw_fitted, draw_text, fit_text
-from tools.sheets import PackedDeck, SheetCache, pack_faces, write_image
 
 RENDERER_VERSION = "1"
 """Bump when a drawing change must invalidate every cached image."""
@@ -95,15 +93,8 @@ REQUIRED_STRINGS = ("win", "discard", "sneak", "kingdom", "fief", "party", "anim
 REQUIRED_COLOURS = ("background", "ink", "frame", "back", "back_ink", "slot", "path", "bridge", "cell", "zones")
 
 
-@dataclass(frozen=True)
-class GameArt:
-    """Everything :func:`render_game` produced (see the module docstring for the keys)."""
-
-    decks: Mapping[str, PackedDeck]
-    images: Mapping[str, Path]
-    rendered: int
-    repacked: tuple[str, ...]
-    stale: tuple[str, ...] = ()  # files of earlier runs in sheets/ this run no longer uses (kept if prune=False)
+GameArt = Art
+"""What :func:`render_game` returns (see the module docstring for the keys)."""
 
 
 def cell_positions(board: Board) -> dict[str, tuple[float, float]]:
@@ -217,7 +208,7 @@ class Renderer:
         art = b"art:none"
         head, _, ident = name.partition(":")
         if head in ("scene", "goal"):
-            path = icons.find_art(self.game_dir, ident, file=f"{head}s.toml", entry=f'{head} "{ident}"')
+            path = find_art(self.game_dir, ident, file=f"{head}s.toml", entry=f'{head} "{ident}"')
             if path is not None:
                 art = b"art:file:" + path.read_bytes()
         digest = hashlib.sha256()
@@ -336,12 +327,12 @@ class Renderer:
         return min(sizes) if sizes else 0
 
     def _art(self, image: Image.Image, box: Box, card_id: str, colour, file: str, entry: str) -> None:
-        path = icons.find_art(self.game_dir, card_id, file=file, entry=entry)
+        path = find_art(self.game_dir, card_id, file=file, entry=entry)
         if path is not None:
-            art = icons.cover_fit(icons.load_art(path, file=file, entry=entry, max_pixels=self.max_pixels),
+            art = cover_fit(load_art(path, file=file, entry=entry, max_pixels=self.max_pixels),
                                   (box.width, box.height))
         else:
-            art = icons.placeholder((box.width, box.height), colour)
+            art = placeholder((box.width, box.height), colour)
         image.paste(art, (box.x, box.y))
 
     def _slots(self, image, draw, box: Box, slots: tuple[Slot, ...], icon_max: int, file: str, entry: str) -> None:
@@ -365,7 +356,7 @@ class Renderer:
             cy = box.y + label_h + 10 + (box.height - label_h - 10) / 2
             cx = x0 + col_w / 2
             for j, humour in enumerate(slot.humours):
-                paste_icon(image, icons.humour_icon(humour, self.humour_colour(humour), icon),
+                paste_icon(image, humour_icon(humour, self.humour_colour(humour), icon),
                            (cx + (j - 0.5) * icon * 1.15, cy))
 
     def _resolution(self, image, draw, box: Box, steps: list[tuple[Step, _Text]], icon_max: int) -> None:
@@ -383,7 +374,7 @@ class Renderer:
             pairs.append((text, sub))
         size = self._uniform(pairs)
         for (step, _), (text, sub) in zip(steps, pairs):
-            paste_icon(image, icons.humour_icon(step.humour, self.humour_colour(step.humour), icon),
+            paste_icon(image, humour_icon(step.humour, self.humour_colour(step.humour), icon),
                        (box.x + icon / 2, sub.y + sub.height / 2))
             self._text(draw, text, sub, size_max=size)
 
@@ -477,7 +468,7 @@ class Renderer:
         margin = frame + icon * 0.75
         corners = [(margin, margin), (w - margin, margin), (margin, h - margin), (w - margin, h - margin)]
         for (x, y), humour in zip(corners, self.data.humours):
-            paste_icon(image, icons.humour_icon(humour.id, _hex(humour.colour), icon), (x, y))
+            paste_icon(image, humour_icon(humour.id, _hex(humour.colour), icon), (x, y))
         lang = self.lang
         self._text(draw, _Text(self.data.info.name.get(lang), "game.toml", "game", f"name.{lang}"),
                    layout.boxes["title"])
@@ -498,7 +489,7 @@ class Renderer:
         colour = self.humour_colour(humour)
         image = self._token("potion", colour)
         size = min(image.size)
-        paste_icon(image, icons.humour_icon(humour, colour, round(size * 0.96)), (image.width / 2, image.height / 2))
+        paste_icon(image, humour_icon(humour, colour, round(size * 0.96)), (image.width / 2, image.height / 2))
         return image
 
     def player_colour(self, name: str) -> tuple[int, int, int]:
@@ -510,7 +501,7 @@ class Renderer:
     def potion_back(self, colour_name: str) -> Image.Image:
         colour = self.player_colour(colour_name)
         image = self._token("potion_back", colour)
-        s = min(image.size) * icons.SUPERSAMPLE
+        s = min(image.size) * SUPERSAMPLE
         layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
         draw = ImageDraw.Draw(layer)
         ink = contrast(colour)
@@ -528,12 +519,12 @@ class Renderer:
     def goal_marker(self, colour_name: str) -> Image.Image:
         colour = self.player_colour(colour_name)
         image = self._token("goal_marker", mix(colour, (255, 255, 255), 0.55))
-        paste_icon(image, icons.star_icon(colour, round(min(image.size) * 0.86)), (image.width / 2, image.height / 2))
+        paste_icon(image, star_icon(colour, round(min(image.size) * 0.86)), (image.width / 2, image.height / 2))
         return image
 
     def scene_marker(self) -> Image.Image:
         image = self._token("scene_marker", self.colours["background"])
-        s = min(image.size) * icons.SUPERSAMPLE
+        s = min(image.size) * SUPERSAMPLE
         layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
         draw = ImageDraw.Draw(layer)
         ink, red = self.colours["ink"], (178, 34, 34)
@@ -564,7 +555,7 @@ class Renderer:
         for i, tile in enumerate(board.tiles):
             colour = self.zone_colour(tile.id) if kind == "kingdom" else palette[index % len(palette)]
             x0, y0 = tile.col * tw, tile.row * th
-            image.paste(icons.placeholder((tw, th), mix(colour, (255, 255, 255), 0.35)), (x0, y0))
+            image.paste(placeholder((tw, th), mix(colour, (255, 255, 255), 0.35)), (x0, y0))
             draw.rectangle((x0, y0, x0 + tw - 1, y0 + th - 1), outline=mix(colour, (0, 0, 0), 0.4), width=6)
         positions = {k: (x * width, y * height) for k, (x, y) in cell_positions(board).items()}
         for edge in board.edges:
@@ -583,7 +574,7 @@ class Renderer:
             if citizen is not None and citizen.humours:
                 icon = round(radius * 0.8)
                 for j, humour in enumerate(citizen.humours):
-                    paste_icon(image, icons.humour_icon(humour, self.humour_colour(humour), icon),
+                    paste_icon(image, humour_icon(humour, self.humour_colour(humour), icon),
                                (cx + (j - 0.5) * icon * 1.1, cy))
             else:
                 dot = radius * 0.3
@@ -633,44 +624,10 @@ def _hex(text: str) -> tuple[int, int, int]:
 
 # -- the build ------------------------------------------------------------------------------------------
 
-_worker: Renderer | None = None
-
-
-def _init_worker(data, layouts, game_dir, fonts_dir, lang, max_pixels=None) -> None:
-    global _worker
-    _worker = Renderer(data, layouts, game_dir, fonts_dir, lang, max_pixels)
-
-
-def _render_to(renderer: Renderer, name: str, path: Path) -> tuple | None:
-    """Render ``name`` into the PNG ``path``; a :class:`DataError` comes back as its fields (picklable)."""
-    try:
-        image = renderer.render(name)
-    except DataError as exc:
-        return (exc.file, exc.entry, exc.field, exc.message)
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=1)
-    atomic_write_bytes(path, buffer.getvalue())
-    return None
-
-
-def _work(name: str, path: str) -> tuple | None:
-    assert _worker is not None
-    return _render_to(_worker, name, Path(path))
-
-
 def load_four_humours_layouts(game_dir: Path) -> Layouts:
     """Read and validate ``game_dir/layouts.toml`` against what this renderer draws."""
     return load_layouts(game_dir / LAYOUTS_FILE, fonts_dir=assets_dir() / "fonts", required=REQUIRED_BOXES,
                         required_strings=REQUIRED_STRINGS, required_colours=REQUIRED_COLOURS)
-
-
-def _default_game_dir(data: FourHumoursData) -> Path:
-    try:
-        from bridge.catalog import resolve_game_dir
-
-        return resolve_game_dir(data.info.id)
-    except (ImportError, DataError):
-        return assets_dir() / "four_humours"
 
 
 def render_game(
@@ -689,157 +646,42 @@ def render_game(
 ) -> GameArt:
     """Render and pack every Four Humours image into ``out_dir/sheets/`` (see the module docstring).
 
-    ``game_dir`` is the folder with ``layouts.toml`` and ``art/`` (default: the game's folder under
-    ``assets/``).  ``progress(done, total)`` is called as images finish rendering (total = images to
+    ``game_dir`` is the folder with ``layouts.toml`` and ``art/`` (default: the folder of the built-in game
+    ``data.info.id``).  ``progress(done, total)`` is called as images finish rendering (total = images to
     render this run).  With ``prune=False`` files of earlier runs that this run no longer uses are left in
     place and listed in ``GameArt.stale``, so a caller can delete them once its own output is written (the
-    build does, so a failure after rendering leaves the previous save's images intact).  Art over ``max_pixels``
-    (default :data:`tools.imageio.DEFAULT_MAX_PIXELS`) is refused as a likely decompression bomb.  Raises :class:`DataError` for bad layouts, missing glyphs, texts that cannot fit,
-    art paths escaping the game folder; :class:`InputError` for a bad ``lang``, ``fmt`` or ``quality``.
+    build does, so a failure after rendering leaves the previous save's images intact).  Art over
+    ``max_pixels`` (default :data:`tools.imageio.DEFAULT_MAX_PIXELS`) is refused as a likely decompression
+    bomb.  Raises :class:`DataError` for bad layouts, missing glyphs, texts that cannot fit, art paths
+    escaping the game folder; :class:`InputError` for a bad ``lang``, ``fmt`` or ``quality``.
     """
     if lang not in LANGUAGES:
         raise InputError(f'language must be one of {", ".join(LANGUAGES)}, not "{lang}"')
-    if fmt not in ("jpg", "png"):
-        raise InputError(f'image format must be jpg or png, not "{fmt}"')
-    if not 1 <= quality <= 100:
-        raise InputError(f"JPEG quality must be 1..100, not {quality}")
-    out_dir = Path(out_dir)
-    game_dir = Path(game_dir) if game_dir is not None else _default_game_dir(data)
-    fonts_dir = assets_dir() / "fonts"
+    check_image_options(fmt, quality)
+    game_dir = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
     layouts = load_four_humours_layouts(game_dir)
-    renderer = Renderer(data, layouts, game_dir, fonts_dir, lang, max_pixels)
+    renderer = Renderer(data, layouts, game_dir, assets_dir() / "fonts", lang, max_pixels)
     renderer.check_texts()
 
-    sheets_dir = out_dir / "sheets"
-    cache_dir = out_dir / ".cache"
-    faces_dir = cache_dir / "faces"
-    manifest_path = cache_dir / "manifest.json"
-    previous = _read_manifest(manifest_path)
-    manifest = previous if use_cache else {"sheets": {}, "images": {}}
-
-    items = renderer.items()
-    keys = {name: renderer.key(name, kind) for name, kind in items}
-    face = {name: faces_dir / f"{key}.png" for name, key in keys.items()}
-    todo = [name for name, _ in items if not (use_cache and face[name].is_file())]
-    _render_all(renderer, todo, face, jobs, progress, (data, layouts, game_dir, fonts_dir, lang, max_pixels))
-
-    written: list[str] = []
-    decks: dict[str, PackedDeck] = {}
-    for deck, prefix, back in (("scenes", "scene", "scene-back"), ("goals", "goal", "goal-back"),
-                               ("parties", "party", "party-back")):
-        names = [n for n, _ in items if n.startswith(prefix + ":")]
-        if not names:
-            continue
-        cache = SheetCache([keys[n] for n in names], keys[back], manifest["sheets"])
-        decks[deck] = pack_faces([face[n] for n in names], sheets_dir, deck, back=face[back], fmt=fmt,
-                                 quality=quality, cache=cache)
-        written.extend(cache.written)
-
-    images: dict[str, Path] = {}
-    single = [n for n, _ in items if n == "kingdom" or n.split(":")[0] in
-              ("fief", "potion", "potion-back", "party", "goal-marker", "scene-marker")]
-    for name in single:
-        images[name] = _write_once(manifest["images"], f"{keys[name]}|{fmt}|{quality}", sheets_dir,
-                                   name.replace(":", "-").lower(), face[name], fmt, quality, written)
-    images["thumbnail"] = _write_once(manifest["images"], f"{keys['kingdom']}|thumbnail", sheets_dir,
-                                      "thumbnail", face["kingdom"], "png", quality, written,
-                                      transform=lambda im: _thumbnail(renderer, im))
-
-    used_files = {p.name for d in decks.values() for p in [d.back_path, *(s.path for s in d.sheets)]}
-    used_files |= {p.name for p in images.values()}
-    stale = _forget_stale(previous, manifest, used_files, sheets_dir, faces_dir, set(keys.values()), prune)
-    atomic_write_text(manifest_path, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    return GameArt(decks, images, len(todo), tuple(written), stale)
-
-
-def _render_all(renderer: Renderer, todo: list[str], face: Mapping[str, Path], jobs: int | None,
-                progress: Callable[[int, int], None] | None, init_args: tuple) -> None:
-    total = len(todo)
-    if progress is not None:
-        progress(0, total)
-    if not todo:
-        return
-    workers = max(1, min(jobs or os.cpu_count() or 1, total))
-    errors: list[tuple] = []
-    if workers == 1:
-        for done, name in enumerate(todo, 1):
-            error = _render_to(renderer, name, face[name])
-            if error:
-                raise DataError(*error)
-            if progress is not None:
-                progress(done, total)
-        return
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
-                                                initargs=init_args) as pool:
-        futures = {pool.submit(_work, name, str(face[name])): name for name in todo}
-        for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
-            error = future.result()
-            if error:
-                errors.append((todo.index(futures[future]), error))
-            if progress is not None:
-                progress(done, total)
-    if errors:
-        raise DataError(*min(errors)[1])  # the first failing image in item order, whatever finished first
-
-
-def _write_once(known: dict, key: str, out_dir: Path, stem: str, source: Path, fmt: str, quality: int,
-                written: list[str], transform: Callable[[Image.Image], Image.Image] | None = None) -> Path:
-    file = known.get(key)
-    if file is not None and (out_dir / file).is_file():
-        return out_dir / file
-    with Image.open(source) as image:
-        image.load()
-        image = transform(image) if transform else image
-        path = write_image(image, out_dir, stem, fmt=fmt, quality=quality)
-    known[key] = path.name
-    written.append(path.name)
-    return path
+    names = [name for name, _ in renderer.items()]
+    decks = [DeckPlan(deck, tuple(n for n in names if n.startswith(prefix + ":")), back)
+             for deck, prefix, back in (("scenes", "scene", "scene-back"), ("goals", "goal", "goal-back"),
+                                        ("parties", "party", "party-back"))]
+    singles = [n for n in names if n == "kingdom" or n.split(":")[0] in
+               ("fief", "potion", "potion-back", "party", "goal-marker", "scene-marker")]
+    return render_art(renderer, out_dir, decks=decks, singles=singles,
+                      thumbnail=ThumbnailPlan("kingdom", lambda image: _thumbnail(renderer, image)),
+                      fmt=fmt, quality=quality, use_cache=use_cache, jobs=jobs, progress=progress, prune=prune)
 
 
 def _thumbnail(renderer: Renderer, kingdom: Image.Image) -> Image.Image:
     """The save's 256×256 preview: the map, cover-fitted, with the four humour potions along the bottom."""
     size = THUMBNAIL_SIZE
-    image = icons.cover_fit(kingdom, (size, size))
+    image = cover_fit(kingdom, (size, size))
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, size - 64, size - 1, size - 1), fill=renderer.colours["back"])
     humours = renderer.data.humours
     for i, humour in enumerate(humours):
         x = size * (i + 0.5) / max(1, len(humours))
-        paste_icon(image, icons.humour_icon(humour.id, _hex(humour.colour), 48), (x, size - 32))
+        paste_icon(image, humour_icon(humour.id, _hex(humour.colour), 48), (x, size - 32))
     return image
-
-
-def _read_manifest(path: Path) -> dict:
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {"sheets": {}, "images": {}}
-    if (not isinstance(manifest, dict) or not isinstance(manifest.get("sheets"), dict)
-            or not isinstance(manifest.get("images"), dict)):
-        return {"sheets": {}, "images": {}}
-    return manifest
-
-
-def _forget_stale(previous: dict, manifest: dict, used_files: set[str], sheets_dir: Path, faces_dir: Path,
-                  used_keys: set[str], prune: bool = True) -> tuple[str, ...]:
-    """Drop manifest entries and files this renderer wrote before that the current build does not use.
-
-    Returns the stale file names of ``sheets_dir``; they are deleted only when ``prune`` is true.
-    """
-    stale: set[str] = set()
-    known = [*previous.get("stale", [])]
-    for table in ("sheets", "images"):
-        known += [*previous[table].values(), *manifest[table].values()]
-        manifest[table] = {k: v for k, v in manifest[table].items() if v in used_files}
-    for old in known:
-        if isinstance(old, str) and old not in used_files and (sheets_dir / old).is_file():
-            stale.add(old)
-            if prune:
-                (sheets_dir / old).unlink()
-    # Unpruned files stay listed, so a later run still knows they are this renderer's to delete.
-    manifest["stale"] = [] if prune else sorted(stale)
-    if faces_dir.is_dir():
-        for cached in faces_dir.glob("*.png"):
-            if cached.stem not in used_keys:
-                cached.unlink()
-    return tuple(sorted(stale))

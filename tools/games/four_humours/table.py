@@ -1,7 +1,7 @@
 """The Four Humours table: every object of ``docs/table-contract.md``, laid out and wired to the rendered art.
 
-:func:`compose_table` turns the game records (:class:`FourHumoursData`) and the renderer's :class:`GameArt`
-into a :class:`tools.save.Save`.  What it lays (tags, ``Memo`` and snap points exactly as the contract says):
+:func:`compose_table` turns the game records (:class:`FourHumoursData`) and the renderer's
+:class:`tools.render.pipeline.Art` into a :class:`tools.save.Save`.  What it lays (tags, ``Memo`` and snap points exactly as the contract says):
 
 - ``--mode kingdom``: the kingdom map (``Custom_Tile``) with a snap point per cell.
   ``--mode fief``: the fief boards instead (they are the backs of the map tiles, so a table shows one or the
@@ -20,18 +20,14 @@ laid face down would still show its humour; a tile shows the humour on top and t
 (``ImageSecondaryURL``), which is what the contract asks of the two sides.  Their ``Nickname`` is neutral
 (``"White potion"``) because TTS shows it in the tooltip even face down; only ``Memo`` holds the humour.
 
-Geometry (one place, :func:`image_point_to_local`): a point ``(u, v)`` of an image (0..1 from the top-left)
-maps to an object's local, unscaled coordinates.  **Inferred, not verified in TTS**: a ``Custom_Tile`` spans
-2 units along its image's shorter side and ``2 × aspect`` along the longer one (the reference saves' snap
-points fit this); a card spans 2 units across its short side and ``2 × face aspect`` along its long side;
-objects lie with ``rotY = 180`` (upright for the White seat) so image right is local −x and image top local −z.
+Geometry: :mod:`tools.save.geometry` maps image points to local snap positions (inferred, see there).
 Card slot centres come from the ``slots`` box of ``layouts.toml`` split into equal columns, the split the
-renderer draws (:func:`slot_centres`).
+renderer draws (:func:`tools.save.geometry.slot_centres`); cell centres are the renderer's
+(:func:`tools.games.four_humours.render.cell_positions`).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Mapping
@@ -40,24 +36,25 @@ from PIL import Image
 
 from bridge.rules.four_humours.records import HUMOURS, Board, FourHumoursData
 from bridge.errors import DataError
+from tools.games.four_humours.payload import player_colours
+from tools.games.four_humours.render import cell_positions, load_four_humours_layouts
 from tools.save import (
-    Colour, DeckSheet, GameObject, Save, SnapPoint, Vector, at, bag, card, custom_tile, custom_token,
-    deck, hand_trigger, scripting_trigger, seat_colour,
+    DeckSheet, GameObject, Save, SnapPoint, at, bag, card, custom_tile, custom_token, deck, hand_trigger,
+    scripting_trigger, seat_colour,
 )
+from tools.save.geometry import card_half_extents, image_point_to_local, slot_centres, tile_half_extents
 from tools.sheets import PackedDeck
 
 TAG = "ttsmod"
 SCENE_MARKERS = 5
-SNAP_HEIGHT = 0.2  # local y of snap points: just above a tile's or card's surface
 # Tags of the slot and cell snap points. A tagged snap point attracts only objects sharing one of its tags
 # (Knowledge Base, Object Tags), so each carries the potions' own tag besides the tags the mod reads.
 POTION_TAG = "fh-potion"
-PROTOCOL_FALLBACK = 1
 
 
 @dataclass(frozen=True)
 class ArtLike:
-    """What the table needs of :class:`tools.render.four_humours.GameArt` (decks and single images)."""
+    """What the table needs of :class:`tools.render.pipeline.Art` (decks and single images)."""
 
     decks: Mapping[str, PackedDeck]
     images: Mapping[str, Path]
@@ -71,31 +68,6 @@ def image_size(path: Path) -> tuple[int, int]:
         return image.size
 
 
-def tile_half_extents(width: int, height: int) -> tuple[float, float]:
-    """Local half extents ``(x, z)`` of a ``Custom_Tile`` showing a ``width × height`` image (inferred)."""
-    if width >= height:
-        return width / height, 1.0
-    return 1.0, height / width
-
-
-def card_half_extents(width: int, height: int) -> tuple[float, float]:
-    """Local half extents ``(x, z)`` of a card whose face is ``width × height`` (inferred, see module doc)."""
-    return tile_half_extents(width, height)
-
-
-def image_point_to_local(u: float, v: float, half_x: float, half_z: float) -> Vector:
-    """Image point ``(u, v)`` (0..1 from the top-left) → local snap position on an object lying at rotY 180."""
-    return Vector((0.5 - u) * 2 * half_x, SNAP_HEIGHT, (v - 0.5) * 2 * half_z)
-
-
-def slot_centres(box: tuple[int, int, int, int], count: int, size: tuple[int, int]) -> list[tuple[float, float]]:
-    """Centres ``(u, v)`` of ``count`` slots drawn as equal columns of the layout ``box`` (x, y, w, h) on a
-    face of ``size`` pixels — the renderer's split of the ``slots`` box."""
-    x, y, w, h = box
-    width, height = size
-    return [((x + (i + 0.5) * w / count) / width, (y + h / 2) / height) for i in range(count)]
-
-
 def _layout_box(layouts, kind: str) -> tuple[tuple[int, int, int, int], tuple[int, int]]:
     layout = layouts.layouts[kind]
     box = layout.box("slots")
@@ -104,8 +76,6 @@ def _layout_box(layouts, kind: str) -> tuple[tuple[int, int, int, int], tuple[in
 
 def load_slot_layouts(game_dir: Path) -> dict[str, tuple[tuple[int, int, int, int], tuple[int, int]]]:
     """``{"scene": (box, size), "party": (box, size)}`` from the game's ``layouts.toml``."""
-    from tools.render.four_humours import load_four_humours_layouts
-
     layouts = load_four_humours_layouts(game_dir)
     return {kind: _layout_box(layouts, kind) for kind in ("scene", "party")}
 
@@ -134,55 +104,6 @@ def _board_snaps(board: Board, size: tuple[int, int], positions: Mapping[str, tu
     hx, hz = tile_half_extents(*size)
     return [SnapPoint(image_point_to_local(*positions[c.id], hx, hz), ("fh-cell", f"fh-cell:{c.id}", POTION_TAG))
             for c in board.cells]
-
-
-def cell_positions(board: Board) -> dict[str, tuple[float, float]]:
-    """Cell centres (0..1) as the renderer draws them (its own function when available)."""
-    try:
-        from tools.render.four_humours import cell_positions as rendered_positions
-    except ImportError:  # pragma: no cover - the renderer ships with the build
-        return {c.id: c.pos or (0.5, 0.5) for c in board.cells}
-    return rendered_positions(board)
-
-
-def generated_game_module(data: FourHumoursData, mode: str) -> str:
-    """The Lua source of ``generated.game``: ``return { game = ..., mode = ..., data = "<JSON>" }``."""
-    from bridge.luabundle import lua_string
-
-    try:
-        from bridge import protocol
-        protocol_version = getattr(protocol, "PROTOCOL_VERSION", PROTOCOL_FALLBACK)
-    except ImportError:  # pragma: no cover
-        protocol_version = PROTOCOL_FALLBACK
-    boards = [data.kingdom] if mode == "kingdom" else list(data.fiefs)
-    payload = {
-        "game": data.info.id,
-        "mode": mode,
-        "protocol": protocol_version,
-        "player_colours": list(player_colours(data)),
-        "humours": list(HUMOURS),
-        "scenes": [{"id": s.id, "kind": s.kind, "zone": s.zone, "cell": s.cell,
-                    "slots": [{"citizen": sl.citizen, "humours": list(sl.humours)} for sl in s.slots]}
-                   for s in data.scenes],
-        "parties": [{"id": p.id, "order": p.order, "estate": p.estate,
-                     "slots": [{"citizen": sl.citizen, "humours": list(sl.humours)} for sl in p.slots]}
-                    for p in sorted(data.parties, key=lambda p: p.order)],
-        "boards": [{"id": b.id, "cells": [{"id": c.id, "tile": c.tile, "citizen": c.citizen} for c in b.cells]}
-                   for b in boards],
-        "goals": [g.id for g in data.goals_of_mode(mode)],
-        "min_players": data.info.min_players,
-        "rules": {"hand_size": data.rules.hand_size, "scenes_face_up": data.rules.scenes_face_up,
-                  "goals_per_game": data.rules.goals_per_game, "draw_after_place": data.rules.draw_after_place,
-                  "first_player": data.rules.first_player,
-                  "four_identical_redraw": data.rules.four_identical_redraw},
-    }
-    text = json.dumps(payload, ensure_ascii=True, separators=(",", ":"), sort_keys=False)
-    return ("-- Generated by ttsmod build: the game data the mod needs. Do not edit; rebuild instead.\n"
-            f"return {{ game = {lua_string(data.info.id)}, mode = {lua_string(mode)}, data = {lua_string(text)} }}\n")
-
-
-def player_colours(data: FourHumoursData) -> tuple[str, ...]:
-    return tuple(data.info.player_colours[:data.info.max_players])
 
 
 # ----------------------------------------------------------------------------------------------- the table

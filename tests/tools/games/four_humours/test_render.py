@@ -8,7 +8,7 @@ import pytest
 from PIL import Image
 
 from bridge.errors import DataError, InputError
-from tools.render.four_humours import cell_positions, render_game
+from tools.games.four_humours.render import cell_positions, render_game
 
 
 def files(folder):

@@ -12,6 +12,7 @@ import math
 import random
 from typing import TYPE_CHECKING, Any, Callable
 
+from tools.headless.common import PLAYER_COLOURS, Wait, json_clean
 from tools.headless.geometry import Vec, position_to_local, position_to_world
 from tools.headless.lua import HeadlessError, Unemulated
 from tools.headless.objects import HObject
@@ -307,12 +308,10 @@ class ObjectProxy(Proxy):
 
 
 def _timed_off(t: "Table", o: HObject, seconds: float) -> Any:
-    from tools.headless.table import _Wait
-
     def off(*_: Any) -> None:
         o.highlight = None
 
-    return _Wait(0, _PyCallable(off), due_time=t.time + seconds)
+    return Wait(0, _PyCallable(off), due_time=t.time + seconds)
 
 
 class _PyCallable:
@@ -563,9 +562,7 @@ def _lua_str(v: Any) -> str:
 
 
 def _json_encode(value: Any, pretty: bool) -> str:
-    from tools.headless.table import _json_clean
-
-    return json.dumps(_json_clean(value), indent=2 if pretty else None, separators=None if pretty else (",", ":"),
+    return json.dumps(json_clean(value), indent=2 if pretty else None, separators=None if pretty else (",", ":"),
                       ensure_ascii=False)
 
 
@@ -584,18 +581,16 @@ def _json_decode(text: Any) -> Any:
 
 
 def _wait_namespace(t: "Table") -> Namespace:
-    from tools.headless.table import _Wait
-
     def wait_time(fn: Any, seconds: Any, repetitions: Any = 1) -> int:
         s = float(seconds)
-        return t.add_wait(_Wait(0, fn, due_time=t.time + s, interval=s, repetitions=int(repetitions or 1)))
+        return t.add_wait(Wait(0, fn, due_time=t.time + s, interval=s, repetitions=int(repetitions or 1)))
 
     def wait_frames(fn: Any, count: Any = 1) -> int:
-        return t.add_wait(_Wait(0, fn, due_frame=t.frame + max(1, int(count or 1))))
+        return t.add_wait(Wait(0, fn, due_frame=t.frame + max(1, int(count or 1))))
 
     def wait_condition(fn: Any, condition: Any, timeout: Any = None, timeout_fn: Any = None) -> int:
         deadline = t.time + float(timeout) if timeout is not None else None
-        return t.add_wait(_Wait(0, fn, condition=condition, deadline=deadline, timeout_fn=timeout_fn))
+        return t.add_wait(Wait(0, fn, condition=condition, deadline=deadline, timeout_fn=timeout_fn))
 
     def wait_stop(wait_id: Any) -> bool:
         return t.stop_wait(int(wait_id))
@@ -676,8 +671,6 @@ def _turns_namespace(t: "Table") -> Namespace:
 
 
 def _player_namespace(t: "Table") -> Namespace:
-    from tools.headless.table import PLAYER_COLOURS
-
     def by_colour(key: Any) -> Any:
         if key in PLAYER_COLOURS:
             return PlayerProxy(t, str(key))

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from tools.headless.api import GlobalScript, Namespace, ObjectProxy, PlayerProxy, build_api
+from tools.headless.common import PLAYER_COLOURS, Wait, json_clean
 from tools.headless.eea import ExternalEditorEndpoint
 from tools.headless.fidelity import Fidelity
 from tools.headless.geometry import Vec, inside_box, position_to_world
@@ -35,26 +36,11 @@ from tools.headless.objects import HObject, Motion
 
 FRAME = 1.0 / 60.0
 REPLY_WAIT = 15.0     # real seconds to wait for an owed answer before giving up on the peer (a loaded machine)
-PLAYER_COLOURS = ("White", "Brown", "Red", "Orange", "Yellow", "Green", "Teal", "Blue", "Purple", "Pink",
-                  "Grey", "Black")
 
 FALL_HEIGHT = 1.0    # a scripted player lets go of an object this high above where it comes to rest
 REST_HEIGHT = 0.05   # an object dropped on a snap point rests this far above it
 
 __all__ = ["Table", "Fidelity", "HeadlessError", "Unemulated", "HObject", "Vec", "FRAME"]
-
-
-@dataclass
-class _Wait:
-    id: int
-    fn: Any
-    due_time: float | None = None
-    due_frame: int | None = None
-    interval: float = 0.0
-    repetitions: int = 1
-    condition: Any = None
-    deadline: float | None = None
-    timeout_fn: Any = None
 
 
 @dataclass
@@ -103,7 +89,7 @@ class Table:
         self.turns: dict[str, Any] = {"enable": False, "order": [], "turn_color": "", "type": 1,
                                       "pass_turns": True, "reverse_order": False, "skip_empty_hands": False,
                                       "disable_interactations": False}
-        self._waits: list[_Wait] = []
+        self._waits: list[Wait] = []
         self._next_wait = 1
         self._deferred: list[Callable[[], None]] = []
         self._booted = False
@@ -243,7 +229,7 @@ class Table:
         return self._event(self.global_env, name, *args)
 
     # ------------------------------------------------------------------ clock
-    def add_wait(self, wait: _Wait) -> int:
+    def add_wait(self, wait: Wait) -> int:
         wait.id = self._next_wait
         self._next_wait += 1
         self._waits.append(wait)
@@ -467,7 +453,7 @@ class Table:
 
     def send_external(self, data: dict[str, Any]) -> bool:
         """What Lua ``sendExternalMessage`` does: messageID 4 to the editor port (numbers as TTS writes them)."""
-        return self._send_raw({"messageID": 4, "customMessage": self._numbers_out(_json_clean(data))})
+        return self._send_raw({"messageID": 4, "customMessage": self._numbers_out(json_clean(data))})
 
     def _numbers_out(self, value: Any) -> Any:
         """Numbers as TTS's JSON writer sends them: every number a float (``2.0``) on the faithful table."""
@@ -879,23 +865,6 @@ class Table:
         save["LuaScriptState"] = state if isinstance(state, str) else str(self.save_data.get("LuaScriptState") or "")
         save["ObjectStates"] = [o.to_state() for o in self.objects]
         return save
-
-
-def _json_clean(value: Any) -> Any:
-    """Lua data → JSON-ready data as TTS writes it: integral floats as ints, keys as strings, ``{}`` as ``[]``."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2 ** 53:
-        return int(value)
-    if isinstance(value, dict):
-        if not value:
-            return []     # TTS's JSON writes an empty Lua table as [] (it cannot tell an empty object)
-        return {str(k): _json_clean(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_clean(v) for v in value]
-    if isinstance(value, HObject):
-        raise HeadlessError("an Object reference cannot be sent as JSON; send its GUID")
-    if callable(value) and not isinstance(value, (str, bytes)):
-        raise HeadlessError("a function cannot be sent as JSON")
-    return value
 
 
 def _as_floats(value: Any) -> Any:

@@ -7,28 +7,33 @@
 -- Flow: Setup deals goals, scenes and hands. In placement a potion dropped on a slot is checked with the
 -- bridge (`legal`); a legal one is laid face down and its owner draws a replacement. When the engine says the
 -- round is over the mod sends `end_round` with the snapshot read off the table and applies the ruling's
--- events one by one (STEP_DELAY apart). A `decision_required` event stops the ruling until the owner drops the
+-- events one by one (lib.stepper). A `decision_required` event stops the ruling until the owner drops the
 -- potion on an outlined cell; `end_round` is then sent again with the same snapshot and the choices so far.
-local bridge = require("lib.bridge")
+-- The link to the bridge, the stepper, the saved ledger and the panels are the shared parts in mod/lib/.
 local util = require("lib.util")
+local link = require("lib.link")
+local stepper = require("lib.stepper")
+local saved = require("lib.ledger")
+local panel = require("lib.panel")
 local map = require("four_humours.tablemap")
 local text = require("four_humours.text")
 local game = require("generated.game")
 
+-- A global on purpose: `ttsmod selftest` reads it through Execute Lua to name the mod in its report.
 MOD_VERSION = "0.2.0"
-REQUEST_TIMEOUT = 5    -- seconds before a request is sent again (once), then given up
-HELLO_RETRY = 5        -- seconds between two hellos while the bridge is away
-STEP_DELAY = 0.4       -- seconds between two steps of a ruling, so that players can follow them
-SETTLE_TIMEOUT = 3     -- longest wait for dealt potions to reach a hand, or for moves to end
-STACK_HEIGHT = 0.2     -- height of one potion in a stack on a board cell
-DISCARD_OFFSET = -6    -- the scene discard pile lies this far (z) from where the scene deck started
+local REQUEST_TIMEOUT = 5    -- seconds before a request is sent again (once), then given up
+local HELLO_RETRY = 5        -- seconds between two hellos while the bridge is away
+local STEP_DELAY = 0.4       -- seconds between two steps of a ruling, so that players can follow them
+local SETTLE_TIMEOUT = 3     -- longest wait for dealt potions to reach a hand, or for moves to end
+local STACK_HEIGHT = 0.2     -- height of one potion in a stack on a board cell
+local DISCARD_OFFSET = -6    -- the scene discard pile lies this far (z) from where the scene deck started
 
 local data = {}
-local status = { connected = false, polling = false }
-local waiting_for_bridge = {}   -- requests to send again once the bridge answers hello
 local busy = false              -- a placement or pass is being checked
-local ruling_serial = 0         -- the ruling being applied (a newer one stops an older one's steps)
 local ledger = nil
+local ask = link.ask
+local tell = panel.tell
+local when_settled = stepper.when_settled
 
 local function new_ledger()
     return {
@@ -68,11 +73,6 @@ local function colours_of(seats)
 end
 
 -- ------------------------------------------------------------------ panels and notices
-local function show_bridge(message, colour)
-    UI.setValue("bridgeStatus", message)
-    UI.setAttribute("bridgeStatus", "color", colour)
-end
-
 --- The one-line state of the game at the top of the scoreboard: what everyone waits for.
 local function show_state()
     local line = "Seat the players, then press Setup."
@@ -97,15 +97,7 @@ local function show_state()
         end
         line = "Game over · " .. text.join(winners) .. " won"
     end
-    UI.setValue("turnStatus", line)
-end
-
-local function tell(colour, message)
-    if colour == nil then
-        broadcastToAll(message, { 1, 1, 1 })
-    else
-        broadcastToColor(message, colour, { 1, 0.85, 0.4 })
-    end
+    panel.status(line)
 end
 
 local function set_busy(value)
@@ -113,84 +105,7 @@ local function set_busy(value)
     show_state()
 end
 
--- ------------------------------------------------------------------ the bridge
-local say_hello = nil
-
-local function bridge_lost(retry)
-    if retry ~= nil then
-        table.insert(waiting_for_bridge, retry)
-    end
-    if status.connected or not status.polling then
-        status.connected = false
-        show_bridge("No bridge. On the host computer run:  ttsmod bridge", "#FFD700")
-        broadcastToAll("The rules bridge is not answering: nothing on the table was changed. Start it with "
-            .. "'ttsmod bridge'; the game continues when it answers.", { 1, 0.6, 0.2 })
-    end
-    if not status.polling then
-        status.polling = true
-        Wait.time(function() say_hello() end, HELLO_RETRY)
-    end
-end
-
---- Send a request. When no reply comes (after one retry): `on_lost` runs at once and `retry` (a function, or
---  nil) is queued to run again when the bridge answers hello again.
-local function ask(kind, body, on_reply, on_refused, retry, on_lost)
-    bridge.request(kind, body, {
-        reply = on_reply,
-        refused = function(err)
-            if on_refused ~= nil then
-                on_refused(err)
-            else
-                tell(nil, "The bridge refused " .. kind .. ": " .. tostring(err.message))
-            end
-        end,
-        lost = function()
-            if on_lost ~= nil then
-                on_lost()
-            end
-            bridge_lost(retry)
-        end,
-    })
-end
-
-say_hello = function()
-    bridge.request("hello", { mod = MOD_VERSION }, {
-        reply = function(body)
-            local was_down = not status.connected
-            status.connected = true
-            status.polling = false
-            show_bridge("bridge connected (ttsmod " .. tostring(body.bridge) .. ")", "#7CFC00")
-            if was_down and #waiting_for_bridge > 0 then
-                local again = waiting_for_bridge
-                waiting_for_bridge = {}
-                for _, fn in ipairs(again) do
-                    fn()
-                end
-            end
-        end,
-        refused = function(err)
-            show_bridge("bridge refused hello: " .. tostring(err.message), "#FF6347")
-        end,
-        lost = function()
-            status.connected = false
-            status.polling = true
-            show_bridge("No bridge. On the host computer run:  ttsmod bridge", "#FFD700")
-            Wait.time(function() say_hello() end, HELLO_RETRY)
-        end,
-    })
-end
-
 -- ------------------------------------------------------------------ moving things
---- Run fn once no potion is moving or spawning (at most SETTLE_TIMEOUT later): positions read in the middle
---  of a smooth move would put a potion on no slot or on the wrong one.
-local function when_settled(fn)
-    if not map.moving() then
-        fn()
-        return
-    end
-    Wait.condition(fn, function() return not map.moving() end, SETTLE_TIMEOUT, fn)
-end
-
 local function to_hand(obj, colour)
     local t = Player[colour].getHandTransform()
     obj.setRotation({ 0, t.rotation.y + 180, 0 })
@@ -272,19 +187,16 @@ end
 
 -- ------------------------------------------------------------------ scores and turns
 local function show_scores(standings, leaders, round)
-    for i = 1, 6 do
-        UI.setAttribute("scoreRow" .. i, "active", "false")
-    end
+    local lines = {}
     for i, row in ipairs(standings or {}) do
         local colour = colour_of(row.player) or "?"
         local star = ""
         if util.index_of(leaders or {}, row.player) ~= nil then
             star = "★ "
         end
-        UI.setAttribute("scoreRow" .. i, "active", "true")
-        UI.setValue("scoreRow" .. i, star .. colour .. ": " .. text.figures(row))
+        lines[i] = star .. colour .. ": " .. text.figures(row)
     end
-    UI.setValue("scoreRound", "Round " .. tostring(round) .. " · goals and tie-break figures")
+    panel.scores(lines, "Round " .. tostring(round) .. " · goals and tie-break figures")
 end
 
 local function refresh_score()
@@ -766,39 +678,10 @@ local function finish_ruling()
     refresh_score()
 end
 
---- Apply the events of a ruling one at a time (STEP_DELAY apart, and each once the moves of the one before
---  have ended), skipping those applied before (a ruling sent again after a choice repeats the events up to
---  that choice).
+--- Apply the events of a ruling one at a time (lib.stepper), skipping those applied before (a ruling sent
+--  again after a choice repeats the events up to that choice).
 apply_ruling = function(ruling)
-    ruling_serial = ruling_serial + 1
-    local serial = ruling_serial
-    local events = ruling.events or {}
-    local step = nil
-    local resume = function()
-        Wait.time(function() when_settled(step) end, STEP_DELAY)
-    end
-    step = function()
-        if serial ~= ruling_serial or ledger.phase ~= "resolution" then
-            return
-        end
-        if ledger.applied >= #events then
-            if ruling.complete then
-                finish_ruling()
-            end
-            return
-        end
-        ledger.applied = ledger.applied + 1
-        local e = events[ledger.applied]
-        local handler = handlers[e.event]
-        local outcome = nil
-        if handler ~= nil then
-            outcome = handler(e, resume)
-        end
-        if outcome == nil then
-            resume()
-        end
-    end
-    when_settled(step)
+    stepper.run(ruling, handlers, ledger, function() return ledger.phase == "resolution" end, finish_ruling)
 end
 
 local function back_to_placement(message)
@@ -953,7 +836,7 @@ function onObjectDrop(colour, obj)
         tell(colour, "Wait a moment: the last move is still being checked.")
         return
     end
-    if not status.connected then
+    if not link.connected() then
         to_hand(obj, colour)
         tell(colour, "The rules bridge is not running, so nothing can be placed yet ('ttsmod bridge').")
         return
@@ -966,7 +849,7 @@ local function do_pass(colour)
     if ledger.phase ~= "placement" or seat ~= ledger.active_player or busy then
         return
     end
-    if not status.connected then
+    if not link.connected() then
         tell(colour, "The rules bridge is not running, so you cannot pass yet ('ttsmod bridge').")
         return
     end
@@ -1010,22 +893,16 @@ end
 function onLoad(script_state)
     data = util.decode(game.data)
     data.player_colours = data.player_colours or { "White", "Red", "Yellow", "Green", "Blue", "Purple" }
-    ledger = new_ledger()
-    local saved = util.decode(script_state)
-    if saved.ledger ~= nil then
-        for k, v in pairs(saved.ledger) do
-            ledger[k] = v
-        end
-    end
+    ledger = saved.restore(script_state, new_ledger())
     if ledger.phase == "dealing" then
         ledger.phase = "placement"   -- saved while the first hands were dealt: they are in the hands now
     end
-    bridge.reset(game.game, math.random(1, 1000) * 1000)
-    bridge.timeout = REQUEST_TIMEOUT
-    show_bridge("Connecting to the ttsmod bridge…", "#FFFFFF")
+    stepper.configure({ moving = map.moving, step_delay = STEP_DELAY, settle_timeout = SETTLE_TIMEOUT })
+    link.start({ game = game.game, version = MOD_VERSION, first_id = math.random(1, 1000) * 1000,
+                 timeout = REQUEST_TIMEOUT, hello_retry = HELLO_RETRY })
     UI.setAttribute("setupButton", "active", tostring(ledger.phase == "setup"))
     show_turn()
-    say_hello()
+    link.hello()
     if ledger.phase == "resolution" and ledger.round_snapshot ~= nil then
         if ledger.awaiting ~= nil then
             show_decision()
@@ -1040,9 +917,9 @@ function onLoad(script_state)
 end
 
 function onSave()
-    return JSON.encode({ ledger = ledger })
+    return saved.save(ledger)
 end
 
 function onExternalMessage(data_in)
-    bridge.handle(data_in)
+    link.handle(data_in)
 end

@@ -12,12 +12,14 @@ local M = {}
 
 M.PROTOCOL = 1
 M.timeout = 5
-M.game = "four-humours"
+M.game = nil    -- the game id every request names; set by reset (the mod reads it from generated.ttsmod)
 
 local pending = {}
 local next_id = 1
 
---- Reset all state (used at load time; a reloaded script starts with no pending requests).
+--- Reset all state (used at load time; a reloaded script starts with no pending requests). `game` is the id
+--  of the game being played; `first_id` the first request id (a reloaded script picks a new range, so that a
+--  late reply to the previous script's request is not taken for one of its own).
 function M.reset(game, first_id)
     pending = {}
     next_id = first_id or 1

@@ -9,7 +9,7 @@ ROOT = """
 local bridge = require("lib.bridge")
 outcome = {}
 function onLoad()
-    bridge.reset("four-humours", 100)
+    bridge.reset("toy-game", 100)
     bridge.timeout = 2
     bridge.request("legal", { x = 1 }, {
         reply = function(body) table.insert(outcome, "reply " .. tostring(body.legal)) end,
@@ -31,7 +31,7 @@ def _table():
 
 def test_request_envelope_and_reply():
     with _table() as table:
-        assert table.sent_custom == [{"ttsmod": 1, "id": 100, "type": "legal", "game": "four-humours",
+        assert table.sent_custom == [{"ttsmod": 1, "id": 100, "type": "legal", "game": "toy-game",
                                       "body": {"x": 1}}]
         table.fire("onExternalMessage", {"ttsmod": 1, "re": 999, "ok": True, "body": {"legal": False}})
         table.fire("onExternalMessage", {"ttsmod": 1, "re": 100, "ok": True, "body": {"legal": True}})

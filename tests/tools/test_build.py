@@ -364,3 +364,74 @@ def test_images_of_the_previous_save_survive_a_failure_after_rendering(tmp_path,
     now = {p.name for p in second.sheets}
     left = {p.name for p in (out / "sheets").iterdir() if not p.name.startswith("thumbnail")}
     assert left == now  # the English sheets are gone once the Ukrainian save is written
+
+
+# ---------------------------------------------------------------------------------- options from the metadata
+
+
+def game_copy(tmp_path: Path, **meta: str) -> Path:
+    """A copy of the Four Humours folder with raw TOML values replacing keys of its [game] table."""
+    import re
+    import shutil
+
+    from bridge.paths import assets_dir
+
+    folder = tmp_path / "game"
+    shutil.copytree(assets_dir() / "four_humours", folder)
+    path = folder / "game.toml"
+    text = path.read_text(encoding="utf-8")
+    for key, value in meta.items():
+        text, n = re.subn(rf"^{key} = .*$", lambda _m: f"{key} = {value}", text, count=1, flags=re.M)
+        assert n == 1, key
+    path.write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_generated_ttsmod_carries_the_package_version_protocol_game_and_mode(kingdom_build):
+    from bridge import __version__
+    from bridge.session import ENVELOPE_VERSION
+
+    lupa = pytest.importorskip("lupa")
+    modules = unbundle(kingdom_build.save["LuaScript"])
+    facts = lupa.LuaRuntime().execute(modules["generated.ttsmod"])
+    assert (facts.version, facts.protocol, facts.game, facts.mode) == \
+        (__version__, ENVELOPE_VERSION, "four-humours", "kingdom")
+    # generated.game's protocol is the bridge's envelope version too, not a fallback
+    assert json.loads(lupa.LuaRuntime().execute(modules["generated.game"]).data)["protocol"] == ENVELOPE_VERSION
+
+
+def test_the_default_mode_is_the_games_first(tmp_path):
+    folder = game_copy(tmp_path, modes='["fief", "kingdom"]')
+    result = build(str(folder), tmp_path / "out", render=fake_render)
+    assert by_tag(result.save, "fh-fief") and not by_tag(result.save, "fh-kingdom")
+    assert 'mode = "fief"' in unbundle(result.save["LuaScript"])["generated.ttsmod"]
+    assert unbundle(bundle_scripts(str(folder))["-1"]["LuaScript"])["generated.game"] == \
+        unbundle(result.save["LuaScript"])["generated.game"]
+
+
+def test_modes_and_languages_are_the_games_own(tmp_path):
+    folder = game_copy(tmp_path, modes='["fief", "kingdom"]', languages='["en", "uk"]')
+    runner = CliRunner()
+    result = runner.invoke(cli, ["build", str(folder), "--mode", "desert", "--out", str(tmp_path / "a")])
+    assert result.exit_code == 2
+    assert result.output == 'error: --mode must be one of fief, kingdom, not "desert"\n'
+    result = runner.invoke(cli, ["build", str(folder), "--lang", "ru", "--out", str(tmp_path / "b")])
+    assert result.exit_code == 2
+    assert result.output == 'error: --lang must be one of en, uk, not "ru"\n'
+    result = runner.invoke(cli, ["build", "four-humours", "--mode", "desert", "--out", str(tmp_path / "c")])
+    assert result.exit_code == 2
+    assert result.output == 'error: --mode must be one of kingdom, fief, not "desert"\n'
+    assert not any((tmp_path / name).exists() for name in ("a", "b", "c"))
+
+
+@pytest.mark.parametrize("module, message", [
+    ("no_such_package.builder", '"no_such_package.builder" cannot be imported'),
+    ("tools.save", '"tools.save" registers no builder for "four-humours"'),
+])
+def test_a_builder_module_that_does_not_give_a_builder_is_one_error_line(tmp_path, module, message):
+    folder = game_copy(tmp_path, builder=f'"{module}"')
+    result = CliRunner().invoke(cli, ["build", str(folder), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: game.toml: [game]: builder: {message}")
+    assert len(result.output.splitlines()) == 1
+    assert not (tmp_path / "out").exists()

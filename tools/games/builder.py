@@ -70,7 +70,8 @@ def register_builder(builder: GameBuilder) -> GameBuilder:
 def builder_of(meta: GameMeta) -> GameBuilder:
     """Import the module ``meta.builder`` names and return the builder it registered under ``meta.id``.
 
-    A module that cannot be imported or registers no builder for the game raises
+    The builder must be defined in that module or a submodule of it.  A module that cannot be imported or
+    registers no builder for the game raises
     :class:`bridge.errors.DataError` at ``game.toml: [game]: builder``.
     """
     at = At.data("game.toml", "[game]")
@@ -78,7 +79,10 @@ def builder_of(meta: GameMeta) -> GameBuilder:
         importlib.import_module(meta.builder)
     except ImportError as exc:
         raise at.sub("builder").error(f"{show(meta.builder)} cannot be imported: {exc}") from None
-    try:
-        return _BUILDERS[meta.id]
-    except KeyError:
-        raise at.sub("builder").error(f"{show(meta.builder)} registers no builder for {show(meta.id)}") from None
+    builder = _BUILDERS.get(meta.id)
+    # The builder registered under the id must be this module's (or its package's): a game folder naming a
+    # module that registers nothing must not quietly get the builder some other module registered.
+    home = type(builder).__module__ if builder is not None else ""
+    if builder is None or not (home == meta.builder or home.startswith(meta.builder + ".")):
+        raise at.sub("builder").error(f"{show(meta.builder)} registers no builder for {show(meta.id)}")
+    return builder

@@ -1,0 +1,105 @@
+"""The shared render pipeline on a tiny game of its own: cache, manifest, parallel render, packing, clean-up."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bridge.errors import DataError, InputError
+from tools.render.pipeline import DeckPlan, ThumbnailPlan, render_art
+
+
+@dataclass
+class Tiles:
+    """Plain coloured faces: ``colours`` maps image name → RGB; ``broken`` names images that raise."""
+
+    colours: dict[str, tuple[int, int, int]]
+    broken: tuple[str, ...] = ()
+    drawn: list[str] = field(default_factory=list)  # in-process renders only
+
+    def items(self) -> list[tuple[str, str]]:
+        return [(name, "tile") for name in self.colours]
+
+    def key(self, name: str, kind: str) -> str:
+        return hashlib.sha256(repr((name, kind, self.colours[name])).encode()).hexdigest()
+
+    def render(self, name: str) -> Image.Image:
+        if name in self.broken:
+            raise DataError("cards.toml", f'card "{name}"', "colour", "cannot be drawn")
+        self.drawn.append(name)
+        return Image.new("RGB", (40, 56), self.colours[name])
+
+
+def tiles(**changed) -> Tiles:
+    colours = {f"card:{i}": (20 * i, 100, 200 - 20 * i) for i in range(5)}
+    colours |= {"back": (0, 0, 0), "board": (0, 120, 0)}
+    colours |= changed
+    return Tiles(colours)
+
+
+def run(renderer: Tiles, out: Path, **options):
+    names = [n for n, _ in renderer.items()]
+    return render_art(renderer, out, decks=[DeckPlan("cards", tuple(n for n in names if n.startswith("card:")),
+                                                     "back")],
+                      singles=["board"], thumbnail=ThumbnailPlan("board", lambda im: im.resize((16, 16))),
+                      **options)
+
+
+def test_decks_singles_and_thumbnail_are_written(tmp_path):
+    art = run(tiles(), tmp_path, jobs=1, fmt="png")
+    deck = art.decks["cards"]
+    assert len(deck.placement) == 5 and deck.back_path.is_file()
+    assert set(art.images) == {"board", "thumbnail"}
+    with Image.open(art.images["board"]) as board, Image.open(art.images["thumbnail"]) as thumb:
+        assert board.getpixel((5, 5)) == (0, 120, 0) and thumb.size == (16, 16)
+    assert art.rendered == 7 and set(art.repacked) == {p.name for p in (tmp_path / "sheets").iterdir()}
+
+
+def test_an_unchanged_rerun_draws_and_writes_nothing_and_a_change_redraws_only_its_image(tmp_path):
+    run(tiles(), tmp_path, jobs=1)
+    again = tiles()
+    art = run(again, tmp_path, jobs=1)
+    assert (art.rendered, art.repacked, again.drawn) == (0, (), [])
+    changed = tiles(**{"card:3": (255, 0, 0)})
+    art = run(changed, tmp_path, jobs=1)
+    assert changed.drawn == ["card:3"] and art.rendered == 1
+    assert [name.split("-")[0] for name in art.repacked] == ["cards"]  # the sheet, not the back or the board
+    assert art.stale and not any((tmp_path / "sheets" / name).exists() for name in art.stale)  # pruned
+
+
+def test_without_pruning_old_files_stay_and_are_listed(tmp_path):
+    first = run(tiles(), tmp_path, jobs=1)
+    art = run(tiles(board=(9, 9, 9)), tmp_path, jobs=1, prune=False)
+    old_board = first.images["board"]
+    assert old_board.name in art.stale and old_board.is_file()
+    assert run(tiles(board=(9, 9, 9)), tmp_path, jobs=1).stale == art.stale  # still known, now deleted
+    assert not old_board.exists()
+
+
+def test_parallel_and_serial_runs_write_the_same_bytes(tmp_path):
+    serial = run(tiles(), tmp_path / "a", jobs=1)
+    parallel = run(tiles(), tmp_path / "b", jobs=2)
+    for a, b in [(serial.images["board"], parallel.images["board"]),
+                 *zip([s.path for s in serial.decks["cards"].sheets], [s.path for s in parallel.decks["cards"].sheets])]:
+        assert a.name == b.name and a.read_bytes() == b.read_bytes()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_first_broken_image_in_item_order_is_reported(tmp_path, jobs):
+    renderer = tiles()
+    renderer.broken = ("card:4", "card:1")
+    with pytest.raises(DataError) as error:
+        run(renderer, tmp_path, jobs=jobs)
+    assert str(error.value) == 'cards.toml: card "card:1": colour: cannot be drawn'
+
+
+def test_bad_format_and_quality_are_input_errors(tmp_path):
+    with pytest.raises(InputError, match='image format must be jpg or png, not "gif"'):
+        run(tiles(), tmp_path, fmt="gif")
+    with pytest.raises(InputError, match="JPEG quality must be 1..100, not 0"):
+        run(tiles(), tmp_path, quality=0)
+    assert not (tmp_path / "sheets").exists()

@@ -28,6 +28,8 @@ palette, the bytes of the fonts and the art file, the language and :data:`RENDER
 images are cached as ``.cache/faces/<key>.png``; only missing keys are rendered, in parallel over ``jobs``
 processes (all cores by default; 1 renders in-process).  A sheet is re-packed only when one of its faces'
 keys changed (``.cache/manifest.json``).  Files this renderer wrote before and no longer uses are deleted.
+That machinery is shared by every game (:func:`tools.render.pipeline.render_art`); this module names the
+images, keys them and draws them (:class:`Renderer`).
 
 Before anything is drawn every text is checked against its font (a missing glyph is a :class:`DataError`
 naming file, entry and field); a text that cannot fit its box even at the minimum size is one too.

@@ -92,7 +92,7 @@ end)(nil)
 class BundleError(TtsmodError):
     """A script cannot be bundled (missing module, computed require, Lua syntax the lexer rejects): exit 2.
 
-    ``str(error)`` reads ``mod/four_humours/global.lua:12: module "lib.jsn" not found (searched: ...)``.
+    ``str(error)`` reads ``mod/<game>/global.lua:12: module "lib.jsn" not found (searched: ...)``.
     """
 
     exit_code = 2

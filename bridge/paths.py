@@ -26,7 +26,7 @@ def _shipped(name: str) -> Path:
 
 
 def assets_dir() -> Path:
-    """The folder that holds one sub-folder per built-in game (``four_humours/``) and ``fonts/``."""
+    """The folder that holds one sub-folder per built-in game (``<game>/``) and ``fonts/``."""
     return Path(os.environ.get("TTSMOD_ASSETS") or _shipped("assets"))
 
 

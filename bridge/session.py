@@ -62,7 +62,7 @@ ENVELOPE_VERSION = 1
 HELLO = "hello"
 ERROR_CODES = ("bad_request", "unknown_type", "unknown_game", "internal")
 MAX_REQUEST_DEPTH = 64
-"""Deepest nesting of objects and arrays accepted in a request (a Four Humours end_round is 6 deep). Deeper
+"""Deepest nesting of objects and arrays accepted in a request (the deepest the built-in games send is 6). Deeper
 requests get ``bad_request``: they cannot be a real request, and Python's JSON writer stops near 1000 levels."""
 
 Console = Callable[[str, str], None]
@@ -623,7 +623,7 @@ def _printable(value: Any, limit: int = 60) -> str:
 
 
 def hello_line(request: Request) -> str:
-    """What the console says when a mod says hello: ``hello from the four-humours mod 0.1.0``."""
+    """What the console says when a mod says hello: ``hello from the <game id> mod 0.1.0``."""
     game = f"the {_printable(request.game)} mod" if request.game else "a mod"
     version = request.body.get("mod")
     return f"hello from {game} {_printable(version)}" if version is not None else f"hello from {game} (no version given)"

@@ -8,7 +8,6 @@ same when a script reads them.
 from __future__ import annotations
 
 import json
-import math
 import random
 from typing import TYPE_CHECKING, Any, Callable
 

@@ -17,7 +17,7 @@ from tools.headless.geometry import Vec, is_face_down, position_to_world
 CONTAINER_NAMES = {"Bag", "Deck", "DeckCustom", "Infinite_Bag", "Custom_Model_Bag", "Custom_Model_Infinite_Bag",
                    "Custom_Assetbundle_Bag", "Custom_Assetbundle_Infinite_Bag"}
 
-# obj.type as TTS reports it, for the Name values a Four Humours table and the reference saves use.
+# obj.type as TTS reports it, for the Name values the built-in games' tables and the reference saves use.
 TYPE_BY_NAME = {
     "Bag": "Bag", "Custom_Model_Bag": "Bag", "Infinite_Bag": "Infinite", "Custom_Model_Infinite_Bag": "Infinite",
     "Deck": "Deck", "DeckCustom": "Deck", "Card": "Card", "CardCustom": "Card",

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from tools.headless.api import GlobalScript, Namespace, ObjectProxy, PlayerProxy, build_api
+from tools.headless.api import GlobalScript, ObjectProxy, PlayerProxy, build_api
 from tools.headless.common import PLAYER_COLOURS, Wait, json_clean
 from tools.headless.eea import ExternalEditorEndpoint
 from tools.headless.fidelity import Fidelity

@@ -12,11 +12,12 @@ and :meth:`At.snapshot` (a path) raises :class:`bridge.rules.errors.SnapshotErro
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import Any, Callable
+from typing import Any, Callable, Container
 
 from bridge.errors import DataError
 from bridge.rules.errors import SnapshotError
@@ -207,3 +208,43 @@ def check_unique(ats: list[At], ids: list[str], what: str, plural: str) -> None:
         if name in seen:
             raise at.sub("id").error(f"duplicate {what} id {show(name)} (also {plural}[{seen[name]}])")
         seen[name] = index
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# JSON from the Lua mod (snapshots). Its errors say what a value must be, as the protocol documents them
+# (``players[0].bag.choleric: must be an integer``), and they accept what Lua writes for an empty or absent value.
+
+def json_object(at: At, value: Any) -> dict[str, Any]:
+    """A JSON object; ``[]`` counts as an empty one (Lua cannot tell them apart: TTS's JSON.encode writes ``[]``)."""
+    if value == []:
+        return {}
+    if not isinstance(value, dict):
+        raise at.error("must be an object")
+    return value
+
+
+def json_list(at: At, value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise at.error("must be a list")
+    return value
+
+
+def json_integer(at: At, value: Any, low: int = 0, high: int | None = None) -> int:
+    """An integer from ``low`` up to ``high`` (no upper bound when ``None``)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise at.error("must be an integer")
+    if value < low or (high is not None and value > high):
+        raise at.error(f"must be between {low} and {high}" if high is not None else f"must be ≥ {low}")
+    return value
+
+
+def json_member(at: At, value: Any, allowed: Container[Any], what: str) -> Any:
+    """``value`` if it is in ``allowed``, else ``<value as JSON> is not <what>``."""
+    if isinstance(value, (dict, list)) or value not in allowed:
+        raise at.error(f"{json.dumps(value, ensure_ascii=False)} is not {what}")
+    return value
+
+
+def absent_as_none(value: Any) -> Any:
+    """``null`` or ``false`` (how Lua writes a missing value) → ``None``."""
+    return None if value is None or value is False else value

@@ -27,7 +27,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from bridge.rules.errors import IllegalAction, SnapshotError
+from bridge.rules import reader as r
+from bridge.rules.errors import IllegalAction
 from bridge.rules.four_humours import events as ev
 from bridge.rules.four_humours.actions import Action, Choose, Pass, Place, Redraw, Target
 from bridge.rules.four_humours.goals import satisfied
@@ -807,7 +808,7 @@ class GameState:
         result.  Raises :class:`SnapshotError` naming the path of the first problem, e.g.
         ``players[1].hand[2]: "bile" is not a humour``.
         """
-        return _SnapshotReader(data, snapshot).read(cls(data))
+        return _read_snapshot(cls(data), snapshot)
 
     def copy(self) -> "GameState":
         """An independent state equal to this one (undo history not included)."""
@@ -865,262 +866,321 @@ def new_game(
     state._start_round([], starter=first_player)  # the first round is dealt like every other one
     return state
 
+# ---------------------------------------------------------------------------------------------------------------
+# Reading a snapshot. Each reader fills one part of the state and names the JSON path of any problem
+# (bridge.rules.reader.At.snapshot); they run in order, later ones relying on what earlier ones read (the
+# seat count, the mode, the cards on the table).
 
-def _absent_as_none(value: Any) -> Any:
-    """``null`` or ``false`` (how Lua writes a missing value) → ``None``."""
-    return None if value is None or value is False else value
+_ROOT = r.At.snapshot()
 
 
-class _SnapshotReader:
-    """Validates a snapshot and fills a state from it; every error names the JSON path."""
+def _read_snapshot(state: GameState, snapshot: Any) -> GameState:
+    snap = r.json_object(_ROOT, snapshot)
+    _read_setup(state, snap)
+    players = _read_players(state, snap)
+    _read_turn_order(state, snap, players)
+    _read_progress(state, snap)
+    seen_cards: set[str] = set()
+    _read_scenes(state, snap, players, seen_cards)
+    _read_scene_piles(state, snap, seen_cards)
+    _read_parties(state, snap, players)
+    _read_goals(state, snap, players)
+    _read_boards(state, snap, players)
+    _read_pending(state, snap, players)
+    _read_goal_queue(state, snap, players)
+    _read_rng(state, snap)
+    _check_potion_count(state)
+    return state
 
-    def __init__(self, data: FourHumoursData, snapshot: Any) -> None:
-        self.data = data
-        self.snap = snapshot
 
-    def fail(self, path: str, message: str) -> SnapshotError:
-        return SnapshotError(path, message)
+def _read_setup(state: GameState, snap: dict[str, Any]) -> None:
+    """The game, its mode and its phase."""
+    info = state.data.info
+    if snap.get("game", GAME_ID) != GAME_ID:
+        raise _ROOT.sub("game").error(f"this engine plays {GAME_ID!r}, not {snap.get('game')!r}")
+    mode = snap.get("mode", "kingdom")
+    if mode not in MODES or mode not in info.modes:
+        raise _ROOT.sub("mode").error(f"must be one of {', '.join(info.modes)}")
+    state.mode = mode
+    try:
+        state.phase = Phase(snap.get("phase", "placement"))
+    except ValueError:
+        raise _ROOT.sub("phase").error("must be placement, resolution or ended") from None
 
-    def obj(self, value: Any, path: str) -> dict[str, Any]:
-        if value == []:
-            return {}  # Lua cannot tell an empty object from an empty list; TTS's JSON.encode writes []
-        if not isinstance(value, dict):
-            raise self.fail(path, "must be an object")
-        return value
 
-    def lst(self, value: Any, path: str) -> list[Any]:
-        if not isinstance(value, list):
-            raise self.fail(path, "must be a list")
-        return value
+def _read_players(state: GameState, snap: dict[str, Any]) -> int:
+    """Every seat's colour, hand, bag and (in fief mode) fief board; returns the number of players."""
+    info = state.data.info
+    at = _ROOT.sub("players")
+    players = r.json_list(at, snap.get("players"))
+    if not info.min_players <= len(players) <= info.max_players:
+        raise at.error(f"needs {info.min_players} to {info.max_players} players")
+    colours: list[str] = []
+    state.hands, state.bags, state.fiefs = [], [], []
+    for seat, value in enumerate(players):
+        entry = r.json_object(at.sub(seat), value)
+        _read_player(state, at.sub(seat), seat, entry, colours)
+    state.colours = tuple(colours)
+    return len(players)
 
-    def int_(self, value: Any, path: str, low: int = 0, high: int | None = None) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(path, "must be an integer")
-        if value < low or (high is not None and value > high):
-            raise self.fail(path, f"must be between {low} and {high}" if high is not None else f"must be ≥ {low}")
-        return value
 
-    def humour(self, value: Any, path: str) -> str:
-        if value not in _HI:
-            raise self.fail(path, f"{json.dumps(value, ensure_ascii=False)} is not a humour")
-        return value
+def _read_player(state: GameState, at: r.At, seat: int, entry: dict[str, Any], colours: list[str]) -> None:
+    info, data = state.data.info, state.data
+    if entry.get("seat", seat) != seat:
+        raise at.sub("seat").error(f"must be {seat} (players are listed in seat order)")
+    colour = entry.get("colour", info.player_colours[seat] if seat < len(info.player_colours) else "")
+    if not isinstance(colour, str) or not colour:
+        raise at.sub("colour").error("must be a colour name")
+    colours.append(colour)
+    hand = [0, 0, 0, 0]
+    for i, humour in enumerate(r.json_list(at.sub("hand"), entry.get("hand", []))):
+        hand[_HI[_humour(at.sub("hand").sub(i), humour)]] += 1
+    bag = [0, 0, 0, 0]
+    bag_at = at.sub("bag")
+    for humour, count in r.json_object(bag_at, entry.get("bag", {})).items():
+        bag[_HI[_humour(bag_at, humour)]] = r.json_integer(bag_at.sub(humour), count)
+    state.hands.append(hand)
+    state.bags.append(bag)
+    if state.mode == "fief":
+        fief = entry.get("fief")
+        if isinstance(fief, (dict, list)) or fief not in data.fief_by_id:
+            raise at.sub("fief").error(f"{json.dumps(fief)} is not a fief board")
+        if fief in state.fiefs:
+            raise at.sub("fief").error(f"{fief!r} is used by another player")
+        state.fiefs.append(fief)
 
-    def seat(self, value: Any, path: str, players: int) -> int:
-        return self.int_(value, path, 0, players - 1)
 
-    def potion(self, value: Any, path: str, players: int) -> Potion | None:
-        if value is None or value is False:
-            return None  # Lua tables cannot hold nil, so the mod writes an empty slot as false
-        value = self.obj(value, path)
-        return (self.seat(value.get("owner"), f"{path}.owner", players), self.humour(value.get("humour"), f"{path}.humour"))
+def _read_turn_order(state: GameState, snap: dict[str, Any], players: int) -> None:
+    """Who started, who acts, who starts the round, who acted last, and the passes."""
+    state.first_player = _seat(_ROOT.sub("first_player"), snap.get("first_player", 0), players)
+    state.active = _seat(_ROOT.sub("active_player"), snap.get("active_player", state.first_player), players)
+    state.round_starter = _seat(_ROOT.sub("round_starter"), snap.get("round_starter", state.active), players)
+    last = r.absent_as_none(snap.get("last_actor"))
+    state.last_actor = None if last is None else _seat(_ROOT.sub("last_actor"), last, players)
+    state.passes = r.json_integer(_ROOT.sub("consecutive_passes"), snap.get("consecutive_passes", 0), 0, players)
+    passed_at = _ROOT.sub("passed_this_round")
+    state.passed_this_round = {
+        _seat(passed_at.sub(i), seat, players)
+        for i, seat in enumerate(r.json_list(passed_at, snap.get("passed_this_round", [])))
+    }
 
-    def read(self, state: GameState) -> GameState:
-        data, snap = self.data, self.obj(self.snap, "")
-        if snap.get("game", GAME_ID) != GAME_ID:
-            raise self.fail("game", f"this engine plays {GAME_ID!r}, not {snap.get('game')!r}")
-        mode = snap.get("mode", "kingdom")
-        if mode not in MODES or mode not in data.info.modes:
-            raise self.fail("mode", f"must be one of {', '.join(data.info.modes)}")
-        state.mode = mode
-        try:
-            state.phase = Phase(snap.get("phase", "placement"))
-        except ValueError:
-            raise self.fail("phase", "must be placement, resolution or ended") from None
-        players = self.lst(snap.get("players"), "players")
-        n = len(players)
-        if not data.info.min_players <= n <= data.info.max_players:
-            raise self.fail("players", f"needs {data.info.min_players} to {data.info.max_players} players")
-        colours, fiefs = [], []
-        state.hands, state.bags = [], []
-        for seat, entry in enumerate(players):
-            path = f"players[{seat}]"
-            entry = self.obj(entry, path)
-            if entry.get("seat", seat) != seat:
-                raise self.fail(f"{path}.seat", f"must be {seat} (players are listed in seat order)")
-            colour = entry.get("colour", data.info.player_colours[seat] if seat < len(data.info.player_colours) else "")
-            if not isinstance(colour, str) or not colour:
-                raise self.fail(f"{path}.colour", "must be a colour name")
-            colours.append(colour)
-            hand = [0, 0, 0, 0]
-            for i, h in enumerate(self.lst(entry.get("hand", []), f"{path}.hand")):
-                hand[_HI[self.humour(h, f"{path}.hand[{i}]")]] += 1
-            bag_json = self.obj(entry.get("bag", {}), f"{path}.bag")
-            bag = [0, 0, 0, 0]
-            for h, count in bag_json.items():
-                bag[_HI[self.humour(h, f"{path}.bag")]] = self.int_(count, f"{path}.bag.{h}")
-            state.hands.append(hand)
-            state.bags.append(bag)
-            if mode == "fief":
-                fief = entry.get("fief")
-                if fief not in data.fief_by_id:
-                    raise self.fail(f"{path}.fief", f"{json.dumps(fief)} is not a fief board")
-                if fief in fiefs:
-                    raise self.fail(f"{path}.fief", f"{fief!r} is used by another player")
-                fiefs.append(fief)
-        state.colours, state.fiefs = tuple(colours), fiefs
-        state.first_player = self.seat(snap.get("first_player", 0), "first_player", n)
-        state.active = self.seat(snap.get("active_player", state.first_player), "active_player", n)
-        state.round_starter = self.seat(snap.get("round_starter", state.active), "round_starter", n)
-        last = _absent_as_none(snap.get("last_actor"))
-        state.last_actor = None if last is None else self.seat(last, "last_actor", n)
-        state.passes = self.int_(snap.get("consecutive_passes", 0), "consecutive_passes", 0, n)
-        state.passed_this_round = {
-            self.seat(s, f"passed_this_round[{i}]", n)
-            for i, s in enumerate(self.lst(snap.get("passed_this_round", []), "passed_this_round"))
-        }
-        state.round_no = self.int_(snap.get("round", 1), "round", 0)
-        state.turn_no = self.int_(snap.get("turn", 0), "turn", 0)
-        state.round_end_reason = _absent_as_none(snap.get("round_end_reason"))
-        if state.round_end_reason is not None and not isinstance(state.round_end_reason, str):
-            raise self.fail("round_end_reason", "must be a string")
-        termination = _absent_as_none(snap.get("termination"))
-        try:
-            state.termination = Termination(termination) if termination else None
-        except ValueError:
-            raise self.fail("termination", f"{termination!r} is not a termination") from None
 
-        seen_cards: set[str] = set()
+def _read_progress(state: GameState, snap: dict[str, Any]) -> None:
+    """The round and turn numbers, why the round ended and why the game did."""
+    state.round_no = r.json_integer(_ROOT.sub("round"), snap.get("round", 1), 0)
+    state.turn_no = r.json_integer(_ROOT.sub("turn"), snap.get("turn", 0), 0)
+    state.round_end_reason = r.absent_as_none(snap.get("round_end_reason"))
+    if state.round_end_reason is not None and not isinstance(state.round_end_reason, str):
+        raise _ROOT.sub("round_end_reason").error("must be a string")
+    termination = r.absent_as_none(snap.get("termination"))
+    try:
+        state.termination = Termination(termination) if termination else None
+    except ValueError:
+        raise _ROOT.sub("termination").error(f"{termination!r} is not a termination") from None
 
-        def card_ids(key: str, valid: dict) -> list[str]:
-            result = []
-            for i, card in enumerate(self.lst(snap.get(key, []), key)):
-                if card not in valid:
-                    raise self.fail(f"{key}[{i}]", f"{json.dumps(card, ensure_ascii=False)} is not a known card")
-                if card in seen_cards:
-                    raise self.fail(f"{key}[{i}]", f"{card!r} appears twice")
-                seen_cards.add(card)
-                result.append(card)
-            return result
 
-        state.scenes, state.scene_slots = [], {}
-        for i, entry in enumerate(self.lst(snap.get("scenes", []), "scenes")):
-            path = f"scenes[{i}]"
-            entry = self.obj(entry, path)
-            card = entry.get("card")
-            if card not in data.scene_by_id:
-                raise self.fail(f"{path}.card", f"{json.dumps(card, ensure_ascii=False)} is not a scene card")
-            if card in seen_cards:
-                raise self.fail(f"{path}.card", f"{card!r} appears twice")
-            seen_cards.add(card)
-            state.scenes.append(card)
-            state.scene_slots[card] = self.slots(entry, path, data.scene_by_id[card].slots, n)
-        state.scene_deck = card_ids("scene_deck", data.scene_by_id)
-        state.scene_discard = card_ids("scene_discard", data.scene_by_id)
-        state.parties, state.party_slots = [], {}
-        for i, entry in enumerate(self.lst(snap.get("parties", []), "parties")):
-            path = f"parties[{i}]"
-            entry = self.obj(entry, path)
-            party = entry.get("party")
-            if party not in data.party_by_id or party in state.party_slots:
-                raise self.fail(f"{path}.party", f"{json.dumps(party, ensure_ascii=False)} is not an unresolved party")
-            state.parties.append(party)
-            state.party_slots[party] = self.slots(entry, path, data.party_by_id[party].slots, n)
-        state.resolved_parties = []
-        for i, party in enumerate(self.lst(snap.get("resolved_parties", []), "resolved_parties")):
-            if party not in data.party_by_id or party in state.party_slots or party in state.resolved_parties:
-                raise self.fail(f"resolved_parties[{i}]", f"{json.dumps(party, ensure_ascii=False)} is not a resolved party")
-            state.resolved_parties.append(party)
-        state.goals, state.marks = [], {}
-        for i, entry in enumerate(self.lst(snap.get("goals", []), "goals")):
-            path = f"goals[{i}]"
-            entry = self.obj(entry, path)
-            goal = entry.get("goal")
-            if goal not in data.goal_by_id or data.goal_by_id[goal].mode != mode or goal in state.marks:
-                raise self.fail(f"{path}.goal", f"{json.dumps(goal, ensure_ascii=False)} is not a {mode} goal")
-            marked = [self.seat(s, f"{path}.marked_by[{j}]", n) for j, s in enumerate(self.lst(entry.get("marked_by", []), f"{path}.marked_by"))]
-            if len(set(marked)) != len(marked):
-                raise self.fail(f"{path}.marked_by", "a player marks a goal at most once")
-            state.goals.append(goal)
-            state.marks[goal] = marked
-        boards_json = self.obj(snap.get("boards", {}), "boards")
-        expected = ["kingdom"] if mode == "kingdom" else fiefs
-        state.boards = {b: {} for b in expected}
-        for board_id, cells in boards_json.items():
-            if board_id not in state.boards:
-                raise self.fail(f"boards.{board_id}", "is not a board of this game")
-            board = state.board(board_id)
-            for cell, potions in self.obj(cells, f"boards.{board_id}").items():
-                if cell not in board.cell_by_id:
-                    raise self.fail(f"boards.{board_id}.{cell}", "is not a cell of that board")
-                placed = []
-                for j, p in enumerate(self.lst(potions, f"boards.{board_id}.{cell}")):
-                    pot = self.potion(p, f"boards.{board_id}.{cell}[{j}]", n)
-                    if pot is None:
-                        raise self.fail(f"boards.{board_id}.{cell}[{j}]", "must be a potion")
-                    if mode == "fief" and board_id != fiefs[pot[0]]:
-                        raise self.fail(f"boards.{board_id}.{cell}[{j}]", "a potion lies only on its owner's fief")
-                    placed.append(pot)
-                if placed:
-                    state.boards[board_id][cell] = placed
-        state.pending = []
-        for i, entry in enumerate(self.lst(snap.get("pending", []), "pending")):
-            path = f"pending[{i}]"
-            entry = self.obj(entry, path)
-            owner, humour = self.potion(entry, path, n) or (0, "")
-            source = self.obj(entry.get("from"), f"{path}.from")
-            try:
-                target = Target.from_json(source)
-            except ValueError as exc:
-                raise self.fail(f"{path}.from", str(exc)) from None
-            reason = entry.get("reason")
-            if reason not in ("win", "sneak"):
-                raise self.fail(f"{path}.reason", "must be win or sneak")
-            board_id = state.board_of(owner)
-            cells = tuple(self.lst(entry.get("cells", []), f"{path}.cells"))
-            board = state.board(board_id)
-            for j, c in enumerate(cells):
-                if c not in board.cell_by_id:
-                    raise self.fail(f"{path}.cells[{j}]", f"{c!r} is not a cell of {board_id}")
-            state.pending.append(Pending(owner, humour, target, reason, board_id, cells))
-        state.goal_queue = []
-        for i, entry in enumerate(self.lst(snap.get("goal_queue", []), "goal_queue")):
-            entry = self.obj(entry, f"goal_queue[{i}]")
-            seat = self.seat(entry.get("player"), f"goal_queue[{i}].player", n)
-            goal = entry.get("goal")
-            if goal not in state.marks:
-                raise self.fail(f"goal_queue[{i}].goal", f"{goal!r} is not a goal of this game")
-            state.goal_queue.append((seat, goal))
-        rng = _absent_as_none(snap.get("rng"))
-        if rng is None:
-            digest = hashlib.sha256(json.dumps(snap, sort_keys=True, ensure_ascii=False).encode()).digest()
-            state.rng = SeededRandom(int.from_bytes(digest[:8], "big"))
+def _once(at: r.At, card: str, seen_cards: set[str]) -> str:
+    """``card``, noted as seen: a scene card lies in one place only."""
+    if card in seen_cards:
+        raise at.error(f"{card!r} appears twice")
+    seen_cards.add(card)
+    return card
+
+
+def _read_scenes(state: GameState, snap: dict[str, Any], players: int, seen_cards: set[str]) -> None:
+    """The face-up scene cards and the potions on their slots."""
+    scene_by_id = state.data.scene_by_id
+    state.scenes, state.scene_slots = [], {}
+    at = _ROOT.sub("scenes")
+    for i, value in enumerate(r.json_list(at, snap.get("scenes", []))):
+        entry = r.json_object(at.sub(i), value)
+        card = r.json_member(at.sub(i).sub("card"), entry.get("card"), scene_by_id, "a scene card")
+        state.scenes.append(_once(at.sub(i).sub("card"), card, seen_cards))
+        state.scene_slots[card] = _read_slots(at.sub(i), entry, scene_by_id[card].slots, players)
+
+
+def _read_scene_piles(state: GameState, snap: dict[str, Any], seen_cards: set[str]) -> None:
+    """The scene deck and the discard pile, in order."""
+    for key in ("scene_deck", "scene_discard"):
+        at = _ROOT.sub(key)
+        cards = [
+            _once(at.sub(i), r.json_member(at.sub(i), card, state.data.scene_by_id, "a known card"), seen_cards)
+            for i, card in enumerate(r.json_list(at, snap.get(key, [])))
+        ]
+        if key == "scene_deck":
+            state.scene_deck = cards
         else:
-            try:
-                state.rng = SeededRandom.from_text(rng)
-            except (TypeError, ValueError):
-                raise self.fail("rng", "must be 16 hex digits") from None
-        self.check_potion_count(state)
-        return state
+            state.scene_discard = cards
 
-    def slots(self, entry: dict[str, Any], path: str, card_slots: tuple, n: int) -> list[Potion | None]:
-        slots = self.lst(entry.get("slots", [None] * len(card_slots)), f"{path}.slots")
-        if len(slots) != len(card_slots):
-            raise self.fail(f"{path}.slots", f"must list {len(card_slots)} slots (null for an empty one)")
-        result = []
-        for j, value in enumerate(slots):
-            potion = self.potion(value, f"{path}.slots[{j}]", n)
-            if potion is not None and potion[1] not in card_slots[j].humours:
-                raise self.fail(f"{path}.slots[{j}].humour", f"this {card_slots[j].citizen} cannot hold {potion[1]}")
-            result.append(potion)
-        return result
 
-    def check_potion_count(self, state: GameState) -> None:
-        """Every player's potions must all be somewhere: bag, hand, cards, parties, boards, in transit."""
-        n = state.num_players
-        counts = [[state.bags[s][i] + state.hands[s][i] for i in range(4)] for s in range(n)]
-        for slots in list(state.scene_slots.values()) + list(state.party_slots.values()):
-            for p in slots:
-                if p is not None:
-                    counts[p[0]][_HI[p[1]]] += 1
-        for cells in state.boards.values():
-            for potions in cells.values():
-                for owner, humour in potions:
-                    counts[owner][_HI[humour]] += 1
-        for p in state.pending:
-            counts[p.owner][_HI[p.humour]] += 1
-        expected = [self.data.rules.bag_composition.get(h, 0) for h in HUMOURS]
-        for seat in range(n):
-            if counts[seat] != expected:
-                found = ", ".join(f"{h} {c}" for h, c in zip(HUMOURS, counts[seat]))
-                want = ", ".join(f"{h} {c}" for h, c in zip(HUMOURS, expected))
-                raise self.fail(f"players[{seat}]", f"potions on the table are {found}; a player owns {want}")
+def _read_parties(state: GameState, snap: dict[str, Any], players: int) -> None:
+    """The party tiles still on the table (with their potions), then the resolved ones."""
+    party_by_id = state.data.party_by_id
+    state.parties, state.party_slots = [], {}
+    at = _ROOT.sub("parties")
+    for i, value in enumerate(r.json_list(at, snap.get("parties", []))):
+        entry = r.json_object(at.sub(i), value)
+        party = entry.get("party")
+        if isinstance(party, (dict, list)) or party not in party_by_id or party in state.party_slots:
+            raise at.sub(i).sub("party").error(
+                f"{json.dumps(party, ensure_ascii=False)} is not an unresolved party")
+        state.parties.append(party)
+        state.party_slots[party] = _read_slots(at.sub(i), entry, party_by_id[party].slots, players)
+    state.resolved_parties = []
+    at = _ROOT.sub("resolved_parties")
+    for i, party in enumerate(r.json_list(at, snap.get("resolved_parties", []))):
+        if (isinstance(party, (dict, list)) or party not in party_by_id or party in state.party_slots
+                or party in state.resolved_parties):
+            raise at.sub(i).error(f"{json.dumps(party, ensure_ascii=False)} is not a resolved party")
+        state.resolved_parties.append(party)
+
+
+def _read_slots(at: r.At, entry: dict[str, Any], card_slots: tuple, players: int) -> list[Potion | None]:
+    """A card's slots, one potion or ``null`` each, every potion of a humour its citizen takes."""
+    slots_at = at.sub("slots")
+    slots = r.json_list(slots_at, entry.get("slots", [None] * len(card_slots)))
+    if len(slots) != len(card_slots):
+        raise slots_at.error(f"must list {len(card_slots)} slots (null for an empty one)")
+    result = []
+    for j, value in enumerate(slots):
+        potion = _potion(slots_at.sub(j), value, players)
+        if potion is not None and potion[1] not in card_slots[j].humours:
+            raise slots_at.sub(j).sub("humour").error(f"this {card_slots[j].citizen} cannot hold {potion[1]}")
+        result.append(potion)
+    return result
+
+
+def _read_goals(state: GameState, snap: dict[str, Any], players: int) -> None:
+    """The goals in play (of this mode) and who marked each."""
+    goal_by_id = state.data.goal_by_id
+    state.goals, state.marks = [], {}
+    at = _ROOT.sub("goals")
+    for i, value in enumerate(r.json_list(at, snap.get("goals", []))):
+        entry = r.json_object(at.sub(i), value)
+        goal = entry.get("goal")
+        if (isinstance(goal, (dict, list)) or goal not in goal_by_id or goal_by_id[goal].mode != state.mode
+                or goal in state.marks):
+            raise at.sub(i).sub("goal").error(f"{json.dumps(goal, ensure_ascii=False)} is not a {state.mode} goal")
+        marked_at = at.sub(i).sub("marked_by")
+        marked = [_seat(marked_at.sub(j), seat, players)
+                  for j, seat in enumerate(r.json_list(marked_at, entry.get("marked_by", [])))]
+        if len(set(marked)) != len(marked):
+            raise marked_at.error("a player marks a goal at most once")
+        state.goals.append(goal)
+        state.marks[goal] = marked
+
+
+def _read_boards(state: GameState, snap: dict[str, Any], players: int) -> None:
+    """The potions on the board cells: the kingdom map, or each player's fief (a potion only on its owner's)."""
+    at = _ROOT.sub("boards")
+    boards_json = r.json_object(at, snap.get("boards", {}))
+    expected = ["kingdom"] if state.mode == "kingdom" else state.fiefs
+    state.boards = {board_id: {} for board_id in expected}
+    for board_id, cells in boards_json.items():
+        if board_id not in state.boards:
+            raise at.sub(board_id).error("is not a board of this game")
+        board = state.board(board_id)
+        for cell, potions in r.json_object(at.sub(board_id), cells).items():
+            cell_at = at.sub(board_id).sub(cell)
+            if cell not in board.cell_by_id:
+                raise cell_at.error("is not a cell of that board")
+            placed = []
+            for j, value in enumerate(r.json_list(cell_at, potions)):
+                potion = _potion(cell_at.sub(j), value, players)
+                if potion is None:
+                    raise cell_at.sub(j).error("must be a potion")
+                if state.mode == "fief" and board_id != state.fiefs[potion[0]]:
+                    raise cell_at.sub(j).error("a potion lies only on its owner's fief")
+                placed.append(potion)
+            if placed:
+                state.boards[board_id][cell] = placed
+
+
+def _read_pending(state: GameState, snap: dict[str, Any], players: int) -> None:
+    """Revealed potions on their way to a board, with where each may go."""
+    state.pending = []
+    at = _ROOT.sub("pending")
+    for i, value in enumerate(r.json_list(at, snap.get("pending", []))):
+        entry_at = at.sub(i)
+        entry = r.json_object(entry_at, value)
+        owner, humour = _potion(entry_at, entry, players) or (0, "")
+        source = r.json_object(entry_at.sub("from"), entry.get("from"))
+        try:
+            target = Target.from_json(source)
+        except ValueError as exc:
+            raise entry_at.sub("from").error(str(exc)) from None
+        reason = entry.get("reason")
+        if reason not in ("win", "sneak"):
+            raise entry_at.sub("reason").error("must be win or sneak")
+        board_id = state.board_of(owner)
+        cells = tuple(r.json_list(entry_at.sub("cells"), entry.get("cells", [])))
+        board = state.board(board_id)
+        for j, cell in enumerate(cells):
+            if isinstance(cell, (dict, list)) or cell not in board.cell_by_id:
+                raise entry_at.sub("cells").sub(j).error(f"{cell!r} is not a cell of {board_id}")
+        state.pending.append(Pending(owner, humour, target, reason, board_id, cells))
+
+
+def _read_goal_queue(state: GameState, snap: dict[str, Any], players: int) -> None:
+    """Goal completions found but not yet marked, in order."""
+    state.goal_queue = []
+    at = _ROOT.sub("goal_queue")
+    for i, value in enumerate(r.json_list(at, snap.get("goal_queue", []))):
+        entry = r.json_object(at.sub(i), value)
+        seat = _seat(at.sub(i).sub("player"), entry.get("player"), players)
+        goal = entry.get("goal")
+        if isinstance(goal, (dict, list)) or goal not in state.marks:
+            raise at.sub(i).sub("goal").error(f"{goal!r} is not a goal of this game")
+        state.goal_queue.append((seat, goal))
+
+
+def _read_rng(state: GameState, snap: dict[str, Any]) -> None:
+    """The random source; without one, a seed derived from the snapshot's content (same snapshot, same game)."""
+    rng = r.absent_as_none(snap.get("rng"))
+    if rng is None:
+        digest = hashlib.sha256(json.dumps(snap, sort_keys=True, ensure_ascii=False).encode()).digest()
+        state.rng = SeededRandom(int.from_bytes(digest[:8], "big"))
+        return
+    try:
+        state.rng = SeededRandom.from_text(rng)
+    except (TypeError, ValueError):
+        raise _ROOT.sub("rng").error("must be 16 hex digits") from None
+
+
+def _check_potion_count(state: GameState) -> None:
+    """Every player's potions must all be somewhere: bag, hand, cards, parties, boards, in transit."""
+    n = state.num_players
+    counts = [[state.bags[s][i] + state.hands[s][i] for i in range(4)] for s in range(n)]
+    for slots in list(state.scene_slots.values()) + list(state.party_slots.values()):
+        for p in slots:
+            if p is not None:
+                counts[p[0]][_HI[p[1]]] += 1
+    for cells in state.boards.values():
+        for potions in cells.values():
+            for owner, humour in potions:
+                counts[owner][_HI[humour]] += 1
+    for p in state.pending:
+        counts[p.owner][_HI[p.humour]] += 1
+    expected = [state.data.rules.bag_composition.get(h, 0) for h in HUMOURS]
+    for seat in range(n):
+        if counts[seat] != expected:
+            found = ", ".join(f"{h} {c}" for h, c in zip(HUMOURS, counts[seat]))
+            want = ", ".join(f"{h} {c}" for h, c in zip(HUMOURS, expected))
+            raise _ROOT.sub("players").sub(seat).error(f"potions on the table are {found}; a player owns {want}")
+
+
+def _humour(at: r.At, value: Any) -> str:
+    return r.json_member(at, value, _HI, "a humour")
+
+
+def _seat(at: r.At, value: Any, players: int) -> int:
+    return r.json_integer(at, value, 0, players - 1)
+
+
+def _potion(at: r.At, value: Any, players: int) -> Potion | None:
+    """A ``{"owner", "humour"}`` potion; ``null`` or ``false`` is none (Lua tables cannot hold nil, so the mod
+    writes an empty slot as false)."""
+    if value is None or value is False:
+        return None
+    value = r.json_object(at, value)
+    return (_seat(at.sub("owner"), value.get("owner"), players), _humour(at.sub("humour"), value.get("humour")))

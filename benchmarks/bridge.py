@@ -3,11 +3,14 @@
 * ``hello`` round trips: fake TTS → bridge (port A) → fake TTS (port B), one connection each way, measured from
   the fake TTS's connect to the reply's arrival; against a minimal asyncio server doing only accept → read to
   EOF → ``json.loads`` → connect back → write. Targets: p50 ≤ 2 × floor p50, p99 ≤ 3 × floor p99.
-* ``end_round`` for Four Humours through the bridge (a forced end of round on a fresh 4-player game).
+* Rulings through the bridge, for each game given (default: every built-in game): each of the game's request
+  types with ``{"snapshot": S, "choices": []}``, S taken from the positions of a seeded random 4-player game (or
+  the nearest count the game takes) where the game accepts that request — e.g. an end of round where a round
+  really ends. A request type no position answers (it needs more than a snapshot) is listed as skipped.
   Target: p50 ≤ 5 ms.
-* Peak RSS of this process (bridge, fake TTS and engine together) and of an idle ``ttsmod bridge`` process.
+* Peak RSS of this process (bridge, fake TTS and engines together) and of an idle ``ttsmod bridge`` process.
 
-Run: ``.venv/bin/python benchmarks/bridge.py [--n 2000]``. Prints figures; asserts nothing.
+Run: ``.venv/bin/python benchmarks/bridge.py [GAME ...] [--n 2000]``. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import re
 import resource
 import subprocess
@@ -25,9 +27,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bridge.catalog import builtin_games, load  # noqa: E402
 from bridge.faketts import FakeTTS  # noqa: E402
 from bridge.games import default_registry  # noqa: E402
+from bridge.rules.errors import RulesError  # noqa: E402
+from bridge.rules.playout import play_random_game  # noqa: E402
 from bridge.server import Bridge  # noqa: E402
+
+PLAYERS = 4
+SEED = 3
+RULING_TARGET_MS = 5.0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -61,12 +70,36 @@ async def round_trips(tts: FakeTTS, n: int, make_request) -> list[float]:
     return times
 
 
-def hello(i: int) -> dict:
-    return {"ttsmod": 1, "id": i, "type": "hello", "game": "four-humours", "body": {"mod": "bench"}}
+def hello_for(game: str):
+    def hello(i: int) -> dict:
+        return {"ttsmod": 1, "id": i, "type": "hello", "game": game, "body": {"mod": "bench"}}
+
+    return hello
 
 
-async def main(n: int) -> dict:
-    results: dict = {}
+def accepted_bodies(game: str) -> dict[str, list[dict]]:
+    """Request type → the bodies (one per position of a seeded random game) the game answers without refusing."""
+    loaded = load(game)
+    players = min(max(PLAYERS, loaded.meta.min_players), loaded.meta.max_players)
+    snapshots = [loaded.engine.new_game(loaded.data, players, seed=SEED).to_snapshot()]
+    play_random_game(loaded.engine, loaded.data, players, seed=SEED,
+                     on_step=lambda state, action, events: snapshots.append(state.to_snapshot()))
+    bodies: dict[str, list[dict]] = {}
+    for request_type in loaded.engine.request_types:
+        bodies[request_type] = []
+        for snapshot in snapshots:
+            body = {"snapshot": snapshot, "choices": []}
+            try:
+                loaded.engine.handle(loaded.data, request_type, body)
+            except RulesError:
+                continue
+            bodies[request_type].append(body)
+    return bodies
+
+
+async def main(n: int, games: list[str]) -> dict:
+    results: dict = {"rulings": {}}
+    hello = hello_for(games[0])
     async with FakeTTS() as tts:
         # Floor
         holder = {"port": tts.port}
@@ -83,17 +116,19 @@ async def main(n: int) -> dict:
             await round_trips(tts, 200, hello)
             through = await round_trips(tts, n, hello)
 
-            from bridge.rules.four_humours.state import new_game
-            from bridge.catalog import load_game
+            for game in games:
+                for request_type, bodies in accepted_bodies(game).items():
+                    if not bodies:
+                        results["rulings"][(game, request_type)] = None
+                        continue
 
-            data = load_game("four-humours")
-            body = {"snapshot": new_game(data, 4, seed=3).to_snapshot(), "choices": [], "force": True}
+                    def ruling(i: int, game=game, request_type=request_type, bodies=bodies) -> dict:
+                        return {"ttsmod": 1, "id": i, "type": request_type, "game": game,
+                                "body": bodies[i % len(bodies)]}
 
-            def end_round(i: int) -> dict:
-                return {"ttsmod": 1, "id": i, "type": "end_round", "game": "four-humours", "body": body}
-
-            await round_trips(tts, 20, end_round)
-            rulings = await round_trips(tts, max(50, n // 10), end_round)
+                    await round_trips(tts, 20, ruling)
+                    results["rulings"][(game, request_type)] = (len(bodies),
+                                                                await round_trips(tts, max(50, n // 10), ruling))
 
         import tempfile
 
@@ -109,7 +144,6 @@ async def main(n: int) -> dict:
     results["floor"] = floor
     results["bridge"] = through
     results["bridge+journal"] = journalled
-    results["end_round"] = rulings
     return results
 
 
@@ -140,9 +174,10 @@ def idle_bridge_rss_mib() -> float | None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="*", metavar="GAME", help="games to time rulings of (default: every built-in game)")
     parser.add_argument("--n", type=int, default=2000, help="round trips per series")
     args = parser.parse_args()
-    results = asyncio.run(main(args.n))
+    results = asyncio.run(main(args.n, args.games or list(builtin_games())))
     floor = results["floor"]
     f50, f99 = percentile(floor, 0.50), percentile(floor, 0.99)
     print(f"hello round trips, n={args.n} each (ms):")
@@ -152,9 +187,14 @@ if __name__ == "__main__":
         p50, p99 = percentile(values, 0.50), percentile(values, 0.99)
         print(f"  {name:<16}{p50 * 1e3:>8.3f}{p99 * 1e3:>8.3f}{p50 / f50:>10.2f}x{p99 / f99:>10.2f}x")
     print("  targets: p50 <= 2.00x, p99 <= 3.00x")
-    rulings = results["end_round"]
-    print(f"end_round (Four Humours, 4 players, forced) through the bridge, n={len(rulings)}: "
-          f"p50 {percentile(rulings, 0.5) * 1e3:.3f} ms, p99 {percentile(rulings, 0.99) * 1e3:.3f} ms (target p50 <= 5 ms)")
+    print(f"rulings through the bridge (positions of a seeded random game; target p50 <= {RULING_TARGET_MS:g} ms):")
+    for (game, request_type), timed in results["rulings"].items():
+        if timed is None:
+            print(f"  {game} {request_type}: skipped (no position of the game answers it with a snapshot alone)")
+            continue
+        positions, rulings = timed
+        print(f"  {game} {request_type}, n={len(rulings)} over {positions} position(s): "
+              f"p50 {percentile(rulings, 0.5) * 1e3:.3f} ms, p99 {percentile(rulings, 0.99) * 1e3:.3f} ms")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     peak_mib = peak / 1024 / (1024 if sys.platform == "darwin" else 1)
     print(f"peak RSS of this benchmark process: {peak_mib:.1f} MiB")

@@ -79,7 +79,7 @@ def write_script_files(
         try:
             atomic_write_text(path, text)
         except (OSError, UnicodeEncodeError) as exc:
-            reason = getattr(exc, "strerror", None) or exc
+            reason = (exc.strerror if isinstance(exc, OSError) else None) or exc
             raise TtsmodError(f"cannot write {path.name} in {Path(folder).name}: {reason} "
                               f"({len(written)} of {len(planned)} file(s) written)") from None
         written.append(path)
@@ -176,16 +176,9 @@ def _urls(value: Any) -> Iterable[str]:
             yield from _urls(item)
 
 
-def _sheet_keys(changed: Iterable[Any]) -> set[str]:
-    """Strings that identify changed sheets in URLs: full URLs and file names."""
-    keys: set[str] = set()
-    for item in changed:
-        for attr in ("url", "path", "file", "name"):
-            value = getattr(item, attr, None) if not isinstance(item, (str, os.PathLike)) else None
-            if value:
-                keys.add(str(value))
-        if isinstance(item, (str, os.PathLike)):
-            keys.add(str(item))
+def _sheet_keys(changed: Iterable[str | os.PathLike[str]]) -> set[str]:
+    """Strings that identify changed sheets in URLs: the paths or URLs given, and their file names."""
+    keys = {str(item) for item in changed}
     names = {Path(k.split("?")[0]).name for k in keys if k}
     return {k for k in keys | names if k}
 
@@ -195,8 +188,9 @@ def _url_matches(url: str, keys: set[str]) -> bool:
     return url in keys or bare in keys or Path(bare.replace("\\", "/")).name in keys
 
 
-def affected_objects(save: Mapping[str, Any], changed_sheets: Iterable[Any]) -> list[Mapping[str, Any]]:
-    """The top-level objects of ``save`` that show (themselves or in their contents) a changed sheet."""
+def affected_objects(save: Mapping[str, Any], changed_sheets: Iterable[str | os.PathLike[str]]) -> list[Mapping[str, Any]]:
+    """The top-level objects of ``save`` that show (themselves or in their contents) a changed sheet, given as
+    paths (a build's ``changed_sheets``), URLs or file names."""
     keys = _sheet_keys(changed_sheets)
     if not keys:
         return []

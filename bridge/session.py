@@ -53,6 +53,7 @@ from bridge.protocol import (
     SendCustomMessage,
     ToTTS,
 )
+from bridge.rules.errors import RulesError
 from bridge.tts_json import whole_numbers
 from bridge.errors import TtsmodError
 
@@ -220,7 +221,7 @@ class Dispatcher:
         try:
             body = service.handle(request.type, request.body)
         except ValueError as exc:
-            code = getattr(exc, "code", None)
+            code = exc.code if isinstance(exc, RulesError) else None
             if code in ERROR_CODES and code != "internal":
                 return reply_error(request.id, request.type, code, str(exc))
             log.error("%s %s request %r failed:\n%s", request.game, request.type, request.id, traceback.format_exc())

@@ -414,7 +414,7 @@ def _file_state(path: Path) -> str | None:
             return None
         return "does not exist"
     except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or exc.__class__.__name__
+        reason = (exc.strerror if isinstance(exc, OSError) else None) or exc.__class__.__name__
         return f"cannot be looked up ({reason})"
 
 

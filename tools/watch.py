@@ -147,8 +147,7 @@ class Watcher:
             def on_any_event(self, event: Any) -> None:
                 if event.is_directory or event.event_type in ("opened", "closed_no_write"):
                     return
-                for attr in ("src_path", "dest_path"):
-                    value = getattr(event, attr, "")
+                for value in (event.src_path, event.dest_path):   # dest_path is "" unless moved
                     if value:
                         watcher.notify(value if isinstance(value, str) else value.decode())
 
@@ -257,14 +256,13 @@ class GameUpdater:
 
         if change.assets:
             result = self.hooks.build(self.game, **self.hooks.build_options)
-            changed = list(getattr(result, "changed_sheets", []) or [])
-            objects = affected_objects(getattr(result, "save", {}) or {}, changed)
+            objects = affected_objects(result.save, result.changed_sheets)
             lua = live_update_lua(objects)
             if lua is None:
                 self.report("info", f"rebuilt {self.game}: no sheet on the table changed")
             else:
                 outcome = self.execute(lua)
-                if getattr(outcome, "ok", False):
+                if outcome.ok:
                     value = outcome.value or {}
                     updated = value.get("updated", []) if isinstance(value, dict) else []
                     missing = value.get("missing", []) if isinstance(value, dict) else []
@@ -273,7 +271,7 @@ class GameUpdater:
                         text += f"; not on the table: {', '.join(map(str, missing))}"
                     self.report("info", text)
                 else:
-                    self.report("error", f"updating objects in place failed: {getattr(outcome, 'error', outcome)}")
+                    self.report("error", f"updating objects in place failed: {outcome.error}")
         if change.scripts:
             states = states_from_bundle_scripts(self.hooks.bundle_scripts(self.game))
             self.push(states)

@@ -63,6 +63,8 @@ class Proxy:
 
     def __init__(self, table: "Table") -> None:
         self.table = table
+        self.target: Any = self
+        """What this proxy stands for when Lua hands it back to Python (an object proxy: its HObject)."""
         self._methods: dict[str, Any] = {}
 
     def methods(self) -> dict[str, Callable[..., Any]]:
@@ -87,7 +89,7 @@ class Proxy:
         return self._methods[key], True
 
     def _strip_self(self, method: Callable[..., Any]) -> Callable[..., Any]:
-        target = getattr(self, "target", self)
+        target = self.target
 
         def call(*args: Any) -> Any:
             if args and args[0] is target:
@@ -334,7 +336,6 @@ class PlayerProxy(Proxy):
             inst = super().__new__(cls)
             Proxy.__init__(inst, table)
             inst.colour = colour
-            inst.target = inst
             cache[colour] = inst
         return cache[colour]
 

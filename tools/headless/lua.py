@@ -164,7 +164,7 @@ class Lua:
             return value
         proxy = self.hl.unwrap(value)
         if proxy is not None:
-            return getattr(proxy, "target", proxy)
+            return proxy.target   # every wrapped value is a tools.headless.api.Proxy
         items = list(value.items())
         keys = [k for k, _ in items]
         if items and all(isinstance(k, int) and not isinstance(k, bool) for k in keys) \

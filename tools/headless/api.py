@@ -28,12 +28,13 @@ UNEMULATED_GLOBALS = frozenset({
     "Timer", "WebRequest", "Color", "Vector", "onUpdate", "onFixedUpdate",
 })
 
-COLOURS_RGB = {
-    "White": (1, 1, 1), "Brown": (0.443, 0.231, 0.09), "Red": (0.856, 0.1, 0.094), "Orange": (0.956, 0.392, 0.113),
-    "Yellow": (0.905, 0.898, 0.172), "Green": (0.192, 0.701, 0.168), "Teal": (0.129, 0.694, 0.607),
-    "Blue": (0.118, 0.53, 1), "Purple": (0.627, 0.125, 0.941), "Pink": (0.96, 0.439, 0.807),
-    "Grey": (0.5, 0.5, 0.5), "Black": (0.25, 0.25, 0.25),
-}
+# Color.fromString: each player colour's RGB, in PLAYER_COLOURS order (White, Brown, …, Pink, Grey, Black).
+COLOURS_RGB = dict(zip(PLAYER_COLOURS, (
+    (1, 1, 1), (0.443, 0.231, 0.09), (0.856, 0.1, 0.094), (0.956, 0.392, 0.113),
+    (0.905, 0.898, 0.172), (0.192, 0.701, 0.168), (0.129, 0.694, 0.607),
+    (0.118, 0.53, 1), (0.627, 0.125, 0.941), (0.96, 0.439, 0.807),
+    (0.5, 0.5, 0.5), (0.25, 0.25, 0.25),
+), strict=True))
 
 
 def vec_to_lua(v: Vec) -> dict[Any, float]:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bridge.rules.four_humours import GameState, new_game
+from bridge.rules.four_humours import FOUR_HUMOURS, GameState, new_game
 from bridge.rules.four_humours.records import HUMOURS
 from bridge.rules.four_humours.state import Phase
+from bridge.rules.playout import chooser_for, play_random_game
 
 games = st.tuples(st.integers(0, 2**32), st.integers(2, 6), st.sampled_from(["kingdom", "fief"]))
 SETTINGS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -18,19 +18,17 @@ MAX_ACTIONS = 3000
 
 
 def playout(data, seed, players, mode, *, on_step=None):
-    """A random legal playout; returns the states' event JSON, in order."""
-    state = new_game(data, players, mode=mode, seed=seed)
-    chooser = random.Random(seed)
+    """A random legal playout (the shared loop); returns the final state and each action's text and event JSON."""
     log = []
-    for _ in range(MAX_ACTIONS):
-        if state.is_over():
-            return state, log
-        action = chooser.choice(state.legal_actions())
-        events = state.apply(action)
+
+    def record(state, action, events):
         log.append((str(action), [e.to_json() for e in events]))
         if on_step:
             on_step(state, events)
-    raise AssertionError(f"game {seed} did not end within {MAX_ACTIONS} actions")
+
+    result = play_random_game(FOUR_HUMOURS, data, players, mode=mode, seed=seed, max_actions=MAX_ACTIONS,
+                              on_step=record)
+    return result.state, log
 
 
 def potions_per_player(snapshot):
@@ -143,7 +141,7 @@ def test_undo_takes_back_actions_one_by_one(sample, game, steps):
     seed, players, mode = game
     state = new_game(sample, players, mode=mode, seed=seed)
     state.enable_undo()
-    chooser = random.Random(seed)
+    chooser = chooser_for(seed)
     history = []
     for _ in range(steps):
         if state.is_over():

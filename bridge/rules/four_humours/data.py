@@ -232,7 +232,7 @@ def _parse_rules(doc: dict[str, Any]) -> Rules:
     fields = {f.name: f for f in dataclasses.fields(Rules)}
     for key in table:
         if key not in fields:
-            raise at.sub(key).error("unknown rule flag (see docs/rules/four-humours.md)")
+            raise at.sub(key).error("unknown rule flag (see docs/games/four-humours/rules.md)")
     values: dict[str, Any] = {}
     for name, spec in fields.items():
         where = at.sub(name)

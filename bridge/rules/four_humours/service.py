@@ -1,4 +1,4 @@
-"""The requests the bridge forwards from the table to the Four Humours engine (docs/protocol.md).
+"""The requests the bridge forwards from the table to the Four Humours engine (docs/games/four-humours/protocol.md).
 
 Each request carries a snapshot of the table; the engine is stateless between requests, so a restarted
 bridge carries on where the table is.  All functions are pure: JSON-shaped values in, JSON-shaped values out.

@@ -753,7 +753,7 @@ class GameState:
         }
 
     def to_snapshot(self) -> dict[str, Any]:
-        """The full state as JSON (hidden information included): the contract with the table, see docs/protocol.md."""
+        """The full state as JSON (hidden information included): the contract with the table, see docs/games/four-humours/protocol.md."""
 
         def potion(p: Potion | None) -> dict[str, Any] | None:
             return None if p is None else {"owner": p[0], "humour": p[1]}

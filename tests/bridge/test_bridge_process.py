@@ -16,7 +16,7 @@ from bridge.faketts import FakeTTS
 
 pytestmark = pytest.mark.skipif(sys.platform.startswith("win"), reason="POSIX signals and resource limits")
 
-HELLO = {"ttsmod": 1, "id": 1, "type": "hello", "game": "four-humours", "body": {"mod": "0.1.0"}}
+HELLO = {"ttsmod": 1, "id": 1, "type": "hello", "game": "some-game", "body": {"mod": "0.1.0"}}
 
 
 async def _start_bridge(tts: FakeTTS, repo_root: Path, stderr_path: Path, journal: str, preexec=None):
@@ -70,7 +70,7 @@ def test_a_signal_stops_the_bridge_cleanly_and_a_hello_is_announced(tmp_path, re
     stderr = stderr_path.read_text(encoding="utf-8")
     assert reply["ok"] is True
     assert code == 0, stderr
-    assert "hello from the four-humours mod 0.1.0" in stderr
+    assert "hello from the some-game mod 0.1.0" in stderr
     assert stderr.rstrip().endswith("stopped")
     assert "Traceback" not in stderr
 

@@ -19,7 +19,7 @@ def test_hello_answers_with_version_and_games(kit):
     async def scenario():
         tts, bridge = await kit.start_pair()
         try:
-            await tts.send_custom({"ttsmod": 1, "id": 1, "type": "hello", "game": "four-humours", "body": {"mod": "0.1.0"}})
+            await tts.send_custom({"ttsmod": 1, "id": 1, "type": "hello", "game": "toy", "body": {"mod": "0.1.0"}})
             return await tts.next_custom()
         finally:
             await kit.stop_pair(tts, bridge)

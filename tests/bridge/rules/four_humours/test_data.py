@@ -17,14 +17,11 @@ import pytest
 
 from bridge.rules.four_humours import records
 from bridge.rules.four_humours.records import GOAL_PREDICATE_KINDS, Count, Outcome, Rules, Step
-from bridge.catalog import asset_path, builtin_games, load_game, resolve_game_dir
+from bridge.catalog import builtin_games, load_game
 from bridge.errors import DataError
 from bridge.paths import assets_dir
 from bridge.rules.four_humours.data import FOUR_HUMOURS_FILES, RULE_CHOICES, parse_four_humours
 
-
-def load_four_humours(folder):
-    return load_game(folder)
 
 Docs = dict[str, dict[str, Any]]
 
@@ -185,56 +182,13 @@ def test_every_text_has_real_ukrainian_and_russian(builtin: records.FourHumoursD
         assert re.search("[A-Za-z]", name.en), name
 
 
-def test_a_copied_folder_loads_identically(builtin: records.FourHumoursData, game_copy: Path) -> None:
-    assert resolve_game_dir(game_copy) == game_copy.resolve()
-    assert load_game(game_copy) == builtin
-    assert load_game(str(game_copy)) == builtin
-    assert load_four_humours(game_copy) == builtin
-
-
 def test_every_file_says_it_is_sample_data() -> None:
     for name in FOUR_HUMOURS_FILES:
         assert "SAMPLE DATA" in (assets_dir() / "four_humours" / name).read_text(encoding="utf-8"), name
 
 
 # --------------------------------------------------------------------------------------------------------------
-# Finding the folder and reading files
-
-
-def test_an_unknown_game_names_the_argument(tmp_path: Path) -> None:
-    with pytest.raises(DataError) as info:
-        resolve_game_dir("five-humours")
-    assert str(info.value).startswith("five-humours: not a built-in game (four-humours)")
-    with pytest.raises(DataError, match="this folder has no game.toml"):
-        resolve_game_dir(tmp_path)
-
-
-def test_a_folder_of_another_game_is_refused(game_copy: Path) -> None:
-    path = game_copy / "game.toml"
-    path.write_text(path.read_text(encoding="utf-8").replace('id = "four-humours"', 'id = "chess"'), encoding="utf-8")
-    with pytest.raises(DataError) as info:
-        load_game(game_copy)
-    assert str(info.value) == 'game.toml: [game]: engine: "bridge.rules.four_humours" registers no game "chess"'
-
-
-def test_a_missing_file_is_named(game_copy: Path) -> None:
-    (game_copy / "goals.toml").unlink()
-    with pytest.raises(DataError) as info:
-        load_game(game_copy)
-    assert info.value.file == "goals.toml"
-    assert "not found" in str(info.value)
-
-
-def test_a_toml_syntax_error_names_file_and_line(game_copy: Path) -> None:
-    path = game_copy / "parties.toml"
-    lines = path.read_text(encoding="utf-8").splitlines()
-    number = next(i for i, line in enumerate(lines) if line.startswith("order = 2")) + 1
-    lines[number - 1] = "order = = 2"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    with pytest.raises(DataError) as info:
-        load_game(game_copy)
-    assert info.value.file == "parties.toml"
-    assert f"line {number}" in str(info.value)
+# A copied folder with an error (finding folders and reading files: tests/bridge/test_catalog.py)
 
 
 def test_the_documented_example_message(game_copy: Path) -> None:
@@ -633,23 +587,3 @@ def test_wrong_types_anywhere_give_a_data_error_never_a_traceback(pristine_docs:
 
 # --------------------------------------------------------------------------------------------------------------
 # Art paths named in the data
-
-
-def test_asset_paths_stay_inside_the_game_folder(game_copy: Path, tmp_path: Path) -> None:
-    where = dict(file="scenes.toml", entry='scene "mill"', field="art")
-    assert asset_path(game_copy, "art/mill.png", **where) == game_copy.resolve() / "art" / "mill.png"
-    assert asset_path(game_copy, "art/../game.toml", **where) == game_copy.resolve() / "game.toml"
-    for escaping in ("../secret.png", "art/../../secret.png", "/etc/passwd", "C:/Windows/win.ini", "art\\mill.png", ""):
-        with pytest.raises(DataError) as info:
-            asset_path(game_copy, escaping, **where)
-        assert str(info.value).startswith('scenes.toml: scene "mill": art: ')
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (game_copy / "link").symlink_to(outside, target_is_directory=True)
-    with pytest.raises(DataError, match="leads outside the game folder"):
-        asset_path(game_copy, "link/face.png", **where)
-
-
-def test_the_builtin_id_resolves_to_the_assets_folder() -> None:
-    assert resolve_game_dir("four-humours") == (assets_dir() / "four_humours").resolve()
-    assert builtin_games()["four-humours"] == (assets_dir() / "four_humours").resolve()

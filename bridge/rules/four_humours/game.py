@@ -9,12 +9,10 @@ from bridge.rules.four_humours import service
 from bridge.rules.four_humours.actions import Action, Pass, Place
 from bridge.rules.four_humours.data import parse_four_humours
 from bridge.rules.four_humours.records import HUMOURS, FourHumoursData
-from bridge.rules.four_humours.state import GameState, Phase, new_game
+from bridge.rules.four_humours.state import GAME_ID, GameState, Phase, new_game
 from bridge.rules.game import GameMeta, register_game
 from bridge.rules.playout import seat_figures
 from bridge.rules.random import SeededRandom
-
-GAME_ID = "four-humours"
 
 
 class FourHumours:

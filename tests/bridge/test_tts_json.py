@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 
-import pytest
 
-from bridge.games import default_registry
 from bridge.session import Dispatcher
 from bridge.tts_json import whole_numbers
 
@@ -48,21 +46,3 @@ def test_a_request_sent_with_floats_is_answered_as_if_sent_with_ints():
     assert json.dumps(reply["body"]) == '{"n": 42}'
 
 
-@pytest.fixture(scope="module")
-def four_humours_snapshot(repo_root):
-    from bridge.catalog import load_game
-
-    from bridge.rules.four_humours.state import new_game
-
-    return new_game(load_game("four-humours"), 2, seed=1).to_snapshot()
-
-
-def test_the_four_humours_engine_takes_a_float_snapshot_and_still_refuses_a_fraction(four_humours_snapshot):
-    dispatcher = Dispatcher(default_registry())
-    floats = json.loads(json.dumps(four_humours_snapshot), parse_int=float)
-    request = {"ttsmod": 1.0, "id": 3.0, "type": "score", "game": "four-humours", "body": {"snapshot": floats}}
-    assert dispatcher.reply(request)["ok"] is True
-    floats["players"][0]["bag"]["choleric"] = 2.5
-    refused = dispatcher.reply(request)
-    assert refused["ok"] is False and refused["error"]["code"] == "bad_request"
-    assert "players[0].bag.choleric: must be an integer" in refused["error"]["message"]

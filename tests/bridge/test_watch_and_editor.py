@@ -152,35 +152,6 @@ def test_states_from_bundle_scripts_always_carry_script_and_ui():
     assert [(s.guid, s.script, s.ui) for s in states] == [("-1", "x", "<P/>"), ("a1", "y", "")]
 
 
-def test_real_four_humours_end_round_through_the_bridge(kit):
-    from bridge.games import default_registry
-    from bridge.rules.four_humours.service import handle_request
-    from bridge.rules.four_humours.state import new_game
-    from bridge.catalog import load_game
-
-    data = load_game("four-humours")
-    body = {"snapshot": new_game(data, 3, seed=11).to_snapshot(), "choices": [], "force": True}
-    expected = json.loads(json.dumps(handle_request(data, "end_round", body)))
-
-    async def scenario():
-        tts, bridge = await kit.start_pair(default_registry())
-        try:
-            await tts.send_custom({"ttsmod": 1, "id": 1, "type": "hello", "body": {}})
-            hello = await tts.next_custom()
-            await tts.send_custom({"ttsmod": 1, "id": 2, "type": "end_round", "game": "four-humours", "body": body})
-            ruling = await tts.next_custom(timeout=30)
-            await tts.send_custom({"ttsmod": 1, "id": 3, "type": "end_round", "game": "four-humours", "body": {}})
-            refused = await tts.next_custom(timeout=30)
-            return hello, ruling, refused
-        finally:
-            await kit.stop_pair(tts, bridge)
-
-    hello, ruling, refused = kit.run(scenario())
-    assert hello["body"]["games"] == ["four-humours"]
-    assert ruling["ok"] is True and ruling["re"] == 2 and ruling["body"] == expected
-    assert refused["ok"] is False and refused["error"]["code"] == "bad_request"
-
-
 def _closed_port() -> int:
     import socket
 
@@ -214,26 +185,6 @@ def test_push_refuses_an_empty_global_from_a_folder(tmp_path):
     result = CliRunner().invoke(cli, ["push", str(tmp_path), "--port", "0", "--tts-port", str(_closed_port())])
     assert result.exit_code == 1
     assert "empty Global" in result.output and "Traceback" not in result.output
-
-
-def test_push_of_the_real_game_sends_the_bundled_global_with_its_ui(kit):
-    from bridge import protocol as p
-    from tools.live import script_states_for
-
-    states = script_states_for("four-humours")
-
-    async def scenario():
-        tts, bridge = await kit.start_pair()
-        try:
-            await bridge.session.push(states, timeout=10)
-            return next(m for m in tts.received if isinstance(m, p.SaveAndPlay))
-        finally:
-            await kit.stop_pair(tts, bridge)
-
-    pushed = kit.run(scenario())
-    (global_state,) = [s for s in pushed.script_states if s.guid == "-1"]
-    assert global_state.script.startswith("-- Bundled by luabundle")
-    assert "bridgeStatus" in global_state.ui
 
 
 def test_a_reply_is_retried_with_back_off_while_tts_refuses_connections(kit):

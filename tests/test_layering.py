@@ -331,6 +331,6 @@ def test_the_name_check_reports_file_and_line(tmp_path, monkeypatch):
     monkeypatch.setattr(layering, "REPO_ROOT", tmp_path)
     toy = GameFootprint(("toy-quest", "toy_quest", "Toy Quest", "ToyQuest"), ("tools/games/toy_quest",), "toy_quest")
     assert names_of_games_outside_their_folders([toy]) == [
-        "tests/test_shared.py:1: names ToyQuest: # TOYQUEST rules",
         "tools/shared.py:2: names toy-quest: if game == 'toy-quest':",
+        "tests/test_shared.py:1: names ToyQuest: # TOYQUEST rules",
     ]

@@ -14,12 +14,12 @@ from tools.cli import cli
 from tools.install import default_tts_dir, install, known_documents_folder
 
 
-def build_dir(tmp_path: Path, name: str = "Four Humours", body: str = "v1") -> Path:
+def build_dir(tmp_path: Path, name: str = "Some Game", body: str = "v1") -> Path:
     out = tmp_path / f"build-{name.replace(' ', '')}"
     out.mkdir(exist_ok=True)
-    (out / "FourHumours.json").write_text(json.dumps({"SaveName": name, "Note": body, "ObjectStates": []}),
+    (out / "SomeGame.json").write_text(json.dumps({"SaveName": name, "Note": body, "ObjectStates": []}),
                                           encoding="utf-8")
-    (out / "FourHumours.png").write_bytes(b"\x89PNG thumb " + body.encode())
+    (out / "SomeGame.png").write_bytes(b"\x89PNG thumb " + body.encode())
     return out
 
 
@@ -34,7 +34,7 @@ def test_first_install_takes_the_next_free_number(tmp_path):
     result = install(build_dir(tmp_path), tts)
     assert result.save_path == tts / "Saves" / "TS_Save_4.json"
     assert result.thumbnail_path == tts / "Saves" / "TS_Save_4.png"
-    assert saved(result.save_path)["SaveName"] == "Four Humours"
+    assert saved(result.save_path)["SaveName"] == "Some Game"
     assert result.thumbnail_path.read_bytes().endswith(b"v1")
     assert not result.replaced
 
@@ -64,7 +64,7 @@ def test_same_save_name_not_installed_by_us_is_left_alone(tmp_path):
     tts = tmp_path / "tts"
     (tts / "Saves").mkdir(parents=True)
     theirs = tts / "Saves" / "TS_Save_1.json"
-    theirs.write_text('{"SaveName": "Four Humours", "Note": "theirs", "ObjectStates": []}')
+    theirs.write_text('{"SaveName": "Some Game", "Note": "theirs", "ObjectStates": []}')
     result = install(build_dir(tmp_path), tts)
     assert result.save_path.name == "TS_Save_2.json"
     assert saved(theirs)["Note"] == "theirs"
@@ -118,7 +118,7 @@ def test_create_makes_the_tts_folder(tmp_path):
     tts = tmp_path / "new" / "Tabletop Simulator"
     result = CliRunner().invoke(cli, ["install", str(build_dir(tmp_path)), "--tts-dir", str(tts), "--create"])
     assert result.exit_code == 0, result.output
-    assert saved(tts / "Saves" / "TS_Save_1.json")["SaveName"] == "Four Humours"
+    assert saved(tts / "Saves" / "TS_Save_1.json")["SaveName"] == "Some Game"
 
 
 def test_saves_being_a_file_is_a_clear_error(tmp_path):
@@ -180,8 +180,8 @@ def test_saved_object_of_someone_else_is_left_alone(tmp_path):
 def test_records_of_earlier_versions_are_still_honoured(tmp_path):
     tts = tmp_path / "tts"
     (tts / "Saves").mkdir(parents=True)
-    (tts / "Saves" / "TS_Save_5.json").write_text('{"SaveName": "Four Humours", "ObjectStates": []}')
-    (tts / "ttsmod-installs.json").write_text('{"Four Humours": "TS_Save_5.json"}')
+    (tts / "Saves" / "TS_Save_5.json").write_text('{"SaveName": "Some Game", "ObjectStates": []}')
+    (tts / "ttsmod-installs.json").write_text('{"Some Game": "TS_Save_5.json"}')
     result = install(build_dir(tmp_path), tts)
     assert result.save_path.name == "TS_Save_5.json" and result.replaced
 
@@ -192,7 +192,7 @@ def test_json_output_names_what_was_written(tmp_path):
     result = CliRunner().invoke(cli, ["install", str(build_dir(tmp_path)), "--tts-dir", str(tts), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    assert report == {"kind": "save", "name": "Four Humours", "save": str(tts / "Saves" / "TS_Save_1.json"),
+    assert report == {"kind": "save", "name": "Some Game", "save": str(tts / "Saves" / "TS_Save_1.json"),
                       "thumbnail": str(tts / "Saves" / "TS_Save_1.png"), "replaced": False, "tts_dir": str(tts)}
     assert Path(report["save"]).is_file() and Path(report["thumbnail"]).is_file()
 

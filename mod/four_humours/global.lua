@@ -18,9 +18,11 @@ local panel = require("lib.panel")
 local map = require("four_humours.tablemap")
 local text = require("four_humours.text")
 local game = require("generated.game")
+local ttsmod = require("generated.ttsmod")
 
--- A global on purpose: `ttsmod selftest` reads it through Execute Lua to name the mod in its report.
-MOD_VERSION = "0.2.0"
+-- A global on purpose: `ttsmod selftest` reads it through Execute Lua to name the mod in its report. It is the
+-- package version the build wrote into generated.ttsmod (one source for the mod, the bridge and the wheel).
+MOD_VERSION = ttsmod.version
 local REQUEST_TIMEOUT = 5    -- seconds before a request is sent again (once), then given up
 local HELLO_RETRY = 5        -- seconds between two hellos while the bridge is away
 local STEP_DELAY = 0.4       -- seconds between two steps of a ruling, so that players can follow them
@@ -898,7 +900,7 @@ function onLoad(script_state)
         ledger.phase = "placement"   -- saved while the first hands were dealt: they are in the hands now
     end
     stepper.configure({ moving = map.moving, step_delay = STEP_DELAY, settle_timeout = SETTLE_TIMEOUT })
-    link.start({ game = game.game, version = MOD_VERSION, first_id = math.random(1, 1000) * 1000,
+    link.start({ game = ttsmod.game, version = ttsmod.version, first_id = math.random(1, 1000) * 1000,
                  timeout = REQUEST_TIMEOUT, hello_retry = HELLO_RETRY })
     UI.setAttribute("setupButton", "active", tostring(ledger.phase == "setup"))
     show_turn()

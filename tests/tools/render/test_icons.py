@@ -1,4 +1,4 @@
-"""Art placement (cover-fit without distortion, path safety), placeholders and humour icons."""
+"""Art placement (cover-fit without distortion, path safety) and placeholders."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bridge.errors import DataError
-from tools.games.four_humours.icons import humour_icon
 from tools.render.draw import cover_fit, find_art, placeholder
 
 
@@ -52,11 +51,3 @@ def test_placeholder_is_tinted_with_the_zone_colour():
     assert image.size == (120, 80)
     r, g, b = image.resize((1, 1)).getpixel((0, 0))
     assert g > r and g > b
-
-
-def test_humour_icons_differ_by_shape_not_only_colour():
-    shapes = {h: humour_icon(h, (128, 128, 128), 48).tobytes()
-              for h in ("choleric", "sanguine", "melancholic", "phlegmatic")}
-    assert len(set(shapes.values())) == 4
-    icon = humour_icon("sanguine", (179, 32, 42), 48)
-    assert icon.mode == "RGBA" and icon.getpixel((0, 0))[3] == 0  # round: transparent corners

@@ -14,9 +14,9 @@ from tools.build import build
 from tools.cli import cli
 from tools.folderlock import LOCK_NAME, FolderBusyError, folder_lock
 
-from tests.tools.test_build import fake_render
+from tests.tools.games.four_humours.test_build import fake_render
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[4]
 
 
 def hold_lock_in_another_process(folder: Path) -> subprocess.Popen:

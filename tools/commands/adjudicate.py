@@ -12,7 +12,7 @@ from bridge.errors import InputError
 from bridge.rules.errors import RulesError
 
 
-@click.command(short_help="Print a game's ruling (or another request's answer) for a table snapshot.")
+@click.command(short_help="Print a game's ruling for a table snapshot.")
 @click.argument("game")
 @click.argument("snapshot", type=click.File("r", encoding="utf-8"))
 @click.option("--type", "request_type", metavar="TYPE",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -88,11 +89,21 @@ def resolve_game_dir(game: str | os.PathLike[str]) -> Path:
     return resolve_game(game).folder
 
 
+def import_game_module(module: str, folder: Path | None) -> None:
+    """Import ``module``, a game's engine or builder: an installed module (the built-in games'), or one kept in
+    the game folder itself (``folder`` is appended to ``sys.path``, so it never shadows another module). A game
+    folder's Python is code like any plugin's: load only folders you trust."""
+    if folder is not None and str(folder) not in sys.path:
+        sys.path.append(str(folder))
+    importlib.import_module(module)
+
+
 def engine_of(meta: GameMeta, folder: Path | None = None) -> Game:
-    """Import the engine module ``meta.engine`` names and return the engine it registered under ``meta.id``."""
+    """Import the engine module ``meta.engine`` names (see :func:`import_game_module`) and return the engine it
+    registered under ``meta.id``."""
     at = At.data("game.toml", "[game]")
     try:
-        importlib.import_module(meta.engine)
+        import_game_module(meta.engine, folder)
     except ImportError as exc:
         raise at.sub("engine").error(f"{show(meta.engine)} cannot be imported: {exc}") from None
     try:

@@ -18,7 +18,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
-from bridge.catalog import builtin_games, load
+from bridge.catalog import builtin_games, load, resolve_game
 from bridge.errors import TtsmodError
 from bridge.rules.game import Game
 
@@ -138,3 +138,17 @@ def default_registry(game_dirs: Mapping[str, str | os.PathLike[str]] | None = No
     for game_id, source in sources.items():
         registry.register(game_id, catalog_factory(game_id, source))
     return registry
+
+
+def game_folder_sources(games: Sequence[str | os.PathLike[str]]) -> dict[str, str]:
+    """``game_dirs`` for :func:`default_registry` from GAME arguments: each that is a game folder (not a
+    built-in id) is served under the id its ``game.toml`` declares. A folder that is not a game raises
+    :class:`bridge.errors.DataError` naming it."""
+    builtin = builtin_games()
+    sources: dict[str, str] = {}
+    for game in games:
+        if isinstance(game, str) and game in builtin:
+            continue
+        found = resolve_game(game)
+        sources[found.meta.id] = str(found.folder)
+    return sources

@@ -79,8 +79,19 @@ def default_out_dir(game_id: str) -> Path:
     return Path("build") / game_id
 
 
-def mod_game_dir(meta: GameMeta) -> Path:
-    """``mod/<[game] mod>/``: where a game's Lua (``global.lua``, ``ui.xml``) lives."""
+def lua_search_path(game_dir: Path) -> list[Path]:
+    """Where ``require`` looks for Lua modules: the game folder's own ``mod/`` (a game kept outside ttsmod
+    carries its Lua with it), then ttsmod's ``mod/`` (``lib/`` and the built-in games)."""
+    own = Path(game_dir) / "mod"
+    return ([own] if own.is_dir() else []) + [mod_dir()]
+
+
+def mod_game_dir(meta: GameMeta, game_dir: Path) -> Path:
+    """``<mod>/`` of the first folder of :func:`lua_search_path` that has it: where a game's Lua (``global.lua``,
+    ``ui.xml``) lives (ttsmod's ``mod/<[game] mod>/`` for a built-in game)."""
+    for root in lua_search_path(game_dir):
+        if (root / meta.mod).is_dir():
+            return root / meta.mod
     return mod_dir() / meta.mod
 
 
@@ -99,16 +110,16 @@ def ttsmod_module(meta: GameMeta, mode: str) -> str:
 
 
 def global_bundle(game: LoadedGame, builder: GameBuilder, mode: str) -> tuple[Bundle, str]:
-    """The Global script bundle (root ``mod/<mod>/global.lua`` + ``generated.game`` + ``generated.ttsmod``) and
-    the Global XmlUI (``mod/<mod>/ui.xml``, empty when absent)."""
-    folder = mod_game_dir(game.meta)
+    """The Global script bundle (root ``<mod>/global.lua`` of :func:`mod_game_dir` + ``generated.game`` +
+    ``generated.ttsmod``) and the Global XmlUI (``<mod>/ui.xml``, empty when absent)."""
+    folder = mod_game_dir(game.meta, game.folder)
     root = folder / "global.lua"
     if not root.is_file():
         raise InputError(f"{root}: the game's Global script is missing; the build never writes an empty "
                          "Global script")
     generated = {"generated.game": builder.mod_module(game.data, mode),
                  "generated.ttsmod": ttsmod_module(game.meta, mode)}
-    result = bundle(root, [mod_dir()], generated)
+    result = bundle(root, lua_search_path(game.folder), generated)
     ui = folder / "ui.xml"
     xml = ui.read_text(encoding="utf-8").replace("\r\n", "\n") if ui.is_file() else ""
     return result, xml
@@ -122,7 +133,7 @@ def bundle_scripts(game, *, mode: str | None = None) -> dict[str, dict[str, str]
     """
     loaded = load(game)
     mode = check_mode(loaded.meta, mode)
-    result, xml = global_bundle(loaded, builder_of(loaded.meta), mode)
+    result, xml = global_bundle(loaded, builder_of(loaded.meta, loaded.folder), mode)
     return {"-1": {"LuaScript": result.text, "XmlUI": xml}}
 
 
@@ -179,7 +190,7 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
     loaded = load(game)
     check_lang(loaded.meta, lang)
     mode = check_mode(loaded.meta, mode)
-    builder = builder_of(loaded.meta)
+    builder = builder_of(loaded.meta, loaded.folder)
     out_dir = Path(out) if out is not None else default_out_dir(loaded.meta.id)
 
     script, xml = global_bundle(loaded, builder, mode)

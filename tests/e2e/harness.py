@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import json
 import random
-import socket
 import subprocess
 import sys
-import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
@@ -27,15 +25,10 @@ from bridge.rules.four_humours.state import GameState, Phase
 from tests.e2e.tableview import (
     bag_of, boards, flat, goal_cards, party_tiles, physical, read_table, scene_cards, snaps,
 )
+from tests.livebridge import Bridge, free_port  # noqa: F401  (free_port: used by the e2e tests)
 from tools.headless import Fidelity, HObject, Table
 
 SHORT = {"choleric": "C", "sanguine": "S", "melancholic": "M", "phlegmatic": "P"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def ttsmod(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -47,44 +40,6 @@ def build(repo: Path, out: Path, mode: str = "kingdom") -> dict:
     done = ttsmod("build", "four-humours", "--out", str(out), "--mode", mode, "--jobs", "2", cwd=repo)
     assert done.returncode == 0, done.stderr
     return json.loads((out / "FourHumours.json").read_text(encoding="utf-8"))
-
-
-class Bridge:
-    """A `ttsmod bridge` subprocess on an ephemeral port, pointed at the headless table's port."""
-
-    def __init__(self, repo: Path, port: int, tts_port: int) -> None:
-        self.repo, self.port, self.tts_port = repo, port, tts_port
-        self.proc: subprocess.Popen | None = None
-        self.stderr: list[str] = []
-
-    def start(self, ready_timeout: float = 30.0) -> None:
-        """Start the bridge and return once it says it is listening."""
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from tools.cli import main; main()", "bridge", "--port", str(self.port),
-             "--tts-port", str(self.tts_port), "--no-journal"], cwd=self.repo,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        listening = threading.Event()
-        proc, lines = self.proc, self.stderr
-
-        def read() -> None:
-            assert proc.stderr is not None
-            for line in proc.stderr:
-                lines.append(line.rstrip("\n"))
-                if "listening on" in line:
-                    listening.set()
-
-        threading.Thread(target=read, name="bridge-stderr", daemon=True).start()
-        assert listening.wait(ready_timeout), "the bridge did not start:\n" + "\n".join(self.stderr)
-
-    def stop(self) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
-            self.proc = None
 
 
 class Game:

@@ -14,6 +14,8 @@ from tools.commands.common import (DEFAULT_ECHO_LIMIT, DEFAULT_JOURNAL_LIMIT, DE
               help="JSON-lines file recording every message (default: in the user's data folder).")
 @click.option("--no-journal", is_flag=True, help="Record nothing.")
 @click.option("--watch", "watch_game", metavar="GAME", help="Also watch GAME's assets and mod/ and update TTS live.")
+@click.option("--game", "game_folders", metavar="FOLDER", multiple=True,
+              help="Also answer for the game in FOLDER (a game folder outside ttsmod; repeatable).")
 @click.option("--max-size", default=DEFAULT_MAX_SIZE, show_default=True, type=click.IntRange(1024),
               help="Largest message accepted from TTS, in bytes.")
 @click.option("--journal-limit", default=DEFAULT_JOURNAL_LIMIT, show_default=True, type=click.IntRange(1024),

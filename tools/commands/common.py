@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import click
 
@@ -129,23 +129,26 @@ DEFAULT_ECHO_LIMIT = 4000                # --echo-limit
 
 def run_bridge_in_terminal(*, host: str, port: int, tts_host: str, tts_port: int, allow_remote: bool,
                            timeout: float, journal_path: str | None = None, no_journal: bool = False,
-                           watch_game: str | None = None, max_size: int = DEFAULT_MAX_SIZE,
-                           journal_limit: int = DEFAULT_JOURNAL_LIMIT, echo_limit: int = DEFAULT_ECHO_LIMIT,
-                           verbose: int = 0) -> None:
+                           watch_game: str | None = None, game_folders: Sequence[str] = (),
+                           max_size: int = DEFAULT_MAX_SIZE, journal_limit: int = DEFAULT_JOURNAL_LIMIT,
+                           echo_limit: int = DEFAULT_ECHO_LIMIT, verbose: int = 0) -> None:
     """``ttsmod bridge`` and ``ttsmod watch``: serve until Ctrl-C or SIGTERM, mirroring TTS in the terminal."""
     from bridge import __version__
     from bridge.errormap import error_locator
     from bridge.paths import mod_dir
     from tools.live import game_root_file, open_journal, serve
 
+    from bridge.games import default_registry, game_folder_sources
+
     setup_logging(verbose)
     # Without --watch the running game is not known here: the locator finds the root script by its text.
     root_file = game_root_file(watch_game) if watch_game else None
+    registry = default_registry(game_folder_sources([*game_folders, *([watch_game] if watch_game else [])]))
     journal = open_journal(journal_path, no_journal, journal_limit)
     try:
         bridge = make_bridge(host, port, tts_host, tts_port, allow_remote, journal=journal, console=console,
                              locate_error=error_locator(mod_dir(), root_file), max_size=max_size,
-                             read_timeout=timeout, echo_limit=echo_limit)
+                             read_timeout=timeout, echo_limit=echo_limit, registry=registry)
 
         def ready(b: Any) -> None:
             journal_note = f"journal: {journal.path}" if journal.path else "no journal"

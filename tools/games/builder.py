@@ -24,10 +24,10 @@ The build checks the composed save with :mod:`tools.check` and writes it; a buil
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any, Callable, Protocol, runtime_checkable
 
+from bridge.catalog import import_game_module
 from bridge.rules.game import GameMeta
 from bridge.rules.reader import At, show
 from tools.render.pipeline import Art, Progress
@@ -67,7 +67,7 @@ def register_builder(builder: GameBuilder) -> GameBuilder:
     return builder
 
 
-def builder_of(meta: GameMeta) -> GameBuilder:
+def builder_of(meta: GameMeta, folder: Path | None = None) -> GameBuilder:
     """Import the module ``meta.builder`` names and return the builder it registered under ``meta.id``.
 
     The builder must be defined in that module or a submodule of it.  A module that cannot be imported or
@@ -76,7 +76,7 @@ def builder_of(meta: GameMeta) -> GameBuilder:
     """
     at = At.data("game.toml", "[game]")
     try:
-        importlib.import_module(meta.builder)
+        import_game_module(meta.builder, folder)
     except ImportError as exc:
         raise at.sub("builder").error(f"{show(meta.builder)} cannot be imported: {exc}") from None
     builder = _BUILDERS.get(meta.id)

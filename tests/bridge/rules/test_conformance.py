@@ -24,8 +24,8 @@ from bridge.catalog import LoadedGame, builtin_games, load
 from bridge.rules.game import Game, GameState
 from bridge.rules.playout import chooser_for, play_random_game
 
-GAME_FOLDERS: list[Path] = []
-"""Game folders outside ``assets/`` that must conform too (a test game, a designer's game)."""
+GAME_FOLDERS: list[Path] = [Path(__file__).resolve().parents[2] / "games" / "pebble_race"]
+"""Game folders outside ``assets/`` that must conform too: the tests' own toy game (tests/games/pebble_race/)."""
 
 SEEDS = (1, 2, 3)
 REDEAL_EVERY = 7        # actions between two hidden-information checks: enough states, a short run

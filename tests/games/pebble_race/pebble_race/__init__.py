@@ -1,0 +1,1 @@
+"""Pebble Race, the tests' toy game: its engine (``engine``) and its builder (``builder``)."""

@@ -1,9 +1,11 @@
 """``ttsmod selftest``: probes run in a live Tabletop Simulator game, compared with what the mod assumes.
 
-The Four Humours mod and the headless table (``tools/headless/``) rest on beliefs about TTS that only the real
-game can confirm: how numbers and nulls travel in custom messages, whether a dealt potion is held in a hand,
-when a scripting zone sees an object that moved, which snap points a potion may use, how long a smooth move
-takes, whether GUIDs survive a reload. Each :class:`Probe` runs Lua in the game through the bridge's Execute
+A game's mod and the headless table (``tools/headless/``) rest on beliefs about TTS that only the real game
+can confirm: how numbers and nulls travel in custom messages, whether a dealt piece is held in a hand, when a
+scripting zone sees an object that moved, which snap points a piece may use, how long a smooth move takes,
+whether GUIDs survive a reload. Which objects the probes use is the game's own data: the ``[selftest]`` table
+of its ``game.toml`` (:class:`SelftestTargets`); the running game names itself through the ``MOD_GAME``
+global its mod sets. Each :class:`Probe` runs Lua in the game through the bridge's Execute
 Lua link (``bridge.session.Session.execute``); probes that must wait frames report back with
 ``sendExternalMessage`` in the ttsmod envelope to the ``ttsmod-selftest`` service of the selftest's own bridge,
 whose reply travels back to Lua, so numbers and nulls are observed in both directions.
@@ -38,7 +40,10 @@ from typing import Any, Awaitable, Callable, Mapping, Sequence
 from bridge import __version__
 from bridge.games import FunctionService, GameRegistry, default_registry
 from bridge.protocol import CustomMessage, FromTTS
-from bridge.errors import InputError, TtsmodError
+from bridge.catalog import read_toml, resolve_game
+from bridge.errors import DataError, InputError, TtsmodError
+from bridge.luabundle import lua_string
+from bridge.rules import reader as r
 
 log = logging.getLogger("ttsmod.selftest")
 
@@ -170,6 +175,63 @@ def _number_kind(value: Any) -> str:
     return f"{json.dumps(value, ensure_ascii=False)} (not a number)"
 
 
+# ------------------------------------------------------------------------------------------------ targets
+
+TARGET_KEYS = ("piece", "bag", "spot", "spot_card", "marker")
+
+
+@dataclass(frozen=True)
+class SelftestTargets:
+    """Which objects of a game the probes use, by tag: the ``[selftest]`` table of its ``game.toml``.
+
+    ``piece`` is what players hold in hand (dealt from a ``bag`` tagged ``owner:<Colour>``), ``spot`` a
+    scripting zone cards lie on, ``spot_card`` such a card, ``marker`` a loose object that can visit an empty
+    spot, ``snap_points`` the tag prefixes of the snap points pieces are dropped on."""
+
+    piece: str
+    bag: str
+    spot: str
+    spot_card: str
+    marker: str
+    snap_points: tuple[str, ...]
+
+    @classmethod
+    def none(cls) -> "SelftestTargets":
+        """No targets (a game without a ``[selftest]`` table): the probes that need one cannot run."""
+        return cls("", "", "", "", "", ())
+
+    def to_lua(self) -> str:
+        fields = ", ".join(f"{key} = {lua_string(getattr(self, key))}" for key in TARGET_KEYS)
+        snaps = ", ".join(lua_string(prefix) for prefix in self.snap_points)
+        return f"{{ {fields}, snap_points = {{ {snaps} }} }}"
+
+
+def parse_targets(document: Any) -> SelftestTargets:
+    """The ``[selftest]`` table of a parsed ``game.toml``; a missing table gives :meth:`SelftestTargets.none`."""
+    found = r.table(r.At.data("game.toml"), document)
+    if "selftest" not in found:
+        return SelftestTargets.none()
+    at = r.At.data("game.toml", "[selftest]")
+    table = r.table(at, found["selftest"])
+    r.keys(at, table, (*TARGET_KEYS, "snap_points"))
+    tags = {key: r.string(at.sub(key), table[key]) for key in TARGET_KEYS}
+    snaps_at = at.sub("snap_points")
+    snaps = tuple(r.string(snaps_at.sub(i), v) for i, v in enumerate(r.array(snaps_at, table["snap_points"])))
+    return SelftestTargets(**tags, snap_points=snaps)
+
+
+def selftest_targets(game: str | None) -> SelftestTargets:
+    """The targets of the running game (found by the id its mod reports), or none when it is unknown here."""
+    if game is None:
+        return SelftestTargets.none()
+    try:
+        found = resolve_game(game)
+        return parse_targets(read_toml(found.folder, "game.toml"))
+    except DataError as exc:
+        logging.getLogger("ttsmod").warning("selftest: the targets of %s cannot be read: %s", game, exc)
+        return SelftestTargets.none()
+
+
 # ------------------------------------------------------------------------------------------------ Lua
 
 # Prepended to every probe's Lua. Probes that wait frames end with report(probe, observation): a ttsmod request
@@ -178,6 +240,7 @@ _PRELUDE = """
 TTSMOD_SELFTEST = TTSMOD_SELFTEST or { inbox = {} }
 local ST = TTSMOD_SELFTEST
 local RUN = "@RUN@"
+local T = @TARGETS@
 local function report(probe, observation)
   sendExternalMessage({ ttsmod = 1, id = "selftest-" .. probe .. "-" .. RUN, type = "result",
     game = "@GAME@", body = { probe = probe, run = RUN, observation = observation } })
@@ -193,7 +256,7 @@ local function clock()
   return c
 end
 local function bag_with_potions(colour)
-  for _, bag in ipairs(getObjectsWithTag("fh-bag")) do
+  for _, bag in ipairs(getObjectsWithTag(T.bag)) do
     if (colour == nil or bag.hasTag("owner:" .. colour)) and bag.getQuantity() > 0 then
       return bag
     end
@@ -208,8 +271,8 @@ end
 """
 
 _IDENTIFY = """
-return { mod_version = MOD_VERSION, ttsmod_objects = #getObjectsWithTag("ttsmod"),
-  bags = #getObjectsWithTag("fh-bag"), seated = getSeatedPlayers() }
+return { mod_version = MOD_VERSION, game = MOD_GAME, ttsmod_objects = #getObjectsWithTag("ttsmod"),
+  seated = getSeatedPlayers() }
 """
 
 _MESSAGES = """
@@ -301,22 +364,22 @@ return "started"
 
 _ZONE = """
 local obj, spot, kind = nil, nil, nil
-local spots = getObjectsWithTag("fh-scene-spot")
+local spots = getObjectsWithTag(T.spot)
 for _, s in ipairs(spots) do
   for _, o in ipairs(s.getObjects()) do
-    if obj == nil and o.hasTag("fh-scene") then obj, spot, kind = o, s, "scene card" end
+    if obj == nil and o.hasTag(T.spot_card) then obj, spot, kind = o, s, "card" end
   end
 end
 if obj == nil then
-  -- before Setup no scene card lies on a spot: a scene marker visits an empty spot instead
-  obj = getObjectsWithTag("fh-scene-marker")[1]
+  -- before Setup no card lies on a spot: a marker visits an empty spot instead
+  obj = getObjectsWithTag(T.marker)[1]
   for _, s in ipairs(spots) do
     if spot == nil and #s.getObjects() == 0 then spot = s end
   end
-  kind = "scene marker"
+  kind = "marker"
 end
 if obj == nil or spot == nil then
-  return { cannot = "no scene card on a scene spot, nor a scene marker and an empty scene spot" }
+  return { cannot = "no card on a spot, nor a marker and an empty spot (the game's [selftest] spot, spot_card, marker)" }
 end
 local guid = obj.getGUID()
 local function member()
@@ -370,20 +433,24 @@ local function add(tags)
   if not keys[key] then keys[key] = true table.insert(sets, copy) end
 end
 local potions = 0
-for _, p in ipairs(getObjectsWithTag("fh-potion")) do potions = potions + 1 add(p.getTags()) end
+for _, p in ipairs(getObjectsWithTag(T.piece)) do potions = potions + 1 add(p.getTags()) end
 local in_decks = 0
 for _, o in ipairs(getObjectsWithTag("ttsmod")) do
   if o.getQuantity() > 0 then
     for _, e in ipairs(o.getObjects()) do
-      if has_prefix(e.tags, "fh-potion") then potions = potions + 1 add(e.tags) end
-      if has_prefix(e.tags, "fh-scene") then in_decks = in_decks + 1 end
+      if has_prefix(e.tags, T.piece) then potions = potions + 1 add(e.tags) end
+      if has_prefix(e.tags, T.spot_card) then in_decks = in_decks + 1 end
     end
   end
 end
 local points, lacking, examples = 0, 0, {}
 for _, host in ipairs(getObjectsWithTag("ttsmod")) do
   for i, sp in ipairs(host.getSnapPoints()) do
-    if has_prefix(sp.tags, "fh-slot") or has_prefix(sp.tags, "fh-cell") then
+    local aimed = false
+    for _, prefix in ipairs(T.snap_points) do
+      if has_prefix(sp.tags, prefix) then aimed = true end
+    end
+    if aimed then
       points = points + 1
       local shares_all = true
       for _, set in ipairs(sets) do
@@ -459,9 +526,11 @@ return true
 """
 
 
-def lua(code: str, run: str) -> str:
-    """A probe's Lua with the prelude, its run token and limits filled in (no data is spliced into code)."""
-    filled = (_PRELUDE + code).replace("@RUN@", run).replace("@GAME@", SELFTEST_GAME).replace("@TEXT@", ECHO_TEXT)
+def lua(code: str, run: str, targets: "SelftestTargets | None" = None) -> str:
+    """A probe's Lua with the prelude, its run token, the game's targets (as Lua string literals) and limits
+    filled in."""
+    filled = (_PRELUDE + code).replace("@TARGETS@", (targets or SelftestTargets.none()).to_lua())
+    filled = filled.replace("@RUN@", run).replace("@GAME@", SELFTEST_GAME).replace("@TEXT@", ECHO_TEXT)
     return (filled.replace("@SETTLE@", str(SETTLE_SECONDS)).replace("@FRAMES@", str(WAIT_FRAMES))
             .replace("@LIMIT@", str(SMOOTH_LIMIT_SECONDS)))
 
@@ -533,16 +602,17 @@ def selftest_registry(base: GameRegistry | None = None) -> GameRegistry:
 
 @dataclass
 class ProbeContext:
-    """What a probe's ``collect`` gets: the session, the collector and the limits."""
+    """What a probe's ``collect`` gets: the session, the collector, the limits and the game's targets."""
 
     session: Any
     collector: Collector
     timeout: float
     run: str = field(default_factory=lambda: secrets.token_hex(4))
+    targets: "SelftestTargets | None" = None
 
     async def lua(self, code: str) -> Any:
         """Run ``code`` (with the prelude) in Global and return its value; :class:`CannotRun` on a Lua error."""
-        result = await self.session.execute(lua(code, self.run), timeout=self.timeout)
+        result = await self.session.execute(lua(code, self.run, self.targets), timeout=self.timeout)
         if not result.ok:
             raise CannotRun(f"Lua error: {result.error}")
         if isinstance(result.value, dict) and isinstance(result.value.get("cannot"), str):
@@ -857,7 +927,8 @@ async def run_selftest(session: Any, *, timeout: float = 10.0, skip: Sequence[st
         info = found.value if isinstance(found.value, Mapping) else {}
         if _count(info.get("ttsmod_objects")) == 0:
             raise SelftestError("no ttsmod game is loaded in TTS (no object is tagged ttsmod)")
-        game = "four-humours" if _count(info.get("bags")) else None
+        game = info.get("game") if isinstance(info.get("game"), str) else None
+        ctx.targets = selftest_targets(game)
         mod_version = info.get("mod_version") if isinstance(info.get("mod_version"), str) else None
         results = []
         for probe in PROBES:

@@ -20,9 +20,6 @@ local text = require("four_humours.text")
 local game = require("generated.game")
 local ttsmod = require("generated.ttsmod")
 
--- A global on purpose: `ttsmod selftest` reads it through Execute Lua to name the mod in its report. It is the
--- package version the build wrote into generated.ttsmod (one source for the mod, the bridge and the wheel).
-MOD_VERSION = ttsmod.version
 local REQUEST_TIMEOUT = 5    -- seconds before a request is sent again (once), then given up
 local HELLO_RETRY = 5        -- seconds between two hellos while the bridge is away
 local STEP_DELAY = 0.4       -- seconds between two steps of a ruling, so that players can follow them

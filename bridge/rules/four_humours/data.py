@@ -660,7 +660,8 @@ def parse_four_humours(documents: Mapping[str, dict[str, Any]]) -> FourHumoursDa
     for name in FOUR_HUMOURS_FILES:
         if name not in documents:
             raise DataError(name, None, None, "file is missing")
-    game = _top("game.toml", documents["game.toml"], ("game", "humours", "citizens", "rules"))
+    # [selftest] is read by ttsmod selftest (tools/selftest.py), not by the engine
+    game = _top("game.toml", documents["game.toml"], ("game", "humours", "citizens", "rules"), ("selftest",))
     info = _parse_info(game)
     humours = _parse_humours(game)
     citizens = _parse_citizens(game)

@@ -1,4 +1,6 @@
-"""Every shell command in README.md and docs/ runs as written; every option has help; the JSON reports match docs.
+"""Every shell command in README.md and docs/ runs as written; the JSON reports match the docs.
+
+The documents show ttsmod with its first game, Four Humours, so this file belongs to that game's tests.
 
 The commands run in a temporary copy of the documents and game data with a temporary HOME (holding a TTS data
 folder, as on a machine where TTS has run once), so nothing is written into the repository or the real home.
@@ -16,7 +18,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import click
 import pytest
 from click.testing import CliRunner
 from PIL import Image
@@ -33,7 +34,7 @@ NEEDS_TTS = {
     "push": "sends scripts to a running TTS",
     "pull": "reads scripts from a running TTS",
     "exec": "runs Lua in a running TTS",
-    "selftest": "probes a running TTS (tests/tools/test_selftest.py runs it against the headless table)",
+    "selftest": "probes a running TTS (tests/tools/four_humours/test_selftest.py runs it against the headless table)",
     "publish": "uploads to a web server (tests/tools/test_publish.py uses a local one)",
 }
 # Whole lines that are not ttsmod commands run here, with why.
@@ -144,45 +145,6 @@ def test_adjudicate_example_snapshot_gives_a_ruling_and_takes_choices():
     answered = CliRunner().invoke(cli, ["adjudicate", "four-humours", str(example), "--choice", "1:harbour"])
     assert answered.exit_code == 0, answered.output
     assert json.loads(answered.output)["events"] != ruling["events"]
-
-
-def walk(command: click.Command, path: tuple[str, ...] = ("ttsmod",)):
-    yield path, command
-    if isinstance(command, click.Group):
-        for name, sub in sorted(command.commands.items()):
-            yield from walk(sub, (*path, name))
-
-
-def test_every_option_of_every_command_has_help():
-    missing = [f"{' '.join(path)} {'/'.join(option.opts)}"
-               for path, command in walk(cli)
-               for option in command.params
-               if isinstance(option, click.Option) and not option.hidden and not (option.help or "").strip()]
-    assert not missing, "options without help text: " + ", ".join(missing)
-
-
-def test_watch_takes_the_bridge_port_options():
-    def options(name: str) -> set[str]:
-        return {opt for param in cli.commands[name].params for opt in param.opts if opt.startswith("--")}
-
-    network = {"--host", "--port", "--tts-host", "--tts-port", "--allow-remote", "--timeout"}
-    assert network <= options("bridge") and network <= options("watch")
-
-
-def test_watch_passes_its_port_options_to_the_bridge(monkeypatch):
-    seen = {}
-
-    def fake_bridge(**kwargs):
-        seen.update(kwargs)
-
-    import tools.commands.watch as watch
-
-    monkeypatch.setattr(watch, "run_bridge_in_terminal", fake_bridge)
-    result = CliRunner().invoke(cli, ["watch", "some-game", "--port", "0", "--tts-port", "40001",
-                                      "--timeout", "3"])
-    assert result.exit_code == 0, result.output
-    assert seen["watch_game"] == "some-game" and seen["port"] == 0 and seen["tts_port"] == 40001
-    assert seen["timeout"] == 3.0 and seen["host"] == "127.0.0.1" and not seen["allow_remote"]
 
 
 def documented_json(document: str, key: str) -> dict:

@@ -1,0 +1,560 @@
+-- 15 Days: Global script (root module of the bundle the build writes into the save).
+--
+-- The table is the state: cards, wilds, feathers and animals lie where the rules put them (the table map,
+-- fifteen_days.tablemap, reads them back). The ledger keeps only what the table cannot show: the seats in
+-- play, the phase, and the engine's turn bookkeeping as the bridge last wrote it (`turn`: whose turn, actions
+-- left, a decision pending, the end trigger), sent back with every snapshot. It is saved with onSave, so a
+-- reloaded table or a restarted bridge carries on.
+--
+-- Flow: Setup lays the table for the seated players (FD-1) on the table itself; the engine checks it with the
+-- first score. A player's button or drag becomes one engine decision (docs/games/fifteen-days/protocol.md):
+-- the mod asks the bridge before changing anything; a refusal is told to that player and whatever they moved
+-- goes back; a ruling's events are applied one at a time (lib.stepper). After every change the bridge's
+-- `score` fills the score panel. The link, the stepper, the ledger and the panels are the shared mod/lib/.
+local util = require("lib.util")
+local link = require("lib.link")
+local stepper = require("lib.stepper")
+local saved = require("lib.ledger")
+local panel = require("lib.panel")
+local map = require("fifteen_days.tablemap")
+local game = require("generated.game")
+local ttsmod = require("generated.ttsmod")
+
+local REQUEST_TIMEOUT = 5    -- seconds before a request is sent again (once), then given up
+local HELLO_RETRY = 5        -- seconds between two hellos while the bridge is away
+local STEP_DELAY = 0.3       -- seconds between two steps of a ruling, so that players can follow them
+local SETTLE_TIMEOUT = 3     -- longest wait for moves to end
+local PILE_LIFT = 0.02       -- height of one card in a loose pile
+local ACT = "act"            -- the bridge request that checks and rules one decision
+local SCORE = "score"        -- the bridge request that scores the table
+local FACE_UP = { 0, 180, 0 }
+local FACE_DOWN = { 0, 180, 180 }
+
+local data = {}
+local ledger = nil
+local busy = false           -- a decision is being checked or its ruling applied
+local ask = link.ask
+local tell = panel.tell
+local when_settled = stepper.when_settled
+
+local function new_ledger()
+    return { game = ttsmod.game, mode = ttsmod.mode, colours = {}, phase = "setup", values = {}, turn = {},
+        applied = 0, ruling = nil, outcome = nil }
+end
+
+local function rules()
+    return data.rules or {}
+end
+
+-- ------------------------------------------------------------------ seats and colours
+local function seat_of(colour)
+    local i = util.index_of(ledger.colours, colour)
+    if i == nil then
+        return nil
+    end
+    return i - 1
+end
+
+local function colour_of(seat)
+    if seat == nil then
+        return nil
+    end
+    return ledger.colours[seat + 1]
+end
+
+local function active_colour()
+    return colour_of(ledger.turn.active_player)
+end
+
+-- ------------------------------------------------------------------ panels
+local function show_state()
+    local line = "Seat the players, then press Setup."
+    if ledger.phase == "play" then
+        local colour = tostring(active_colour())
+        if busy then
+            line = "checking " .. colour .. "'s move…"
+        else
+            line = colour .. " to play"
+        end
+    elseif ledger.phase == "ended" then
+        local winners = {}
+        for _, seat in ipairs((ledger.outcome or {}).winners or {}) do
+            table.insert(winners, tostring(colour_of(seat)))
+        end
+        line = "Game over · " .. table.concat(winners, " and ") .. " won"
+    end
+    panel.status(line)
+end
+
+local function show_turn()
+    local playing = ledger.phase == "play"
+    UI.setAttribute("setupButton", "active", tostring(ledger.phase == "setup"))
+    UI.setAttribute("actionPanel", "active", tostring(playing))
+    local colour = active_colour()
+    if playing and colour ~= nil and Turns.turn_color ~= colour then
+        Turns.turn_color = colour
+    end
+    show_state()
+end
+
+local function set_busy(value)
+    busy = value
+    show_state()
+end
+
+--- One score row: "White: 12 (runs 9, animals 2, empty corners 0)".
+local function score_line(row)
+    local colour = tostring(colour_of(row.player))
+    local line = colour .. ": " .. tostring(row.score)
+    if row.runs ~= nil then
+        line = line .. " (runs " .. tostring(row.runs) .. ", animals " .. tostring(row.animals)
+            .. ", empty corners " .. tostring(row.empty_corners) .. ")"
+    end
+    return line
+end
+
+local function show_scores(body)
+    local lines = {}
+    for i, row in ipairs(body.standings or {}) do
+        lines[i] = score_line(row)
+    end
+    local title = "Scores now"
+    if ledger.phase == "ended" then
+        title = "Final scores"
+    end
+    panel.scores(lines, title)
+end
+
+local function refresh_score()
+    if ledger.phase == "setup" then
+        return
+    end
+    when_settled(function()
+        ask(SCORE, { snapshot = map.snapshot(ledger) }, show_scores, function(err)
+            print("ttsmod: the bridge could not score the table: " .. tostring(err.message))
+        end, nil)
+    end)
+end
+
+-- ------------------------------------------------------------------ moving cards
+local function lay(obj, p, rotation)
+    obj.setRotation(rotation)
+    obj.setPositionSmooth({ p.x, p.y, p.z }, false, true)
+end
+
+local function to_hand(obj, colour)
+    local t = Player[colour].getHandTransform()
+    obj.setRotation({ 0, t.rotation.y + 180, 0 })
+    obj.setPositionSmooth(t.position, false, true)
+end
+
+--- Where the next card of a pile zone goes: on top of what lies there.
+local function top_of(zone, count)
+    local p = zone.getPosition()
+    return { x = p.x, y = p.y + 0.1 + PILE_LIFT * count, z = p.z }
+end
+
+--- Where the k-th card (0-based) of a market column lies (docs/games/fifteen-days/table-contract.md).
+local function column_spot(column, k)
+    local zone = map.zone("fd-market-column", column)
+    local p = zone.getPosition()
+    local layout = data.layout or {}
+    return { x = p.x, y = p.y + 0.1 + (layout.lift or 0.02) * k, z = p.z + (layout.market_step or 0) * k }
+end
+
+--- Take a card out of where it lies (a deck or the table) to position p with rotation; returns the object
+--  (a card inside a deck spawns over frames; stepper.when_settled waits for it).
+local function fetch(entry, p, rotation)
+    if entry.deck ~= nil then
+        return entry.deck.takeObject({ guid = entry.guid, position = { p.x, p.y, p.z }, rotation = rotation,
+            smooth = false })
+    end
+    lay(entry.obj, p, rotation)
+    return entry.obj
+end
+
+local function object_of_card(id)
+    for _, obj in ipairs(getObjectsWithTag("fd-card")) do
+        if util.memo(obj).card == id then
+            return obj
+        end
+    end
+    return nil
+end
+
+-- ------------------------------------------------------------------ setup (FD-1, on the table)
+local function removed_spot(count)
+    local zone = map.zone("fd-draw-pile", 0)
+    local p = zone.getPosition()
+    return { x = p.x - 6, y = p.y + 0.1 + PILE_LIFT * count, z = p.z }
+end
+
+--- Set aside `entries` (deck entries) out of the game, face down, tagged fd-removed (read by nothing).
+local function set_aside(deck, entries)
+    for i, entry in ipairs(entries) do
+        local obj = deck.takeObject({ guid = entry.guid, position = removed_spot(i), rotation = FACE_DOWN,
+            smooth = false })
+        obj.addTag("fd-removed")
+    end
+end
+
+--- The deck entries removed with two players (FD-1.2, AMB-FD-06): the first `each` cards from the top of
+--  every back (or of every face season that has a back) of the shuffled deck, unseen.
+local function two_player_removal(entries)
+    local each = rules().two_player_removed_each or 5
+    local by_face = rules().two_player_removal == "by_face"
+    local taken = {}
+    local out, kept = {}, {}
+    for _, entry in ipairs(entries) do
+        local m = util.decode(entry.memo)
+        local key = m.back
+        if by_face then
+            key = m.season
+        end
+        if key ~= "spring" and (taken[key] or 0) < each then
+            taken[key] = (taken[key] or 0) + 1
+            table.insert(out, entry)
+        else
+            table.insert(kept, entry)
+        end
+    end
+    return out, kept
+end
+
+local function start_play()
+    ledger.phase = "play"
+    Turns.enable = true
+    Turns.order = ledger.colours
+    show_turn()
+    broadcastToAll("15 Days: " .. tostring(active_colour()) .. " begins.", { 1, 1, 1 })
+    refresh_score()
+end
+
+function onSetupClick(player, value, id)
+    if ledger.phase ~= "setup" then
+        return
+    end
+    local colours = map.colours_in_play(data.player_colours)
+    local least, most = data.min_players or 2, data.max_players or 4
+    if #colours < least or #colours > most then
+        broadcastToAll("Seat " .. tostring(least) .. " to " .. tostring(most) .. " players, then press Setup.",
+            { 1, 0.6, 0.2 })
+        return
+    end
+    ledger.colours = colours
+    ledger.values = data.values or { 1, 2, 3, 4, 5, 6 }
+    -- FD-1.8: a random first player (chosen first, so a reload in the middle of the deal knows it)
+    local first = math.random(1, #colours) - 1
+    ledger.turn = { active_player = first, first_player = first }
+    ledger.phase = "dealing"
+    UI.setAttribute("setupButton", "active", "false")
+    local deck = map.one("fd-season-deck")
+    deck.shuffle()
+    local entries = deck.getObjects()
+    if #colours == 2 then
+        local out, kept = two_player_removal(entries)
+        set_aside(deck, out)
+        entries = kept
+    end
+    local next_card = 0
+    local function take(p, rotation)
+        next_card = next_card + 1
+        local entry = entries[next_card]
+        return deck.takeObject({ guid = entry.guid, position = { p.x, p.y, p.z }, rotation = rotation,
+            smooth = false })
+    end
+    -- FD-1.3: two cards to every hand, one feather each
+    for _, colour in ipairs(colours) do
+        local t = Player[colour].getHandTransform()
+        for _ = 1, rules().starting_hand or 2 do
+            take(t.position, { 0, t.rotation.y + 180, 0 })
+        end
+    end
+    local feathers = map.in_supply("fd-feather-supply", "fd-feather")
+    for i, colour in ipairs(colours) do
+        local board = map.board_of(colour)
+        for _, p in ipairs(map.points(board)) do
+            if p.feather == 0 and feathers[i] ~= nil then
+                feathers[i].setPositionSmooth({ p.position.x, p.position.y + 0.1, p.position.z }, false, true)
+            end
+        end
+    end
+    -- FD-1.4: three columns of three face-up cards; FD-1.5: one card starts the discard pile
+    for column = 0, (rules().market_columns or 3) - 1 do
+        for k = 0, (rules().market_column_height or 3) - 1 do
+            take(column_spot(column, k), FACE_UP)
+        end
+    end
+    take(top_of(map.one("fd-discard"), 0), FACE_UP)
+    -- FD-1.6: the rest split in two face-down piles, the larger half on pile 0 (where the deck lies)
+    local rest = #entries - next_card
+    local on_pile_1 = math.floor(rest / 2)
+    local pile_1 = map.zone("fd-draw-pile", 1)
+    for i = 1, on_pile_1 do
+        take(top_of(pile_1, i - 1), FACE_DOWN)
+    end
+    -- FD-1.7: 2 wilds per player in the supply, the others out of the game
+    local wild_deck = map.one("fd-wild-deck")
+    local wilds = wild_deck.getObjects()
+    local keep = (rules().wild_supply_per_player or 2) * #colours
+    local spare = {}
+    for i = keep + 1, #wilds do
+        table.insert(spare, wilds[i])
+    end
+    for i, entry in ipairs(spare) do
+        local p = wild_deck.getPosition()
+        local obj = wild_deck.takeObject({ guid = entry.guid, position = { p.x - 4, p.y + 0.1 + PILE_LIFT * i, p.z },
+            rotation = FACE_UP, smooth = false })
+        obj.addTag("fd-removed")
+    end
+    when_settled(function() start_play() end)
+end
+
+-- ------------------------------------------------------------------ rulings
+local handlers = {}
+local send_decision = nil
+
+local function pile_top(pile)
+    local stack = map.stack(map.zone("fd-draw-pile", pile))
+    return stack[#stack]
+end
+
+handlers.card_drawn = function(e)
+    local entry = pile_top(e.pile)
+    if entry == nil then
+        return nil
+    end
+    local colour = colour_of(e.player)
+    local t = Player[colour].getHandTransform()
+    local obj = fetch(entry, t.position, { 0, t.rotation.y + 180, 0 })
+    return nil, obj
+end
+
+handlers.column_refilled = function(e)
+    local entry = pile_top(e.pile)
+    if entry ~= nil then
+        local k = #map.stack(map.zone("fd-market-column", e.column))
+        fetch(entry, column_spot(e.column, k), FACE_UP)
+    end
+end
+
+handlers.card_taken = function(e)
+    local obj = object_of_card(e.card)
+    if obj ~= nil then
+        to_hand(obj, colour_of(e.player))
+    end
+end
+
+handlers.card_played = function(e)
+    local obj = object_of_card(e.card)
+    local board = map.board_of(colour_of(e.player))
+    local p = map.card_point(board, e.corner, e.value)
+    if obj ~= nil and p ~= nil then
+        lay(obj, { x = p.x, y = p.y + 0.1 + 0.01 * e.value, z = p.z }, { 0, board.getRotation().y, 0 })
+    end
+end
+
+handlers.card_discarded = function(e)
+    local obj = object_of_card(e.card)
+    local zone = map.one("fd-discard")
+    if obj ~= nil then
+        lay(obj, top_of(zone, #map.stack(zone)), FACE_UP)
+    end
+end
+
+handlers.animal_taken = function(e)
+    local colour = colour_of(e.player)
+    for _, obj in ipairs(getObjectsWithTag("fd-animal:" .. e.animal)) do
+        for _, p in ipairs(map.points(map.board_of(colour))) do
+            if p.animal == e.animal then
+                obj.setPositionSmooth({ p.position.x, p.position.y + 0.1, p.position.z }, false, true)
+            end
+        end
+    end
+    local from = "the supply"
+    if e.from ~= nil then
+        from = tostring(colour_of(e.from))
+    end
+    broadcastToAll(colour .. " takes the " .. e.animal .. " from " .. from .. ".", { 1, 1, 1 })
+end
+
+handlers.draw_pile_emptied = function(e)
+    broadcastToAll("Draw pile " .. tostring(e.pile + 1) .. " is empty: " .. tostring(colour_of(e.player))
+        .. " finishes the turn, then everyone else plays one last turn.", { 1, 0.85, 0.4 })
+end
+
+handlers.game_over = function(e)
+    ledger.outcome = { winners = e.winners, scores = e.scores, reason = e.reason, decided_by = e.decided_by }
+end
+
+local function finish_ruling(reply)
+    return function()
+        ledger.ruling = nil
+        ledger.applied = 0
+        if reply.turn ~= nil then
+            ledger.turn = reply.turn
+        end
+        if ledger.outcome ~= nil then
+            ledger.phase = "ended"
+            Turns.enable = false
+            local winners = {}
+            for _, seat in ipairs(ledger.outcome.winners or {}) do
+                table.insert(winners, tostring(colour_of(seat)))
+            end
+            broadcastToAll("Game over: " .. table.concat(winners, " and ") .. " won (decided by "
+                .. tostring(ledger.outcome.decided_by) .. ").", { 0.5, 1, 0.5 })
+        end
+        set_busy(false)
+        show_turn()
+        refresh_score()
+    end
+end
+
+local function apply_ruling(reply)
+    ledger.ruling = reply
+    stepper.run(reply, handlers, ledger, function() return ledger.ruling ~= nil end, finish_ruling(reply))
+end
+
+--- Ask the bridge about `action` by `colour`; on a refusal, `undo()` puts back what the player moved.
+send_decision = function(colour, action, undo)
+    if ledger.phase ~= "play" then
+        if undo ~= nil then undo() end
+        tell(colour, "Nothing can be played now: " .. ledger.phase .. ".")
+        return
+    end
+    if busy then
+        if undo ~= nil then undo() end
+        tell(colour, "Wait a moment: the last move is still being applied.")
+        return
+    end
+    if not link.connected() then
+        if undo ~= nil then undo() end
+        tell(colour, "The rules bridge is not running, so nothing can be played yet ('ttsmod bridge').")
+        return
+    end
+    set_busy(true)
+    when_settled(function()
+        ask(ACT, { snapshot = map.snapshot(ledger), action = action }, function(reply)
+            if reply.legal == false then
+                set_busy(false)
+                if undo ~= nil then undo() end
+                tell(colour, "Not allowed: " .. tostring(reply.message) .. ".")
+                return
+            end
+            ledger.applied = 0
+            apply_ruling(reply)
+        end, function(err)
+            set_busy(false)
+            if undo ~= nil then undo() end
+            tell(colour, "Not allowed: " .. tostring(err.message))
+        end, nil, function()
+            set_busy(false)
+            if undo ~= nil then undo() end
+        end)
+    end)
+end
+
+-- ------------------------------------------------------------------ buttons and drags
+local BUTTONS = {
+    drawPile1 = function(seat) return { action = "draw", player = seat, pile = 0 } end,
+    drawPile2 = function(seat) return { action = "draw", player = seat, pile = 1 } end,
+    takeColumn1 = function(seat) return { action = "take", player = seat, column = 0 } end,
+    takeColumn2 = function(seat) return { action = "take", player = seat, column = 1 } end,
+    takeColumn3 = function(seat) return { action = "take", player = seat, column = 2 } end,
+    takeDiscard = function(seat) return { action = "take", player = seat } end,
+    endTurn = function(seat) return { action = "end", player = seat } end,
+    done = function(seat) return { action = "done", player = seat } end,
+}
+
+--- A pile button refills an emptied market column while the engine waits for one (FD-2.B).
+local function pile_action(seat, pile)
+    if ledger.turn.pending == "refill" then
+        return { action = "refill", player = seat, pile = pile }
+    end
+    return { action = "draw", player = seat, pile = pile }
+end
+
+function onActionClick(player, value, id)
+    local colour = player.color
+    local seat = seat_of(colour)
+    if seat == nil then
+        tell(colour, "Only seated players of this game play.")
+        return
+    end
+    local action = BUTTONS[id](seat)
+    if id == "drawPile1" then
+        action = pile_action(seat, 0)
+    elseif id == "drawPile2" then
+        action = pile_action(seat, 1)
+    end
+    send_decision(colour, action, nil)
+end
+
+--- A season card dropped on a card point of its player's own board is a `play` decision (FD-2.D); dropped
+--  on the discard pile it pays for a Play action or discards down to the hand limit (the engine's pending
+--  decision says which).
+function onObjectDrop(colour, obj)
+    if ledger == nil or ledger.phase ~= "play" or not obj.hasTag("fd-season") then
+        return
+    end
+    local seat = seat_of(colour)
+    local board = map.board_of(colour)
+    if seat == nil or board == nil then
+        return
+    end
+    Wait.condition(function()
+        local m = util.memo(obj)
+        local face = { season = m.season, value = m.value }
+        local corner = map.card_point_at(board, obj.getPosition())
+        local undo = function() to_hand(obj, colour) end
+        if corner ~= nil then
+            send_decision(colour, { action = "play", player = seat, card = face, corner = corner }, undo)
+        elseif map.inside(map.one("fd-discard"), obj) then
+            local kind = "pay"
+            if ledger.turn.pending == "discard" then
+                kind = "discard"
+            end
+            send_decision(colour, { action = kind, player = seat, card = face }, undo)
+        end
+    end, function() return obj.resting end, SETTLE_TIMEOUT)
+end
+
+function onPlayerTurn(player, previous_player)
+    if ledger ~= nil and ledger.phase == "play" then
+        local expected = active_colour()
+        if expected ~= nil and Turns.turn_color ~= expected then
+            Turns.turn_color = expected
+        end
+    end
+end
+
+-- ------------------------------------------------------------------ load, save, messages
+function onLoad(script_state)
+    data = util.decode(game.data)
+    data.player_colours = data.player_colours or { "White", "Red", "Yellow", "Blue" }
+    ledger = saved.restore(script_state, new_ledger())
+    stepper.configure({ moving = map.moving, step_delay = STEP_DELAY, settle_timeout = SETTLE_TIMEOUT })
+    link.start({ game = ttsmod.game, version = ttsmod.version, first_id = math.random(1, 1000) * 1000,
+                 timeout = REQUEST_TIMEOUT, hello_retry = HELLO_RETRY })
+    if ledger.phase == "dealing" then
+        -- saved while the cards were being laid out: they lie where they were going by now
+        ledger.phase = "play"
+    end
+    show_turn()
+    link.hello()
+    if ledger.ruling ~= nil then
+        -- saved in the middle of a ruling: apply the rest (the events applied before are skipped)
+        busy = true
+        Wait.time(function() apply_ruling(ledger.ruling) end, 1)
+    else
+        Wait.time(function() refresh_score() end, 1)
+    end
+end
+
+function onSave()
+    return saved.save(ledger)
+end
+
+function onExternalMessage(data_in)
+    link.handle(data_in)
+end

@@ -1,0 +1,343 @@
+-- Where things are on the 15 Days table (docs/games/fifteen-days/table-contract.md) and what lies where.
+--
+-- Everything is found by tags and memo, never by GUID or by where the build laid it. The table is the state:
+-- a card's place is read from where it lies, a pile's order from height (the card laid last lies highest), a
+-- corner's cards from the board's card snap points. Places are read only once nothing is moving (`M.moving`):
+-- TTS updates positions and zone membership with physics, once per frame (docs/headless.md), so membership is
+-- decided here by position inside a zone's box, never by the zone's getObjects().
+--
+-- A card is named by its memo `card` id; the snapshot names hand, pile, market and discard cards by face
+-- (`summer-3`, the form the engine's actions use) and keeps the ids in `ids` for the mod's own moves.
+local util = require("lib.util")
+
+local M = {}
+
+M.NEAR = 0.6          -- a card lies on a snap point when its centre is this close (horizontal distance)
+
+function M.one(tag)
+    return getObjectsWithTag(tag)[1]
+end
+
+function M.same(a, b)
+    return a ~= nil and b ~= nil and a.getGUID() == b.getGUID()
+end
+
+--- The seated colours among `player_colours`, in seat order (engine seat i = i-th of them).
+function M.colours_in_play(player_colours)
+    local seated = getSeatedPlayers()
+    local out = {}
+    for _, colour in ipairs(player_colours) do
+        if util.index_of(seated, colour) ~= nil then
+            table.insert(out, colour)
+        end
+    end
+    return out
+end
+
+--- Whether obj lies inside a scripting zone's box (seen from above) and is not held.
+function M.inside(zone, obj)
+    if obj.held_by_color ~= nil then
+        return false
+    end
+    local q = zone.positionToLocal(obj.getPosition())
+    return math.abs(q.x) <= 0.5 and math.abs(q.z) <= 0.5
+end
+
+--- The zone with `tag` whose memo `index` is `index` (nil: the only one).
+function M.zone(tag, index)
+    for _, zone in ipairs(getObjectsWithTag(tag)) do
+        if index == nil or util.memo(zone).index == index then
+            return zone
+        end
+    end
+    return nil
+end
+
+--- The face name of a season card's memo: "summer-3".
+function M.face(memo)
+    return tostring(memo.season) .. "-" .. tostring(math.floor(memo.value + 0.5))
+end
+
+local function by_height(a, b)
+    local pa, pb = a.getPosition(), b.getPosition()
+    if math.abs(pa.y - pb.y) > 0.001 then
+        return pa.y < pb.y
+    end
+    return a.getGUID() < b.getGUID()
+end
+
+--- Season cards on the table (not held, not in a container) lying in zone, lowest first. A deck lying in
+--  the zone counts with its contents, below the loose cards (a deck's index 0 is its top).
+--  Returns a list of {id, face, obj (nil inside a deck), deck (the deck or nil)}, bottom first.
+function M.stack(zone)
+    local out = {}
+    for _, deck in ipairs(getObjectsWithTag("fd-season-deck")) do
+        if M.inside(zone, deck) then
+            local contents = deck.getObjects()
+            for i = #contents, 1, -1 do
+                local m = util.decode(contents[i].memo)
+                table.insert(out, { id = m.card, face = M.face(m), guid = contents[i].guid, deck = deck })
+            end
+        end
+    end
+    local loose = {}
+    for _, obj in ipairs(getObjectsWithTag("fd-season")) do
+        if M.inside(zone, obj) then
+            table.insert(loose, obj)
+        end
+    end
+    table.sort(loose, by_height)
+    for _, obj in ipairs(loose) do
+        local m = util.memo(obj)
+        table.insert(out, { id = m.card, face = M.face(m), guid = obj.getGUID(), obj = obj })
+    end
+    return out
+end
+
+--- The player board of colour.
+function M.board_of(colour)
+    for _, board in ipairs(getObjectsWithTag("fd-board")) do
+        if util.memo(board).owner == colour then
+            return board
+        end
+    end
+    return nil
+end
+
+--- World positions of a board's snap points by tag prefix ("fd-corner:"), each with its tags.
+function M.points(board)
+    local out = {}
+    for _, sp in ipairs(board.getSnapPoints()) do
+        local entry = { position = board.positionToWorld(sp.position), corner = nil, value = nil, tags = sp.tags or {} }
+        for _, tag in ipairs(sp.tags or {}) do
+            if util.starts_with(tag, "fd-corner:") then
+                entry.corner = tonumber(string.sub(tag, 11))
+            elseif util.starts_with(tag, "fd-value:") then
+                entry.value = tonumber(string.sub(tag, 10))
+            elseif util.starts_with(tag, "fd-animal-spot:") then
+                entry.animal = string.sub(tag, 16)
+            elseif util.starts_with(tag, "fd-feather-spot:") then
+                entry.feather = tonumber(string.sub(tag, 17))
+            end
+        end
+        table.insert(out, entry)
+    end
+    return out
+end
+
+--- The card point of (corner, value) on a board, or nil.
+function M.card_point(board, corner, value)
+    for _, p in ipairs(M.points(board)) do
+        if p.corner == corner and p.value == value then
+            return p.position
+        end
+    end
+    return nil
+end
+
+--- The card point of a board an object lies on: corner, value; nil when on none.
+function M.card_point_at(board, pos)
+    local best, best_d = nil, M.NEAR
+    for _, p in ipairs(M.points(board)) do
+        if p.corner ~= nil and p.value ~= nil then
+            local d = util.flat_distance(p.position, pos)
+            if d < best_d then
+                best, best_d = p, d
+            end
+        end
+    end
+    if best == nil then
+        return nil, nil
+    end
+    return best.corner, best.value
+end
+
+--- Season and wild cards held in colour's hand (as physics last saw it; read only when settled).
+function M.hand_cards(colour)
+    local out = {}
+    for _, obj in ipairs(Player[colour].getHandObjects()) do
+        if obj.hasTag("fd-card") then
+            table.insert(out, obj)
+        end
+    end
+    table.sort(out, function(a, b) return util.memo(a).card < util.memo(b).card end)
+    return out
+end
+
+--- What lies on colour's board: corners[k+1] = {cards = {[value] = {id, face}}, wild = value or nil},
+--  the animals and the number of feathers on it.
+function M.board_contents(colour)
+    local board = M.board_of(colour)
+    local corners = {}
+    for k = 1, 4 do
+        corners[k] = { cards = {}, wild = nil }
+    end
+    local animals, feathers = {}, 0
+    if board == nil then
+        return corners, animals, feathers
+    end
+    for _, obj in ipairs(getObjectsWithTag("fd-card")) do
+        if obj.held_by_color == nil then
+            local corner, value = M.card_point_at(board, obj.getPosition())
+            if corner ~= nil then
+                local m = util.memo(obj)
+                if obj.hasTag("fd-wild") then
+                    corners[corner + 1].wild = value
+                    corners[corner + 1].wild_id = m.card
+                else
+                    corners[corner + 1].cards[value] = { id = m.card, face = M.face(m), season = m.season }
+                end
+            end
+        end
+    end
+    local seat_zone = nil
+    for _, zone in ipairs(getObjectsWithTag("fd-seat")) do
+        if util.memo(zone).owner == colour then
+            seat_zone = zone
+        end
+    end
+    if seat_zone ~= nil then
+        for _, obj in ipairs(getObjectsWithTag("fd-animal")) do
+            if M.inside(seat_zone, obj) then
+                table.insert(animals, util.memo(obj).animal)
+            end
+        end
+        for _, obj in ipairs(getObjectsWithTag("fd-feather")) do
+            if M.inside(seat_zone, obj) then
+                feathers = feathers + 1
+            end
+        end
+    end
+    table.sort(animals)
+    return corners, animals, feathers
+end
+
+--- Tokens (tag) lying in a supply zone (tag).
+function M.in_supply(zone_tag, token_tag)
+    local zone = M.one(zone_tag)
+    local out = {}
+    if zone == nil then
+        return out
+    end
+    for _, obj in ipairs(getObjectsWithTag(token_tag)) do
+        if M.inside(zone, obj) then
+            table.insert(out, obj)
+        end
+    end
+    table.sort(out, function(a, b) return a.getGUID() < b.getGUID() end)
+    return out
+end
+
+--- Wild cards in the wild supply: in the wild deck and loose in the supply zone. List of {id, guid, deck}.
+function M.wild_supply()
+    local out = {}
+    local zone = M.one("fd-wild-supply")
+    for _, deck in ipairs(getObjectsWithTag("fd-wild-deck")) do
+        if zone == nil or M.inside(zone, deck) then
+            for _, entry in ipairs(deck.getObjects()) do
+                table.insert(out, { id = util.decode(entry.memo).card, guid = entry.guid, deck = deck })
+            end
+        end
+    end
+    if zone ~= nil then
+        for _, obj in ipairs(getObjectsWithTag("fd-wild")) do
+            if M.inside(zone, obj) then
+                table.insert(out, { id = util.memo(obj).card, guid = obj.getGUID(), obj = obj })
+            end
+        end
+    end
+    return out
+end
+
+--- Whether anything the mod reads by position is still on its way: a card or token moving or spawning.
+function M.moving()
+    for _, tag in ipairs({ "fd-card", "fd-token" }) do
+        for _, obj in ipairs(getObjectsWithTag(tag)) do
+            if obj.spawning or obj.isSmoothMoving() then
+                return true
+            end
+        end
+    end
+    return false
+end
+
+local function faces(stack)
+    local out = {}
+    for i, entry in ipairs(stack) do
+        out[i] = entry.face
+    end
+    return out
+end
+
+--- The table as the snapshot of docs/games/fifteen-days/protocol.md: what lies where, read off the table,
+--  with the turn bookkeeping the engine keeps (`ledger.turn`, its own keys, sent back as they came).
+function M.snapshot(ledger)
+    local snap = {
+        ttsmod_snapshot = 1, game = ledger.game, mode = ledger.mode,
+        players = {}, draw_piles = {}, market = {}, discard = {},
+    }
+    for seat, colour in ipairs(ledger.colours) do
+        local hand = {}
+        local wilds_in_hand = 0
+        for _, obj in ipairs(M.hand_cards(colour)) do
+            if obj.hasTag("fd-wild") then
+                wilds_in_hand = wilds_in_hand + 1
+            else
+                table.insert(hand, M.face(util.memo(obj)))
+            end
+        end
+        table.sort(hand)
+        local corners_read, animals, feathers = M.board_contents(colour)
+        local corners = {}
+        for k, c in ipairs(corners_read) do
+            local cards = {}
+            local season = false
+            for _, value in ipairs(ledger.values or {}) do
+                if c.cards[value] ~= nil then
+                    table.insert(cards, value)
+                    season = c.cards[value].season
+                end
+            end
+            local wild = false
+            if c.wild ~= nil then
+                wild = c.wild
+            end
+            corners[k] = { season = season, values = cards, wild = wild }
+        end
+        snap.players[seat] = { seat = seat - 1, colour = colour, hand = hand, corners = corners,
+            feathers = feathers, animals = animals }
+    end
+    for i = 0, 1 do
+        local zone = M.zone("fd-draw-pile", i)
+        local pile = {}
+        if zone ~= nil then
+            -- the engine's piles list the top card first
+            local stack = faces(M.stack(zone))
+            for j = #stack, 1, -1 do
+                table.insert(pile, stack[j])
+            end
+        end
+        snap.draw_piles[i + 1] = pile
+    end
+    for i = 0, 2 do
+        local zone = M.zone("fd-market-column", i)
+        snap.market[i + 1] = {}
+        if zone ~= nil then
+            snap.market[i + 1] = faces(M.stack(zone))
+        end
+    end
+    local discard = M.one("fd-discard")
+    if discard ~= nil then
+        snap.discard = faces(M.stack(discard))
+    end
+    snap.wild_supply = #M.wild_supply()
+    snap.feather_supply = #M.in_supply("fd-feather-supply", "fd-feather")
+    for key, value in pairs(ledger.turn or {}) do
+        if snap[key] == nil then
+            snap[key] = util.deep_copy(value)
+        end
+    end
+    return snap
+end
+
+return M

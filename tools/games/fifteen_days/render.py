@@ -1,0 +1,540 @@
+"""15 Days card faces, backs, boards and tokens, drawn from the game records and ``layouts.toml``.
+
+Everything is drawn (no art files): a season card shows its value in both upper corners (so it stays readable
+when cards overlap on a board or in the market), its season's name and emblem in the season's colour, and its
+title in the build language; each back season (summer, autumn, winter) has its own back in its colour; the wild
+card, feathers, animals (their colour and their season's emblem), the player boards (four corners of card places,
+each with its direction as an arrow: up ascending, down descending) and the overview cards.
+
+Images (:class:`Renderer.items`), all through :func:`tools.render.pipeline.render_art`:
+
+- decks ``seasons-<back>`` for each back season: the faces of the cards with that back, in data order, packed
+  with the back ``season-back:<back>`` (so a card's ``CustomDeck`` carries its own back); ``wilds``: the wild cards
+  with ``wild-back``;
+- singles ``feather:<id>``, ``animal:<id>``, ``board:<id>``, ``overview:<id>``, and the thumbnail.
+
+Cache keys hash what affects the pixels (not the record id), so identical copies share one cached image.
+Every text is checked against its font before anything is drawn (a missing glyph or a text that cannot fit is a
+:class:`DataError` naming file, entry and field).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from PIL import Image, ImageDraw
+
+from bridge.catalog import resolve_game_dir
+from bridge.errors import DataError, InputError
+from bridge.paths import assets_dir
+from bridge.rules.fifteen_days.records import ASC, BACK_SEASONS, FifteenDaysData
+from bridge.rules.game import LANGUAGES
+from tools.games.fifteen_days import geometry
+from tools.render.draw import SUPERSAMPLE, contrast, cover_fit, mix, paste_icon, star_icon
+from tools.render.layout import Box, CardLayout, Layouts, load_layouts, parse_colour
+from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, check_image_options, render_art
+from tools.render.text import check_glyphs, draw_text, fit_text
+
+RENDERER_VERSION = "1"
+"""Bump when a drawing change must invalidate every cached image."""
+
+LAYOUTS_FILE = "layouts.toml"
+THUMBNAIL_SIZE = 256
+
+REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
+    "season": {"value_left": True, "value_right": True, "season": True, "emblem": False, "title": True},
+    "season_back": {"title": True, "emblem": False, "subtitle": True},
+    "wild": {"title": True, "emblem": False, "text": True},
+    "wild_back": {"title": True},
+    "overview": {"title": True, "text": True, "powers": True},
+    "feather": {"emblem": False},
+    "animal": {"emblem": False, "name": True},
+    "board": {**{f"corner_{k}": False for k in range(4)}, **{f"arrow_{k}": False for k in range(4)},
+              **{f"label_{k}": True for k in range(4)}, "name": True, "animals": True, "feathers": True},
+}
+"""Image kind → its boxes (``True``: a text box) that ``layouts.toml`` must define."""
+
+REQUIRED_STRINGS = ("ascending", "descending", "card_back", "animals", "feathers")
+REQUIRED_COLOURS = ("background", "ink", "frame", "back_ink", "wild", "feather", "slot")
+
+
+@dataclass(frozen=True)
+class _Text:
+    """A text with the place in the data it comes from (for error messages)."""
+
+    text: str
+    file: str
+    entry: str | None
+    field: str | None
+
+
+def load_fifteen_days_layouts(game_dir: Path) -> Layouts:
+    """Read and validate ``game_dir/layouts.toml`` against what this renderer draws; the board's corner boxes
+    must be tall and wide enough for a card (:mod:`tools.games.fifteen_days.geometry`)."""
+    layouts = load_layouts(Path(game_dir) / LAYOUTS_FILE, fonts_dir=assets_dir() / "fonts", required=REQUIRED_BOXES,
+                           required_strings=REQUIRED_STRINGS, required_colours=REQUIRED_COLOURS)
+    board = layouts.layouts["board"]
+    card_w, card_h = geometry.card_size_pixels(board)
+    for k in range(4):
+        box = board.box(f"corner_{k}")
+        if box.width < card_w or box.height < card_h:
+            raise DataError(LAYOUTS_FILE, 'layout "board"', f"boxes.corner_{k}.box",
+                            f"{box.width}x{box.height} px cannot hold a card of {card_w:.0f}x{card_h:.0f} px")
+    return layouts
+
+
+class Renderer:
+    """Draws one image at a time from the records; holds no files open and writes nothing (picklable)."""
+
+    def __init__(self, data: FifteenDaysData, layouts: Layouts, fonts_dir: Path, lang: str):
+        self.data = data
+        self.layouts = layouts
+        self.fonts_dir = fonts_dir
+        self.lang = lang
+        self.colours = layouts.colours
+
+    # -- naming and keys ---------------------------------------------------------------------------------
+
+    def items(self) -> list[tuple[str, str]]:
+        """Every image to render as ``(name, layout kind)``, in a stable order."""
+        d = self.data
+        out = [(f"season:{c.id}", "season") for c in d.cards]
+        out += [(f"season-back:{b}", "season_back") for b in BACK_SEASONS]
+        out += [(f"wild:{w.id}", "wild") for w in d.wilds] + [("wild-back", "wild_back")]
+        out += [(f"feather:{f.id}", "feather") for f in d.feathers]
+        out += [(f"animal:{a.id}", "animal") for a in d.animals]
+        out += [(f"board:{b.id}", "board") for b in d.boards]
+        out += [(f"overview:{o.id}", "overview") for o in d.overviews]
+        return out
+
+    def _content(self, name: str) -> object:
+        """What image ``name`` shows, without ids where copies look alike (they then share a cache entry)."""
+        d = self.data
+        head, _, ident = name.partition(":")
+        if head == "season":
+            card = d.card_by_id[ident]
+            return (card.season, card.value, card.title, d.season_by_id[card.season])
+        if head == "season-back":
+            return (ident, d.season_by_id[ident], d.info.name)
+        if head == "wild":
+            wild = next(w for w in d.wilds if w.id == ident)
+            return (wild.title, wild.text)
+        if head == "feather":
+            feather = next(f for f in d.feathers if f.id == ident)
+            return (feather.title, feather.text)
+        if head == "animal":
+            animal = d.animal_by_id[ident]
+            return (animal, d.season_by_id[animal.season])
+        if head == "board":
+            return (d.board_by_id[ident], d.rules.values, d.animals, len(d.feathers))
+        if head == "overview":
+            return (next(o for o in d.overviews if o.id == ident), d.animals)
+        return d.info.name
+
+    @cached_property
+    def _font_hashes(self) -> Mapping[str, str]:
+        fonts = {b.font for lay in self.layouts.layouts.values() for b in lay.boxes.values() if b.font}
+        return {f: hashlib.sha256((self.fonts_dir / f).read_bytes()).hexdigest() for f in sorted(fonts)}
+
+    def key(self, name: str, kind: str) -> str:
+        """The cache key of image ``name``: a hash of everything that affects its pixels."""
+        layout = self.layouts.layouts[kind]
+        fonts = sorted({b.font for b in layout.boxes.values() if b.font})
+        digest = hashlib.sha256()
+        for part in (RENDERER_VERSION, self.lang, kind, layout.fingerprint(), self.layouts.fingerprint(),
+                     *(self._font_hashes[f] for f in fonts), repr(self._content(name))):
+            digest.update(part.encode("utf-8"))
+            digest.update(b"\0")
+        return digest.hexdigest()
+
+    # -- texts -------------------------------------------------------------------------------------------
+
+    def string(self, key: str) -> _Text:
+        return _Text(self.layouts.string(key, self.lang), LAYOUTS_FILE, f'string "{key}"', self.lang)
+
+    def season_name(self, season: str) -> _Text:
+        return _Text(self.data.season_by_id[season].name.get(self.lang), "game.toml", f"seasons.{season}",
+                     f"name.{self.lang}")
+
+    def texts(self) -> Iterator[tuple[_Text, Box]]:
+        """Every text drawn, with the box it is drawn in (for the checks before rendering)."""
+        d, L, lang = self.data, self.layouts.layouts, self.lang
+        for card in d.cards:
+            entry = f'card "{card.id}"'
+            yield _Text(card.title.get(lang), "cards.toml", entry, f"title.{lang}"), L["season"].box("title")
+            yield _Text(str(card.value), "cards.toml", entry, "value"), L["season"].box("value_left")
+            yield self.season_name(card.season), L["season"].box("season")
+        for back in BACK_SEASONS:
+            yield _Text(d.info.name.get(lang), "game.toml", "[game]", f"name.{lang}"), L["season_back"].box("title")
+            yield self.season_name(back), L["season_back"].box("subtitle")
+        for wild in d.wilds:
+            yield _Text(wild.title.get(lang), "components.toml", "wild", f"title.{lang}"), L["wild"].box("title")
+            yield _Text(wild.text.get(lang), "components.toml", "wild", f"text.{lang}"), L["wild"].box("text")
+            yield _Text(wild.title.get(lang), "components.toml", "wild", f"title.{lang}"), L["wild_back"].box("title")
+        for animal in d.animals:
+            yield (_Text(animal.name.get(lang), "components.toml", f'animal "{animal.id}"', f"name.{lang}"),
+                   L["animal"].box("name"))
+        board = L["board"]
+        for spec in d.boards:
+            yield _Text(spec.name.get(lang), "components.toml", f'board "{spec.id}"', f"name.{lang}"), board.box("name")
+        for k in range(4):
+            for word in ("ascending", "descending"):
+                yield self.string(word), board.box(f"label_{k}")
+        yield self.string("animals"), self._label_box(board.box("animals"))
+        yield self.string("feathers"), self._label_box(board.box("feathers"))
+        for overview in d.overviews:
+            entry = f'overview "{overview.id}"'
+            yield _Text(overview.title.get(lang), "components.toml", entry, f"title.{lang}"), L["overview"].box("title")
+            yield _Text(overview.text.get(lang), "components.toml", entry, f"text.{lang}"), L["overview"].box("text")
+            yield (_Text(self._powers_text(), "components.toml", "animals", f"power_text.{lang}"),
+                   L["overview"].box("powers"))
+
+    def check_texts(self) -> None:
+        """Raise :class:`DataError` for a text the font cannot draw or that cannot fit its box."""
+        seen: set[tuple[str, str]] = set()
+        for text, box in self.texts():
+            if (text.text, repr(box)) in seen:
+                continue
+            seen.add((text.text, repr(box)))
+            check_glyphs(text.text, self.fonts_dir / (box.font or ""), file=text.file, entry=text.entry,
+                         field=text.field)
+            fit_text(text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field)
+
+    def _powers_text(self) -> str:
+        return "\n".join(f"{a.name.get(self.lang)}: {a.power_text.get(self.lang)}" for a in self.data.animals)
+
+    @staticmethod
+    def _label_box(box: Box) -> Box:
+        return Box(box.name, box.x, box.y, box.width, geometry.LABEL_HEIGHT, box.font, box.size_min,
+                   min(box.size_max, geometry.LABEL_HEIGHT), box.align, "middle", box.colour)
+
+    # -- drawing -----------------------------------------------------------------------------------------
+
+    def render(self, name: str) -> Image.Image:
+        head, _, ident = name.partition(":")
+        d = self.data
+        if head == "season":
+            return self.season_card(ident)
+        if head == "season-back":
+            return self.season_back(ident)
+        if head == "wild":
+            return self.wild(next(w for w in d.wilds if w.id == ident))
+        if head == "wild-back":
+            return self.wild_back()
+        if head == "feather":
+            return self.feather()
+        if head == "animal":
+            return self.animal(ident)
+        if head == "board":
+            return self.board(ident)
+        if head == "overview":
+            return self.overview(ident)
+        raise DataError("render", None, None, f'no image called "{name}"')
+
+    def _text(self, draw: ImageDraw.ImageDraw, text: _Text, box: Box, colour=None) -> None:
+        draw_text(draw, text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field,
+                  colour=colour)
+
+    def _base(self, layout: CardLayout, fill, outline) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+        image = Image.new("RGB", (layout.width, layout.height), fill)
+        draw = ImageDraw.Draw(image)
+        frame = layout.params.get("frame", 0)
+        if frame:
+            draw.rectangle((0, 0, layout.width - 1, layout.height - 1), outline=outline, width=frame)
+        return image, draw
+
+    def season_colour(self, season: str) -> tuple[int, int, int]:
+        return parse_colour(self.data.season_by_id[season].colour)
+
+    def season_card(self, card_id: str) -> Image.Image:
+        card = self.data.card_by_id[card_id]
+        layout = self.layouts.layouts["season"]
+        colour = self.season_colour(card.season)
+        image, draw = self._base(layout, mix(colour, self.colours["background"], 0.72), colour)
+        b = layout.boxes
+        ink = self.colours["ink"]
+        # The upper strip in the full season colour: it is what stays visible when cards overlap.
+        frame = layout.params.get("frame", 0)
+        draw.rectangle((frame, frame, layout.width - 1 - frame, b["value_left"].y + b["value_left"].height),
+                       fill=colour)
+        strip_ink = contrast(colour)
+        entry = f'card "{card.id}"'
+        value = _Text(str(card.value), "cards.toml", entry, "value")
+        self._text(draw, value, b["value_left"], strip_ink)
+        self._text(draw, value, b["value_right"], strip_ink)
+        self._text(draw, self.season_name(card.season), b["season"], strip_ink)
+        emblem = b["emblem"]
+        paste_icon(image, season_emblem(card.season, colour, min(emblem.width, emblem.height)),
+                   (emblem.x + emblem.width / 2, emblem.y + emblem.height / 2))
+        self._text(draw, _Text(card.title.get(self.lang), "cards.toml", entry, f"title.{self.lang}"), b["title"], ink)
+        return image
+
+    def season_back(self, back: str) -> Image.Image:
+        layout = self.layouts.layouts["season_back"]
+        colour = self.season_colour(back)
+        dark = mix(colour, (0, 0, 0), 0.35)
+        image, draw = self._base(layout, dark, self.colours["back_ink"])
+        w, h = layout.width, layout.height
+        step = max(16, min(w, h) // 12)
+        hatch = mix(dark, colour, 0.45)
+        for x in range(-h, w + h, step):
+            draw.line([(x, 0), (x + h, h)], fill=hatch, width=max(1, step // 6))
+        b = layout.boxes
+        ink = self.colours["back_ink"]
+        self._text(draw, _Text(self.data.info.name.get(self.lang), "game.toml", "[game]", f"name.{self.lang}"),
+                   b["title"], ink)
+        emblem = b["emblem"]
+        paste_icon(image, season_emblem(back, ink, min(emblem.width, emblem.height)),
+                   (emblem.x + emblem.width / 2, emblem.y + emblem.height / 2))
+        self._text(draw, self.season_name(back), b["subtitle"], ink)
+        return image
+
+    def wild(self, wild) -> Image.Image:
+        layout = self.layouts.layouts["wild"]
+        back = self.colours["wild"]
+        image, draw = self._base(layout, back, self.colours["back_ink"])
+        b = layout.boxes
+        ink = self.colours["back_ink"]
+        self._text(draw, _Text(wild.title.get(self.lang), "components.toml", "wild", f"title.{self.lang}"),
+                   b["title"], ink)
+        emblem = b["emblem"]
+        # The four season colours around a star: a wild stands for a value of any season.
+        size = min(emblem.width, emblem.height)
+        cx, cy = emblem.x + emblem.width / 2, emblem.y + emblem.height / 2
+        for i, season in enumerate(self.data.seasons):
+            angle = math.pi / 4 + i * math.pi / 2
+            r = size * 0.36
+            dot = size * 0.14
+            x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
+            draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=parse_colour(season.colour))
+        paste_icon(image, star_icon((236, 196, 64), round(size * 0.6)), (cx, cy))
+        self._text(draw, _Text(wild.text.get(self.lang), "components.toml", "wild", f"text.{self.lang}"),
+                   b["text"], ink)
+        return image
+
+    def wild_back(self) -> Image.Image:
+        layout = self.layouts.layouts["wild_back"]
+        back = mix(self.colours["wild"], (0, 0, 0), 0.3)
+        image, draw = self._base(layout, back, self.colours["back_ink"])
+        w, h = layout.width, layout.height
+        size = min(w, h) // 5
+        for row in range(h // size + 1):
+            for col in range(w // size + 1):
+                if (row + col) % 2 == 0:
+                    paste_icon(image, star_icon(mix(back, (255, 255, 255), 0.2), size // 2),
+                               (col * size + size / 2, row * size + size / 2))
+        wild = self.data.wilds[0]
+        self._text(draw, _Text(wild.title.get(self.lang), "components.toml", "wild", f"title.{self.lang}"),
+                   layout.box("title"), self.colours["back_ink"])
+        return image
+
+    def feather(self) -> Image.Image:
+        layout = self.layouts.layouts["feather"]
+        image = Image.new("RGB", (layout.width, layout.height), self.colours["feather"])
+        box = layout.box("emblem")
+        paste_icon(image, feather_icon(self.colours["frame"], min(box.width, box.height)),
+                   (box.x + box.width / 2, box.y + box.height / 2))
+        return image
+
+    def animal(self, animal_id: str) -> Image.Image:
+        animal = self.data.animal_by_id[animal_id]
+        layout = self.layouts.layouts["animal"]
+        colour = parse_colour(animal.colour)
+        image = Image.new("RGB", (layout.width, layout.height), colour)
+        draw = ImageDraw.Draw(image)
+        ink = contrast(colour)
+        box = layout.box("emblem")
+        paste_icon(image, season_emblem(animal.season, ink, min(box.width, box.height)),
+                   (box.x + box.width / 2, box.y + box.height / 2))
+        self._text(draw, _Text(animal.name.get(self.lang), "components.toml", f'animal "{animal.id}"',
+                               f"name.{self.lang}"), layout.box("name"), ink)
+        return image
+
+    def board(self, board_id: str) -> Image.Image:
+        spec = self.data.board_by_id[board_id]
+        layout = self.layouts.layouts["board"]
+        paper, ink, frame = self.colours["background"], self.colours["ink"], self.colours["frame"]
+        image, draw = self._base(layout, paper, frame)
+        values = self.data.rules.values
+        card_w, card_h = geometry.card_size_pixels(layout)
+        slot = self.colours["slot"]
+        value_box_h = max(40, round(card_h * 0.3))
+        for k, direction in enumerate(spec.corners):
+            for value, (x, y) in zip(values, geometry.corner_card_centres(layout, k, len(values))):
+                rect = (x - card_w / 2, y - card_h / 2, x + card_w / 2, y + card_h / 2)
+                draw.rounded_rectangle(rect, radius=round(card_w / 12), fill=slot, outline=frame, width=3)
+                number = Box("value", round(rect[0]) + 6, round(rect[1]) + 6, round(card_w * 0.45), value_box_h,
+                             "DejaVuSerif-Bold.ttf", 12, value_box_h, "center", "middle", frame)
+                draw_text(draw, str(value), number, self.fonts_dir, file="game.toml", entry="rules", field="values")
+            self._arrow(image, layout.box(f"arrow_{k}"), direction == ASC, frame)
+            word = "ascending" if direction == ASC else "descending"
+            self._text(draw, self.string(word), layout.box(f"label_{k}"), ink)
+        self._text(draw, _Text(spec.name.get(self.lang), "components.toml", f'board "{spec.id}"',
+                               f"name.{self.lang}"), layout.box("name"))
+        diameter = geometry.token_diameter_pixels(layout)
+        for key, count, fill in (("animals", len(self.data.animals), None),
+                                 ("feathers", len(self.data.feathers), self.colours["feather"])):
+            box = layout.box(key)
+            self._text(draw, self.string(key), self._label_box(box))
+            for i, (x, y) in enumerate(geometry.token_centres(box, count)):
+                colour = fill if fill is not None else parse_colour(self.data.animals[i].colour)
+                r = diameter / 2
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=mix(colour, paper, 0.6), outline=frame, width=3)
+        return image
+
+    def _arrow(self, image: Image.Image, box: Box, up: bool, colour) -> None:
+        """An arrow filling ``box``: pointing up for an ascending corner, down for a descending one."""
+        s = SUPERSAMPLE
+        layer = Image.new("RGBA", (box.width * s, box.height * s), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(layer)
+        w, h = layer.size
+        shaft = w * 0.18
+        head = min(h * 0.3, w * 0.9)
+        if up:
+            draw.polygon([(w / 2, 0), (w * 0.95, head), (w * 0.05, head)], fill=colour)
+            draw.rectangle((w / 2 - shaft, head - 1, w / 2 + shaft, h), fill=colour)
+        else:
+            draw.polygon([(w / 2, h), (w * 0.95, h - head), (w * 0.05, h - head)], fill=colour)
+            draw.rectangle((w / 2 - shaft, 0, w / 2 + shaft, h - head + 1), fill=colour)
+        layer = layer.resize((box.width, box.height), Image.Resampling.LANCZOS)
+        image.paste(layer, (box.x, box.y), layer)
+
+    def overview(self, overview_id: str) -> Image.Image:
+        overview = next(o for o in self.data.overviews if o.id == overview_id)
+        layout = self.layouts.layouts["overview"]
+        image, draw = self._base(layout, self.colours["background"], self.colours["frame"])
+        b = layout.boxes
+        entry = f'overview "{overview.id}"'
+        self._text(draw, _Text(overview.title.get(self.lang), "components.toml", entry, f"title.{self.lang}"),
+                   b["title"])
+        self._text(draw, _Text(overview.text.get(self.lang), "components.toml", entry, f"text.{self.lang}"),
+                   b["text"])
+        icon = layout.params.get("icon_size", 70)
+        powers = b["powers"]
+        for i, animal in enumerate(self.data.animals):
+            y = powers.y + (i + 0.5) * powers.height / max(1, len(self.data.animals))
+            colour = parse_colour(animal.colour)
+            r = icon / 2
+            draw.ellipse((powers.x, y - r, powers.x + icon, y + r), fill=colour)
+            paste_icon(image, season_emblem(animal.season, contrast(colour), round(icon * 0.7)), (powers.x + r, y))
+        text_box = Box(powers.name, powers.x + icon + 16, powers.y, powers.width - icon - 16, powers.height,
+                       powers.font, powers.size_min, powers.size_max, powers.align, powers.valign, powers.colour,
+                       powers.line_spacing)
+        self._text(draw, _Text(self._powers_text(), "components.toml", "animals", f"power_text.{self.lang}"),
+                   text_box)
+        return image
+
+
+# -- emblems ---------------------------------------------------------------------------------------------
+
+def season_emblem(season: str, colour: tuple[int, int, int], size: int) -> Image.Image:
+    """A season's emblem in ``colour`` on a transparent ``size`` square (RGBA): spring a flower, summer a sun,
+    autumn a leaf, winter a snowflake; any other season a plain disc."""
+    s = size * SUPERSAMPLE
+    layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    c = s / 2
+    fill = tuple(colour) + (255,)
+    if season == "spring":
+        petal = s * 0.2
+        for i in range(5):
+            angle = -math.pi / 2 + i * 2 * math.pi / 5
+            x, y = c + s * 0.22 * math.cos(angle), c + s * 0.22 * math.sin(angle)
+            draw.ellipse((x - petal, y - petal, x + petal, y + petal), fill=fill)
+        hole = s * 0.1
+        draw.ellipse((c - hole, c - hole, c + hole, c + hole), fill=(0, 0, 0, 0))
+    elif season == "summer":
+        core = s * 0.22
+        draw.ellipse((c - core, c - core, c + core, c + core), fill=fill)
+        for i in range(12):
+            angle = i * math.pi / 6
+            inner, outer = s * 0.3, s * 0.47
+            draw.line([(c + inner * math.cos(angle), c + inner * math.sin(angle)),
+                       (c + outer * math.cos(angle), c + outer * math.sin(angle))], fill=fill, width=round(s * 0.05))
+    elif season == "autumn":
+        points = []
+        for i in range(64):
+            t = 2 * math.pi * i / 64
+            # a leaf: a lens pointed at both ends, tilted
+            x, y = math.sin(t) * 0.28, math.cos(t) * 0.46 * (1 - 0.15 * math.cos(t))
+            tilt = math.pi / 5
+            points.append((c + s * (x * math.cos(tilt) - y * math.sin(tilt)),
+                           c + s * (x * math.sin(tilt) + y * math.cos(tilt))))
+        draw.polygon(points, fill=fill)
+        tilt = math.pi / 5
+        dx, dy = -math.sin(tilt) * s * 0.46, math.cos(tilt) * s * 0.46
+        draw.line([(c - dx, c - dy), (c + dx * 1.05, c + dy * 1.05)], fill=(0, 0, 0, 0), width=round(s * 0.025))
+    elif season == "winter":
+        width = round(s * 0.05)
+        for i in range(6):
+            angle = i * math.pi / 3
+            ex, ey = c + s * 0.46 * math.cos(angle), c + s * 0.46 * math.sin(angle)
+            draw.line([(c, c), (ex, ey)], fill=fill, width=width)
+            for side in (-1, 1):
+                bx, by = c + s * 0.3 * math.cos(angle), c + s * 0.3 * math.sin(angle)
+                branch = angle + side * math.pi / 4
+                draw.line([(bx, by), (bx + s * 0.12 * math.cos(branch), by + s * 0.12 * math.sin(branch))],
+                          fill=fill, width=width)
+    else:
+        draw.ellipse((s * 0.1, s * 0.1, s * 0.9, s * 0.9), fill=fill)
+    return layer.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def feather_icon(colour: tuple[int, int, int], size: int) -> Image.Image:
+    """A feather (vane and quill) in ``colour``, lying diagonally on a transparent square (RGBA)."""
+    s = size * SUPERSAMPLE
+    layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    fill = tuple(colour) + (255,)
+    draw.ellipse((s * 0.36, s * 0.04, s * 0.64, s * 0.8), fill=fill)
+    draw.line([(s / 2, s * 0.1), (s / 2, s * 0.97)], fill=(255, 255, 255, 255), width=round(s * 0.025))
+    for i in range(1, 8):
+        y = s * (0.12 + i * 0.08)
+        draw.line([(s / 2, y), (s * 0.37, y - s * 0.06)], fill=(255, 255, 255, 160), width=round(s * 0.01))
+        draw.line([(s / 2, y), (s * 0.63, y - s * 0.06)], fill=(255, 255, 255, 160), width=round(s * 0.01))
+    layer = layer.rotate(-35, resample=Image.Resampling.BICUBIC)
+    return layer.resize((size, size), Image.Resampling.LANCZOS)
+
+
+# -- the build ------------------------------------------------------------------------------------------
+
+def deck_plans(data: FifteenDaysData) -> list[DeckPlan]:
+    """One deck per back season (its cards' faces in data order, its back) and the wild deck."""
+    plans = [DeckPlan(f"seasons-{back}", tuple(f"season:{c.id}" for c in data.cards_with_back(back)),
+                      f"season-back:{back}") for back in BACK_SEASONS]
+    plans.append(DeckPlan("wilds", tuple(f"wild:{w.id}" for w in data.wilds), "wild-back"))
+    return plans
+
+
+def render_game(data: FifteenDaysData, out_dir: Path, *, lang: str = "en", fmt: str = "jpg", quality: int = 90,
+                use_cache: bool = True, jobs: int | None = None, progress: Progress | None = None,
+                game_dir: Path | None = None, prune: bool = True) -> Art:
+    """Render and pack every 15 Days image into ``out_dir/sheets/`` (see the module docstring).
+
+    ``game_dir`` holds ``layouts.toml`` (default: the built-in game's folder).  Raises :class:`DataError` for bad
+    layouts, missing glyphs and texts that cannot fit; :class:`InputError` for a bad ``lang``, ``fmt`` or
+    ``quality``.
+    """
+    if lang not in LANGUAGES:
+        raise InputError(f'language must be one of {", ".join(LANGUAGES)}, not "{lang}"')
+    check_image_options(fmt, quality)
+    game_dir = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
+    layouts = load_fifteen_days_layouts(game_dir)
+    renderer = Renderer(data, layouts, assets_dir() / "fonts", lang)
+    renderer.check_texts()
+    names = [name for name, _ in renderer.items()]
+    singles = [n for n in names if n.split(":")[0] in ("feather", "animal", "board", "overview")]
+    first_board = f"board:{data.boards[0].id}"
+    return render_art(renderer, out_dir, decks=deck_plans(data), singles=singles,
+                      thumbnail=ThumbnailPlan(first_board, _thumbnail), fmt=fmt, quality=quality,
+                      use_cache=use_cache, jobs=jobs, progress=progress, prune=prune)
+
+
+def _thumbnail(board: Image.Image) -> Image.Image:
+    """The save's 256×256 preview: a player board, cover-fitted."""
+    return cover_fit(board, (THUMBNAIL_SIZE, THUMBNAIL_SIZE))

@@ -52,7 +52,9 @@ POWERS: tuple[str, ...] = (HAND_LIMIT, DISCOUNT, DRAW_DOWN, TAKE_UP)
 MODES: tuple[str, ...] = ("standard",)
 
 # Allowed values of the text flags of :class:`Rules`; ``data.py`` checks them, the docs list them.
-CORNER_DIRECTION_RULES: tuple[str, ...] = ("printed", "chosen_by_first_card")   # AMB-FD-03
+# AMB-FD-03: only "printed" is implemented; the other reading (a corner's direction chosen with its first card,
+# rules-spec "chosen_by_first_card") would be added here when the engine learns it.
+CORNER_DIRECTION_RULES: tuple[str, ...] = ("printed",)
 TWO_PLAYER_REMOVAL_RULES: tuple[str, ...] = ("by_back", "by_face")              # AMB-FD-06
 COMPLETE_SETS_END_RULES: tuple[str, ...] = ("immediately", "end_of_turn")       # AMB-FD-07
 FIRST_PLAYER_RULES: tuple[str, ...] = ("random", "host")                        # FD-1.8
@@ -124,8 +126,7 @@ class Animal:
 class BoardSpec:
     """A player board (player card): ``corners`` are the printed directions of its four corners, corner 0 first.
 
-    With ``Rules.corner_directions == "printed"`` a seat's corners follow its board; with
-    ``"chosen_by_first_card"`` the printed directions are only the board's art.
+    With ``Rules.corner_directions == "printed"`` (the only reading implemented) a seat's corners follow its board.
     """
 
     id: str
@@ -159,7 +160,7 @@ class Rules:
     values: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
     # AMB-FD-02: do wilds count towards an animal's threshold and majority?
     wilds_count_for_animals: bool = False
-    # AMB-FD-03: "printed" (each board's corners, by default 0-1 asc, 2-3 desc) | "chosen_by_first_card".
+    # AMB-FD-03: "printed": each seat's corners follow its board in components.toml (by default 0-1 asc, 2-3 desc).
     corner_directions: str = "printed"
     # AMB-FD-04: one Play action may place any number of cards (false: exactly one); frog: this many cards off
     # the total of one Play action (never below 0).

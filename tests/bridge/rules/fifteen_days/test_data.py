@@ -240,6 +240,8 @@ ERRORS: list[tuple[str, Mutation, str]] = [
          field.name for field in dataclasses.fields(Rules)) + ")"),
     ("rule choice", setter("game.toml", "rules", "two_player_removal", value="by_colour"),
      'game.toml: [rules]: two_player_removal: "by_colour" is not a two_player_removal rule (by_back, by_face)'),
+    ("unimplemented reading", setter("game.toml", "rules", "corner_directions", value="chosen_by_first_card"),
+     'game.toml: [rules]: corner_directions: "chosen_by_first_card" is not a corner_directions rule (printed)'),
     ("rule flag type", setter("game.toml", "rules", "steal_on_equal", value="yes"),
      'game.toml: [rules]: steal_on_equal: expected true or false, got "yes"'),
     ("rule minimum", setter("game.toml", "rules", "actions_per_turn", value=0),

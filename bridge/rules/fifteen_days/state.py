@@ -1,0 +1,1074 @@
+"""The 15 Days game state: every rule FD-1 … FD-9 (rules-spec §3), pure Python.
+
+A turn is two actions (FD-2), each made of one or more decisions (:mod:`bridge.rules.fifteen_days.actions`);
+between the decisions of one action the state keeps a *pending* decision (``draw``: more cards to draw;
+``take``: a second face-up card with the rabbit; ``refill``: cards for an emptied market column; ``play``:
+more placements or the payment; ``wild``: a place for a wild). Only the active seat ever decides.
+
+Rulings not fixed by the rule text, beyond the AMB-FD flags of ``game.toml`` ``[rules]``
+(docs/games/fifteen-days/rules.md):
+
+- An animal changes hands only for the season whose count just changed (the season of the card placed):
+  otherwise two players with equal counts would pass it back and forth with every unrelated card (FD-E9:
+  "if P1 later reaches 4 autumn, P1 takes it back").
+- A wild displaced by its real card moves to a corner other than the one it left (FD-E13: "another season's
+  missing value"); with no such place it returns to the supply.
+- The squirrel's third card and the rabbit's second card are optional (``done`` stops); a Play action may
+  only place a card the hand can still pay for.
+- A feather buys a power the player does not own; the otter's (with ``feather_otter_raises_limit``) raises
+  this turn's hand limit at once, the others apply to the next action of this turn.
+- ``pass`` gives up an action only when no action is possible (both draw piles, the market and the discard
+  empty and no card can be played), so that every game ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Sequence
+
+from bridge.rules import reader as r
+from bridge.rules.errors import IllegalAction, InvalidAction
+from bridge.rules.fifteen_days import events as ev
+from bridge.rules.fifteen_days.actions import (
+    Action, Discard, Done, Draw, EndTurn, Face, Feather, Pass, Pay, Play, PutWild, Refill, Take, TakeWild)
+from bridge.rules.fifteen_days.records import (
+    ASC, DISCOUNT, DRAW_DOWN, HAND_LIMIT, TAKE_UP, FifteenDaysData)
+from bridge.rules.random import SeededRandom
+
+GAME_ID = "fifteen-days"
+SNAPSHOT_VERSION = 1
+
+
+# ------------------------------------------------------------------------------------------------ tables
+
+class Tables:
+    """What the engine looks up on every decision, computed once per data (cards as small integers)."""
+
+    def __init__(self, data: FifteenDaysData) -> None:
+        self.data = data
+        self.rules = data.rules
+        self.ids = tuple(card.id for card in data.cards)
+        self.index = {card_id: i for i, card_id in enumerate(self.ids)}
+        self.season = tuple(card.season for card in data.cards)
+        self.value = tuple(card.value for card in data.cards)
+        self.back = tuple(card.back for card in data.cards)
+        self.face = tuple(Face(card.season, card.value) for card in data.cards)
+        self.animals = tuple(animal.id for animal in data.animals)
+        self.animal_season = {animal.id: animal.season for animal in data.animals}
+        self.animal_power = {animal.id: animal.power for animal in data.animals}
+        self.animal_of_season = {animal.season: animal.id for animal in data.animals}
+        self.power_animal = {animal.power: animal.id for animal in data.animals}
+        self.values = tuple(self.rules.values)
+        self.value_set = frozenset(self.values)
+
+
+_TABLES: dict[int, Tables] = {}
+
+
+def tables_of(data: FifteenDaysData) -> Tables:
+    found = _TABLES.get(id(data))
+    if found is None or found.data is not data:
+        found = _TABLES[id(data)] = Tables(data)
+    return found
+
+
+# ------------------------------------------------------------------------------------------------ board
+
+class Corner:
+    """One corner of a player board: its season (set by its first real card), real cards by value, a wild."""
+
+    __slots__ = ("season", "cards", "wild")
+
+    def __init__(self, season: str | None = None, cards: dict[int, int] | None = None,
+                 wild: int | None = None) -> None:
+        self.season = season
+        self.cards: dict[int, int] = cards if cards is not None else {}
+        self.wild = wild
+
+    def copy(self) -> "Corner":
+        return Corner(self.season, dict(self.cards), self.wild)
+
+    def values(self) -> set[int]:
+        found = set(self.cards)
+        if self.wild is not None:
+            found.add(self.wild)
+        return found
+
+    def is_empty(self) -> bool:
+        return not self.cards and self.wild is None
+
+
+class Seat:
+    __slots__ = ("hand", "feathers", "corners", "directions")
+
+    def __init__(self, hand: list[int], feathers: int, corners: list[Corner], directions: tuple[str, ...]) -> None:
+        self.hand = hand
+        self.feathers = feathers
+        self.corners = corners
+        self.directions = directions
+
+    def copy(self) -> "Seat":
+        return Seat(list(self.hand), self.feathers, [c.copy() for c in self.corners], self.directions)
+
+    def wilds(self) -> int:
+        return sum(1 for c in self.corners if c.wild is not None)
+
+
+def longest_run(values: set[int]) -> int:
+    """The longest chain of consecutive integers among ``values`` (FD-9.3)."""
+    best = 0
+    for v in values:
+        if v - 1 not in values:
+            n = 1
+            while v + n in values:
+                n += 1
+            best = max(best, n)
+    return best
+
+
+def placement_cost(direction: str, corner: Corner, value: int) -> int:
+    """FD-4.1–4.4: 1 into an empty corner or at the open end (highest of ascending, lowest of descending),
+    else 2. A wild of the same value, being replaced, does not count."""
+    others = set(corner.cards)
+    if corner.wild is not None and corner.wild != value:
+        others.add(corner.wild)
+    if not others:
+        return 1
+    if direction == ASC:
+        return 1 if max(others) < value else 2
+    return 1 if min(others) > value else 2
+
+
+# ------------------------------------------------------------------------------------------------ outcome
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's score (FD-9.3) and the tie-break figures (FD-9.4)."""
+
+    player: int
+    score: int
+    runs: tuple[int, ...]
+    animals: tuple[str, ...]
+    empty_corners: int
+    hand: int
+    wilds: int
+
+    def key(self) -> tuple[int, int, int]:
+        return (self.score, self.hand, self.wilds)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "score": self.score, "runs": list(self.runs), "animals": list(self.animals),
+                "empty_corners": self.empty_corners, "hand": self.hand, "wilds": self.wilds}
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """The end: ``reason`` (``complete_sets`` or ``draw_pile``), the winners, and what decided between the best
+    (``score``, ``hand``: most cards in hand, ``wilds``: most wilds on the board, ``shared``)."""
+
+    reason: str
+    winners: tuple[int, ...]
+    decided_by: str
+    standings: tuple[Standing, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reason": self.reason, "winners": list(self.winners), "decided_by": self.decided_by,
+                "standings": [s.to_json() for s in self.standings]}
+
+
+def decide(standings: Sequence[Standing]) -> tuple[tuple[int, ...], str]:
+    """The winners by score, then hand size, then wilds on the board (FD-9.4), and which figure decided."""
+    best = max(s.key() for s in standings)
+    for depth, name in ((1, "score"), (2, "hand"), (3, "wilds")):
+        leaders = [s for s in standings if s.key()[:depth] == best[:depth]]
+        if len(leaders) == 1:
+            return (leaders[0].player,), name
+    return tuple(s.player for s in standings if s.key() == best), "shared"
+
+
+# ------------------------------------------------------------------------------------------------ the state
+
+PENDING_KINDS = ("draw", "take", "refill", "play", "wild")
+
+
+class GameState:
+    """A 15 Days game in progress (the shared :class:`bridge.rules.game.GameState` interface)."""
+
+    def __init__(self, data: FifteenDaysData) -> None:
+        self.data = data
+        self.t = tables_of(data)
+        self.rules = data.rules
+        self.mode = "standard"
+        self.rng = SeededRandom(0)
+        self.seats: list[Seat] = []
+        self.active = 0
+        self.turn = 1
+        self.actions_left = 0
+        self.pending: str | None = None
+        self.draw_left = self.draw_extra = 0
+        self.take_left = self.take_extra = 0
+        self.refill_column = self.refill_left = 0
+        self.play_total = self.play_placed = self.play_paid = 0
+        self.paying = False
+        self.wild_why = "action"
+        self.wild_from: int | None = None
+        self.boost: str | None = None          # feather-lent animal waiting for the next action
+        self.power: str | None = None          # feather-lent animal in force for the current action
+        self.otter_turn = False
+        self.fresh_discards: list[int] = []    # discarded this turn (AMB-FD-10)
+        self.piles: list[list[int]] = []
+        self.market: list[list[int]] = []
+        self.discard: list[int] = []
+        self.removed: list[int] = []
+        self.wild_supply = 0
+        self.feather_supply = 0
+        self.owner: dict[str, int | None] = {}
+        self.trigger: int | None = None
+        self.final_left: int | None = None
+        self.bonus_done = False
+        self.complete_at_end = False
+        self.over: str | None = None
+        self._legal: list[Action] | None = None
+
+    # ----------------------------------------------------------------------------------------- copies
+
+    def copy(self) -> "GameState":
+        other = GameState.__new__(GameState)
+        other.__dict__.update(self.__dict__)
+        other.rng = SeededRandom(self.rng.state)
+        other.seats = [s.copy() for s in self.seats]
+        other.fresh_discards = list(self.fresh_discards)
+        other.piles = [list(p) for p in self.piles]
+        other.market = [list(c) for c in self.market]
+        other.discard = list(self.discard)
+        other.removed = list(self.removed)
+        other.owner = dict(self.owner)
+        other._legal = None
+        return other
+
+    # ----------------------------------------------------------------------------------------- queries
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def to_move(self) -> int | None:
+        return None if self.over else self.active
+
+    def is_over(self) -> bool:
+        return self.over is not None
+
+    def owns(self, seat: int, power: str) -> bool:
+        animal = self.t.power_animal.get(power)
+        return animal is not None and self.owner.get(animal) == seat
+
+    def has_power(self, power: str) -> bool:
+        """The active seat has ``power`` for the current action: owned, or lent by a feather (FD-2.E)."""
+        return self.owns(self.active, power) or (self.power is not None and self.t.animal_power[self.power] == power)
+
+    def hand_limit(self, seat: int) -> int:
+        if self.owns(seat, HAND_LIMIT) or (seat == self.active and self.otter_turn):
+            return self.rules.otter_limit
+        return self.rules.hand_limit
+
+    def discount(self) -> int:
+        return self.rules.frog_discount if self.has_power(DISCOUNT) else 0
+
+    def owed(self) -> int:
+        return max(0, self.play_total - self.discount()) - self.play_paid
+
+    def season_count(self, seat: int, season: str) -> int:
+        """Cards of ``season`` on ``seat``'s board for the animals (FD-6.2; wilds by AMB-FD-02)."""
+        for corner in self.seats[seat].corners:
+            if corner.season == season:
+                n = len(corner.cards)
+                if self.rules.wilds_count_for_animals and corner.wild is not None:
+                    n += 1
+                return n
+        return 0
+
+    def corner_complete(self, corner: Corner) -> bool:
+        return corner.season is not None and self.t.value_set <= corner.values()
+
+    def all_sets_complete(self, seat: int) -> bool:
+        return all(self.corner_complete(c) for c in self.seats[seat].corners)
+
+    def standing(self, seat: int) -> Standing:
+        player = self.seats[seat]
+        runs = tuple(longest_run(c.values()) for c in player.corners)
+        animals = tuple(a for a in self.t.animals if self.owner.get(a) == seat)
+        empty = sum(1 for c in player.corners if c.is_empty())
+        score = sum(runs) + self.rules.animal_points * len(animals) - self.rules.empty_corner_penalty * empty
+        return Standing(seat, score, runs, animals, empty, len(player.hand), player.wilds())
+
+    def standings(self) -> list[Standing]:
+        return [self.standing(seat) for seat in range(self.players)]
+
+    def leaders(self) -> tuple[int, ...]:
+        return decide(self.standings())[0]
+
+    def outcome(self) -> GameOutcome | None:
+        if self.over is None:
+            return None
+        standings = self.standings()
+        winners, decided_by = decide(standings)
+        return GameOutcome(self.over, winners, decided_by, tuple(standings))
+
+    def _first(self, seat: Seat, face: Face) -> int | None:
+        season, value = self.t.season, self.t.value
+        for card in seat.hand:
+            if season[card] == face.season and value[card] == face.value:
+                return card
+        return None
+
+    def _hand_faces(self, seat: Seat) -> list[Face]:
+        return sorted({self.t.face[c] for c in seat.hand})
+
+    def wild_spots(self, seat: int, exclude: int | None = None) -> list[tuple[int, int]]:
+        """(corner, value) places a wild may go on ``seat``'s board (FD-5.1, 5.2)."""
+        spots = []
+        for k, corner in enumerate(self.seats[seat].corners):
+            if k == exclude or corner.wild is not None:
+                continue
+            if not corner.cards and (self.rules.wild_needs_real_card or corner.season is not None):
+                continue
+            spots.extend((k, v) for v in self.t.values if v not in corner.cards)
+        return spots
+
+    def play_check(self, seat_no: int, face: Face, k: int) -> tuple[int | None, int]:
+        """(card, cost) of playing ``face`` into corner ``k``; raises IllegalAction with the reason."""
+        seat = self.seats[seat_no]
+        card = self._first(seat, face)
+        if card is None:
+            raise IllegalAction(f"no {face} in hand", "not_in_hand")
+        if not 0 <= k < len(seat.corners):
+            raise IllegalAction(f"there is no corner {k}", "no_such_corner")
+        if face.value not in self.t.value_set:
+            raise IllegalAction(f"{face.value} is not a season value", "bad_value")
+        corner = seat.corners[k]
+        if corner.season is None:
+            if any(c.season == face.season for c in seat.corners):
+                raise IllegalAction(f"{face.season} already has a corner (FD-3.2)", "season_elsewhere")
+        elif corner.season != face.season:
+            raise IllegalAction(f"corner {k} is the {corner.season} corner (FD-3.2)", "wrong_season")
+        if face.value in corner.cards:
+            raise IllegalAction(f"corner {k} already holds a {face.value} (FD-3.3)", "duplicate_value")
+        cost = placement_cost(seat.directions[k], corner, face.value)
+        total = self.play_total if self.pending == "play" else 0
+        owed = max(0, total + cost - self.discount())
+        if len(seat.hand) - 1 < owed:
+            raise IllegalAction(f"the hand cannot pay {owed} card(s) after playing {face}", "cannot_pay")
+        return card, cost
+
+    # ----------------------------------------------------------------------------------------- legal actions
+
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _draw_options(self, p: int, cls=Draw) -> list[Action]:
+        return [cls(p, i) for i, pile in enumerate(self.piles) if pile]
+
+    def _take_options(self, p: int) -> list[Action]:
+        found: list[Action] = [Take(p, i) for i, column in enumerate(self.market) if column]
+        if self.discard and (self.rules.take_own_discard or self.discard[-1] not in self.fresh_discards):
+            found.append(Take(p, None))
+        return found
+
+    def _play_options(self, p: int) -> list[Action]:
+        found: list[Action] = []
+        seat = self.seats[p]
+        for face in self._hand_faces(seat):
+            for k in range(len(seat.corners)):
+                try:
+                    self.play_check(p, face, k)
+                except IllegalAction:
+                    continue
+                found.append(Play(p, face, k))
+        return found
+
+    def _wild_options(self, p: int) -> list[Action]:
+        if self.wild_supply <= 0 or not self.wild_spots(p):
+            return []
+        seat = self.seats[p]
+        on_board = {self.t.face[c] for corner in seat.corners for c in corner.cards.values()}
+        candidates = sorted(self.t.face[c] for c in seat.hand if self.t.face[c] in on_board)
+        combos = sorted(set(combinations(candidates, self.rules.wild_discard_count)))
+        return [TakeWild(p, combo) for combo in combos]
+
+    def _feather_options(self, p: int) -> list[Action]:
+        seat = self.seats[p]
+        if seat.feathers <= 0 or self.boost is not None:
+            return []
+        found: list[Action] = []
+        for animal in self.t.animals:
+            if self.owner.get(animal) == p:
+                continue
+            if self.t.animal_power[animal] == HAND_LIMIT:
+                if self.rules.feather_otter_raises_limit and not self.otter_turn:
+                    found.append(Feather(p, animal))
+            elif self.actions_left > 0:
+                found.append(Feather(p, animal))
+        return found
+
+    def _compute_legal(self) -> list[Action]:
+        if self.over is not None:
+            return []
+        p = self.active
+        seat = self.seats[p]
+        kind = self.pending
+        if kind == "draw":
+            return self._draw_options(p) + ([Done(p)] if self.draw_left == 0 else [])
+        if kind == "take":
+            return self._take_options(p) + ([Done(p)] if self.take_left == 0 else [])
+        if kind == "refill":
+            return self._draw_options(p, Refill)
+        if kind == "wild":
+            return [PutWild(p, k, v) for k, v in self.wild_spots(p, self.wild_from)]
+        if kind == "play":
+            found: list[Action] = []
+            if not self.paying and (self.rules.play_many_cards or self.play_placed == 0):
+                found += self._play_options(p)
+            if self.owed() > 0:
+                found += [Pay(p, face) for face in self._hand_faces(seat)]
+            elif not self.paying:
+                found.append(Done(p))
+            return found
+        if self.actions_left > 0:
+            found = self._draw_options(p) + self._take_options(p) + self._wild_options(p) + self._play_options(p)
+            if not found:
+                found.append(Pass(p))
+            return found + self._feather_options(p)
+        if len(seat.hand) > self.hand_limit(p):
+            return [Discard(p, face) for face in self._hand_faces(seat)] + self._feather_options(p)
+        return [EndTurn(p)]
+
+    # ----------------------------------------------------------------------------------------- apply
+
+    def check(self, action: Any) -> None:
+        """Raise :class:`IllegalAction` (with a reason code) unless ``action`` is legal now."""
+        if not isinstance(action, Action):
+            raise InvalidAction("not a 15 Days action")
+        if self.over is not None:
+            raise IllegalAction("the game is over", "game_over")
+        if action.player != self.active:
+            raise IllegalAction(f"it is player {self.active}'s turn, not player {action.player}'s", "not_your_turn")
+        if action in self.legal_actions():
+            return
+        raise IllegalAction(self._why_not(action), self._reason(action))
+
+    def _reason(self, action: Action) -> str:
+        if self.pending is not None and not self._fits_pending(action):
+            return "decision_pending"
+        if isinstance(action, Play):
+            try:
+                self.play_check(action.player, action.card, action.corner)
+            except IllegalAction as exc:
+                return exc.reason
+        if self.actions_left == 0 and self.pending is None and not isinstance(action, (Discard, EndTurn, Feather)):
+            return "no_actions_left"
+        if isinstance(action, EndTurn) and self.actions_left > 0:
+            return "actions_left"
+        if isinstance(action, EndTurn):
+            return "hand_limit"
+        return "illegal"
+
+    def _fits_pending(self, action: Action) -> bool:
+        allowed = {"draw": (Draw, Done), "take": (Take, Done), "refill": (Refill,), "wild": (PutWild,),
+                   "play": (Play, Pay, Done)}[self.pending]  # type: ignore[index]
+        return isinstance(action, allowed)
+
+    def _why_not(self, action: Action) -> str:
+        if self.pending is not None and not self._fits_pending(action):
+            waiting = {"draw": "the rest of the face-down draw", "take": "the second face-up take or done",
+                       "refill": "the refill of market column %d" % self.refill_column,
+                       "wild": "a place for the wild", "play": "more cards to play or the payment"}[self.pending]
+            return f"{action} is not allowed now: first {waiting}"
+        if isinstance(action, Play):
+            try:
+                self.play_check(action.player, action.card, action.corner)
+            except IllegalAction as exc:
+                return str(exc)
+        if self.actions_left == 0 and self.pending is None and not isinstance(action, (Discard, EndTurn, Feather)):
+            return "both actions of this turn are made: discard to the hand limit and end the turn"
+        if isinstance(action, EndTurn) and self.actions_left > 0:
+            return f"{self.actions_left} action(s) left this turn"
+        if isinstance(action, EndTurn):
+            return f"discard down to {self.hand_limit(action.player)} cards first (FD-8)"
+        return f"{action} is not allowed now"
+
+    def apply(self, action: Any) -> list[ev.Event]:
+        if self._legal is None or action not in self._legal:
+            self.check(action)
+        self._legal = None
+        out: list[ev.Event] = []
+        handler = _HANDLERS[type(action)]
+        handler(self, action, out)
+        self._legal = None
+        return out
+
+    # -- helpers of the handlers
+
+    def _begin(self, name: str, out: list[ev.Event]) -> None:
+        self.actions_left -= 1
+        self.power, self.boost = self.boost, None
+        out.append(ev.ActionStarted(self.active, name, self.actions_left, self.power))
+
+    def _end_action(self, out: list[ev.Event]) -> None:
+        self.pending = None
+        self.power = None
+        if self.all_sets_complete(self.active):
+            if self.rules.end_on_complete_sets == "immediately":
+                self._finish("complete_sets", out)
+            else:
+                self.complete_at_end = True
+
+    def _pop_pile(self, pile: int, out: list[ev.Event], told: Any) -> int:
+        """The top card of draw pile ``pile``; ``told(cards_left)`` is the event saying so, followed by the end
+        trigger when the pile is now empty (FD-9.2)."""
+        card = self.piles[pile].pop()
+        out.append(told(len(self.piles[pile])))
+        if not self.piles[pile]:
+            triggers = self.trigger is None
+            if triggers:
+                self.trigger = self.active
+            out.append(ev.DrawPileEmptied(self.active, pile, triggers))
+        return card
+
+    def _to_discard(self, card: int, why: str, out: list[ev.Event]) -> None:
+        self.seats[self.active].hand.remove(card)
+        self.discard.append(card)
+        self.fresh_discards.append(card)
+        out.append(ev.CardDiscarded(self.active, self.t.ids[card], self.t.season[card], self.t.value[card], why))
+
+    def _update_animal(self, season: str, out: list[ev.Event]) -> None:
+        """FD-6.2 for the season whose count just changed on the active seat's board."""
+        animal = self.t.animal_of_season.get(season)
+        if animal is None:
+            return
+        me = self.active
+        holder = self.owner.get(animal)
+        if holder == me:
+            return
+        mine = self.season_count(me, season)
+        if mine < self.rules.animal_threshold:
+            return
+        if holder is not None:
+            theirs = self.season_count(holder, season)
+            if mine < theirs or (mine == theirs and not self.rules.steal_on_equal):
+                return
+        self.owner[animal] = me
+        out.append(ev.AnimalTaken(me, animal, holder, mine))
+        if holder is not None and self.feather_supply > 0:
+            self.feather_supply -= 1
+            self.seats[holder].feathers += 1
+            out.append(ev.FeatherGained(holder, self.feather_supply))
+
+    def _await_wild(self, why: str, exclude: int | None, out: list[ev.Event]) -> bool:
+        """Ask for a place for a wild; False (and the wild back to the supply) when there is none."""
+        if not self.wild_spots(self.active, exclude):
+            self.wild_supply += 1
+            out.append(ev.WildReturned(self.active, exclude))
+            return False
+        self.pending, self.wild_why, self.wild_from = "wild", why, exclude
+        return True
+
+    def _after_take(self, out: list[ev.Event]) -> None:
+        if (self.take_left or self.take_extra) and self._take_options(self.active):
+            self.pending = "take"
+        else:
+            self._end_action(out)
+
+    def _start_turn(self, out: list[ev.Event]) -> None:
+        self.actions_left = self.rules.actions_per_turn
+        self.boost = self.power = None
+        self.otter_turn = False
+        self.fresh_discards = []
+        self.pending = None
+        out.append(ev.TurnStarted(self.active, self.turn, self.final_left is not None))
+
+    def _next_turn(self, out: list[ev.Event]) -> None:
+        self.pending = None
+        if self.trigger is not None:
+            self.final_left = self.players - 1 if self.final_left is None else self.final_left - 1
+            if self.final_left <= 0:
+                self._finish("draw_pile", out)
+                return
+        self.active = (self.active + 1) % self.players
+        self.turn += 1
+        self._start_turn(out)
+
+    def _finish(self, reason: str, out: list[ev.Event]) -> None:
+        self.over = reason
+        self.pending = None
+        outcome = self.outcome()
+        assert outcome is not None
+        out.append(ev.GameOver(reason, outcome.winners, tuple(s.score for s in outcome.standings),
+                               outcome.decided_by))
+
+    # -- one handler per action kind
+
+    def _on_draw(self, action: Draw, out: list[ev.Event]) -> None:
+        if self.pending is None:
+            self._begin("draw", out)
+            self.draw_left = self.rules.draw_count
+            self.draw_extra = (self.rules.squirrel_draw_count - self.rules.draw_count
+                               if self.has_power(DRAW_DOWN) else 0)
+            self.pending = "draw"
+        card = self._pop_pile(action.pile, out, lambda left: ev.CardDrawn(self.active, action.pile, left))
+        self.seats[self.active].hand.append(card)
+        if self.draw_left:
+            self.draw_left -= 1
+        else:
+            self.draw_extra -= 1
+        if not (self.draw_left or self.draw_extra) or not any(self.piles):
+            self._end_action(out)
+
+    def _on_take(self, action: Take, out: list[ev.Event]) -> None:
+        if self.pending is None:
+            self._begin("take", out)
+            self.take_left = self.rules.take_count
+            self.take_extra = (self.rules.rabbit_take_count - self.rules.take_count
+                               if self.has_power(TAKE_UP) else 0)
+        source = self.discard if action.column is None else self.market[action.column]
+        card = source.pop()
+        if action.column is None and card in self.fresh_discards:
+            self.fresh_discards.remove(card)
+        self.seats[self.active].hand.append(card)
+        out.append(ev.CardTaken(self.active, action.column, self.t.ids[card], self.t.season[card], self.t.value[card]))
+        if self.take_left:
+            self.take_left -= 1
+        else:
+            self.take_extra -= 1
+        if action.column is not None and not source and any(self.piles):
+            self.pending = "refill"
+            self.refill_column, self.refill_left = action.column, self.rules.market_column_height
+            return
+        self._after_take(out)
+
+    def _on_refill(self, action: Refill, out: list[ev.Event]) -> None:
+        column = self.refill_column
+        card = self._pop_pile(action.pile, out,
+                              lambda left: ev.ColumnRefilled(self.active, column, action.pile, left))
+        self.market[column].append(card)
+        self.refill_left -= 1
+        if self.refill_left == 0 or not any(self.piles):
+            self._after_take(out)
+
+    def _on_take_wild(self, action: TakeWild, out: list[ev.Event]) -> None:
+        self._begin("wild", out)
+        seat = self.seats[self.active]
+        for face in action.cards:
+            card = self._first(seat, face)
+            assert card is not None
+            self._to_discard(card, "wild", out)
+        self.wild_supply -= 1
+        out.append(ev.WildTaken(self.active, "action", self.wild_supply))
+        self._await_wild("action", None, out)
+
+    def _on_put_wild(self, action: PutWild, out: list[ev.Event]) -> None:
+        corner = self.seats[self.active].corners[action.corner]
+        corner.wild = action.value
+        out.append(ev.WildPlaced(self.active, action.corner, action.value, self.wild_from))
+        why = self.wild_why
+        if self.rules.wilds_count_for_animals and corner.season is not None:
+            self._update_animal(corner.season, out)
+        if why == "move":
+            self.pending = "play"
+        elif why == "action":
+            self._end_action(out)
+        else:                                              # the bonus wild after the turn (FD-9.2)
+            if self.all_sets_complete(self.active) and self.rules.end_on_complete_sets == "immediately":
+                self._finish("complete_sets", out)
+            else:
+                self._next_turn(out)
+
+    def _on_play(self, action: Play, out: list[ev.Event]) -> None:
+        card, cost = self.play_check(action.player, action.card, action.corner)
+        assert card is not None
+        if self.pending is None:
+            self._begin("play", out)
+            self.pending = "play"
+            self.play_total = self.play_placed = self.play_paid = 0
+            self.paying = False
+        seat = self.seats[self.active]
+        corner = seat.corners[action.corner]
+        seat.hand.remove(card)
+        replaced = corner.wild == action.card.value
+        corner.cards[action.card.value] = card
+        corner.season = action.card.season
+        if replaced:
+            corner.wild = None
+        self.play_total += cost
+        self.play_placed += 1
+        out.append(ev.CardPlayed(self.active, self.t.ids[card], action.card.season, action.card.value,
+                                 action.corner, cost, replaced))
+        self._update_animal(action.card.season, out)
+        if replaced:
+            self._await_wild("move", action.corner, out)
+
+    def _play_cost_event(self, out: list[ev.Event]) -> None:
+        discount = min(self.discount(), self.play_total)
+        out.append(ev.PlayCost(self.active, self.play_total, discount, self.play_total - discount))
+
+    def _on_pay(self, action: Pay, out: list[ev.Event]) -> None:
+        if not self.paying:
+            self.paying = True
+            self._play_cost_event(out)
+        card = self._first(self.seats[self.active], action.card)
+        assert card is not None
+        self._to_discard(card, "payment", out)
+        self.play_paid += 1
+        if self.owed() == 0:
+            self._end_action(out)
+
+    def _on_done(self, action: Done, out: list[ev.Event]) -> None:
+        if self.pending == "play":
+            self._play_cost_event(out)
+        self._end_action(out)
+
+    def _on_feather(self, action: Feather, out: list[ev.Event]) -> None:
+        seat = self.seats[self.active]
+        seat.feathers -= 1
+        if self.rules.feather_returns_to_supply:
+            self.feather_supply += 1
+        out.append(ev.FeatherSpent(self.active, action.animal, self.rules.feather_returns_to_supply))
+        if self.t.animal_power[action.animal] == HAND_LIMIT:
+            self.otter_turn = True
+        else:
+            self.boost = action.animal
+
+    def _on_discard(self, action: Discard, out: list[ev.Event]) -> None:
+        card = self._first(self.seats[self.active], action.card)
+        assert card is not None
+        self._to_discard(card, "hand_limit", out)
+
+    def _on_end_turn(self, action: EndTurn, out: list[ev.Event]) -> None:
+        out.append(ev.TurnEnded(self.active, len(self.seats[self.active].hand)))
+        if self.complete_at_end:
+            self._finish("complete_sets", out)
+            return
+        if self.trigger == self.active and not self.bonus_done:
+            self.bonus_done = True
+            if self.rules.bonus_wild_on_pile_end and self.wild_supply > 0:
+                self.wild_supply -= 1
+                out.append(ev.WildTaken(self.active, "bonus", self.wild_supply))
+                if self._await_wild("bonus", None, out):
+                    return
+        self._next_turn(out)
+
+    def _on_pass(self, action: Pass, out: list[ev.Event]) -> None:
+        self._begin("pass", out)
+        self._end_action(out)
+
+    # ----------------------------------------------------------------------------------------- snapshots
+
+    def _pending_json(self) -> dict[str, Any] | None:
+        kind = self.pending
+        if kind is None:
+            return None
+        if kind == "draw":
+            return {"kind": kind, "left": self.draw_left, "extra": self.draw_extra}
+        if kind == "take":
+            return {"kind": kind, "left": self.take_left, "extra": self.take_extra}
+        if kind == "refill":
+            return {"kind": kind, "column": self.refill_column, "left": self.refill_left,
+                    "take_left": self.take_left, "take_extra": self.take_extra}
+        play = {"total": self.play_total, "placed": self.play_placed, "paid": self.play_paid, "paying": self.paying}
+        if kind == "play":
+            return {"kind": kind, **play}
+        return {"kind": kind, "why": self.wild_why, "from": self.wild_from,
+                "play": play if self.wild_why == "move" else None}
+
+    def to_snapshot(self) -> dict[str, Any]:
+        ids = self.t.ids
+
+        def cards(seq: Sequence[int]) -> list[str]:
+            return [ids[c] for c in seq]
+
+        return {
+            "game": GAME_ID,
+            "version": SNAPSHOT_VERSION,
+            "mode": self.mode,
+            "rng": self.rng.to_text(),
+            "active": self.active,
+            "turn": self.turn,
+            "actions_left": self.actions_left,
+            "pending": self._pending_json(),
+            "boost": self.boost,
+            "power": self.power,
+            "otter_turn": self.otter_turn,
+            "fresh_discards": cards(self.fresh_discards),
+            "draw_piles": [cards(p) for p in self.piles],
+            "market": [cards(c) for c in self.market],
+            "discard": cards(self.discard),
+            "removed": cards(self.removed),
+            "wild_supply": self.wild_supply,
+            "feather_supply": self.feather_supply,
+            "animals": {a: self.owner[a] for a in self.t.animals},
+            "players": [{
+                "hand": cards(seat.hand),
+                "feathers": seat.feathers,
+                "corners": [{"cards": [ids[c.cards[v]] for v in sorted(c.cards)], "wild": c.wild}
+                            for c in seat.corners],
+            } for seat in self.seats],
+            "end": {"trigger": self.trigger, "final_turns_left": self.final_left, "bonus_given": self.bonus_done,
+                    "complete_at_end": self.complete_at_end},
+            "over": self.over,
+        }
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What seat ``player`` may know (FD-7.1): its own hand, the others' hand sizes, the piles' sizes and
+        top backs; every board, the market, the discard pile, animals, feathers and supplies."""
+        snap = self.to_snapshot()
+        del snap["rng"]
+        snap["draw_piles"] = [{"size": len(p), "top_back": self.t.back[p[-1]] if p else None} for p in self.piles]
+        snap["removed"] = len(self.removed)
+        for seat, entry in enumerate(snap["players"]):
+            if seat != player:
+                entry["hand"] = len(entry["hand"])
+        snap["viewer"] = player
+        snap["legal"] = [str(a) for a in self.legal_actions()] if self.active == player else []
+        return snap
+
+    @classmethod
+    def from_snapshot(cls, data: FifteenDaysData, snapshot: Any) -> "GameState":
+        return _read_snapshot(data, snapshot)
+
+
+_HANDLERS = {
+    Draw: GameState._on_draw, Take: GameState._on_take, Refill: GameState._on_refill,
+    TakeWild: GameState._on_take_wild, PutWild: GameState._on_put_wild, Play: GameState._on_play,
+    Pay: GameState._on_pay, Done: GameState._on_done, Feather: GameState._on_feather,
+    Discard: GameState._on_discard, EndTurn: GameState._on_end_turn, Pass: GameState._on_pass,
+}
+
+
+# ------------------------------------------------------------------------------------------------ new game
+
+def new_game(data: FifteenDaysData, players: int, *, mode: str | None = None, seed: int = 0) -> GameState:
+    """FD-1: the 2-player removal, the deal, the market, the discard, two draw piles, the supplies, the first
+    player; ``seed`` decides every shuffle."""
+    info, rules = data.info, data.rules
+    if not info.min_players <= players <= info.max_players:
+        raise InvalidAction(f"15 Days is for {info.min_players}-{info.max_players} players, not {players}")
+    mode = mode or info.default_mode
+    if mode not in info.modes:
+        raise InvalidAction(f"unknown mode {mode!r}: expected {', '.join(info.modes)}")
+    state = GameState(data)
+    state.mode = mode
+    t = state.t
+    rng = SeededRandom(seed)
+    deck = list(range(len(t.ids)))
+    rng.shuffle(deck)
+    if players == 2:
+        key = t.back if rules.two_player_removal == "by_back" else t.season
+        groups = ("summer", "autumn", "winter")
+        for group in groups:
+            taken = [c for c in deck if key[c] == group][:rules.two_player_removed_each]
+            state.removed.extend(taken)
+        gone = set(state.removed)
+        deck = [c for c in deck if c not in gone]
+    for seat in range(players):
+        directions = data.board_of_seat(seat).corners
+        hand = [deck.pop() for _ in range(rules.starting_hand)]
+        state.seats.append(Seat(hand, rules.feathers_per_player, [Corner() for _ in directions], directions))
+    state.market = [[deck.pop() for _ in range(rules.market_column_height)] for _ in range(rules.market_columns)]
+    state.discard = [deck.pop()]
+    half = (len(deck) + 1) // 2                   # FD-1.6: the larger half is the first (left) pile
+    state.piles = [deck[len(deck) - half:], deck[:len(deck) - half]]
+    state.piles += [[] for _ in range(rules.draw_piles - 2)]
+    state.wild_supply = min(rules.wild_supply_per_player * players, data.wild_total)
+    state.feather_supply = data.feather_total - rules.feathers_per_player * players
+    state.owner = {a: None for a in t.animals}
+    state.active = rng.randbelow(players) if rules.first_player == "random" else 0
+    state.rng = rng
+    state._start_turn([])
+    return state
+
+
+# ------------------------------------------------------------------------------------------------ reading
+
+def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
+    at = r.At.snapshot()
+    snap = r.table(at, snapshot)
+    state = GameState(data)
+    t = state.t
+    if snap.get("game", GAME_ID) != GAME_ID:
+        raise at.sub("game").error(f"expected {GAME_ID!r}, got {r.show(snap.get('game'))}")
+    mode = snap.get("mode", data.info.default_mode)
+    if mode not in data.info.modes:
+        raise at.sub("mode").error(f"unknown mode {r.show(mode)}")
+    state.mode = mode
+    rng_text = snap.get("rng", "0" * 16)
+    if not isinstance(rng_text, str) or len(rng_text) != 16 or any(ch not in "0123456789abcdef" for ch in rng_text):
+        raise at.sub("rng").error("expected 16 lowercase hex digits")
+    state.rng = SeededRandom.from_text(rng_text)
+    seen: dict[int, str] = {}
+
+    def card_list(place: r.At, value: Any) -> list[int]:
+        out = []
+        for i, item in enumerate(r.array(place, value)):
+            spot = place.sub(i)
+            if not isinstance(item, str) or item not in t.index:
+                raise spot.error(f"{r.show(item)} is not a season card of this game")
+            index = t.index[item]
+            if index in seen:
+                raise spot.error(f"card {item!r} is also at {seen[index]}")
+            seen[index] = spot.field or ""
+            out.append(index)
+        return out
+
+    players_at = at.sub("players")
+    entries = r.array(players_at, snap.get("players", r.MISSING))
+    if not data.info.min_players <= len(entries) <= data.info.max_players:
+        raise players_at.error(f"{len(entries)} players (expected {data.info.min_players}-{data.info.max_players})")
+    wilds_on_boards = 0
+    for seat_no, entry in enumerate(entries):
+        seat_at = players_at.sub(seat_no)
+        entry = r.table(seat_at, entry)
+        r.keys(seat_at, entry, ("hand", "feathers", "corners"), ())
+        directions = data.board_of_seat(seat_no).corners
+        hand = card_list(seat_at.sub("hand"), entry["hand"])
+        feathers = r.integer(seat_at.sub("feathers"), entry["feathers"], 0)
+        corners_at = seat_at.sub("corners")
+        raw_corners = r.array(corners_at, entry["corners"])
+        if len(raw_corners) != len(directions):
+            raise corners_at.error(f"expected {len(directions)} corners, got {len(raw_corners)}")
+        corners = []
+        for k, raw in enumerate(raw_corners):
+            c_at = corners_at.sub(k)
+            raw = r.table(c_at, raw)
+            r.keys(c_at, raw, ("cards", "wild"), ())
+            corner = Corner()
+            for i, card in enumerate(card_list(c_at.sub("cards"), raw["cards"])):
+                if corner.season is not None and t.season[card] != corner.season:
+                    raise c_at.sub("cards").sub(i).error(
+                        f"a {t.season[card]} card in the {corner.season} corner")
+                if t.value[card] in corner.cards:
+                    raise c_at.sub("cards").sub(i).error(f"a second {t.value[card]} in one corner")
+                corner.season = t.season[card]
+                corner.cards[t.value[card]] = card
+            if list(corner.cards) != sorted(corner.cards):
+                raise c_at.sub("cards").error("cards must be listed by value, lowest first")
+            if raw["wild"] is not None:
+                wild = r.integer(c_at.sub("wild"), raw["wild"])
+                if wild not in t.value_set or wild in corner.cards:
+                    raise c_at.sub("wild").error(f"{wild} is not a missing value of this corner")
+                corner.wild = wild
+                wilds_on_boards += 1
+            corners.append(corner)
+        seasons = [c.season for c in corners if c.season is not None]
+        if len(seasons) != len(set(seasons)):
+            raise corners_at.error("two corners hold the same season (FD-3.2)")
+        state.seats.append(Seat(hand, feathers, corners, directions))
+    n = len(state.seats)
+
+    def seat_or_none(place: r.At, value: Any) -> int | None:
+        if value is None:
+            return None
+        found = r.integer(place, value, 0)
+        if found >= n:
+            raise place.error(f"there is no player {found}")
+        return found
+
+    state.active = seat_or_none(at.sub("active"), snap.get("active", r.MISSING))  # type: ignore[assignment]
+    if state.active is None:
+        raise at.sub("active").error("missing")
+    state.turn = r.integer(at.sub("turn"), snap.get("turn", r.MISSING), 1)
+    state.actions_left = r.integer(at.sub("actions_left"), snap.get("actions_left", r.MISSING), 0)
+    if state.actions_left > data.rules.actions_per_turn:
+        raise at.sub("actions_left").error(f"at most {data.rules.actions_per_turn}")
+    for key in ("boost", "power"):
+        value = snap.get(key)
+        if value is not None and value not in t.animals:
+            raise at.sub(key).error(f"{r.show(value)} is not an animal")
+        setattr(state, key, value)
+    state.otter_turn = r.boolean(at.sub("otter_turn"), snap.get("otter_turn", False))
+    piles_at = at.sub("draw_piles")
+    piles = r.array(piles_at, snap.get("draw_piles", r.MISSING))
+    if len(piles) != data.rules.draw_piles:
+        raise piles_at.error(f"expected {data.rules.draw_piles} draw piles")
+    state.piles = [card_list(piles_at.sub(i), p) for i, p in enumerate(piles)]
+    market_at = at.sub("market")
+    columns = r.array(market_at, snap.get("market", r.MISSING))
+    if len(columns) != data.rules.market_columns:
+        raise market_at.error(f"expected {data.rules.market_columns} columns")
+    state.market = [card_list(market_at.sub(i), c) for i, c in enumerate(columns)]
+    state.discard = card_list(at.sub("discard"), snap.get("discard", r.MISSING))
+    state.removed = card_list(at.sub("removed"), snap.get("removed", []))
+    if len(seen) != len(t.ids):
+        missing = sorted(t.ids[i] for i in range(len(t.ids)) if i not in seen)
+        raise at.error(f"{len(missing)} season card(s) are nowhere, e.g. {missing[0]!r}")
+    fresh_at = at.sub("fresh_discards")
+    fresh = []
+    for i, item in enumerate(r.array(fresh_at, snap.get("fresh_discards", []))):
+        if item not in t.index or t.index[item] not in state.discard:
+            raise fresh_at.sub(i).error(f"{r.show(item)} is not on the discard pile")
+        fresh.append(t.index[item])
+    state.fresh_discards = fresh
+    state.wild_supply = r.integer(at.sub("wild_supply"), snap.get("wild_supply", r.MISSING), 0)
+    state.feather_supply = r.integer(at.sub("feather_supply"), snap.get("feather_supply", r.MISSING), 0)
+    animals_at = at.sub("animals")
+    animals = r.table(animals_at, snap.get("animals", r.MISSING))
+    r.keys(animals_at, animals, t.animals, ())
+    state.owner = {a: seat_or_none(animals_at.sub(a), animals[a]) for a in t.animals}
+    end_at = at.sub("end")
+    end = r.table(end_at, snap.get("end", r.MISSING))
+    r.keys(end_at, end, ("trigger", "final_turns_left", "bonus_given"), ("complete_at_end",))
+    state.trigger = seat_or_none(end_at.sub("trigger"), end["trigger"])
+    left = end["final_turns_left"]
+    state.final_left = None if left is None else r.integer(end_at.sub("final_turns_left"), left, 0)
+    state.bonus_done = r.boolean(end_at.sub("bonus_given"), end["bonus_given"])
+    state.complete_at_end = r.boolean(end_at.sub("complete_at_end"), end.get("complete_at_end", False))
+    over = snap.get("over")
+    if over not in (None, "complete_sets", "draw_pile"):
+        raise at.sub("over").error("expected null, \"complete_sets\" or \"draw_pile\"")
+    state.over = over
+    _read_pending(state, at.sub("pending"), snap.get("pending"))
+    feathers = sum(s.feathers for s in state.seats) + state.feather_supply
+    if feathers > data.feather_total:
+        raise at.sub("feather_supply").error(f"{feathers} feathers in play, the box has {data.feather_total}")
+    awaiting = 1 if state.pending == "wild" else 0
+    box = data.wild_total - min(data.rules.wild_supply_per_player * n, data.wild_total)
+    if state.wild_supply + wilds_on_boards + awaiting + box != data.wild_total:
+        raise at.sub("wild_supply").error(
+            f"{state.wild_supply} in the supply, {wilds_on_boards} on boards and {awaiting} awaiting a place "
+            f"do not add up to the {data.wild_total - box} wilds of a {n}-player game")
+    return state
+
+
+def _read_pending(state: GameState, at: r.At, value: Any) -> None:
+    if value is None:
+        return
+    value = r.table(at, value)
+    kind = r.choice(at.sub("kind"), value.get("kind", r.MISSING), PENDING_KINDS, "a pending decision")
+    state.pending = kind
+
+    def num(key: str, source: dict[str, Any] = value, place: r.At = at) -> int:
+        return r.integer(place.sub(key), source.get(key, r.MISSING), 0)
+
+    if kind == "draw":
+        state.draw_left, state.draw_extra = num("left"), num("extra")
+    elif kind == "take":
+        state.take_left, state.take_extra = num("left"), num("extra")
+    elif kind == "refill":
+        state.refill_column, state.refill_left = num("column"), num("left")
+        state.take_left, state.take_extra = num("take_left"), num("take_extra")
+        if state.refill_column >= len(state.market):
+            raise at.sub("column").error("no such market column")
+    else:
+        play = value if kind == "play" else value.get("play")
+        if kind == "wild":
+            state.wild_why = r.choice(at.sub("why"), value.get("why", r.MISSING), ("action", "move", "bonus"),
+                                      "a reason for the wild")
+            source = value.get("from")
+            state.wild_from = None if source is None else r.integer(at.sub("from"), source, 0)
+        if play is not None:
+            place = at if kind == "play" else at.sub("play")
+            play = r.table(place, play)
+            state.play_total, state.play_placed, state.play_paid = (num("total", play, place), num("placed", play, place),
+                                                                     num("paid", play, place))
+            state.paying = r.boolean(place.sub("paying"), play.get("paying", r.MISSING))

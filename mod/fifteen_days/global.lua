@@ -27,6 +27,7 @@ local SETTLE_TIMEOUT = 3     -- longest wait for moves to end
 local PILE_LIFT = 0.02       -- height of one card in a loose pile
 local ACT = "act"            -- the bridge request that checks and rules one decision
 local SCORE = "score"        -- the bridge request that scores the table
+local REMOVED_OFFSET = 5     -- cards out of the game lie this far (z) beyond draw pile 0, away from the market
 local FACE_UP = { 0, 180, 0 }
 local FACE_DOWN = { 0, 180, 180 }
 
@@ -186,7 +187,7 @@ end
 local function removed_spot(count)
     local zone = map.zone("fd-draw-pile", 0)
     local p = zone.getPosition()
-    return { x = p.x - 6, y = p.y + 0.1 + PILE_LIFT * count, z = p.z }
+    return { x = p.x, y = p.y + 0.1 + PILE_LIFT * count, z = p.z + REMOVED_OFFSET }
 end
 
 --- Set aside `entries` (deck entries) out of the game, face down, tagged fd-removed (read by nothing).
@@ -194,7 +195,7 @@ local function set_aside(deck, entries)
     for i, entry in ipairs(entries) do
         local obj = deck.takeObject({ guid = entry.guid, position = removed_spot(i), rotation = FACE_DOWN,
             smooth = false })
-        obj.addTag("fd-removed")
+        obj.addTag(map.REMOVED)
     end
 end
 
@@ -303,9 +304,10 @@ function onSetupClick(player, value, id)
     end
     for i, entry in ipairs(spare) do
         local p = wild_deck.getPosition()
-        local obj = wild_deck.takeObject({ guid = entry.guid, position = { p.x - 4, p.y + 0.1 + PILE_LIFT * i, p.z },
+        local obj = wild_deck.takeObject({ guid = entry.guid,
+            position = { p.x, p.y + 0.1 + PILE_LIFT * i, p.z + REMOVED_OFFSET },
             rotation = FACE_UP, smooth = false })
-        obj.addTag("fd-removed")
+        obj.addTag(map.REMOVED)
     end
     when_settled(function() start_play() end)
 end

@@ -13,6 +13,7 @@ local util = require("lib.util")
 local M = {}
 
 M.NEAR = 0.6          -- a card lies on a snap point when its centre is this close (horizontal distance)
+M.REMOVED = "fd-removed"   -- tag the mod puts on a card Setup takes out of the game (FD-1.2, FD-1.7)
 
 function M.one(tag)
     return getObjectsWithTag(tag)[1]
@@ -82,7 +83,7 @@ function M.stack(zone)
     end
     local loose = {}
     for _, obj in ipairs(getObjectsWithTag("fd-season")) do
-        if M.inside(zone, obj) then
+        if not obj.hasTag(M.REMOVED) and M.inside(zone, obj) then
             table.insert(loose, obj)
         end
     end
@@ -241,7 +242,7 @@ function M.wild_supply()
     end
     if zone ~= nil then
         for _, obj in ipairs(getObjectsWithTag("fd-wild")) do
-            if M.inside(zone, obj) then
+            if not obj.hasTag(M.REMOVED) and M.inside(zone, obj) then
                 table.insert(out, { id = util.memo(obj).card, guid = obj.getGUID(), obj = obj })
             end
         end

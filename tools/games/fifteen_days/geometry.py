@@ -27,8 +27,9 @@ TOKEN_SCALE = 0.6
 LABEL_HEIGHT = 40
 """Pixels at the top of the animals and feathers boxes kept for their label."""
 
-MARKET_STEP = 0.8
-"""Table units between two cards of a market column (the later one nearer the south edge)."""
+MARKET_STEP = -0.8
+"""Signed z offset in table units from one card of a market column to the next one laid (negative: the later
+card lies nearer the south edge, so it covers the lower part of the earlier ones for a player there)."""
 
 MARKET_LIFT = 0.05
 """Table units each later card of a market column lies higher than the one before."""
@@ -83,6 +84,11 @@ def fractions(points: list[tuple[float, float]], layout: CardLayout) -> list[tup
 
 def market_offsets(height: int) -> list[tuple[float, float, float]]:
     """``(dx, dy, dz)`` from a market column's zone to its ``k``-th card (0 = first laid) for ``k < height``:
-    the zone is centred on the column, later cards nearer the south edge (−z) and higher."""
-    middle = (height - 1) / 2
-    return [(0.0, k * MARKET_LIFT, (middle - k) * MARKET_STEP) for k in range(height)]
+    the first card lies at the zone's position, each later one :data:`MARKET_STEP` further and a little higher."""
+    return [(0.0, k * MARKET_LIFT, k * MARKET_STEP) for k in range(height)]
+
+
+def market_zone_depth(height: int) -> float:
+    """Depth of a market column's zone: centred on the first card, it reaches past the last one either way."""
+    _, card_d = card_size_units()
+    return card_d + 2 * (height - 1) * abs(MARKET_STEP) + 0.6

@@ -136,7 +136,7 @@ def compose_table(data: FifteenDaysData, art: Art, *, mode: str, lang: str, layo
         objects.append(_zone(f"draw-pile:{i}", "fd-draw-pile", {"role": "draw-pile", "index": i}, x, CENTRE_Z,
                              pile_size))
     height = data.rules.market_column_height
-    column_size = (card_w + 0.6, card_d + (height - 1) * geometry.MARKET_STEP + 0.6)
+    column_size = (card_w + 0.6, geometry.market_zone_depth(height))
     for i in range(data.rules.market_columns):
         x = (i - (data.rules.market_columns - 1) / 2) * (card_w + 1.0)
         objects.append(_zone(f"market-column:{i}", "fd-market-column", {"role": "market-column", "index": i},

@@ -25,7 +25,7 @@ local HELLO_RETRY = 5        -- seconds between two hellos while the bridge is a
 local STEP_DELAY = 0.3       -- seconds between two steps of a ruling, so that players can follow them
 local SETTLE_TIMEOUT = 3     -- longest wait for moves to end
 local PILE_LIFT = 0.02       -- height of one card in a loose pile
-local ACT = "act"            -- the bridge request that checks and rules one decision
+local ACT = "legal"          -- the bridge request that checks one decision and rules it
 local SCORE = "score"        -- the bridge request that scores the table
 local REMOVED_OFFSET = 5     -- cards out of the game lie this far (z) beyond draw pile 0, away from the market
 local FACE_UP = { 0, 180, 0 }
@@ -64,7 +64,7 @@ local function colour_of(seat)
 end
 
 local function active_colour()
-    return colour_of(ledger.turn.active_player)
+    return colour_of(ledger.turn.active)
 end
 
 -- ------------------------------------------------------------------ panels
@@ -246,7 +246,9 @@ function onSetupClick(player, value, id)
     ledger.values = data.values or { 1, 2, 3, 4, 5, 6 }
     -- FD-1.8: a random first player (chosen first, so a reload in the middle of the deal knows it)
     local first = math.random(1, #colours) - 1
-    ledger.turn = { active_player = first, first_player = first }
+    ledger.turn = { active = first, turn = 1, actions_left = rules().actions_per_turn or 2, pending = false,
+        boost = false, power = false, otter_turn = false, fresh_discards = {},
+        ["end"] = { trigger = false, final_turns_left = false, bonus_given = false }, over = false }
     ledger.phase = "dealing"
     UI.setAttribute("setupButton", "active", "false")
     local deck = map.one("fd-season-deck")
@@ -393,9 +395,11 @@ local function finish_ruling(reply)
     return function()
         ledger.ruling = nil
         ledger.applied = 0
-        if reply.turn ~= nil then
-            ledger.turn = reply.turn
+        -- the engine's bookkeeping after the ruling (whose turn, the open decision, the end trigger)
+        for _, key in ipairs(map.BOOKKEEPING) do
+            ledger.turn[key] = (reply.snapshot or {})[key]
         end
+        ledger.next = reply.next
         if ledger.outcome ~= nil then
             ledger.phase = "ended"
             Turns.enable = false
@@ -470,7 +474,7 @@ local BUTTONS = {
 
 --- A pile button refills an emptied market column while the engine waits for one (FD-2.B).
 local function pile_action(seat, pile)
-    if ledger.turn.pending == "refill" then
+    if (ledger.next or {}).pending == "refill" then
         return { action = "refill", player = seat, pile = pile }
     end
     return { action = "draw", player = seat, pile = pile }
@@ -513,7 +517,7 @@ function onObjectDrop(colour, obj)
             send_decision(colour, { action = "play", player = seat, card = face, corner = corner }, undo)
         elseif map.inside(map.one("fd-discard"), obj) then
             local kind = "pay"
-            if ledger.turn.pending == "discard" then
+            if (ledger.next or {}).pending == "discard" then
                 kind = "discard"
             end
             send_decision(colour, { action = kind, player = seat, card = face }, undo)

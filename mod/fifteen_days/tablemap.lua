@@ -262,79 +262,95 @@ function M.moving()
     return false
 end
 
-local function faces(stack)
+local function ids(stack)
     local out = {}
     for i, entry in ipairs(stack) do
-        out[i] = entry.face
+        out[i] = entry.id
     end
     return out
 end
 
---- The table as the snapshot of docs/games/fifteen-days/protocol.md: what lies where, read off the table,
---  with the turn bookkeeping the engine keeps (`ledger.turn`, its own keys, sent back as they came).
-function M.snapshot(ledger)
-    local snap = {
-        ttsmod_snapshot = 1, game = ledger.game, mode = ledger.mode,
-        players = {}, draw_piles = {}, market = {}, discard = {},
-    }
-    for seat, colour in ipairs(ledger.colours) do
-        local hand = {}
-        local wilds_in_hand = 0
-        for _, obj in ipairs(M.hand_cards(colour)) do
-            if obj.hasTag("fd-wild") then
-                wilds_in_hand = wilds_in_hand + 1
-            else
-                table.insert(hand, M.face(util.memo(obj)))
+--- The seat (0-based) whose seat area holds the animal token, or false (in the supply).
+local function animal_owner(animal, colours)
+    for _, obj in ipairs(getObjectsWithTag("fd-animal:" .. animal)) do
+        for seat, colour in ipairs(colours) do
+            for _, zone in ipairs(getObjectsWithTag("fd-seat")) do
+                if util.memo(zone).owner == colour and M.inside(zone, obj) then
+                    return seat - 1
+                end
             end
         end
-        table.sort(hand)
-        local corners_read, animals, feathers = M.board_contents(colour)
+    end
+    return false
+end
+
+--- The engine's turn bookkeeping of a snapshot (every key the table cannot show), kept in the ledger.
+M.BOOKKEEPING = { "rng", "active", "turn", "actions_left", "pending", "boost", "power", "otter_turn",
+    "fresh_discards", "end", "over" }
+
+--- The table as the snapshot of docs/games/fifteen-days/protocol.md (the engine's `to_snapshot` shape): card
+--  ids in every pile, column, hand and corner, bottom card first; supplies and animal owners read off the
+--  table; the engine's bookkeeping (`ledger.turn`, the keys of M.BOOKKEEPING as the bridge last wrote them)
+--  sent back as it came. Lua cannot hold null: an empty slot is written false (docs/protocol.md).
+function M.snapshot(ledger)
+    local snap = { game = ledger.game, mode = ledger.mode, players = {}, draw_piles = {}, market = {},
+        discard = {}, removed = {}, animals = {} }
+    for seat, colour in ipairs(ledger.colours) do
+        local hand = {}
+        for _, obj in ipairs(M.hand_cards(colour)) do
+            if obj.hasTag("fd-season") then
+                table.insert(hand, util.memo(obj).card)
+            end
+        end
+        local corners_read, _, feathers = M.board_contents(colour)
         local corners = {}
         for k, c in ipairs(corners_read) do
             local cards = {}
-            local season = false
             for _, value in ipairs(ledger.values or {}) do
                 if c.cards[value] ~= nil then
-                    table.insert(cards, value)
-                    season = c.cards[value].season
+                    table.insert(cards, c.cards[value].id)
                 end
             end
             local wild = false
             if c.wild ~= nil then
                 wild = c.wild
             end
-            corners[k] = { season = season, values = cards, wild = wild }
+            corners[k] = { cards = cards, wild = wild }
         end
-        snap.players[seat] = { seat = seat - 1, colour = colour, hand = hand, corners = corners,
-            feathers = feathers, animals = animals }
+        snap.players[seat] = { hand = hand, feathers = feathers, corners = corners }
     end
     for i = 0, 1 do
         local zone = M.zone("fd-draw-pile", i)
-        local pile = {}
+        snap.draw_piles[i + 1] = {}
         if zone ~= nil then
-            -- the engine's piles list the top card first
-            local stack = faces(M.stack(zone))
-            for j = #stack, 1, -1 do
-                table.insert(pile, stack[j])
-            end
+            snap.draw_piles[i + 1] = ids(M.stack(zone))
         end
-        snap.draw_piles[i + 1] = pile
     end
     for i = 0, 2 do
         local zone = M.zone("fd-market-column", i)
         snap.market[i + 1] = {}
         if zone ~= nil then
-            snap.market[i + 1] = faces(M.stack(zone))
+            snap.market[i + 1] = ids(M.stack(zone))
         end
     end
     local discard = M.one("fd-discard")
     if discard ~= nil then
-        snap.discard = faces(M.stack(discard))
+        snap.discard = ids(M.stack(discard))
+    end
+    for _, obj in ipairs(getObjectsWithTag("fd-season")) do
+        if obj.hasTag(M.REMOVED) then
+            table.insert(snap.removed, util.memo(obj).card)
+        end
+    end
+    table.sort(snap.removed)
+    for _, animal in ipairs({ "otter", "frog", "squirrel", "rabbit" }) do
+        snap.animals[animal] = animal_owner(animal, ledger.colours)
     end
     snap.wild_supply = #M.wild_supply()
     snap.feather_supply = #M.in_supply("fd-feather-supply", "fd-feather")
-    for key, value in pairs(ledger.turn or {}) do
-        if snap[key] == nil then
+    for _, key in ipairs(M.BOOKKEEPING) do
+        local value = (ledger.turn or {})[key]
+        if value ~= nil then
             snap[key] = util.deep_copy(value)
         end
     end

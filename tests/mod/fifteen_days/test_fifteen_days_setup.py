@@ -4,11 +4,42 @@ after pressing Setup for 2, 3 and 4 seated players (FD-1), and the snapshot the 
 from __future__ import annotations
 
 import json
+import tomllib
 from collections import Counter
 
 import pytest
 
+from bridge.rules.fifteen_days.data import parse_fifteen_days
+from bridge.rules.fifteen_days.state import GameState
 from tests.mod.fifteen_days.handmade import COLOURS, answer, table
+from tests.mod.luasrc import REPO_ROOT
+
+ASSETS = REPO_ROOT / "assets" / "fifteen_days"
+
+
+def _data():
+    game_toml = ASSETS / "game.toml"
+    if not game_toml.exists():
+        game_toml = ASSETS / "game.toml.draft"   # until the data lands with the engine registered
+    documents = {"game.toml": tomllib.loads(game_toml.read_text(encoding="utf-8"))}
+    for name in ("cards.toml", "components.toml"):
+        documents[name] = tomllib.loads((ASSETS / name).read_text(encoding="utf-8"))
+    return parse_fifteen_days(documents)
+
+
+def _nulls(snap):
+    """What a Lua table cannot hold: an empty slot the mod writes false is null to the engine."""
+    fixed = json.loads(json.dumps(snap))
+    for key in ("pending", "boost", "power", "over"):
+        if fixed.get(key) is False:
+            fixed[key] = None
+    fixed["animals"] = {a: (None if s is False else s) for a, s in fixed["animals"].items()}
+    fixed["end"] = {k: (None if v is False and k != "bonus_given" else v) for k, v in fixed["end"].items()}
+    for player in fixed["players"]:
+        for corner in player["corners"]:
+            if corner["wild"] is False:
+                corner["wild"] = None
+    return fixed
 
 
 def _setup(colours: list[str], seed: int = 1):
@@ -39,8 +70,9 @@ def test_setup_lays_hands_market_discard_piles_and_supplies_for_the_seated_playe
         # FD-1.3: two cards in every hand, one feather on every board
         for colour, player in zip(colours, snap["players"]):
             assert len(t.hand(colour)) == 2 and len(player["hand"]) == 2
-            assert player["feathers"] == 1 and player["animals"] == []
-            assert all(c["values"] == [] and c["wild"] is False for c in player["corners"])
+            assert player["feathers"] == 1
+            assert all(c["cards"] == [] and c["wild"] is False for c in player["corners"])
+        assert snap["animals"] == {"otter": False, "frog": False, "squirrel": False, "rabbit": False}
         # FD-1.4: three columns of three face-up cards; FD-1.5: one face-up card on the discard pile
         assert [len(column) for column in snap["market"]] == [3, 3, 3]
         for i in range(3):
@@ -50,15 +82,19 @@ def test_setup_lays_hands_market_discard_piles_and_supplies_for_the_seated_playe
         rest = 90 - (15 if players == 2 else 0) - 2 * players - 10
         assert [len(p) for p in snap["draw_piles"]] == [(rest + 1) // 2, rest // 2]
         assert all(o.face_down for o in _in(t, "pile1"))
+        assert snap["removed"] == sorted(o.memo_json()["card"] for o in removed)
         # FD-1.7: 2 wilds per player, 5 - players feathers, the four animals in the supply
         assert snap["wild_supply"] == 2 * players and snap["feather_supply"] == 5 - players
         # every season card is somewhere once
         seen = sum(len(p["hand"]) for p in snap["players"]) + sum(len(c) for c in snap["market"]) + \
-            len(snap["discard"]) + sum(len(p) for p in snap["draw_piles"]) + len(removed)
+            len(snap["discard"]) + sum(len(p) for p in snap["draw_piles"]) + len(snap["removed"])
         assert seen == 90
+        # the engine reads the table the mod laid (once Lua's false for "no value" reads as null)
+        state = GameState.from_snapshot(_data(), _nulls(snap))
+        assert len(state.seats) == players and state.active == snap["active"]
         # FD-1.8: a seated player begins, and the turn bookkeeping says who
         ledger = json.loads(t.call_global("test_ledger"))
-        first = ledger["turn"]["active_player"]
+        first = ledger["turn"]["active"]
         assert t.ui_value("turnStatus") == f"{colours[first]} to play"
         assert t.ui_attribute("actionPanel", "active") == "true"
         assert t.ui_attribute("setupButton", "active") == "false"
@@ -90,7 +126,7 @@ def test_the_score_panel_shows_the_bridges_score_after_setup():
             {"player": 0, "score": -8, "runs": 0, "animals": 0, "empty_corners": 4},
             {"player": 1, "score": -8, "runs": 0, "animals": 0, "empty_corners": 4}]})
         assert request["game"] == "fifteen-days"
-        assert [p["colour"] for p in request["body"]["snapshot"]["players"]] == ["White", "Red"]
+        assert [len(p["hand"]) for p in request["body"]["snapshot"]["players"]] == [2, 2]
         assert t.ui_value("scoreRound") == "Scores now"
         assert t.ui_value("scoreRow1") == "White: -8 (runs 0, animals 0, empty corners 4)"
         assert t.ui_value("scoreRow2") == "Red: -8 (runs 0, animals 0, empty corners 4)"

@@ -1,0 +1,29 @@
+"""The named JSON examples of docs/games/fifteen-days/protocol.md, run through the 15 Days engine: the setup
+request deals a table the engine reads back, and every action example is an action the engine accepts."""
+
+from __future__ import annotations
+
+from bridge.rules.fifteen_days.actions import Action
+from bridge.rules.fifteen_days.service import handle_request
+from bridge.rules.fifteen_days.state import GameState
+from tests.mod.fifteen_days.test_fifteen_days_setup import _data
+from tests.mod.luasrc import REPO_ROOT
+from tests.test_docs_json import named_examples
+
+DOC = REPO_ROOT / "docs" / "games" / "fifteen-days" / "protocol.md"
+
+
+def test_the_setup_example_deals_a_table_the_engine_reads_back():
+    examples = named_examples(DOC)
+    data = _data()
+    reply = handle_request(data, "setup", examples["setup request"])
+    state = GameState.from_snapshot(data, reply["snapshot"])
+    assert len(state.seats) == 2 and reply["next"]["player"] == state.active
+
+
+def test_every_action_example_is_an_engine_action_that_round_trips():
+    examples = named_examples(DOC)
+    actions = {name: body for name, body in examples.items() if name.endswith(" action")}
+    assert set(actions) == {"draw action", "take action", "play action", "pay action"}
+    for name, body in actions.items():
+        assert Action.from_json(body).to_json() == body, name

@@ -15,6 +15,8 @@ Rulings not fixed by the rule text, beyond the AMB-FD flags of ``game.toml`` ``[
   missing value"); with no such place it returns to the supply.
 - The squirrel's third card and the rabbit's second card are optional (``done`` stops); a Play action may
   only place a card the hand can still pay for.
+- The frog's discount belongs to the Play action that starts with the frog owned (or lent by a feather): a
+  frog won by that action's own cards helps from the next Play action on (FD-E2: "total 3 cards").
 - A feather buys a power the player does not own; the otter's (with ``feather_otter_raises_limit``) raises
   this turn's hand limit at once, the others apply to the next action of this turn.
 - ``pass`` gives up an action only when no action is possible (both draw piles, the market and the discard
@@ -210,6 +212,7 @@ class GameState:
         self.take_left = self.take_extra = 0
         self.refill_column = self.refill_left = 0
         self.play_total = self.play_placed = self.play_paid = 0
+        self.play_discount = 0
         self.paying = False
         self.wild_why = "action"
         self.wild_from: int | None = None
@@ -276,7 +279,8 @@ class GameState:
         return self.rules.frog_discount if self.has_power(DISCOUNT) else 0
 
     def owed(self) -> int:
-        return max(0, self.play_total - self.discount()) - self.play_paid
+        """Cards the Play action in progress still has to pay."""
+        return max(0, self.play_total - self.play_discount) - self.play_paid
 
     def season_count(self, seat: int, season: str) -> int:
         """Cards of ``season`` on ``seat``'s board for the animals (FD-6.2; wilds by AMB-FD-02)."""
@@ -355,8 +359,10 @@ class GameState:
         if face.value in corner.cards:
             raise IllegalAction(f"corner {k} already holds a {face.value} (FD-3.3)", "duplicate_value")
         cost = placement_cost(seat.directions[k], corner, face.value)
-        total = self.play_total if self.pending == "play" else 0
-        owed = max(0, total + cost - self.discount())
+        if self.pending == "play":
+            owed = max(0, self.play_total + cost - self.play_discount)
+        else:
+            owed = max(0, cost - self.discount())
         if len(seat.hand) - 1 < owed:
             raise IllegalAction(f"the hand cannot pay {owed} card(s) after playing {face}", "cannot_pay")
         return card, cost
@@ -692,6 +698,7 @@ class GameState:
             self._begin("play", out)
             self.pending = "play"
             self.play_total = self.play_placed = self.play_paid = 0
+            self.play_discount = self.discount()
             self.paying = False
         seat = self.seats[self.active]
         corner = seat.corners[action.corner]
@@ -710,7 +717,7 @@ class GameState:
             self._await_wild("move", action.corner, out)
 
     def _play_cost_event(self, out: list[ev.Event]) -> None:
-        discount = min(self.discount(), self.play_total)
+        discount = min(self.play_discount, self.play_total)
         out.append(ev.PlayCost(self.active, self.play_total, discount, self.play_total - discount))
 
     def _on_pay(self, action: Pay, out: list[ev.Event]) -> None:
@@ -776,7 +783,8 @@ class GameState:
         if kind == "refill":
             return {"kind": kind, "column": self.refill_column, "left": self.refill_left,
                     "take_left": self.take_left, "take_extra": self.take_extra}
-        play = {"total": self.play_total, "placed": self.play_placed, "paid": self.play_paid, "paying": self.paying}
+        play = {"total": self.play_total, "discount": self.play_discount, "placed": self.play_placed,
+                "paid": self.play_paid, "paying": self.paying}
         if kind == "play":
             return {"kind": kind, **play}
         return {"kind": kind, "why": self.wild_why, "from": self.wild_from,
@@ -1071,4 +1079,5 @@ def _read_pending(state: GameState, at: r.At, value: Any) -> None:
             play = r.table(place, play)
             state.play_total, state.play_placed, state.play_paid = (num("total", play, place), num("placed", play, place),
                                                                      num("paid", play, place))
+            state.play_discount = num("discount", play, place)
             state.paying = r.boolean(place.sub("paying"), play.get("paying", r.MISSING))

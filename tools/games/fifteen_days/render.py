@@ -191,8 +191,9 @@ class Renderer:
             entry = f'overview "{overview.id}"'
             yield _Text(overview.title.get(lang), "components.toml", entry, f"title.{lang}"), L["overview"].box("title")
             yield _Text(overview.text.get(lang), "components.toml", entry, f"text.{lang}"), L["overview"].box("text")
-            yield (_Text(self._powers_text(), "components.toml", "animals", f"power_text.{lang}"),
-                   L["overview"].box("powers"))
+            powers, icon = L["overview"].box("powers"), L["overview"].params.get("icon_size", 70)
+            for i, animal in enumerate(d.animals):
+                yield self._power_line(animal), self._power_box(powers, icon, i, len(d.animals))
 
     def check_texts(self) -> None:
         """Raise :class:`DataError` for a text the font cannot draw or that cannot fit its box."""
@@ -205,8 +206,17 @@ class Renderer:
                          field=text.field)
             fit_text(text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field)
 
-    def _powers_text(self) -> str:
-        return "\n".join(f"{a.name.get(self.lang)}: {a.power_text.get(self.lang)}" for a in self.data.animals)
+    def _power_line(self, animal) -> _Text:
+        return _Text(f"{animal.name.get(self.lang)}: {animal.power_text.get(self.lang)}", "components.toml",
+                     f'animal "{animal.id}"', f"power_text.{self.lang}")
+
+    @staticmethod
+    def _power_box(powers: Box, icon: int, index: int, count: int) -> Box:
+        """The text box of the ``index``-th animal's row in the overview's ``powers`` box (right of its disc)."""
+        row = powers.height // max(1, count)
+        return Box(powers.name, powers.x + icon + 16, powers.y + index * row, powers.width - icon - 16, row,
+                   powers.font, powers.size_min, powers.size_max, powers.align, "middle", powers.colour,
+                   powers.line_spacing)
 
     @staticmethod
     def _label_box(box: Box) -> Box:
@@ -416,17 +426,17 @@ class Renderer:
                    b["text"])
         icon = layout.params.get("icon_size", 70)
         powers = b["powers"]
-        for i, animal in enumerate(self.data.animals):
-            y = powers.y + (i + 0.5) * powers.height / max(1, len(self.data.animals))
+        animals = self.data.animals
+        row = powers.height / max(1, len(animals))
+        for i, animal in enumerate(animals):
+            # One row per animal: its colour disc with its season's emblem, then its name and power.
+            y = powers.y + (i + 0.5) * row
             colour = parse_colour(animal.colour)
             r = icon / 2
             draw.ellipse((powers.x, y - r, powers.x + icon, y + r), fill=colour)
             paste_icon(image, season_emblem(animal.season, contrast(colour), round(icon * 0.7)), (powers.x + r, y))
-        text_box = Box(powers.name, powers.x + icon + 16, powers.y, powers.width - icon - 16, powers.height,
-                       powers.font, powers.size_min, powers.size_max, powers.align, powers.valign, powers.colour,
-                       powers.line_spacing)
-        self._text(draw, _Text(self._powers_text(), "components.toml", "animals", f"power_text.{self.lang}"),
-                   text_box)
+            line = self._power_line(animal)
+            self._text(draw, line, self._power_box(powers, icon, i, len(animals)))
         return image
 
 

@@ -236,3 +236,31 @@ def test_a_build_in_ukrainian_names_backs_in_ukrainian(tmp_path):
     (deck,) = by_tag(result.save, "fd-season-deck")
     assert {c["Nickname"] for c in deck["ContainedObjects"]} == {"Сорочка: Літо", "Сорочка: Осінь", "Сорочка: Зима"}
     assert check_file(result.save_path).exit_status == 0
+
+
+def _build_cli(folder: Path, out: Path):
+    return CliRunner().invoke(cli, ["build", str(folder), "--out", str(out), "--jobs", "1"])
+
+
+def test_a_corner_box_too_small_for_a_card_is_one_line_naming_the_layout(tmp_path):
+    folder = game_folder(tmp_path)
+    layouts = folder / "layouts.toml"
+    layouts.write_text(layouts.read_text(encoding="utf-8").replace(
+        "corner_2 = { box = [150, 864, 1100, 380] }", "corner_2 = { box = [150, 864, 200, 380] }"), encoding="utf-8")
+    result = _build_cli(folder, tmp_path / "out")
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        'error: layouts.toml: layout "board": boxes.corner_2.box: 200x380 px cannot hold a card of 267x372 px']
+    assert not (tmp_path / "out" / "15Days.json").exists()
+
+
+def test_a_card_title_the_font_cannot_draw_names_the_card(tmp_path):
+    folder = game_folder(tmp_path)
+    cards = folder / "cards.toml"
+    text = cards.read_text(encoding="utf-8")
+    cards.write_text(text.replace('en = "Grain Rain"', 'en = "Grain Rain 穀雨"', 1), encoding="utf-8")
+    result = _build_cli(folder, tmp_path / "out")
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith('error: cards.toml: card "spring-6-1": title.en: font DejaVuSerif-Bold.ttf has no glyph')
+    assert not (tmp_path / "out" / "15Days.json").exists()

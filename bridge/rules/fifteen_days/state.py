@@ -55,7 +55,12 @@ class Tables:
         self.season = tuple(card.season for card in data.cards)
         self.value = tuple(card.value for card in data.cards)
         self.back = tuple(card.back for card in data.cards)
-        self.face = tuple(Face(card.season, card.value) for card in data.cards)
+        # Faces as small integers in Face order, and one shared Face object per face: sorting and hashing
+        # plain integers keeps legal_actions cheap.
+        self.faces = tuple(sorted({Face(card.season, card.value) for card in data.cards}))
+        face_number = {face: i for i, face in enumerate(self.faces)}
+        self.face_id = tuple(face_number[Face(card.season, card.value)] for card in data.cards)
+        self.face = tuple(self.faces[i] for i in self.face_id)
         self.animals = tuple(animal.id for animal in data.animals)
         self.animal_season = {animal.id: animal.season for animal in data.animals}
         self.animal_power = {animal.id: animal.power for animal in data.animals}
@@ -327,7 +332,8 @@ class GameState:
         return None
 
     def _hand_faces(self, seat: Seat) -> list[Face]:
-        return sorted({self.t.face[c] for c in seat.hand})
+        face_id, faces = self.t.face_id, self.t.faces
+        return [faces[i] for i in sorted({face_id[c] for c in seat.hand})]
 
     def wild_spots(self, seat: int, exclude: int | None = None) -> list[tuple[int, int]]:
         """(corner, value) places a wild may go on ``seat``'s board (FD-5.1, 5.2)."""
@@ -384,13 +390,26 @@ class GameState:
         return found
 
     def _play_options(self, p: int) -> list[Action]:
+        # The same checks as play_check, without exceptions: this runs on every decision of a playout.
         found: list[Action] = []
         seat = self.seats[p]
+        if self.pending == "play":
+            base, discount = self.play_total, self.play_discount
+        else:
+            base, discount = 0, self.discount()
+        can_pay = len(seat.hand) - 1
+        used = {c.season for c in seat.corners if c.season is not None}
+        values = self.t.value_set
         for face in self._hand_faces(seat):
-            for k in range(len(seat.corners)):
-                try:
-                    self.play_check(p, face, k)
-                except IllegalAction:
+            if face.value not in values:
+                continue
+            for k, corner in enumerate(seat.corners):
+                if corner.season is None:
+                    if face.season in used:
+                        continue
+                elif corner.season != face.season or face.value in corner.cards:
+                    continue
+                if can_pay < base + placement_cost(seat.directions[k], corner, face.value) - discount:
                     continue
                 found.append(Play(p, face, k))
         return found
@@ -399,10 +418,11 @@ class GameState:
         if self.wild_supply <= 0 or not self.wild_spots(p):
             return []
         seat = self.seats[p]
-        on_board = {self.t.face[c] for corner in seat.corners for c in corner.cards.values()}
-        candidates = sorted(self.t.face[c] for c in seat.hand if self.t.face[c] in on_board)
+        face_id, faces = self.t.face_id, self.t.faces
+        on_board = {face_id[c] for corner in seat.corners for c in corner.cards.values()}
+        candidates = sorted(face_id[c] for c in seat.hand if face_id[c] in on_board)
         combos = sorted(set(combinations(candidates, self.rules.wild_discard_count)))
-        return [TakeWild(p, combo) for combo in combos]
+        return [TakeWild(p, tuple(faces[i] for i in combo)) for combo in combos]
 
     def _feather_options(self, p: int) -> list[Action]:
         seat = self.seats[p]

@@ -50,7 +50,7 @@ class FifteenDays:
 
     def components(self, state: GameState) -> Mapping[str, int]:
         """Season cards (how many are anywhere, and how many distinct), wilds (supply, boards, one awaiting a
-        place, the box), feathers (players and supply) and animals."""
+        place, the box), feathers (players, supply, spent out of the game) and animals."""
         snap = state.to_snapshot()
         places = (snap["draw_piles"] + snap["market"] + [snap["discard"], snap["removed"]]
                   + [p["hand"] for p in snap["players"]]
@@ -64,7 +64,7 @@ class FifteenDays:
             "season_cards": len(ids),
             "distinct_season_cards": len(set(ids)),
             "wilds": wilds,
-            "feathers": snap["feather_supply"] + sum(p["feathers"] for p in snap["players"]),
+            "feathers": snap["feather_supply"] + snap["feathers_out"] + sum(p["feathers"] for p in snap["players"]),
             "animals": len(snap["animals"]),
         }
 

@@ -231,6 +231,7 @@ class GameState:
         self.removed: list[int] = []
         self.wild_supply = 0
         self.feather_supply = 0
+        self.feathers_out = 0                  # spent and out of the game (feather_returns_to_supply = false)
         self.owner: dict[str, int | None] = {}
         self.trigger: int | None = None
         self.final_left: int | None = None
@@ -761,6 +762,8 @@ class GameState:
         seat.feathers -= 1
         if self.rules.feather_returns_to_supply:
             self.feather_supply += 1
+        else:
+            self.feathers_out += 1
         out.append(ev.FeatherSpent(self.active, action.animal, self.rules.feather_returns_to_supply))
         if self.t.animal_power[action.animal] == HAND_LIMIT:
             self.otter_turn = True
@@ -835,6 +838,7 @@ class GameState:
             "removed": cards(self.removed),
             "wild_supply": self.wild_supply,
             "feather_supply": self.feather_supply,
+            "feathers_out": self.feathers_out,
             "animals": {a: self.owner[a] for a in self.t.animals},
             "players": [{
                 "hand": cards(seat.hand),
@@ -1039,6 +1043,7 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
     state.fresh_discards = fresh
     state.wild_supply = r.integer(at.sub("wild_supply"), snap.get("wild_supply", r.MISSING), 0)
     state.feather_supply = r.integer(at.sub("feather_supply"), snap.get("feather_supply", r.MISSING), 0)
+    state.feathers_out = r.integer(at.sub("feathers_out"), snap.get("feathers_out", 0), 0)
     animals_at = at.sub("animals")
     animals = r.table(animals_at, snap.get("animals", r.MISSING))
     r.keys(animals_at, animals, t.animals, ())
@@ -1056,7 +1061,7 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
         raise at.sub("over").error("expected null, \"complete_sets\" or \"draw_pile\"")
     state.over = over
     _read_pending(state, at.sub("pending"), snap.get("pending"))
-    feathers = sum(s.feathers for s in state.seats) + state.feather_supply
+    feathers = sum(s.feathers for s in state.seats) + state.feather_supply + state.feathers_out
     if feathers > data.feather_total:
         raise at.sub("feather_supply").error(f"{feathers} feathers in play, the box has {data.feather_total}")
     awaiting = 1 if state.pending == "wild" else 0

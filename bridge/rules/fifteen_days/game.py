@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 
 from bridge.rules.errors import InvalidAction
 from bridge.rules.fifteen_days import service
-from bridge.rules.fifteen_days.actions import Action, EndTurn
+from bridge.rules.fifteen_days.actions import Action
 from bridge.rules.fifteen_days.data import parse_fifteen_days
 from bridge.rules.fifteen_days.records import FifteenDaysData
 from bridge.rules.fifteen_days.state import GAME_ID, GameState, new_game
@@ -94,7 +94,7 @@ class FifteenDays:
         """Turns played, winners, how the game ended, every score and who owns each animal at the end."""
         outcome = state.outcome()
         return {
-            "turns": sum(1 for action in actions if isinstance(action, EndTurn)) + (0 if state.over else 1),
+            "turns": state.turn,
             "actions": len(actions),
             "winners": list(outcome.winners) if outcome else [],
             "termination": outcome.reason if outcome else None,
@@ -104,8 +104,8 @@ class FifteenDays:
         }
 
     def aggregate(self, summaries: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
-        """Mean turns, win figures by seat, why games ended, what decided them, the mean score, and for each
-        animal the share of games it ended owned, by seat."""
+        """Mean turns, win figures by seat, why games ended, what decided them (FD-9.4), the mean score, and for
+        each animal the share of games it ended owned, and by which seat."""
         games = len(summaries)
         scores = [score for s in summaries for score in s["scores"]]
         animals: dict[str, list[int]] = {}
@@ -119,11 +119,9 @@ class FifteenDays:
             "terminations": dict(sorted(Counter(s["termination"] for s in summaries).items())),
             "decided_by": dict(sorted(Counter(s["decided_by"] for s in summaries).items())),
             "mean_score": round(sum(scores) / len(scores), 4) if scores else 0.0,
-            "animal_owner_rate": {
-                animal: {"by_seat": [round(n / games, 4) for n in counts[:players]],
-                         "unowned": round(counts[players] / games, 4)}
-                for animal, counts in animals.items()
-            },
+            "animal_owned_rate": {animal: round(1 - counts[players] / games, 4) for animal, counts in animals.items()},
+            "animal_owner_by_seat": {animal: [round(n / games, 4) for n in counts[:players]]
+                                     for animal, counts in animals.items()},
         }
 
 

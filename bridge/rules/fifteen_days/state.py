@@ -707,7 +707,7 @@ class GameState:
         elif why == "action":
             self._end_action(out)
         else:                                              # the bonus wild after the turn (FD-9.2)
-            if self.all_sets_complete(self.active) and self.rules.end_on_complete_sets == "immediately":
+            if self.all_sets_complete(self.active):         # the turn is over already: either flag ends here
                 self._finish("complete_sets", out)
             else:
                 self._next_turn(out)

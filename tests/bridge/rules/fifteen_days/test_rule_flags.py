@@ -10,7 +10,7 @@ import pytest
 
 from bridge.rules.fifteen_days import FIFTEEN_DAYS
 from bridge.rules.fifteen_days import events as ev
-from bridge.rules.fifteen_days.actions import Done, Feather, Pay, Play, PutWild, Take, TakeWild
+from bridge.rules.fifteen_days.actions import Discard, Done, EndTurn, Feather, Pay, Play, PutWild, Take, TakeWild
 from bridge.rules.fifteen_days.state import new_game
 from bridge.rules.playout import play_random_game
 from tests.bridge.rules.fifteen_days.tables import Table, face
@@ -95,3 +95,20 @@ def test_a_wild_may_start_a_corner_when_it_needs_no_real_card(fd_data):
     strict.apply(TakeWild(0, (face("summer-2"), face("summer-2"))))
     assert {a.corner for a in strict.legal_actions()} == {0}
     assert Done(0) not in strict.legal_actions()
+
+
+def test_completing_every_set_ends_the_game_at_the_end_of_the_turn_with_end_of_turn(fd_data):
+    table = Table(with_rules(fd_data, end_on_complete_sets="end_of_turn"), players=3, active=2)
+    for k, season in enumerate(["summer", "autumn", "winter"]):
+        table.corner(2, k, [f"{season}-{v}" for v in range(1, 7)])
+    table.corner(2, 3, [f"spring-{v}" for v in range(2, 7)]).hand(2, ["spring-1", "winter-1"])
+    state = table.state
+    state.apply(Play(2, face("spring-1"), 3))
+    state.apply(Pay(2, face("winter-1")))
+    assert not state.is_over() and state.actions_left == 1
+    state.apply(state.legal_actions()[0])
+    while not state.is_over():
+        action = next(a for a in state.legal_actions() if not isinstance(a, Feather))
+        assert isinstance(action, (Discard, EndTurn)) or state.actions_left or state.pending
+        state.apply(action)
+    assert state.over == "complete_sets" and state.active == 2

@@ -33,10 +33,7 @@ FOLDER = assets_dir() / "fifteen_days"
 
 
 def read_documents(folder: Path) -> Docs:
-    # TEMPORARY until game.toml is committed: read the draft
-    def path(name):
-        return folder / name if (folder / name).exists() else folder / (name + ".draft")
-    return {name: tomllib.loads(path(name).read_text(encoding="utf-8")) for name in FIFTEEN_DAYS_FILES}
+    return {name: tomllib.loads((folder / name).read_text(encoding="utf-8")) for name in FIFTEEN_DAYS_FILES}
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +57,7 @@ def docs(pristine_docs: Docs) -> Docs:
 
 def test_shipped_files_are_labelled_sample_data() -> None:
     for name in FIFTEEN_DAYS_FILES:
-        path = FOLDER / name if (FOLDER / name).exists() else FOLDER / (name + ".draft")
-        head = path.read_text(encoding="utf-8")[:600]
+        head = (FOLDER / name).read_text(encoding="utf-8")[:600]
         assert "SAMPLE DATA" in head, name
 
 
@@ -366,8 +362,6 @@ def test_the_toml_examples_of_the_format_doc_parse_and_match_the_shipped_data(sh
 def test_a_broken_copy_exits_2_with_one_line(tmp_path: Path) -> None:
     from tools.cli import cli
 
-    if not (FOLDER / "game.toml").exists():  # TEMPORARY until game.toml is committed with the engine
-        pytest.skip("game.toml is still game.toml.draft")
     folder = tmp_path / "my-15-days"
     shutil.copytree(FOLDER, folder)
     path = folder / "cards.toml"

@@ -6,29 +6,17 @@ Faces are written ``summer-3``; seats are 0-based (the spec's P1 is seat 0).
 
 from __future__ import annotations
 
-import tomllib
-from pathlib import Path
 from typing import Iterable
 
-from bridge.paths import assets_dir
+from bridge.catalog import load_game
 from bridge.rules.fifteen_days.actions import Face
-from bridge.rules.fifteen_days.data import parse_fifteen_days
 from bridge.rules.fifteen_days.records import FifteenDaysData
 from bridge.rules.fifteen_days.state import Corner, GameState, new_game
 
-FILES = ("game.toml", "cards.toml", "components.toml")
-
 
 def sample_data() -> FifteenDaysData:
-    """The shipped sample data (game.toml, or game.toml.draft while the game is not yet listed)."""
-    folder = Path(assets_dir()) / "fifteen_days"
-    documents = {}
-    for name in FILES:
-        path = folder / name
-        if not path.exists():
-            path = folder / f"{name}.draft"
-        documents[name] = tomllib.loads(path.read_text(encoding="utf-8"))
-    return parse_fifteen_days(documents)
+    """The shipped sample data, loaded as every command loads it."""
+    return load_game("fifteen-days")
 
 
 def face(text: str) -> Face:

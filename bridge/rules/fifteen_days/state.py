@@ -985,7 +985,7 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
                 corner.cards[t.value[card]] = card
             if list(corner.cards) != sorted(corner.cards):
                 raise c_at.sub("cards").error("cards must be listed by value, lowest first")
-            if raw["wild"] is not None:
+            if r.absent_as_none(raw["wild"]) is not None:
                 wild = r.integer(c_at.sub("wild"), raw["wild"])
                 if wild not in t.value_set or wild in corner.cards:
                     raise c_at.sub("wild").error(f"{wild} is not a missing value of this corner")
@@ -999,7 +999,7 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
     n = len(state.seats)
 
     def seat_or_none(place: r.At, value: Any) -> int | None:
-        if value is None:
+        if r.absent_as_none(value) is None:     # Lua writes a missing value as false
             return None
         found = r.integer(place, value, 0)
         if found >= n:
@@ -1014,7 +1014,7 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
     if state.actions_left > data.rules.actions_per_turn:
         raise at.sub("actions_left").error(f"at most {data.rules.actions_per_turn}")
     for key in ("boost", "power"):
-        value = snap.get(key)
+        value = r.absent_as_none(snap.get(key))
         if value is not None and value not in t.animals:
             raise at.sub(key).error(f"{r.show(value)} is not an animal")
         setattr(state, key, value)
@@ -1052,15 +1052,15 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
     end = r.table(end_at, snap.get("end", r.MISSING))
     r.keys(end_at, end, ("trigger", "final_turns_left", "bonus_given"), ("complete_at_end",))
     state.trigger = seat_or_none(end_at.sub("trigger"), end["trigger"])
-    left = end["final_turns_left"]
+    left = r.absent_as_none(end["final_turns_left"])
     state.final_left = None if left is None else r.integer(end_at.sub("final_turns_left"), left, 0)
     state.bonus_done = r.boolean(end_at.sub("bonus_given"), end["bonus_given"])
     state.complete_at_end = r.boolean(end_at.sub("complete_at_end"), end.get("complete_at_end", False))
-    over = snap.get("over")
+    over = r.absent_as_none(snap.get("over"))
     if over not in (None, "complete_sets", "draw_pile"):
         raise at.sub("over").error("expected null, \"complete_sets\" or \"draw_pile\"")
     state.over = over
-    _read_pending(state, at.sub("pending"), snap.get("pending"))
+    _read_pending(state, at.sub("pending"), r.absent_as_none(snap.get("pending")))
     feathers = sum(s.feathers for s in state.seats) + state.feather_supply + state.feathers_out
     if feathers > data.feather_total:
         raise at.sub("feather_supply").error(f"{feathers} feathers in play, the box has {data.feather_total}")
@@ -1093,11 +1093,11 @@ def _read_pending(state: GameState, at: r.At, value: Any) -> None:
         if state.refill_column >= len(state.market):
             raise at.sub("column").error("no such market column")
     else:
-        play = value if kind == "play" else value.get("play")
+        play = value if kind == "play" else r.absent_as_none(value.get("play"))
         if kind == "wild":
             state.wild_why = r.choice(at.sub("why"), value.get("why", r.MISSING), ("action", "move", "bonus"),
                                       "a reason for the wild")
-            source = value.get("from")
+            source = r.absent_as_none(value.get("from"))
             state.wild_from = None if source is None else r.integer(at.sub("from"), source, 0)
         if play is not None:
             place = at if kind == "play" else at.sub("play")

@@ -4,42 +4,16 @@ after pressing Setup for 2, 3 and 4 seated players (FD-1), and the snapshot the 
 from __future__ import annotations
 
 import json
-import tomllib
 from collections import Counter
 
 import pytest
 
-from bridge.rules.fifteen_days.data import parse_fifteen_days
 from bridge.rules.fifteen_days.state import GameState
 from tests.mod.fifteen_days.handmade import COLOURS, answer, table
-from tests.mod.luasrc import REPO_ROOT
-
-ASSETS = REPO_ROOT / "assets" / "fifteen_days"
-
+from bridge.catalog import load_game
 
 def _data():
-    game_toml = ASSETS / "game.toml"
-    if not game_toml.exists():
-        game_toml = ASSETS / "game.toml.draft"   # until the data lands with the engine registered
-    documents = {"game.toml": tomllib.loads(game_toml.read_text(encoding="utf-8"))}
-    for name in ("cards.toml", "components.toml"):
-        documents[name] = tomllib.loads((ASSETS / name).read_text(encoding="utf-8"))
-    return parse_fifteen_days(documents)
-
-
-def _nulls(snap):
-    """What a Lua table cannot hold: an empty slot the mod writes false is null to the engine."""
-    fixed = json.loads(json.dumps(snap))
-    for key in ("pending", "boost", "power", "over"):
-        if fixed.get(key) is False:
-            fixed[key] = None
-    fixed["animals"] = {a: (None if s is False else s) for a, s in fixed["animals"].items()}
-    fixed["end"] = {k: (None if v is False and k != "bonus_given" else v) for k, v in fixed["end"].items()}
-    for player in fixed["players"]:
-        for corner in player["corners"]:
-            if corner["wild"] is False:
-                corner["wild"] = None
-    return fixed
+    return load_game("fifteen-days")
 
 
 def _setup(colours: list[str], seed: int = 1):
@@ -89,8 +63,8 @@ def test_setup_lays_hands_market_discard_piles_and_supplies_for_the_seated_playe
         seen = sum(len(p["hand"]) for p in snap["players"]) + sum(len(c) for c in snap["market"]) + \
             len(snap["discard"]) + sum(len(p) for p in snap["draw_piles"]) + len(snap["removed"])
         assert seen == 90
-        # the engine reads the table the mod laid (once Lua's false for "no value" reads as null)
-        state = GameState.from_snapshot(_data(), _nulls(snap))
+        # the engine reads the table the mod laid as Lua writes it (false for "no value")
+        state = GameState.from_snapshot(_data(), snap)
         assert len(state.seats) == players and state.active == snap["active"]
         # FD-1.8: a seated player begins, and the turn bookkeeping says who
         ledger = json.loads(t.call_global("test_ledger"))

@@ -27,12 +27,10 @@ CONTRACT = ROOT / "docs" / "games" / "fifteen-days" / "table-contract.md"
 
 
 def game_folder(tmp: Path) -> Path:
-    """A copy of assets/fifteen_days/ with its game.toml (taken from game.toml.draft while that is its name)."""
+    """A copy of assets/fifteen_days/ (tests that break the layouts work on it)."""
     source = assets_dir() / "fifteen_days"
     folder = tmp / "fifteen_days"
     shutil.copytree(source, folder)
-    if not (folder / "game.toml").exists():
-        (folder / "game.toml.draft").rename(folder / "game.toml")
     return folder
 
 

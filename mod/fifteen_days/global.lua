@@ -11,6 +11,7 @@
 -- the mod asks the bridge before changing anything; a refusal is told to that player and whatever they moved
 -- goes back; a ruling's events are applied one at a time (lib.stepper). After every change the bridge's
 -- `score` fills the score panel. The link, the stepper, the ledger and the panels are the shared mod/lib/.
+local seats = require("lib.seats")
 local util = require("lib.util")
 local link = require("lib.link")
 local stepper = require("lib.stepper")
@@ -49,18 +50,11 @@ end
 
 -- ------------------------------------------------------------------ seats and colours
 local function seat_of(colour)
-    local i = util.index_of(ledger.colours, colour)
-    if i == nil then
-        return nil
-    end
-    return i - 1
+    return seats.seat_of(ledger.colours, colour)
 end
 
 local function colour_of(seat)
-    if seat == nil then
-        return nil
-    end
-    return ledger.colours[seat + 1]
+    return seats.colour_of(ledger.colours, seat)
 end
 
 local function active_colour()

@@ -8,6 +8,7 @@
 --
 -- A card is named by its memo `card` id; the snapshot names hand, pile, market and discard cards by face
 -- (`summer-3`, the form the engine's actions use) and keeps the ids in `ids` for the mod's own moves.
+local seats = require("lib.seats")
 local util = require("lib.util")
 
 local M = {}
@@ -15,25 +16,9 @@ local M = {}
 M.NEAR = 0.6          -- a card lies on a snap point when its centre is this close (horizontal distance)
 M.REMOVED = "fd-removed"   -- tag the mod puts on a card Setup takes out of the game (FD-1.2, FD-1.7)
 
-function M.one(tag)
-    return getObjectsWithTag(tag)[1]
-end
-
-function M.same(a, b)
-    return a ~= nil and b ~= nil and a.getGUID() == b.getGUID()
-end
-
---- The seated colours among `player_colours`, in seat order (engine seat i = i-th of them).
-function M.colours_in_play(player_colours)
-    local seated = getSeatedPlayers()
-    local out = {}
-    for _, colour in ipairs(player_colours) do
-        if util.index_of(seated, colour) ~= nil then
-            table.insert(out, colour)
-        end
-    end
-    return out
-end
+M.one = seats.one
+M.same = seats.same
+M.colours_in_play = seats.colours_in_play
 
 --- Whether obj lies inside a scripting zone's box (seen from above) and is not held.
 function M.inside(zone, obj)

@@ -10,6 +10,7 @@
 -- events one by one (lib.stepper). A `decision_required` event stops the ruling until the owner drops the
 -- potion on an outlined cell; `end_round` is then sent again with the same snapshot and the choices so far.
 -- The link to the bridge, the stepper, the saved ledger and the panels are the shared parts in mod/lib/.
+local seats = require("lib.seats")
 local util = require("lib.util")
 local link = require("lib.link")
 local stepper = require("lib.stepper")
@@ -49,18 +50,11 @@ end
 
 -- ------------------------------------------------------------------ seats and colours
 local function seat_of(colour)
-    local i = util.index_of(ledger.colours, colour)
-    if i == nil then
-        return nil
-    end
-    return i - 1
+    return seats.seat_of(ledger.colours, colour)
 end
 
 local function colour_of(seat)
-    if seat == nil then
-        return nil
-    end
-    return ledger.colours[seat + 1]
+    return seats.colour_of(ledger.colours, seat)
 end
 
 local function colours_of(seats)

@@ -10,6 +10,7 @@
 -- What lies on a scene or goal spot is decided by position, not by the zone's getObjects(): TTS updates zone
 -- membership with physics, once per frame, so a card moved away in this frame would still be listed there
 -- (docs/headless.md). Positions are read only when nothing is moving (see `M.moving`).
+local seats = require("lib.seats")
 local util = require("lib.util")
 
 local M = {}
@@ -17,25 +18,9 @@ local M = {}
 M.NEAR = 0.6
 M.RESOLVED = "fh-resolved"   -- tag the mod puts on a party tile once it has been resolved
 
-function M.one(tag)
-    local found = getObjectsWithTag(tag)
-    return found[1]
-end
-
-function M.same(a, b)
-    return a ~= nil and b ~= nil and a.getGUID() == b.getGUID()
-end
-
-function M.colours_in_play(player_colours)
-    local seated = getSeatedPlayers()
-    local out = {}
-    for _, colour in ipairs(player_colours) do
-        if util.index_of(seated, colour) ~= nil then
-            table.insert(out, colour)
-        end
-    end
-    return out
-end
+M.one = seats.one
+M.same = seats.same
+M.colours_in_play = seats.colours_in_play
 
 function M.bag_of(colour)
     for _, bag in ipairs(getObjectsWithTag("fh-bag")) do

@@ -9,19 +9,9 @@ paid, discarded) are named by id and face. Hidden hand cards never appear in an 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
-
-class Event:
-    """Base of all events."""
-
-    kind: ClassVar[str]
-
-    def to_json(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"event": self.kind}
-        for key, value in self.__dict__.items():
-            body["from" if key == "source" else key] = list(value) if isinstance(value, tuple) else value
-        return body
+from bridge.rules.events import Event
 
 
 @dataclass(frozen=True)

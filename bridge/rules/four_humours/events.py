@@ -10,31 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from bridge.rules.events import Event
+
 from bridge.rules.four_humours.actions import Target
 from bridge.rules.four_humours.resolution import CardResult
-
-
-class Event:
-    """Base of all events; ``to_json()`` gives ``{"event": <kind>, ...}``."""
-
-    kind: ClassVar[str]
-
-    def to_json(self) -> dict[str, Any]:
-        body = {"event": self.kind}
-        body.update(self._fields())
-        return body
-
-    def _fields(self) -> dict[str, Any]:
-        # Field ``source`` is written as ``from`` (a Python keyword); values with a JSON form use it.
-        return {("from" if k == "source" else k): _jsonable(v) for k, v in self.__dict__.items()}
-
-
-def _jsonable(value: Any) -> Any:
-    if hasattr(value, "to_json"):
-        return value.to_json()
-    if isinstance(value, tuple):
-        return list(value)
-    return value
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from tests.savejson import by_tag, memo, objects
 from click.testing import CliRunner
 
 from bridge.luabundle import unbundle
@@ -51,26 +53,6 @@ def data(built):
     from bridge.catalog import load_game
 
     return load_game(built[1])
-
-
-def objects(save: dict) -> list[dict]:
-    found = []
-
-    def walk(objs):
-        for o in objs:
-            found.append(o)
-            walk(o.get("ContainedObjects", []))
-
-    walk(save["ObjectStates"])
-    return found
-
-
-def by_tag(save: dict, tag: str) -> list[dict]:
-    return [o for o in objects(save) if tag in o.get("Tags", [])]
-
-
-def memo(o: dict) -> dict:
-    return json.loads(o["Memo"])
 
 
 COLOURS = ["White", "Red", "Yellow", "Blue"]

@@ -12,6 +12,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from tests.savejson import by_tag, memo, objects
 from click.testing import CliRunner
 from PIL import Image
 
@@ -70,26 +72,6 @@ def fake_render(data, out_dir, *, lang="en", fmt="jpg", quality=90, use_cache=Tr
 @pytest.fixture(scope="module")
 def data():
     return load_game("four-humours")
-
-
-def objects(save: dict) -> list[dict]:
-    found = []
-
-    def walk(objs):
-        for o in objs:
-            found.append(o)
-            walk(o.get("ContainedObjects", []))
-
-    walk(save["ObjectStates"])
-    return found
-
-
-def by_tag(save: dict, tag: str) -> list[dict]:
-    return [o for o in objects(save) if tag in o.get("Tags", [])]
-
-
-def memo(o: dict) -> dict:
-    return json.loads(o["Memo"])
 
 
 @pytest.fixture(scope="module")
@@ -297,7 +279,7 @@ def test_an_error_mid_build_leaves_the_previous_build_intact(tmp_path, monkeypat
     before = {p: p.read_bytes() for p in (first.save_path, first.thumbnail_path)}
 
     def failing_render(data, out_dir, **kwargs):
-        art = fake_render(data, out_dir, **kwargs)
+        fake_render(data, out_dir, **kwargs)       # the art is drawn, then the renderer dies
         (Path(out_dir) / "sheets" / "half-written-new-sheet.jpg").write_bytes(b"new")
         raise RuntimeError("renderer crashed")
 

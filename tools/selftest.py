@@ -255,13 +255,22 @@ local function clock()
   c.stop = function() Wait.stop(c.id) return c.ticks * 0.05 end
   return c
 end
+local function owned(obj)
+  for _, tag in ipairs(obj.getTags()) do
+    if string.sub(tag, 1, 6) == "owner:" then return true end
+  end
+  return false
+end
+-- The container a seat's pieces come from: its own (tagged owner:<Colour>) or one every seat shares (no owner tag).
 local function bag_with_potions(colour)
+  local shared = nil
   for _, bag in ipairs(getObjectsWithTag(T.bag)) do
-    if (colour == nil or bag.hasTag("owner:" .. colour)) and bag.getQuantity() > 0 then
-      return bag
+    if bag.getQuantity() > 0 then
+      if colour == nil or bag.hasTag("owner:" .. colour) then return bag end
+      if shared == nil and not owned(bag) then shared = bag end
     end
   end
-  return nil
+  return shared
 end
 local function put_back(obj, bag, quantity, done)
   bag.putObject(obj)

@@ -34,6 +34,24 @@ local FACE_DOWN = { 0, 180, 180 }
 
 local data = {}
 local ledger = nil
+-- Cards a player has dropped on the wild supply to take a wild (FD-2.C): the decision is sent once there are
+-- as many as the rule asks (wild_discard_count); picking one up again takes it back. Until then they count
+-- as still in that player's hand.
+local offered = { colour = nil, cards = {} }
+
+local function offered_cards()
+    if offered.colour == nil then
+        return nil
+    end
+    return { [offered.colour] = offered.cards }
+end
+
+--- Where the k-th spent feather out of the game lies (beside the removed cards, further from the market).
+local function removed_spot_far(k)
+    local zone = map.zone("fd-draw-pile", 0)
+    local p = zone.getPosition()
+    return { x = p.x + 1.5 * k, y = p.y + 0.1, z = p.z + REMOVED_OFFSET + 3 }
+end
 local busy = false           -- a decision is being checked or its ruling applied
 local ask = link.ask
 local tell = panel.tell
@@ -62,12 +80,23 @@ local function active_colour()
 end
 
 -- ------------------------------------------------------------------ panels
+--- The engine's open decision ("draw", "take", "refill", "play", "wild") or nil.
+local function pending_kind()
+    local pending = ledger.turn.pending
+    if type(pending) == "table" then
+        return pending.kind
+    end
+    return nil
+end
+
 local function show_state()
     local line = "Seat the players, then press Setup."
     if ledger.phase == "play" then
         local colour = tostring(active_colour())
         if busy then
             line = "checking " .. colour .. "'s move…"
+        elseif pending_kind() == "wild" then
+            line = colour .. " places a wild"
         else
             line = colour .. " to play"
         end
@@ -125,7 +154,7 @@ local function refresh_score()
         return
     end
     when_settled(function()
-        ask(SCORE, { snapshot = map.snapshot(ledger) }, show_scores, function(err)
+        ask(SCORE, { snapshot = map.snapshot(ledger, offered_cards()) }, show_scores, function(err)
             print("ttsmod: the bridge could not score the table: " .. tostring(err.message))
         end, nil)
     end)
@@ -149,6 +178,19 @@ local function top_of(zone, count)
     return { x = p.x, y = p.y + 0.1 + PILE_LIFT * count, z = p.z }
 end
 
+--- The spot just above the highest card lying in a pile zone (but `except`): a card laid there is the pile's
+--  new top whatever was taken from the pile before (a count of its cards would put it level with one).
+local function above_pile(zone, except)
+    local p = zone.getPosition()
+    local y = p.y + 0.1 - PILE_LIFT
+    for _, entry in ipairs(map.stack(zone)) do
+        if entry.obj ~= nil and (except == nil or not map.same(entry.obj, except)) then
+            y = math.max(y, entry.obj.getPosition().y)
+        end
+    end
+    return { x = p.x, y = y + PILE_LIFT, z = p.z }
+end
+
 --- Where the k-th card (0-based) of a market column lies (docs/games/fifteen-days/table-contract.md).
 local function column_spot(column, k)
     local zone = map.zone("fd-market-column", column)
@@ -166,6 +208,19 @@ local function fetch(entry, p, rotation)
     end
     lay(entry.obj, p, rotation)
     return entry.obj
+end
+
+--- Lay a token (a feather) into a supply zone: spread along the zone's width, `count` tokens already there.
+local function to_supply(obj, zone, count)
+    local p = zone.getPosition()
+    obj.setPositionSmooth({ p.x - 3 + 1.5 * (count % 5), p.y + 0.1 + 0.05 * math.floor(count / 5), p.z },
+        false, true)
+end
+
+--- Out of the game, beside draw pile 0 (read by nothing): spent feathers when they do not return.
+local function out_of_game(obj, count)
+    obj.addTag(map.REMOVED)
+    obj.setPositionSmooth(removed_spot_far(count), false, true)
 end
 
 local function object_of_card(id)
@@ -317,6 +372,21 @@ local function pile_top(pile)
     return stack[#stack]
 end
 
+--- The wild awaiting a place (a wild taken, a bonus wild, one displaced by its real card): in its player's
+--  hand, remembered by GUID in the ledger so that a reload still knows it.
+local function awaited_wild()
+    if ledger.wild_guid == nil then
+        return nil
+    end
+    return getObjectFromGUID(ledger.wild_guid)
+end
+
+local function wild_to_hand(obj, player)
+    ledger.wild_guid = obj.getGUID()
+    to_hand(obj, colour_of(player))
+    tell(colour_of(player), "Drop the wild from your hand on a free card point of your board.")
+end
+
 handlers.card_drawn = function(e)
     local entry = pile_top(e.pile)
     if entry == nil then
@@ -324,8 +394,7 @@ handlers.card_drawn = function(e)
     end
     local colour = colour_of(e.player)
     local t = Player[colour].getHandTransform()
-    local obj = fetch(entry, t.position, { 0, t.rotation.y + 180, 0 })
-    return nil, obj
+    fetch(entry, t.position, { 0, t.rotation.y + 180, 0 })
 end
 
 handlers.column_refilled = function(e)
@@ -343,10 +412,22 @@ handlers.card_taken = function(e)
     end
 end
 
+--- A card on the card point of its corner and value; a wild it replaces goes to the player's hand to await a
+--  new place (the engine's next event says whether it has one: wild_returned sends it back to the supply).
 handlers.card_played = function(e)
     local obj = object_of_card(e.card)
     local board = map.board_of(colour_of(e.player))
     local p = map.card_point(board, e.corner, e.value)
+    if e.replaced_wild then
+        for _, wild in ipairs(getObjectsWithTag("fd-wild")) do
+            if wild.held_by_color == nil and not wild.hasTag(map.REMOVED) then
+                local corner, value = map.card_point_at(board, wild.getPosition())
+                if corner == e.corner and value == e.value then
+                    wild_to_hand(wild, e.player)
+                end
+            end
+        end
+    end
     if obj ~= nil and p ~= nil then
         lay(obj, { x = p.x, y = p.y + 0.1 + 0.01 * e.value, z = p.z }, { 0, board.getRotation().y, 0 })
     end
@@ -356,8 +437,93 @@ handlers.card_discarded = function(e)
     local obj = object_of_card(e.card)
     local zone = map.one("fd-discard")
     if obj ~= nil then
-        lay(obj, top_of(zone, #map.stack(zone)), FACE_UP)
+        lay(obj, above_pile(zone, obj), FACE_UP)
     end
+end
+
+--- A wild from the supply (the wild deck, or a loose wild once the deck has dissolved) to the player's hand.
+handlers.wild_taken = function(e)
+    local supply = map.wild_supply()
+    local entry = supply[#supply]
+    if entry == nil then
+        return nil
+    end
+    local colour = colour_of(e.player)
+    local t = Player[colour].getHandTransform()
+    local obj = fetch(entry, t.position, { 0, t.rotation.y + 180, 0 })
+    wild_to_hand(obj, e.player)
+    if e.why == "bonus" then
+        broadcastToAll(colour .. " takes a bonus wild for emptying a draw pile.", { 1, 0.85, 0.4 })
+    end
+end
+
+handlers.wild_placed = function(e)
+    local obj = awaited_wild()
+    local board = map.board_of(colour_of(e.player))
+    local p = map.card_point(board, e.corner, e.value)
+    if obj ~= nil and p ~= nil then
+        lay(obj, { x = p.x, y = p.y + 0.1 + 0.01 * e.value, z = p.z }, { 0, board.getRotation().y, 0 })
+    end
+    ledger.wild_guid = nil
+end
+
+handlers.wild_returned = function(e)
+    local obj = awaited_wild()
+    if obj ~= nil then
+        local zone = map.one("fd-wild-supply")
+        lay(obj, top_of(zone, #map.wild_supply() + 2), FACE_UP)
+    end
+    ledger.wild_guid = nil
+    tell(colour_of(e.player), "No free place for the wild on your board: it goes back to the supply.")
+end
+
+--- A feather of the player's board to the supply (or out of the game with feather_returns_to_supply = false).
+handlers.feather_spent = function(e)
+    local colour = colour_of(e.player)
+    local seat_zone = nil
+    for _, zone in ipairs(getObjectsWithTag("fd-seat")) do
+        if util.memo(zone).owner == colour then
+            seat_zone = zone
+        end
+    end
+    for _, obj in ipairs(getObjectsWithTag("fd-feather")) do
+        if seat_zone ~= nil and map.inside(seat_zone, obj) then
+            if e.to_supply then
+                local zone = map.one("fd-feather-supply")
+                to_supply(obj, zone, #map.in_supply("fd-feather-supply", "fd-feather"))
+            else
+                out_of_game(obj, #getObjectsWithTag(map.REMOVED))
+            end
+            break
+        end
+    end
+    broadcastToAll(colour .. " spends a feather for the " .. tostring(e.animal) .. "'s power.", { 1, 1, 1 })
+end
+
+--- A feather from the supply onto a free feather point of the player's board (FD-6.3).
+handlers.feather_gained = function(e)
+    local feather = map.in_supply("fd-feather-supply", "fd-feather")[1]
+    local board = map.board_of(colour_of(e.player))
+    if feather == nil or board == nil then
+        return nil
+    end
+    local taken = getObjectsWithTag("fd-feather")
+    for _, p in ipairs(map.points(board)) do
+        if p.feather ~= nil then
+            local free = true
+            for _, other in ipairs(taken) do
+                if util.flat_distance(other.getPosition(), p.position) < map.NEAR then
+                    free = false
+                end
+            end
+            if free then
+                feather.setPositionSmooth({ p.position.x, p.position.y + 0.1, p.position.z }, false, true)
+                return nil
+            end
+        end
+    end
+    local p = board.getPosition()
+    feather.setPositionSmooth({ p.x, p.y + 0.2, p.z }, false, true)
 end
 
 handlers.animal_taken = function(e)
@@ -376,13 +542,44 @@ handlers.animal_taken = function(e)
     broadcastToAll(colour .. " takes the " .. e.animal .. " from " .. from .. ".", { 1, 1, 1 })
 end
 
+handlers.play_cost = function(e)
+    if e.owed > 0 then
+        tell(colour_of(e.player), "Pay " .. tostring(e.owed) .. " card(s): drop them on the discard pile.")
+    end
+end
+
 handlers.draw_pile_emptied = function(e)
-    broadcastToAll("Draw pile " .. tostring(e.pile + 1) .. " is empty: " .. tostring(colour_of(e.player))
-        .. " finishes the turn, then everyone else plays one last turn.", { 1, 0.85, 0.4 })
+    if e.triggers_end then
+        broadcastToAll("Draw pile " .. tostring(e.pile + 1) .. " is empty: " .. tostring(colour_of(e.player))
+            .. " finishes the turn, then everyone else plays one last turn.", { 1, 0.85, 0.4 })
+    else
+        broadcastToAll("Draw pile " .. tostring(e.pile + 1) .. " is empty.", { 1, 0.85, 0.4 })
+    end
+end
+
+handlers.turn_started = function(e)
+    if e.final then
+        broadcastToAll(tostring(colour_of(e.player)) .. " plays a last turn.", { 1, 0.85, 0.4 })
+    end
 end
 
 handlers.game_over = function(e)
     ledger.outcome = { winners = e.winners, scores = e.scores, reason = e.reason, decided_by = e.decided_by }
+end
+
+--- The engine's bookkeeping of a ruling's snapshot, with Lua's false where JSON had null: a JSON null is
+--  dropped by JSON.decode, and the engine needs every key of `end` back.
+local function keep_bookkeeping(snapshot)
+    for _, key in ipairs(map.BOOKKEEPING) do
+        ledger.turn[key] = snapshot[key]
+    end
+    local ending = ledger.turn["end"] or {}
+    for _, key in ipairs({ "trigger", "final_turns_left", "bonus_given", "complete_at_end" }) do
+        if ending[key] == nil then
+            ending[key] = false
+        end
+    end
+    ledger.turn["end"] = ending
 end
 
 local function finish_ruling(reply)
@@ -390,10 +587,7 @@ local function finish_ruling(reply)
         ledger.ruling = nil
         ledger.applied = 0
         -- the engine's bookkeeping after the ruling (whose turn, the open decision, the end trigger)
-        for _, key in ipairs(map.BOOKKEEPING) do
-            ledger.turn[key] = (reply.snapshot or {})[key]
-        end
-        ledger.next = reply.next
+        keep_bookkeeping(reply.snapshot or {})
         if ledger.outcome ~= nil then
             ledger.phase = "ended"
             Turns.enable = false
@@ -411,12 +605,15 @@ local function finish_ruling(reply)
 end
 
 local function apply_ruling(reply)
+    -- a 15 Days ruling is whole: every decision is a request of its own (lib.stepper finishes complete ones)
+    reply.complete = true
     ledger.ruling = reply
     stepper.run(reply, handlers, ledger, function() return ledger.ruling ~= nil end, finish_ruling(reply))
 end
 
---- Ask the bridge about `action` by `colour`; on a refusal, `undo()` puts back what the player moved.
-send_decision = function(colour, action, undo)
+--- Ask the bridge about `action` by `colour`; `moved` lists what the player moved for it (counted as still in
+--  their hand by the snapshot); on a refusal, `undo()` puts it back.
+send_decision = function(colour, action, undo, moved)
     if ledger.phase ~= "play" then
         if undo ~= nil then undo() end
         tell(colour, "Nothing can be played now: " .. ledger.phase .. ".")
@@ -434,7 +631,8 @@ send_decision = function(colour, action, undo)
     end
     set_busy(true)
     when_settled(function()
-        ask(ACT, { snapshot = map.snapshot(ledger), action = action }, function(reply)
+        local snapshot = map.snapshot(ledger, { [colour] = moved or {} })
+        ask(ACT, { snapshot = snapshot, action = action }, function(reply)
             if reply.legal == false then
                 set_busy(false)
                 if undo ~= nil then undo() end
@@ -455,23 +653,34 @@ send_decision = function(colour, action, undo)
 end
 
 -- ------------------------------------------------------------------ buttons and drags
-local BUTTONS = {
-    drawPile1 = function(seat) return { action = "draw", player = seat, pile = 0 } end,
-    drawPile2 = function(seat) return { action = "draw", player = seat, pile = 1 } end,
-    takeColumn1 = function(seat) return { action = "take", player = seat, column = 0 } end,
-    takeColumn2 = function(seat) return { action = "take", player = seat, column = 1 } end,
-    takeColumn3 = function(seat) return { action = "take", player = seat, column = 2 } end,
-    takeDiscard = function(seat) return { action = "take", player = seat } end,
-    endTurn = function(seat) return { action = "end", player = seat } end,
-    done = function(seat) return { action = "done", player = seat } end,
-}
+local ANIMAL_BUTTONS = { featherOtter = "otter", featherFrog = "frog", featherSquirrel = "squirrel",
+    featherRabbit = "rabbit" }
 
---- A pile button refills an emptied market column while the engine waits for one (FD-2.B).
-local function pile_action(seat, pile)
-    if (ledger.next or {}).pending == "refill" then
-        return { action = "refill", player = seat, pile = pile }
+--- The decision a button stands for. A pile button refills an emptied market column while the engine waits
+--  for one (FD-2.B); Take discard sends `column` false (Lua's null).
+local function button_action(id, seat)
+    local pile = ({ drawPile1 = 0, drawPile2 = 1 })[id]
+    if pile ~= nil then
+        if pending_kind() == "refill" then
+            return { action = "refill", player = seat, pile = pile }
+        end
+        return { action = "draw", player = seat, pile = pile }
     end
-    return { action = "draw", player = seat, pile = pile }
+    local column = ({ takeColumn1 = 0, takeColumn2 = 1, takeColumn3 = 2 })[id]
+    if column ~= nil then
+        return { action = "take", player = seat, column = column }
+    end
+    if id == "takeDiscard" then
+        return { action = "take", player = seat, column = false }
+    end
+    if ANIMAL_BUTTONS[id] ~= nil then
+        return { action = "feather", player = seat, animal = ANIMAL_BUTTONS[id] }
+    end
+    local simple = ({ endTurn = "end", done = "done", passAction = "pass" })[id]
+    if simple ~= nil then
+        return { action = simple, player = seat }
+    end
+    return nil
 end
 
 function onActionClick(player, value, id)
@@ -481,20 +690,61 @@ function onActionClick(player, value, id)
         tell(colour, "Only seated players of this game play.")
         return
     end
-    local action = BUTTONS[id](seat)
-    if id == "drawPile1" then
-        action = pile_action(seat, 0)
-    elseif id == "drawPile2" then
-        action = pile_action(seat, 1)
+    local action = button_action(id, seat)
+    if action ~= nil then
+        send_decision(colour, action, nil, nil)
     end
-    send_decision(colour, action, nil)
 end
 
---- A season card dropped on a card point of its player's own board is a `play` decision (FD-2.D); dropped
---  on the discard pile it pays for a Play action or discards down to the hand limit (the engine's pending
---  decision says which).
+
+local function face_of(obj)
+    local m = util.memo(obj)
+    return { season = m.season, value = m.value }
+end
+
+local function offer_for_wild(colour, seat, obj)
+    if offered.colour ~= colour then
+        offered = { colour = colour, cards = {} }
+    end
+    table.insert(offered.cards, obj)
+    local needed = rules().wild_discard_count or 2
+    if #offered.cards < needed then
+        tell(colour, "Drop " .. tostring(needed - #offered.cards)
+            .. " more card(s) on the wild supply to take a wild for them.")
+        return
+    end
+    local cards, faces = offered.cards, {}
+    for i, card in ipairs(cards) do
+        faces[i] = face_of(card)
+    end
+    offered = { colour = nil, cards = {} }
+    local undo = function()
+        for _, card in ipairs(cards) do
+            to_hand(card, colour)
+        end
+    end
+    send_decision(colour, { action = "wild", player = seat, cards = faces }, undo, cards)
+end
+
+function onObjectPickUp(colour, obj)
+    for i, card in ipairs(offered.cards) do
+        if card.getGUID() == obj.getGUID() then
+            table.remove(offered.cards, i)
+            return
+        end
+    end
+end
+
+--- A hand card dropped on a card point of its player's own board is a `play` decision (FD-2.D); on the
+--  discard pile it pays for a Play action, or discards down to the hand limit once both actions are made
+--  (FD-8); on the wild supply it is offered for a wild. The wild awaiting a place dropped on a card point is
+--  its `put-wild` decision (FD-5).
 function onObjectDrop(colour, obj)
-    if ledger == nil or ledger.phase ~= "play" or not obj.hasTag("fd-season") then
+    if ledger == nil or ledger.phase ~= "play" then
+        return
+    end
+    local is_wild = obj.hasTag("fd-wild")
+    if not obj.hasTag("fd-season") and not is_wild then
         return
     end
     local seat = seat_of(colour)
@@ -503,18 +753,30 @@ function onObjectDrop(colour, obj)
         return
     end
     Wait.condition(function()
-        local m = util.memo(obj)
-        local face = { season = m.season, value = m.value }
-        local corner = map.card_point_at(board, obj.getPosition())
+        local corner, value = map.card_point_at(board, obj.getPosition())
         local undo = function() to_hand(obj, colour) end
-        if corner ~= nil then
-            send_decision(colour, { action = "play", player = seat, card = face, corner = corner }, undo)
+        if is_wild then
+            if ledger.wild_guid ~= obj.getGUID() then
+                return
+            end
+            if corner ~= nil then
+                send_decision(colour, { action = "put-wild", player = seat, corner = corner, value = value }, undo,
+                    { obj })
+            else
+                undo()
+                tell(colour, "Drop the wild on a free card point of your board.")
+            end
+        elseif corner ~= nil then
+            send_decision(colour, { action = "play", player = seat, card = face_of(obj), corner = corner }, undo,
+                { obj })
         elseif map.inside(map.one("fd-discard"), obj) then
             local kind = "pay"
-            if (ledger.next or {}).pending == "discard" then
+            if pending_kind() == nil and ledger.turn.actions_left == 0 then
                 kind = "discard"
             end
-            send_decision(colour, { action = kind, player = seat, card = face }, undo)
+            send_decision(colour, { action = kind, player = seat, card = face_of(obj) }, undo, { obj })
+        elseif map.inside(map.one("fd-wild-supply"), obj) then
+            offer_for_wild(colour, seat, obj)
         end
     end, function() return obj.resting end, SETTLE_TIMEOUT)
 end

@@ -17,6 +17,15 @@ M.NEAR = 0.6          -- a card lies on a snap point when its centre is this clo
 M.REMOVED = "fd-removed"   -- tag the mod puts on a card Setup takes out of the game (FD-1.2, FD-1.7)
 
 M.one = seats.one
+
+-- Objects a player has just moved for a decision still being checked (a card dropped on a board or on the
+-- discard pile, cards offered for a wild, a wild dropped on a card point): until the bridge rules, the
+-- snapshot counts them where they were, in their player's hand, and nowhere else (see M.snapshot).
+local held = {}
+
+local function is_held(obj)
+    return held[obj.getGUID()] ~= nil
+end
 M.same = seats.same
 M.colours_in_play = seats.colours_in_play
 
@@ -68,7 +77,7 @@ function M.stack(zone)
     end
     local loose = {}
     for _, obj in ipairs(getObjectsWithTag("fd-season")) do
-        if not obj.hasTag(M.REMOVED) and M.inside(zone, obj) then
+        if not obj.hasTag(M.REMOVED) and not is_held(obj) and M.inside(zone, obj) then
             table.insert(loose, obj)
         end
     end
@@ -121,10 +130,11 @@ function M.card_point(board, corner, value)
     return nil
 end
 
---- The card point of a board an object lies on: corner, value; nil when on none.
-function M.card_point_at(board, pos)
+--- The card point of a board an object lies on: corner, value; nil when on none. `points` is
+--  M.points(board) when the caller has it already (reading them is one API call per point).
+function M.card_point_at(board, pos, points)
     local best, best_d = nil, M.NEAR
-    for _, p in ipairs(M.points(board)) do
+    for _, p in ipairs(points or M.points(board)) do
         if p.corner ~= nil and p.value ~= nil then
             local d = util.flat_distance(p.position, pos)
             if d < best_d then
@@ -162,9 +172,10 @@ function M.board_contents(colour)
     if board == nil then
         return corners, animals, feathers
     end
+    local points = M.points(board)
     for _, obj in ipairs(getObjectsWithTag("fd-card")) do
-        if obj.held_by_color == nil then
-            local corner, value = M.card_point_at(board, obj.getPosition())
+        if obj.held_by_color == nil and not is_held(obj) and not obj.hasTag(M.REMOVED) then
+            local corner, value = M.card_point_at(board, obj.getPosition(), points)
             if corner ~= nil then
                 local m = util.memo(obj)
                 if obj.hasTag("fd-wild") then
@@ -227,7 +238,7 @@ function M.wild_supply()
     end
     if zone ~= nil then
         for _, obj in ipairs(getObjectsWithTag("fd-wild")) do
-            if not obj.hasTag(M.REMOVED) and M.inside(zone, obj) then
+            if not obj.hasTag(M.REMOVED) and not is_held(obj) and M.inside(zone, obj) then
                 table.insert(out, { id = util.memo(obj).card, guid = obj.getGUID(), obj = obj })
             end
         end
@@ -271,19 +282,34 @@ end
 
 --- The engine's turn bookkeeping of a snapshot (every key the table cannot show), kept in the ledger.
 M.BOOKKEEPING = { "rng", "active", "turn", "actions_left", "pending", "boost", "power", "otter_turn",
-    "fresh_discards", "end", "over" }
+    "fresh_discards", "end", "over", "feathers_out" }
 
 --- The table as the snapshot of docs/games/fifteen-days/protocol.md (the engine's `to_snapshot` shape): card
 --  ids in every pile, column, hand and corner, bottom card first; supplies and animal owners read off the
 --  table; the engine's bookkeeping (`ledger.turn`, the keys of M.BOOKKEEPING as the bridge last wrote them)
 --  sent back as it came. Lua cannot hold null: an empty slot is written false (docs/protocol.md).
-function M.snapshot(ledger)
+--  `moved` (optional) maps colour → the objects that player has just moved for the decision being asked
+--  about: they count as still in that hand (a season card first among its hand, so that the engine takes that
+--  copy of its face) and nowhere else; a wild in a hand is the wild awaiting a place, counted by the engine's
+--  pending decision.
+function M.snapshot(ledger, moved)
+    held = {}
+    for _, objs in pairs(moved or {}) do
+        for _, obj in ipairs(objs) do
+            held[obj.getGUID()] = true
+        end
+    end
     local snap = { game = ledger.game, mode = ledger.mode, players = {}, draw_piles = {}, market = {},
         discard = {}, removed = {}, animals = {} }
     for seat, colour in ipairs(ledger.colours) do
         local hand = {}
-        for _, obj in ipairs(M.hand_cards(colour)) do
+        for _, obj in ipairs((moved or {})[colour] or {}) do
             if obj.hasTag("fd-season") then
+                table.insert(hand, util.memo(obj).card)
+            end
+        end
+        for _, obj in ipairs(M.hand_cards(colour)) do
+            if obj.hasTag("fd-season") and not is_held(obj) then
                 table.insert(hand, util.memo(obj).card)
             end
         end
@@ -339,6 +365,7 @@ function M.snapshot(ledger)
             snap[key] = util.deep_copy(value)
         end
     end
+    held = {}
     return snap
 end
 

@@ -205,7 +205,8 @@ class Take(Action):
         if "column" not in value:
             raise InvalidAction("take needs a column (an integer, or null for the discard pile)")
         column = value["column"]
-        return cls(player, None if column is None else _int(column, "column"))
+        # Lua cannot hold null: the mod writes false for "no column" (docs/protocol.md, empty slots)
+        return cls(player, None if column is None or column is False else _int(column, "column"))
 
 
 @dataclass(frozen=True)

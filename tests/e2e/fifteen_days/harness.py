@@ -1,0 +1,278 @@
+"""End-to-end harness for 15 Days: the built save on the headless table, talking to a real `ttsmod bridge`.
+
+:class:`Game` plays as scripted players would: it seats them, presses Setup, and for every decision asks the
+engine for the legal actions of the table as it lies (:meth:`Game.state`: the table read in Python by
+``tableview.read_table`` plus the turn bookkeeping the mod keeps in its saved ledger), picks one, and performs it
+the way a player does — a button click, or a hand card dragged onto a board's card point, the discard pile or
+the wild supply. Once the mod has asked the bridge and applied the ruling, :meth:`Game.check` compares the table
+with what the engine makes of the same action on the same table: every hand, pile, column, corner, wild, animal,
+feather and supply, the mod's bookkeeping, whose turn it is, and the score panel.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from bridge.rules.fifteen_days.actions import (
+    Action, Discard, Done, Draw, EndTurn, Feather, Pass, Pay, Play, PutWild, Refill, Take, TakeWild)
+from bridge.rules.fifteen_days.state import GameState
+from bridge.tts_json import whole_numbers
+from tests.e2e.fifteen_days.tableview import board_of, card_points, physical, read_table, zone
+from tests.e2e.harness import ttsmod
+from tests.livebridge import Bridge, free_port
+from tools.headless import Fidelity, HObject, Table
+
+BOOKKEEPING = ("active", "turn", "actions_left", "pending", "boost", "power", "otter_turn", "fresh_discards",
+               "end", "over")
+
+
+def build(repo: Path, out: Path) -> dict:
+    done = ttsmod("build", "fifteen-days", "--out", str(out), "--jobs", "2", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    return json.loads((out / "15Days.json").read_text(encoding="utf-8"))
+
+
+def _none(value: Any) -> Any:
+    """Lua's false (and an absent key) for the engine's null, recursively in dicts."""
+    if value is False:
+        return None
+    if isinstance(value, dict):
+        return {k: _none(v) for k, v in value.items() if _none(v) is not None}
+    return value
+
+
+def bookkeeping(snapshot: dict[str, Any]) -> dict[str, Any]:
+    return {key: _none(snapshot.get(key)) for key in BOOKKEEPING}
+
+
+class Game:
+    """Scripted players at a headless 15 Days table with a live bridge (see the module docstring)."""
+
+    def __init__(self, save: dict, data: Any, repo: Path, colours: list[str], *, seed: int = 1,
+                 fidelity: Fidelity | None = None) -> None:
+        self.data, self.colours, self.seed = data, colours, seed
+        self.rng = random.Random(seed)
+        self.fidelity = fidelity if fidelity is not None else Fidelity.faithful()
+        port = free_port()
+        self.table = Table.load(save, seed=seed, bridge_port=port, listen_port=0, fidelity=self.fidelity)
+        self.bridge = Bridge(repo, port, self.table.endpoint.port)
+        self.reloads = 0
+        self.actions_checked = 0
+        self.kinds: dict[str, int] = {}
+        self.outcome: Any = None
+        self.last: dict[str, Any] | None = None   # the table as last checked (equal to the engine's state)
+
+    # ------------------------------------------------------------------ life cycle
+    def close(self) -> None:
+        self.bridge.stop()
+        self.table.close()
+
+    def start(self) -> None:
+        self.bridge.start()
+        self.table.seat(*self.colours)
+        self.table.boot()
+        assert self.table.run_until(self.connected, max_seconds=30)
+        self.table.click("setupButton", self.colours[0])
+        self.wait_ready()
+
+    def connected(self) -> bool:
+        return "bridge connected" in self.table.ui_value("bridgeStatus")
+
+    def reload(self) -> None:
+        """Save, close, load the save into a fresh table on the same port and boot it; the bridge keeps running."""
+        saved = self.table.save()
+        port = self.table.endpoint.port
+        self.table.close()
+        self.reloads += 1
+        self.table = Table.load(saved, seed=self.seed + self.reloads, bridge_port=self.bridge.port,
+                                listen_port=port, fidelity=self.fidelity)
+        self.table.seat(*self.colours)
+        self.table.boot()
+        self.last = None
+
+    # ------------------------------------------------------------------ what players see
+    @property
+    def status(self) -> str:
+        return self.table.ui_value("turnStatus")
+
+    @property
+    def over(self) -> bool:
+        return self.status.startswith("Game over")
+
+    def ready(self) -> bool:
+        s = self.status
+        waiting = s.endswith(" to play") or " places a wild" in s or s.startswith("Game over")
+        return waiting and self.table.settled and not any(o.in_motion for o in self.table.objects)
+
+    def wait_ready(self, max_seconds: float = 60.0) -> None:
+        assert self.table.run_until(self.ready, max_seconds=max_seconds), \
+            f"the table did not get ready; status {self.status!r}; errors {self.table.errors[-3:]}"
+
+    def messages_to(self, colour: str | None, since: int = 0) -> list[str]:
+        return [m for m, c in self.table.broadcasts[since:] if c == colour]
+
+    def ledger(self) -> dict[str, Any]:
+        return json.loads(self.table.call_global("onSave"))["ledger"]
+
+    def read(self) -> dict[str, Any]:
+        return read_table(self.table, self.colours, tuple(self.data.rules.values))
+
+    def snapshot(self) -> dict[str, Any]:
+        """The table as the engine's snapshot: what lies on it, and the bookkeeping the mod keeps."""
+        ledger = self.ledger()
+        snap = {"game": "fifteen-days", "mode": ledger["mode"], **self.read()}
+        for key, value in ledger["turn"].items():
+            snap[key] = value
+        return whole_numbers(snap)
+
+    def state(self) -> GameState:
+        return GameState.from_snapshot(self.data, self.last or self.snapshot())
+
+    @property
+    def sent(self) -> list[dict]:
+        return [whole_numbers(m) for m in self.table.sent_custom]
+
+    # ------------------------------------------------------------------ player actions
+    def hand_card(self, colour: str, face) -> HObject:
+        return next(o for o in sorted(self.table.hand(colour), key=lambda o: o.memo_json().get("card", ""))
+                    if o.has_tag("fd-season") and o.memo_json()["season"] == face.season
+                    and o.memo_json()["value"] == face.value)
+
+    def awaiting_wild(self, colour: str) -> HObject:
+        found = [o for o in self.table.hand(colour) if o.has_tag("fd-wild")]
+        assert len(found) == 1, f"{colour} should hold exactly the wild awaiting a place: {found}"
+        return found[0]
+
+    def drag_to_point(self, obj: HObject, colour: str, corner: int, value: int) -> None:
+        board = board_of(self.table, colour)
+        index, _ = card_points(board)[(corner, value)]
+        self.table.pick_up(obj, colour)
+        self.table.drop(obj, colour, snap=(board, index))
+
+    def drag_to_zone(self, obj: HObject, colour: str, tag: str) -> None:
+        self.table.pick_up(obj, colour)
+        self.table.drop(obj, colour, position=zone(self.table, tag).position)
+
+    BUTTONS = {Done: "done", EndTurn: "endTurn", Pass: "passAction"}
+
+    def begin(self, action: Action) -> HObject | None:
+        """The player performs ``action`` (a click or a drag) without waiting for the table; returns the card
+        the engine should take for it (the one dragged), if any."""
+        colour = self.colours[action.player]
+        t = self.table
+        if isinstance(action, (Draw, Refill)):
+            t.click(f"drawPile{action.pile + 1}", colour)
+        elif isinstance(action, Take):
+            t.click("takeDiscard" if action.column is None else f"takeColumn{action.column + 1}", colour)
+        elif isinstance(action, Feather):
+            t.click("feather" + action.animal.capitalize(), colour)
+        elif type(action) in self.BUTTONS:
+            t.click(self.BUTTONS[type(action)], colour)
+        elif isinstance(action, Play):
+            card = self.hand_card(colour, action.card)
+            self.drag_to_point(card, colour, action.corner, action.card.value)
+            return card
+        elif isinstance(action, (Pay, Discard)):
+            card = self.hand_card(colour, action.card)
+            self.drag_to_zone(card, colour, "fd-discard")
+            return card
+        elif isinstance(action, TakeWild):
+            cards = []
+            for face in action.cards:
+                card = next(o for o in sorted(t.hand(colour), key=lambda o: o.memo_json().get("card", ""))
+                            if o.has_tag("fd-season") and o not in cards and o.memo_json()["season"] == face.season
+                            and o.memo_json()["value"] == face.value)
+                cards.append(card)
+                self.drag_to_zone(card, colour, "fd-wild-supply")
+                t.run_until(lambda: not any(o.in_motion for o in t.objects), max_seconds=5)
+            return None
+        elif isinstance(action, PutWild):
+            self.drag_to_point(self.awaiting_wild(colour), colour, action.corner, action.value)
+        else:
+            raise AssertionError(f"no way to play {action}")
+        return None
+
+    def expected(self, before: dict[str, Any], action: Action, dragged: HObject | None) -> GameState:
+        """The engine's state after ``action`` on the table ``before`` (the dragged copy of a face first in hand,
+        as the mod sends it)."""
+        state = GameState.from_snapshot(self.data, before)
+        if dragged is not None:
+            card = dragged.memo_json()["card"]
+            hand = state.seats[action.player].hand
+            index = state.t.index[card]
+            hand.remove(index)
+            hand.insert(0, index)
+        state.apply(action)
+        return state
+
+    def play(self, action: Action) -> GameState:
+        """Perform ``action``, wait for the ruling to be applied, check the table against the engine."""
+        before = self.last or self.snapshot()
+        self.last = None
+        dragged = self.begin(action)
+        self.wait_ready()
+        state = self.expected(before, action, dragged)
+        self.check(state)
+        self.kinds[action.name] = self.kinds.get(action.name, 0) + 1
+        return state
+
+    def check(self, state: GameState) -> None:
+        """The table is the engine's ``state``: what lies where, the bookkeeping, the turn, the panels."""
+        engine = state.to_snapshot()
+        table = self.snapshot()
+        assert physical(table) == physical(engine), _diff(physical(table), physical(engine))
+        assert bookkeeping(table) == bookkeeping(engine)
+        self.last = table
+        if state.is_over():
+            self.outcome = state.outcome()
+            winners = [self.colours[s] for s in self.outcome.winners]
+            final = [m for m in self.messages_to(None) if m.startswith("Game over")]
+            assert final and final[-1] == (f"Game over: {' and '.join(winners)} won (decided by "
+                                           f"{self.outcome.decided_by}).")
+            assert self.status == "Game over · " + " and ".join(winners) + " won"
+        else:
+            colour = self.colours[state.active]
+            assert self.table.turns["turn_color"] == colour
+            if state.pending == "wild":
+                assert self.status == f"{colour} places a wild"
+            else:
+                assert self.status == f"{colour} to play"
+        self.check_scores(state)
+        self.actions_checked += 1
+
+    def check_scores(self, state: GameState) -> None:
+        for row in state.standings():
+            shown = self.table.ui_value(f"scoreRow{row.player + 1}")
+            colour = self.colours[row.player]
+            assert shown.startswith(f"{colour}: {row.score} "), shown
+
+    # ------------------------------------------------------------------ choosing
+    def pick(self) -> Action:
+        """A legal action of the player to move, chosen at random (games move on: plays and wilds preferred,
+        feathers and done rarer)."""
+        state = self.state()
+        legal = state.legal_actions()
+        assert legal, "no legal action on a game not over"
+        weights = []
+        for a in legal:
+            w = {Play: 6.0, TakeWild: 4.0, PutWild: 1.0, Pay: 1.0, Feather: 0.3, Done: 0.5}.get(type(a), 1.0)
+            weights.append(w)
+        return self.rng.choices(legal, weights)[0]
+
+    def play_game(self, max_actions: int = 2000) -> None:
+        for _ in range(max_actions):
+            if self.over:
+                return
+            self.play(self.pick())
+        raise AssertionError("the game did not end")
+
+
+def _diff(table: dict[str, Any], engine: dict[str, Any]) -> str:
+    lines = []
+    for key in table:
+        if table[key] != engine[key]:
+            lines.append(f"{key}: table {table[key]!r}\n   engine {engine[key]!r}")
+    return "the table is not the engine's state:\n" + "\n".join(lines)

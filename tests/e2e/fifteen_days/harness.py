@@ -250,17 +250,16 @@ class Game:
             assert shown.startswith(f"{colour}: {row.score} "), shown
 
     # ------------------------------------------------------------------ choosing
-    def pick(self) -> Action:
-        """A legal action of the player to move, chosen at random (games move on: plays and wilds preferred,
-        feathers and done rarer)."""
+    WEIGHTS = {Play: 6.0, TakeWild: 4.0, PutWild: 1.0, Pay: 1.0, Feather: 0.3, Done: 0.5}
+
+    def pick(self, weights: dict[type, float] | None = None) -> Action:
+        """A legal action of the player to move, chosen at random by kind ``weights`` (by default games move
+        on: plays and wilds preferred, feathers and done rarer)."""
         state = self.state()
         legal = state.legal_actions()
         assert legal, "no legal action on a game not over"
-        weights = []
-        for a in legal:
-            w = {Play: 6.0, TakeWild: 4.0, PutWild: 1.0, Pay: 1.0, Feather: 0.3, Done: 0.5}.get(type(a), 1.0)
-            weights.append(w)
-        return self.rng.choices(legal, weights)[0]
+        table = {**self.WEIGHTS, **(weights or {})}
+        return self.rng.choices(legal, [table.get(type(a), 1.0) for a in legal])[0]
 
     def play_game(self, max_actions: int = 2000) -> None:
         for _ in range(max_actions):

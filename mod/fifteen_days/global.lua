@@ -802,11 +802,12 @@ function onLoad(script_state)
         -- saved while the cards were being laid out: they lie where they were going by now
         ledger.phase = "play"
     end
+    -- saved in the middle of a ruling: busy (no move is taken, the status line says so) until the rest of it is
+    -- applied (the events applied before are skipped)
+    busy = ledger.ruling ~= nil
     show_turn()
     link.hello()
     if ledger.ruling ~= nil then
-        -- saved in the middle of a ruling: apply the rest (the events applied before are skipped)
-        busy = true
         Wait.time(function() apply_ruling(ledger.ruling) end, 1)
     else
         Wait.time(function() refresh_score() end, 1)

@@ -225,3 +225,19 @@ def test_reload_mid_turn_and_mid_decision(games, save, data, repo_root):
             break
         game.play(game.pick())
     assert game.reloads == 2 and game.actions_checked > 15
+
+
+def test_reload_while_a_ruling_is_being_applied_finishes_it(games, save, data, repo_root):
+    game = _start(games, save, data, repo_root, ("White", "Red"), seed=8)
+    state = game.state()
+    before = game.snapshot()
+    action = Draw(state.active, 0)
+    game.begin(action)
+    # the ruling (action started, a card drawn) is on its way: the host reloads before it is done
+    assert game.table.run_until(lambda: game.ledger().get("ruling") is not None and game.ledger()["applied"] >= 1,
+                                max_seconds=10)
+    game.reload()
+    assert game.table.run_until(game.connected, max_seconds=30)
+    game.wait_ready()
+    game.check(game.expected(before, action, None))
+    assert len(game.table.hand(game.colours[state.active])) == 3

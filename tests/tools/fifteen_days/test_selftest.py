@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.tools.four_humours.test_selftest import Runner, table_state
+from tests.selftestrun import Runner, table_state
 from tools.headless import Table
 from tools.selftest import PASS, PROBE_NAMES
 

@@ -10,14 +10,12 @@ import dataclasses
 import json
 import re
 import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
 
 from tests.e2e.harness import Game, build, free_port
 from bridge.catalog import load_game
+from tests.selftestrun import Runner, table_state, ttsmod_args
 from tools.headless import Table
 from tools.headless.fidelity import Fidelity
 from tools.selftest import (
@@ -30,38 +28,6 @@ pytestmark = pytest.mark.e2e   # a built save, a bridge process and a table: lef
 @pytest.fixture(scope="module")
 def save(tmp_path_factory, repo_root):
     return build(repo_root, tmp_path_factory.mktemp("selftest-build"))
-
-
-def ttsmod_args(*args: str) -> list[str]:
-    return [sys.executable, "-c", "from tools.cli import main; main()", *args]
-
-
-def table_state(table: Table) -> list[tuple]:
-    """What a player could see change: every object's place, turn, lock and container contents."""
-    return sorted((o.guid, tuple(round(v, 3) for v in (o.position.x, o.position.y, o.position.z)),
-                   tuple(round(v % 360.0, 3) for v in (o.rotation.x, o.rotation.y, o.rotation.z)), o.locked,
-                   tuple(sorted(c.guid for c in o.contents))) for o in table.objects)
-
-
-class Runner:
-    """A ``ttsmod selftest`` subprocess against ``table``, whose clock this thread runs until the process ends
-    (the table does Save & Play itself: the reload probe reloads it in place)."""
-
-    def __init__(self, table: Table, port: int, repo: Path) -> None:
-        self.table, self.port, self.repo = table, port, repo
-
-    def run(self, *args: str) -> subprocess.CompletedProcess:
-        proc = subprocess.Popen(ttsmod_args("selftest", "--port", str(self.port), "--tts-port",
-                                            str(self.table.endpoint.port), "--timeout", "5", *args),
-                                cwd=self.repo, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 120
-        while proc.poll() is None and time.monotonic() < deadline:
-            # reply_wait is short: a probe's exec result is answered by nothing, so the clock must not wait on it
-            self.table.run_until(lambda: proc.poll() is not None, max_seconds=1, real_pause=0.003, reply_wait=0.2)
-        if proc.poll() is None:
-            proc.kill()
-        out, err = proc.communicate(timeout=30)
-        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 def test_every_probe_passes_on_the_faithful_table_and_leaves_it_as_it_was(save, repo_root, tmp_path):

@@ -388,11 +388,21 @@ local function wild_to_hand(obj, player)
 end
 
 handlers.card_drawn = function(e)
+    local colour = colour_of(e.player)
+    -- a card the player dragged off this pile into their hand is the card drawn: it is there already
+    local drag = ledger.drag
+    if drag ~= nil and drag.pile == e.pile then
+        ledger.drag = nil
+        local obj = getObjectFromGUID(drag.guid)
+        if obj ~= nil then
+            to_hand(obj, colour)
+            return nil
+        end
+    end
     local entry = pile_top(e.pile)
     if entry == nil then
         return nil
     end
-    local colour = colour_of(e.player)
     local t = Player[colour].getHandTransform()
     fetch(entry, t.position, { 0, t.rotation.y + 180, 0 })
 end
@@ -586,6 +596,7 @@ local function finish_ruling(reply)
     return function()
         ledger.ruling = nil
         ledger.applied = 0
+        ledger.drag = nil
         -- the engine's bookkeeping after the ruling (whose turn, the open decision, the end trigger)
         keep_bookkeeping(reply.snapshot or {})
         if ledger.outcome ~= nil then
@@ -612,8 +623,10 @@ local function apply_ruling(reply)
 end
 
 --- Ask the bridge about `action` by `colour`; `moved` lists what the player moved for it (counted as still in
---  their hand by the snapshot); on a refusal, `undo()` puts it back.
-send_decision = function(colour, action, undo, moved)
+--  their hand by the snapshot); `taken` ({obj, tag, index}) is a card they dragged into their hand from a
+--  market column, the discard pile or a draw pile (counted as still on top there); on a refusal, `undo()` puts
+--  it back.
+send_decision = function(colour, action, undo, moved, taken)
     if ledger.phase ~= "play" then
         if undo ~= nil then undo() end
         tell(colour, "Nothing can be played now: " .. ledger.phase .. ".")
@@ -631,7 +644,7 @@ send_decision = function(colour, action, undo, moved)
     end
     set_busy(true)
     when_settled(function()
-        local snapshot = map.snapshot(ledger, { [colour] = moved or {} })
+        local snapshot = map.snapshot(ledger, { [colour] = moved or {} }, taken)
         ask(ACT, { snapshot = snapshot, action = action }, function(reply)
             if reply.legal == false then
                 set_busy(false)
@@ -640,6 +653,10 @@ send_decision = function(colour, action, undo, moved)
                 return
             end
             ledger.applied = 0
+            if taken ~= nil and taken.tag == "fd-draw-pile" then
+                -- saved with the ledger, so that a reload in the middle of the ruling still draws this card
+                ledger.drag = { guid = taken.obj.getGUID(), pile = taken.index }
+            end
             apply_ruling(reply)
         end, function(err)
             set_busy(false)
@@ -726,7 +743,70 @@ local function offer_for_wild(colour, seat, obj)
     send_decision(colour, { action = "wild", player = seat, cards = faces }, undo, cards)
 end
 
+-- Cards picked up from a market column, the discard pile or a draw pile while the game is on, by GUID: where
+-- each lay (tablemap.origin_of), so that its drop can be read as a take or a draw, or undone.
+local picked = {}
+
+local function origin_name(origin)
+    if origin.tag == "fd-market-column" then
+        return "market column " .. tostring(origin.index + 1)
+    elseif origin.tag == "fd-draw-pile" then
+        return "draw pile " .. tostring(origin.index + 1)
+    end
+    return "the discard pile"
+end
+
+--- Put a dragged card back where it was picked up: a pile's or the discard's top card on top of that pile
+--  again, any other card on its old spot (a market column keeps its overlapping layout).
+local function put_back(obj, origin)
+    local zone = map.zone(origin.tag, origin.index)
+    if origin.top and origin.tag ~= "fd-market-column" and zone ~= nil then
+        lay(obj, above_pile(zone, obj), origin.rotation)
+    else
+        lay(obj, origin.position, origin.rotation)
+    end
+end
+
+--- A card dragged out of a market column, the discard pile or a draw pile has come to rest. Into its
+--  player's own hand it is the decision the button sends (take from that column or the discard, draw from
+--  that pile), asked of the bridge with the card counted where it came from; anywhere else, or not the top
+--  card, or refused, it goes back where it was and the player is told why (not when it was only put down
+--  again in its own place).
+local function dropped_from(origin, colour, obj)
+    local undo = function() put_back(obj, origin) end
+    if not map.over_hand(colour, obj) then
+        local zone = map.zone(origin.tag, origin.index)
+        undo()
+        if zone == nil or not map.over(zone, obj) then
+            tell(colour, "To take a card from " .. origin_name(origin)
+                .. ", drag it into your hand: it goes back where it was.")
+        end
+        return
+    end
+    local seat = seat_of(colour)
+    if seat == nil then
+        undo()
+        tell(colour, "Only seated players of this game play.")
+        return
+    end
+    if not origin.top then
+        undo()
+        tell(colour, "Not allowed: only the top card of " .. origin_name(origin) .. " can be taken.")
+        return
+    end
+    local action = { action = "take", player = seat, column = false }
+    if origin.tag == "fd-market-column" then
+        action.column = origin.index
+    elseif origin.tag == "fd-draw-pile" then
+        action = { action = "draw", player = seat, pile = origin.index }
+    end
+    send_decision(colour, action, undo, nil, { obj = obj, tag = origin.tag, index = origin.index })
+end
+
 function onObjectPickUp(colour, obj)
+    if ledger ~= nil and ledger.phase == "play" then
+        picked[obj.getGUID()] = map.origin_of(obj)
+    end
     for i, card in ipairs(offered.cards) do
         if card.getGUID() == obj.getGUID() then
             table.remove(offered.cards, i)
@@ -735,7 +815,8 @@ function onObjectPickUp(colour, obj)
     end
 end
 
---- A hand card dropped on a card point of its player's own board is a `play` decision (FD-2.D); on the
+--- A card picked up from a market column, the discard pile or a draw pile is a take or a draw (dropped_from).
+--  A hand card dropped on a card point of its player's own board is a `play` decision (FD-2.D); on the
 --  discard pile it pays for a Play action, or discards down to the hand limit once both actions are made
 --  (FD-8); on the wild supply it is offered for a wild. The wild awaiting a place dropped on a card point is
 --  its `put-wild` decision (FD-5).
@@ -745,6 +826,13 @@ function onObjectDrop(colour, obj)
     end
     local is_wild = obj.hasTag("fd-wild")
     if not obj.hasTag("fd-season") and not is_wild then
+        return
+    end
+    local origin = picked[obj.getGUID()]
+    if origin ~= nil then
+        picked[obj.getGUID()] = nil
+        Wait.condition(function() dropped_from(origin, colour, obj) end, function() return obj.resting end,
+            SETTLE_TIMEOUT)
         return
     end
     local seat = seat_of(colour)

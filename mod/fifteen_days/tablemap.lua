@@ -38,6 +38,64 @@ function M.inside(zone, obj)
     return math.abs(q.x) <= 0.5 and math.abs(q.z) <= 0.5
 end
 
+--- Whether obj lies inside a scripting zone's box (seen from above), held or not: where a card was when a
+--  player picked it up.
+function M.over(zone, obj)
+    local q = zone.positionToLocal(obj.getPosition())
+    return math.abs(q.x) <= 0.5 and math.abs(q.z) <= 0.5
+end
+
+--- Whether obj lies inside colour's hand zone (seen from above), by the hand's transform: a card a player has
+--  just dropped is read where it lies, not from getHandObjects (updated by physics, a frame late).
+function M.over_hand(colour, obj)
+    local t = Player[colour].getHandTransform()
+    if t == nil then
+        return false
+    end
+    local p = obj.getPosition()
+    local d = { x = p.x - t.position.x, y = p.y - t.position.y, z = p.z - t.position.z }
+    local across = (d.x * t.right.x + d.y * t.right.y + d.z * t.right.z) / math.max(t.scale.x, 0.001)
+    local along = (d.x * t.forward.x + d.y * t.forward.y + d.z * t.forward.z) / math.max(t.scale.z, 0.001)
+    return math.abs(across) <= 0.5 and math.abs(along) <= 0.5
+end
+
+-- The zones a player may take a card from by dragging it into their hand: market columns (FD-2.B), the
+-- discard pile (FD-2.B) and the draw piles (FD-2.A).
+local TAKE_ZONES = { { tag = "fd-market-column", count = 3 }, { tag = "fd-discard" },
+    { tag = "fd-draw-pile", count = 2 } }
+
+--- Where a season card a player picks up was lying, if in a market column, the discard pile or a draw pile:
+--  {tag, index (nil for the discard pile), top (no other card of that zone lies higher), position, rotation};
+--  nil anywhere else.
+function M.origin_of(obj)
+    if not obj.hasTag("fd-season") or obj.hasTag(M.REMOVED) then
+        return nil
+    end
+    for _, kind in ipairs(TAKE_ZONES) do
+        for i = 0, (kind.count or 1) - 1 do
+            local index = nil
+            if kind.count ~= nil then
+                index = i
+            end
+            local zone = M.zone(kind.tag, index)
+            if zone ~= nil and M.over(zone, obj) then
+                local y = obj.getPosition().y
+                local top = true
+                for _, other in ipairs(getObjectsWithTag("fd-season")) do
+                    if not M.same(other, obj) and not other.hasTag(M.REMOVED) and M.inside(zone, other)
+                        and other.getPosition().y > y + 0.001 then
+                        top = false
+                    end
+                end
+                local p, r = obj.getPosition(), obj.getRotation()
+                return { tag = kind.tag, index = index, top = top, position = { x = p.x, y = p.y, z = p.z },
+                    rotation = { r.x, r.y, r.z } }
+            end
+        end
+    end
+    return nil
+end
+
 --- The zone with `tag` whose memo `index` is `index` (nil: the only one).
 function M.zone(tag, index)
     for _, zone in ipairs(getObjectsWithTag(tag)) do
@@ -291,13 +349,18 @@ M.BOOKKEEPING = { "rng", "active", "turn", "actions_left", "pending", "boost", "
 --  `moved` (optional) maps colour → the objects that player has just moved for the decision being asked
 --  about: they count as still in that hand (a season card first among its hand, so that the engine takes that
 --  copy of its face) and nowhere else; a wild in a hand is the wild awaiting a place, counted by the engine's
---  pending decision.
-function M.snapshot(ledger, moved)
+--  pending decision. `taken` (optional, {obj, tag, index}: a card a player has dragged out of a market
+--  column, the discard pile or a draw pile into their hand, the take or draw being asked about) counts as the
+--  top card of where it came from, and nowhere else.
+function M.snapshot(ledger, moved, taken)
     held = {}
     for _, objs in pairs(moved or {}) do
         for _, obj in ipairs(objs) do
             held[obj.getGUID()] = true
         end
+    end
+    if taken ~= nil then
+        held[taken.obj.getGUID()] = true
     end
     local snap = { game = ledger.game, mode = ledger.mode, players = {}, draw_piles = {}, market = {},
         discard = {}, removed = {}, animals = {} }
@@ -347,6 +410,16 @@ function M.snapshot(ledger, moved)
     local discard = M.one("fd-discard")
     if discard ~= nil then
         snap.discard = ids(M.stack(discard))
+    end
+    if taken ~= nil then
+        local id = util.memo(taken.obj).card
+        if taken.tag == "fd-draw-pile" then
+            table.insert(snap.draw_piles[taken.index + 1], id)
+        elseif taken.tag == "fd-market-column" then
+            table.insert(snap.market[taken.index + 1], id)
+        else
+            table.insert(snap.discard, id)
+        end
     end
     for _, obj in ipairs(getObjectsWithTag("fd-season")) do
         if obj.hasTag(M.REMOVED) then

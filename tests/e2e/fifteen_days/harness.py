@@ -4,7 +4,7 @@
 engine for the legal actions of the table as it lies (:meth:`Game.state`: the table read in Python by
 ``tableview.read_table`` plus the turn bookkeeping the mod keeps in its saved ledger), picks one, and performs it
 the way a player does — a button click, or a hand card dragged onto a board's card point, the discard pile or
-the wild supply. Once the mod has asked the bridge and applied the ruling, :meth:`Game.check` compares the table
+the wild supply (with ``drag_takes``, takes and draws are the top card dragged into the hand instead). Once the mod has asked the bridge and applied the ruling, :meth:`Game.check` compares the table
 with what the engine makes of the same action on the same table: every hand, pile, column, corner, wild, animal,
 feather and supply, the mod's bookkeeping, whose turn it is, and the score panel.
 """
@@ -20,7 +20,7 @@ from bridge.rules.fifteen_days.actions import (
     Action, Discard, Done, Draw, EndTurn, Feather, Pass, Pay, Play, PutWild, Refill, Take, TakeWild)
 from bridge.rules.fifteen_days.state import GameState
 from bridge.tts_json import whole_numbers
-from tests.e2e.fifteen_days.tableview import board_of, card_points, physical, read_table, zone
+from tests.e2e.fifteen_days.tableview import REMOVED, board_of, card_points, inside, physical, read_table, zone
 from tests.e2e.harness import ttsmod
 from tests.livebridge import Bridge, free_port
 from tools.headless import Fidelity, HObject, Table
@@ -64,6 +64,10 @@ class Game:
         self.kinds: dict[str, int] = {}
         self.outcome: Any = None
         self.last: dict[str, Any] | None = None   # the table as last checked (equal to the engine's state)
+        # with drag_takes, takes and draws are made by dragging the card into the hand instead of a button;
+        # drags lists (zone tag, zone index) of every such drag
+        self.drag_takes = False
+        self.drags: list[tuple[str, int | None]] = []
 
     # ------------------------------------------------------------------ life cycle
     def close(self) -> None:
@@ -156,6 +160,33 @@ class Game:
         self.table.pick_up(obj, colour)
         self.table.drop(obj, colour, position=zone(self.table, tag).position)
 
+    def top_card(self, tag: str, index: int | None = None) -> HObject:
+        """The top card of a market column, the discard pile or a draw pile as a player grabs it: the highest
+        loose card there, else the top of the deck lying there (grabbing it takes it out of the deck, as in TTS)."""
+        z = zone(self.table, tag, index)
+        loose = [o for o in self.table.with_tag("fd-season") if o.held_by is None and not o.has_tag(REMOVED)
+                 and inside(z, o)]
+        if loose:
+            return max(loose, key=lambda o: (round(o.position.y, 3), o.guid))
+        deck = next(d for d in self.table.with_tag("fd-season-deck") if d.held_by is None and inside(z, d))
+        return self.table.take_out(deck)
+
+    def drag_to_hand(self, obj: HObject, colour: str) -> None:
+        """``colour`` picks ``obj`` up where it lies and drops it into their own hand zone."""
+        self.table.pick_up(obj, colour)
+        self.table.drop(obj, colour, position=self.table.hand_zone(colour).position)
+
+    def drag_take(self, action: Take | Draw) -> None:
+        colour = self.colours[action.player]
+        if isinstance(action, Draw):
+            where: tuple[str, int | None] = ("fd-draw-pile", action.pile)
+        elif action.column is None:
+            where = ("fd-discard", None)
+        else:
+            where = ("fd-market-column", action.column)
+        self.drag_to_hand(self.top_card(*where), colour)
+        self.drags.append(where)
+
     BUTTONS = {Done: "done", EndTurn: "endTurn", Pass: "passAction"}
 
     def begin(self, action: Action) -> HObject | None:
@@ -163,7 +194,9 @@ class Game:
         the engine should take for it (the one dragged), if any."""
         colour = self.colours[action.player]
         t = self.table
-        if isinstance(action, (Draw, Refill)):
+        if self.drag_takes and isinstance(action, (Draw, Take)):
+            self.drag_take(action)
+        elif isinstance(action, (Draw, Refill)):
             t.click(f"drawPile{action.pile + 1}", colour)
         elif isinstance(action, Take):
             t.click("takeDiscard" if action.column is None else f"takeColumn{action.column + 1}", colour)

@@ -63,6 +63,11 @@ def stack(table: Table, z: HObject) -> list[str]:
     return out + [_card(o) for o in loose]
 
 
+def inside(z: HObject, obj: HObject) -> bool:
+    """Whether ``obj`` lies inside zone ``z``'s box."""
+    return _inside(z, obj)
+
+
 def _inside(z: HObject, obj: HObject) -> bool:
     from tools.headless.geometry import inside_box
     return inside_box(obj.position, z.position, z.rotation, z.scale)

@@ -9,37 +9,9 @@ dropped anywhere but the hand puts the card back where it was, and the player is
 
 from __future__ import annotations
 
-import pytest
-
-from bridge.catalog import load_game
 from bridge.rules.fifteen_days.actions import Draw, EndTurn, Take
-from tests.e2e.fifteen_days.harness import Game, build
 from tests.e2e.fifteen_days.tableview import REMOVED, inside, physical, zone
-
-
-@pytest.fixture(scope="module")
-def data():
-    return load_game("fifteen-days")
-
-
-@pytest.fixture(scope="module")
-def save(tmp_path_factory, repo_root):
-    return build(repo_root, tmp_path_factory.mktemp("fifteen-days-drags"))
-
-
-@pytest.fixture
-def games():
-    started: list[Game] = []
-    yield started
-    for game in started:
-        game.close()
-
-
-def _start(games, save, data, repo_root, colours, seed) -> Game:
-    game = Game(save, data, repo_root, list(colours), seed=seed)
-    games.append(game)
-    game.start()
-    return game
+from tests.e2e.fifteen_days.conftest import start as _start
 
 
 def test_takes_and_draws_by_dragging_into_the_hand_are_ruled_like_the_buttons(games, save, data, repo_root):

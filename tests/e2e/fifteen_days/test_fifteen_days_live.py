@@ -11,36 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.catalog import load_game
 from bridge.rules.errors import IllegalAction
 from bridge.rules.fifteen_days.actions import Discard, Draw, Face, Feather, Play, PutWild, TakeWild
-from tests.e2e.fifteen_days.harness import Game, build
 from tests.e2e.fifteen_days.tableview import physical
-
-
-@pytest.fixture(scope="module")
-def data():
-    return load_game("fifteen-days")
-
-
-@pytest.fixture(scope="module")
-def save(tmp_path_factory, repo_root):
-    return build(repo_root, tmp_path_factory.mktemp("fifteen-days"))
-
-
-@pytest.fixture
-def games():
-    started: list[Game] = []
-    yield started
-    for game in started:
-        game.close()
-
-
-def _start(games, save, data, repo_root, colours, seed) -> Game:
-    game = Game(save, data, repo_root, list(colours), seed=seed)
-    games.append(game)
-    game.start()
-    return game
+from tests.e2e.fifteen_days.conftest import start as _start
 
 
 @pytest.mark.parametrize("colours, seed", [

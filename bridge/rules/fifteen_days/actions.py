@@ -129,10 +129,9 @@ class Action:
 
 
 @dataclass(frozen=True)
-class Draw(Action):
-    """Draw one card face down from draw pile ``pile`` (the first one starts a Draw action)."""
+class _PileChoice(Action):
+    """An action whose one choice is a draw pile (``pile``, 0-based): its text is ``<name> <player> <pile>``."""
 
-    name: ClassVar[str] = "draw"
     player: int
     pile: int
 
@@ -153,27 +152,17 @@ class Draw(Action):
 
 
 @dataclass(frozen=True)
-class Refill(Action):
+class Draw(_PileChoice):
+    """Draw one card face down from draw pile ``pile`` (the first one starts a Draw action)."""
+
+    name: ClassVar[str] = "draw"
+
+
+@dataclass(frozen=True)
+class Refill(_PileChoice):
     """Put the top card of draw pile ``pile`` face up on the market column being refilled."""
 
     name: ClassVar[str] = "refill"
-    player: int
-    pile: int
-
-    def _words(self) -> list[str]:
-        return [str(self.pile)]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"action": self.name, "player": self.player, "pile": self.pile}
-
-    @classmethod
-    def _from_words(cls, player, words):
-        _arity(words, 1, cls.name)
-        return cls(player, _int(words[0], "pile"))
-
-    @classmethod
-    def _from_json(cls, player, value):
-        return cls(player, _int(value.get("pile"), "pile"))
 
 
 @dataclass(frozen=True)

@@ -1,40 +1,87 @@
 """The ``ttsmod`` command line: a thin click layer over library functions.
 
-Each command lives in ``tools/commands/<name>.py`` and is listed in :data:`COMMANDS`; user errors are
-:class:`bridge.errors.TtsmodError` subclasses, printed as one line with their exit status (2 for bad data).
+Each command lives in ``tools/commands/<name>.py`` and is listed in :data:`COMMANDS` with its one-line summary;
+user errors are :class:`bridge.errors.TtsmodError` subclasses, printed as one line with their exit status (2 for
+bad data).
+
+Commands are imported only when run (or asked for their own ``--help``): importing them all would load the
+engines, Pillow, requests and the checker, which costs more than the rest of a ``ttsmod --help`` together. The
+summaries ``ttsmod --help`` prints are therefore kept here; ``tests/tools/test_cli.py`` checks that each equals its
+command's own.
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import NamedTuple
+
 import click
 
 from bridge import __version__
 from bridge.errors import TtsmodError
 
-# (module under tools.commands, attribute) — one line per command, in --help order.
-COMMANDS: tuple[tuple[str, str], ...] = (
-    ("simulate", "simulate"),
-    ("adjudicate", "adjudicate"),
-    ("sheets", "sheets"),
-    ("build", "build"),
-    ("check", "check"),
-    ("install", "install"),
-    ("publish", "publish"),
-    ("bridge", "bridge_command"),
-    ("push", "push_command"),
-    ("pull", "pull_command"),
-    ("exec", "exec_command"),
-    ("selftest", "selftest_command"),
-    ("watch", "watch_command"),
-    ("replay", "replay_command"),
+
+class CommandEntry(NamedTuple):
+    """Where a command is defined, and the one-line summary ``ttsmod --help`` shows for it."""
+
+    name: str
+    module: str     # under tools.commands
+    attr: str
+    summary: str
+
+
+# One line per command, in --help order.
+COMMANDS: tuple[CommandEntry, ...] = (
+    CommandEntry("simulate", "simulate", "simulate", "Play random legal games and report balance figures."),
+    CommandEntry("adjudicate", "adjudicate", "adjudicate", "Print a game's ruling for a table snapshot."),
+    CommandEntry("sheets", "sheets", "sheets", "Pack card images into TTS sheets and a deck object."),
+    CommandEntry("build", "build", "build", "Build a game into a TTS save with card sheets."),
+    CommandEntry("check", "check", "check", "Lint a TTS save and report problems."),
+    CommandEntry("install", "install", "install", "Copy a built save into the TTS Saves folder."),
+    CommandEntry("publish", "publish", "publish", "Upload a build's images to a web host."),
+    CommandEntry("bridge", "bridge", "bridge_command", "Run the live bridge beside Tabletop Simulator."),
+    CommandEntry("push", "push", "push_command", "Send scripts and UI to TTS and reload (Save & Play)."),
+    CommandEntry("pull", "pull", "pull_command", "Get every script and UI from TTS into files."),
+    CommandEntry("exec", "exec", "exec_command", "Run Lua in the running TTS game and print the result."),
+    CommandEntry("selftest", "selftest", "selftest_command", "Check a running TTS game against what the mod assumes."),
+    CommandEntry("watch", "watch", "watch_command", "Rebuild and push to TTS as game files change."),
+    CommandEntry("replay", "replay", "replay_command", "Re-run a journal's adjudications and report changes."),
 )
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 class TtsmodGroup(click.Group):
-    """A group that reports :class:`TtsmodError` as one red line and exits with the error's status."""
+    """The command group: commands loaded on first use, and :class:`TtsmodError` reported as one red line with
+    the error's exit status."""
+
+    def __init__(self, *args, entries: tuple[CommandEntry, ...] = COMMANDS, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.entries = {entry.name: entry for entry in entries}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.entries) + [name for name in self.commands if name not in self.entries]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        entry = self.entries.get(cmd_name)
+        if entry is not None and cmd_name not in self.commands:
+            self.add_command(getattr(importlib.import_module(f"tools.commands.{entry.module}"), entry.attr),
+                             cmd_name)
+        return self.commands.get(cmd_name)
+
+    def load_all(self) -> dict[str, click.Command]:
+        """Every command, imported (for tests and tools that inspect their options)."""
+        ctx = click.Context(self)
+        return {name: self.get_command(ctx, name) for name in self.list_commands(ctx)}
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # The listing uses the kept summaries, so `ttsmod --help` imports no command.
+        rows = [(entry.name, entry.summary) for entry in self.entries.values()]
+        rows += [(name, command.get_short_help_str(limit=formatter.width))
+                 for name, command in self.commands.items() if name not in self.entries]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -48,10 +95,6 @@ class TtsmodGroup(click.Group):
 @click.version_option(__version__, prog_name="ttsmod")
 def cli() -> None:
     """ttsmod: bring board games to Tabletop Simulator and keep them honest while people play."""
-
-
-for _module, _attr in COMMANDS:
-    cli.add_command(getattr(importlib.import_module(f"tools.commands.{_module}"), _attr))
 
 
 def main() -> None:

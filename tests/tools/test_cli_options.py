@@ -11,8 +11,9 @@ from tools.cli import cli
 def walk(command: click.Command, path: tuple[str, ...] = ("ttsmod",)):
     yield path, command
     if isinstance(command, click.Group):
-        for name, sub in sorted(command.commands.items()):
-            yield from walk(sub, (*path, name))
+        ctx = click.Context(command)
+        for name in sorted(command.list_commands(ctx)):
+            yield from walk(command.get_command(ctx, name), (*path, name))
 
 
 def test_every_option_of_every_command_has_help():
@@ -25,7 +26,7 @@ def test_every_option_of_every_command_has_help():
 
 def test_watch_takes_the_bridge_port_options():
     def options(name: str) -> set[str]:
-        return {opt for param in cli.commands[name].params for opt in param.opts if opt.startswith("--")}
+        return {opt for param in cli.load_all()[name].params for opt in param.opts if opt.startswith("--")}
 
     network = {"--host", "--port", "--tts-host", "--tts-port", "--allow-remote", "--timeout"}
     assert network <= options("bridge") and network <= options("watch")

@@ -170,7 +170,7 @@ def test_progress_only_on_request_when_stderr_is_not_a_terminal(tmp_path):
 
 
 def test_every_option_has_help_text():
-    command = cli.commands["sheets"]
+    command = cli.load_all()["sheets"]
     options = [p for p in command.params if isinstance(p, click.Option)]
     assert {o.name for o in options} >= {"fmt", "fit", "progress", "as_json", "max_pixels"}
     assert [o.name for o in options if not o.help] == []

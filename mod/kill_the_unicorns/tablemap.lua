@@ -1,0 +1,515 @@
+-- Where things are on the Kill the Unicorns table (docs/games/kill-the-unicorns/table-contract.md) and what
+-- lies where.
+--
+-- Everything is found by tags and memo, never by GUID or by where the build laid it. The table is the state:
+-- a card's place is the zone it lies in (read by position inside the zone's box, never by the zone's
+-- getObjects(), which physics updates once per frame), a pile's order is its height (the card laid last lies
+-- highest, a deck lying in a zone below its loose cards), a captured unicorn's order is its spot in the catch
+-- area and what is attached to it (pinned tricks, market tokens) is what lies in the catch area nearest to it.
+--
+-- Places. The mod lays the table from the engine's snapshot (M.places_of gives every card's place, M.spot the
+-- position it goes to) and reads it back (M.snapshot). A place is a table {kind, seat, index, slot, item, k}:
+--   hand (seat)                  hunting cards and the two drawn tricks, in the player's hand zone
+--   played (seat, k)             hunting cards laid face down in the hunt area
+--   hunt_discard / trick_discard / trick_deck (seat, k)   piles on the seat mat
+--   catch (seat, index)          the index-th captured unicorn; pinned (seat, index, k) / catch_token (seat,
+--                                index, k) lie on it
+--   tokens (seat, k)             market tokens in front of the player (pâté), beside the character card
+--   character (seat)             the character card
+--   line (index)                 a unicorn of the day's line; slot (index, slot = "above"/"below") a trick
+--   unicorn_deck / unicorn_discard / box (k)      piles and the box
+--   market (item, k)             a token in stock
+local seats = require("lib.seats")
+local util = require("lib.util")
+
+local M = {}
+
+M.NEAR = 0.6          -- a card lies on a spot when its centre is this close (horizontal distance)
+M.LIFT = 0.03         -- height of one card in a loose pile
+M.CATCH_COLUMNS = 6   -- captured unicorns per row of the catch area
+
+M.one = seats.one
+M.same = seats.same
+M.colours_in_play = seats.colours_in_play
+
+-- the snapshot keys the table shows (the others are the engine's bookkeeping, kept in the ledger)
+M.PHYSICAL = { "line", "slots", "unicorn_deck", "unicorn_discard", "box", "market" }
+M.PLAYER_PHYSICAL = { "hand", "played", "hunt_discard", "trick_deck", "trick_hand", "trick_discard", "catch",
+    "tokens" }
+
+-- ------------------------------------------------------------------ zones
+--- Whether obj lies inside a scripting zone's box (seen from above) and is not held.
+function M.inside(zone, obj)
+    if zone == nil or obj.held_by_color ~= nil then
+        return false
+    end
+    local q = zone.positionToLocal(obj.getPosition())
+    return math.abs(q.x) <= 0.5 and math.abs(q.z) <= 0.5
+end
+
+--- The zone with `tag` whose memo matches every key of `match` (nil: the first one).
+function M.zone(tag, match)
+    for _, zone in ipairs(getObjectsWithTag(tag)) do
+        local m = util.memo(zone)
+        local ok = true
+        for k, v in pairs(match or {}) do
+            if m[k] ~= v then
+                ok = false
+            end
+        end
+        if ok then
+            return zone
+        end
+    end
+    return nil
+end
+
+--- A seat's zone of a kind ("ku-hunt-area", "ku-catch", "ku-trick-deck", "ku-trick-discard",
+--  "ku-hunt-discard", "ku-character-spot").
+function M.seat_zone(tag, colour)
+    return M.zone(tag, { owner = colour })
+end
+
+function M.line_zone(index)
+    return M.zone("ku-line", { index = index })
+end
+
+function M.slot_zone(index, slot)
+    return M.zone("ku-trick-slot", { index = index, slot = slot })
+end
+
+function M.stock_zone(item)
+    return M.zone("ku-market-stock", { item = item })
+end
+
+--- The seat mat of colour.
+function M.mat_of(colour)
+    return M.zone("ku-seat-mat", { owner = colour })
+end
+
+--- Whether obj lies in colour's hand zone (seen from above), by the hand's transform: a card a player has just
+--  dropped is read where it lies, not from getHandObjects (updated by physics, a frame late).
+function M.over_hand(colour, obj)
+    local t = Player[colour].getHandTransform()
+    if t == nil then
+        return false
+    end
+    local p = obj.getPosition()
+    local d = { x = p.x - t.position.x, y = p.y - t.position.y, z = p.z - t.position.z }
+    local across = (d.x * t.right.x + d.y * t.right.y + d.z * t.right.z) / math.max(t.scale.x, 0.001)
+    local along = (d.x * t.forward.x + d.y * t.forward.y + d.z * t.forward.z) / math.max(t.scale.z, 0.001)
+    return math.abs(across) <= 0.5 and math.abs(along) <= 0.5
+end
+
+-- ------------------------------------------------------------------ objects
+--- The card or token id an object stands for: memo `card`, `token`, or a character card's `character`.
+function M.id_of(memo)
+    return memo.card or memo.token
+end
+
+local function by_height(a, b)
+    if math.abs(a.y - b.y) > 0.001 then
+        return a.y < b.y
+    end
+    return a.guid < b.guid
+end
+
+--- Every card and token of the game on the table (loose, not held) or in a deck or bag lying on it:
+--  a list of {id, memo, obj (loose) | container, guid, position, y}. Objects inside a container sit below
+--  the container's loose neighbours, index 0 (the top) highest.
+function M.everything()
+    local out = {}
+    for _, obj in ipairs(getObjectsWithTag("ttsmod")) do
+        if obj.held_by_color == nil then
+            local kind = obj.type
+            if kind == "Deck" or kind == "Bag" then
+                local p = obj.getPosition()
+                local contents = obj.getObjects()
+                for i, entry in ipairs(contents) do
+                    local m = util.decode(entry.memo)
+                    local id = M.id_of(m)
+                    if id ~= nil then
+                        table.insert(out, { id = id, memo = m, container = obj, guid = entry.guid, position = p,
+                            y = p.y - 0.5 + 0.001 * (#contents - i) })
+                    end
+                end
+            else
+                local m = util.memo(obj)
+                local id = M.id_of(m)
+                if id ~= nil and (obj.hasTag("ku-card") or obj.hasTag("ku-token")) then
+                    local p = obj.getPosition()
+                    table.insert(out, { id = id, memo = m, obj = obj, guid = obj.getGUID(), position = p, y = p.y })
+                end
+            end
+        end
+    end
+    return out
+end
+
+--- Whether a found entry (M.everything) lies in zone.
+local function entry_in(zone, entry)
+    if zone == nil then
+        return false
+    end
+    local q = zone.positionToLocal(entry.position)
+    return math.abs(q.x) <= 0.5 and math.abs(q.z) <= 0.5
+end
+M.entry_in = entry_in
+
+--- Whether anything the mod reads by position is still on its way: a card, token or bag moving or spawning.
+function M.moving()
+    for _, tag in ipairs({ "ku-card", "ku-token", "ku-first-player", "ku-character-bag", "ku-character-card" }) do
+        for _, obj in ipairs(getObjectsWithTag(tag)) do
+            if obj.spawning or obj.isSmoothMoving() then
+                return true
+            end
+        end
+    end
+    for _, obj in ipairs(getObjectsWithTag("ttsmod")) do
+        if (obj.type == "Deck" or obj.type == "Card") and (obj.spawning or obj.isSmoothMoving()) then
+            return true
+        end
+    end
+    return false
+end
+
+-- ------------------------------------------------------------------ where things go
+--- A position in zone-local coordinates (x and z in -0.5 … 0.5 across the zone), at `lift` above the table.
+local function local_spot(zone, x, z, lift)
+    local w = zone.positionToWorld({ x = x, y = 0, z = z })
+    return { x = w.x, y = zone.getPosition().y + 0.1 + (lift or 0), z = w.z }
+end
+
+--- The k-th (0-based) spot of captured unicorn `index` (0-based) in a catch zone: unicorns in rows of
+--  CATCH_COLUMNS, a pinned trick a little below its unicorn, a token on it.
+function M.catch_spot(zone, index, what, k)
+    local column = index % M.CATCH_COLUMNS
+    local row = math.floor(index / M.CATCH_COLUMNS)
+    local x = -0.5 + (column + 0.5) / M.CATCH_COLUMNS
+    local z = 0.3 - 0.3 * row
+    if what == "pinned" then
+        return local_spot(zone, x + 0.02 * k, z - 0.1, -0.02 + 0.01 * k)
+    elseif what == "token" then
+        return local_spot(zone, x - 0.03 + 0.03 * k, z + 0.03, 0.2 + 0.05 * k)
+    end
+    return local_spot(zone, x, z, 0)
+end
+
+--- The index of the catch spot nearest to a position (the captured unicorn's order), and its distance.
+function M.catch_index_at(zone, p)
+    local q = zone.positionToLocal(p)
+    local best, best_d = 0, nil
+    for index = 0, 3 * M.CATCH_COLUMNS - 1 do
+        local column = index % M.CATCH_COLUMNS
+        local row = math.floor(index / M.CATCH_COLUMNS)
+        local dx = q.x - (-0.5 + (column + 0.5) / M.CATCH_COLUMNS)
+        local dz = q.z - (0.3 - 0.3 * row)
+        local d = dx * dx + dz * dz
+        if best_d == nil or d < best_d then
+            best, best_d = index, d
+        end
+    end
+    return best
+end
+
+--- A pile's k-th card (0-based) in a zone: on top of the k below it.
+function M.pile_spot(zone, k)
+    return local_spot(zone, 0, 0, M.LIFT * k)
+end
+
+--- A spread of k items over a zone (the box, the hunt area, the tokens beside the character card).
+function M.spread_spot(zone, k, columns)
+    columns = columns or 8
+    local x = -0.4 + 0.8 * ((k % columns) + 0.5) / columns
+    local z = 0.3 - 0.2 * math.floor(k / columns)
+    return local_spot(zone, x, z, 0.01 * math.floor(k / (columns * 4)))
+end
+
+-- ------------------------------------------------------------------ reading the table
+--- The card lists of a zone read off `found` (M.everything): the ids lying in it, bottom first; `keep(entry)`
+--  filters.
+local function ids_in(zone, found, keep)
+    local list = {}
+    for _, entry in ipairs(found) do
+        if entry_in(zone, entry) and (keep == nil or keep(entry)) then
+            table.insert(list, entry)
+        end
+    end
+    table.sort(list, by_height)
+    local out = {}
+    for i, entry in ipairs(list) do
+        out[i] = entry.id
+    end
+    return out
+end
+
+local function role(entry)
+    return entry.memo.role
+end
+
+local function is_role(name)
+    return function(entry) return entry.memo.role == name end
+end
+
+--- What lies in colour's catch area: a list of {unicorn, pinned, tokens}, in spot order. Pinned tricks and
+--  tokens belong to the unicorn lying nearest to them.
+local function read_catch(zone, found)
+    local unicorns = {}
+    for _, entry in ipairs(found) do
+        if role(entry) == "unicorn" and entry_in(zone, entry) then
+            table.insert(unicorns, { entry = entry, index = M.catch_index_at(zone, entry.position) })
+        end
+    end
+    table.sort(unicorns, function(a, b)
+        if a.index ~= b.index then
+            return a.index < b.index
+        end
+        return a.entry.id < b.entry.id
+    end)
+    local out, attached = {}, {}
+    for i, u in ipairs(unicorns) do
+        out[i] = { unicorn = u.entry.id, pinned = {}, tokens = {} }
+        attached[i] = { pinned = {}, tokens = {} }
+    end
+    for _, entry in ipairs(found) do
+        local kind = role(entry)
+        if (kind == "trick" or kind == "token") and entry_in(zone, entry) and #unicorns > 0 then
+            local best, best_d = 1, nil
+            for i, u in ipairs(unicorns) do
+                local d = util.flat_distance(u.entry.position, entry.position)
+                if best_d == nil or d < best_d then
+                    best, best_d = i, d
+                end
+            end
+            if kind == "trick" then
+                table.insert(attached[best].pinned, entry)
+            else
+                table.insert(attached[best].tokens, entry)
+            end
+        end
+    end
+    for i = 1, #out do
+        table.sort(attached[i].pinned, by_height)
+        table.sort(attached[i].tokens, by_height)
+        out[i].pinned = util.pluck(attached[i].pinned, "id")
+        out[i].tokens = util.pluck(attached[i].tokens, "id")
+    end
+    return out
+end
+
+--- Hunting and trick cards in colour's hand (as physics last saw it; read only when settled), by id.
+function M.hand_cards(colour)
+    local hunting, tricks = {}, {}
+    for _, obj in ipairs(Player[colour].getHandObjects()) do
+        local m = util.memo(obj)
+        if m.role == "hunting" then
+            table.insert(hunting, m.card)
+        elseif m.role == "trick" then
+            table.insert(tricks, m.card)
+        end
+    end
+    table.sort(hunting)
+    table.sort(tricks)
+    return hunting, tricks
+end
+
+local function contains(list, value)
+    return util.index_of(list or {}, value) ~= nil
+end
+
+--- The table as the snapshot of docs/games/kill-the-unicorns/protocol.md: every physical key read off the
+--  table (ids bottom first), the engine's bookkeeping (`ledger.last`, the engine's last snapshot, minus its
+--  physical keys) sent back as it came. Lua cannot hold null: an empty place is written false.
+--
+--  What a player has moved for the decision being asked about counts where the engine last had it
+--  (`ledger.last`): hunting cards laid in the hunt area before Hunt is pressed or dropped on a market stock to
+--  pay are still in the hand; a trick card just dropped on a slot is still in the trick hand; a market token
+--  dragged out of its stock onto a unicorn (to name the unicorn a purchase goes on) is still in stock.
+function M.snapshot(ledger)
+    local last = ledger.last or {}
+    local snap = {}
+    for k, v in pairs(last) do
+        if not contains(M.PHYSICAL, k) and k ~= "players" then
+            snap[k] = util.deep_copy(v)
+        end
+    end
+    local found = M.everything()
+    local colours = ledger.colours or {}
+    local seat_of_character = {}
+    snap.players = {}
+    for seat, colour in ipairs(colours) do
+        local before = (last.players or {})[seat] or {}
+        local p = {}
+        for k, v in pairs(before) do
+            if not contains(M.PLAYER_PHYSICAL, k) then
+                p[k] = util.deep_copy(v)
+            end
+        end
+        if p.character ~= nil then
+            seat_of_character[p.character] = seat
+        end
+        local hand, trick_hand = M.hand_cards(colour)
+        p.hand, p.trick_hand = hand, trick_hand
+        local area = M.seat_zone("ku-hunt-area", colour)
+        p.played = {}
+        for _, id in ipairs(ids_in(area, found, is_role("hunting"))) do
+            if contains(before.played, id) then
+                table.insert(p.played, id)
+            else
+                table.insert(p.hand, id)
+            end
+        end
+        p.hunt_discard = ids_in(M.seat_zone("ku-hunt-discard", colour), found, is_role("hunting"))
+        p.trick_deck = ids_in(M.seat_zone("ku-trick-deck", colour), found, is_role("trick"))
+        p.trick_discard = ids_in(M.seat_zone("ku-trick-discard", colour), found, is_role("trick"))
+        p.catch = read_catch(M.seat_zone("ku-catch", colour), found)
+        p.tokens = ids_in(M.seat_zone("ku-character-spot", colour), found, is_role("token"))
+        snap.players[seat] = p
+    end
+    -- the line and its trick slots
+    local lines = #(last.line or {})
+    if lines == 0 then
+        lines = 4
+    end
+    snap.line, snap.slots = {}, {}
+    for i = 0, lines - 1 do
+        local on = ids_in(M.line_zone(i), found, is_role("unicorn"))
+        snap.line[i + 1] = on[#on] or false
+        local pair = {}
+        for j, slot in ipairs({ "above", "below" }) do
+            local here = ids_in(M.slot_zone(i, slot), found, is_role("trick"))
+            local before = ((last.slots or {})[i + 1] or {})[j]
+            local id = false
+            for _, card in ipairs(here) do
+                if card == before then
+                    id = card
+                else
+                    -- just dropped there: still in its owner's trick hand until the engine rules
+                    local owner = nil
+                    for _, entry in ipairs(found) do
+                        if entry.id == card then
+                            owner = seat_of_character[entry.memo.character]
+                        end
+                    end
+                    if owner ~= nil then
+                        table.insert(snap.players[owner].trick_hand, card)
+                    end
+                end
+            end
+            pair[j] = id
+        end
+        snap.slots[i + 1] = pair
+    end
+    snap.unicorn_deck = ids_in(M.one("ku-unicorn-deck-zone"), found, is_role("unicorn"))
+    snap.unicorn_discard = ids_in(M.one("ku-unicorn-discard"), found, is_role("unicorn"))
+    snap.box = ids_in(M.one("ku-box"), found, function(entry)
+        return entry.memo.role == "unicorn" or entry.memo.role == "token"
+    end)
+    -- the market: tokens in their stock, and those dragged out for a purchase not yet ruled
+    snap.market = {}
+    for item, _ in pairs(last.market or {}) do
+        snap.market[item] = ids_in(M.stock_zone(item), found, is_role("token"))
+    end
+    for seat, p in ipairs(snap.players) do
+        local before = (last.players or {})[seat] or {}
+        local kept = {}
+        for _, id in ipairs(p.tokens) do
+            if contains(before.tokens, id) then
+                table.insert(kept, id)
+            end
+        end
+        p.tokens = kept
+        for j, c in ipairs(p.catch) do
+            local was = {}
+            for _, old in ipairs(before.catch or {}) do
+                if old.unicorn == c.unicorn then
+                    was = old.tokens or {}
+                end
+            end
+            local tokens = {}
+            for _, id in ipairs(c.tokens) do
+                if contains(was, id) then
+                    table.insert(tokens, id)
+                end
+            end
+            p.catch[j].tokens = tokens
+        end
+    end
+    for item, stock in pairs(last.market or {}) do
+        for _, id in ipairs(stock) do
+            if not contains(snap.market[item], id) then
+                local placed = false
+                for _, p in ipairs(snap.players) do
+                    if contains(p.tokens, id) then
+                        placed = true
+                    end
+                    for _, c in ipairs(p.catch) do
+                        if contains(c.tokens, id) then
+                            placed = true
+                        end
+                    end
+                end
+                if not placed then
+                    table.insert(snap.market[item], id)
+                end
+            end
+        end
+    end
+    -- hunting cards dropped on a market stock to pay are still in their owner's hand
+    for item, _ in pairs(last.market or {}) do
+        for _, entry in ipairs(found) do
+            if entry.memo.role == "hunting" and entry_in(M.stock_zone(item), entry) then
+                local seat = seat_of_character[entry.memo.character]
+                if seat ~= nil then
+                    table.insert(snap.players[seat].hand, entry.id)
+                end
+            end
+        end
+    end
+    for _, p in ipairs(snap.players) do
+        table.sort(p.hand)
+        table.sort(p.trick_hand)
+    end
+    return snap
+end
+
+--- Hunting cards lying in colour's hunt area that the engine has not taken as played yet (laid for Hunt).
+function M.laid_for_hunt(ledger, seat, colour)
+    local before = (((ledger.last or {}).players or {})[seat + 1] or {}).played or {}
+    local out = {}
+    for _, obj in ipairs(getObjectsWithTag("ku-hunting")) do
+        if M.inside(M.seat_zone("ku-hunt-area", colour), obj) and not contains(before, util.memo(obj).card) then
+            table.insert(out, obj)
+        end
+    end
+    table.sort(out, function(a, b) return util.memo(a).card < util.memo(b).card end)
+    return out
+end
+
+--- Hunting cards lying on a market stock zone, by item: the payment offered for a purchase.
+function M.offered_payment()
+    local out = {}
+    for _, zone in ipairs(getObjectsWithTag("ku-market-stock")) do
+        local item = util.memo(zone).item
+        for _, obj in ipairs(getObjectsWithTag("ku-hunting")) do
+            if M.inside(zone, obj) then
+                out[item] = out[item] or {}
+                table.insert(out[item], obj)
+            end
+        end
+    end
+    return out
+end
+
+--- The trick slot (index, slot) a card lies in, or nil.
+function M.slot_at(obj)
+    for _, zone in ipairs(getObjectsWithTag("ku-trick-slot")) do
+        if M.inside(zone, obj) then
+            local m = util.memo(zone)
+            return m.index, m.slot
+        end
+    end
+    return nil, nil
+end
+
+return M

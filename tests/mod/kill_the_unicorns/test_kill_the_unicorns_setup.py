@@ -1,0 +1,93 @@
+"""The Kill the Unicorns mod's Setup on a hand-made headless table (tests/mod/kill_the_unicorns/handmade.py): the
+mod asks the bridge for `setup` with the seated players (and the characters they chose by dropping a bag on
+their mat), lays the table the answer describes (KU-1: hunting cards and two drawn tricks in hand, the trick deck
+face down, a start unicorn caught, the line of four face up, the market stocked, the rest in the box), and reads
+the same table back as the snapshot it sends the engine."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.mod.kill_the_unicorns.handmade import COLOURS, answer, connect, setup_snapshot, table
+
+PHYSICAL = ("line", "unicorn_deck", "unicorn_discard", "box", "market")
+
+
+def _ready(t) -> bool:
+    return " to place a trick" in t.ui_value("turnStatus") and not any(o.in_motion for o in t.objects)
+
+
+def _set_up(colours, characters, seed=1):
+    t = table(colours, seed=seed)
+    connect(t)
+    t.click("setupButton", colours[0])
+    snap = setup_snapshot(characters, seed)
+    request = answer(t, "setup", {"snapshot": snap, "events": [], "next": snap["pending"]})
+    assert t.run_until(lambda: _ready(t), max_seconds=60), t.ui_value("turnStatus")
+    return t, snap, request
+
+
+def _comparable(snap):
+    out = {key: snap[key] for key in PHYSICAL}
+    out["box"] = sorted(out["box"])
+    out["market"] = {k: sorted(v) for k, v in out["market"].items()}
+    out["unicorn_deck"] = sorted(out["unicorn_deck"])
+    out["slots"] = [[s or None for s in pair] for pair in snap["slots"]]
+    out["players"] = [{"hand": sorted(p["hand"]), "trick_hand": sorted(p["trick_hand"]),
+                       "trick_deck": sorted(p["trick_deck"]), "played": p["played"], "tokens": p["tokens"],
+                       "hunt_discard": p["hunt_discard"], "trick_discard": p["trick_discard"], "catch": p["catch"],
+                       "character": p["character"]} for p in snap["players"]]
+    return out
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_setup_lays_the_table_the_engine_describes_and_reads_it_back(players):
+    colours = COLOURS[:players]
+    characters = ["princess", "knight", "wizard", "shaman", "huntress", "bard", "black_mage"][:players]
+    t, snap, request = _set_up(colours, characters)
+    with t:
+        assert request["body"]["players"] == players and request["body"]["characters"] is False
+        read = json.loads(t.call_global("test_snapshot"))
+        assert _comparable(read) == _comparable(snap)
+        for colour, p in zip(colours, snap["players"]):
+            hand = {o.memo_json()["card"] for o in t.hand(colour)}
+            # S3-4, KU-3.1: the eight hunting cards and the two tricks drawn are in the hand
+            assert hand == set(p["hand"]) | set(p["trick_hand"])
+        # S3-5: trick decks face down; S3-7: the line face up, the deck face down
+        for o in t.objects:
+            m = o.memo_json()
+            if m.get("role") == "trick" and m["card"] in {c for p in snap["players"] for c in p["trick_deck"]}:
+                assert o.face_down
+            if m.get("role") == "unicorn" and m["card"] in snap["line"]:
+                assert not o.face_down
+        assert t.ui_attribute("setupButton", "active") == "false"
+        assert t.ui_attribute("actionPanel", "active") == "true"
+        assert t.ui_value("turnStatus").startswith("White to place a trick")
+        assert t.errors == []
+
+
+def test_a_bag_dropped_on_a_mat_chooses_that_character():
+    colours = COLOURS[:3]
+    t = table(colours)
+    with t:
+        connect(t)
+        bag = next(o for o in t.with_tag("ku-character-bag") if o.memo_json()["character"] == "bard")
+        spot = next(z for z in t.with_tag("ku-character-spot") if z.memo_json()["owner"] == "Red")
+        t.pick_up(bag, "Red")
+        t.drop(bag, "Red", position=spot.position)
+        t.run_until(lambda: not any(o.in_motion for o in t.objects), max_seconds=5)
+        t.click("setupButton", "White")
+        characters = [m for m in t.sent_custom if m["type"] == "setup"][-1]["body"]["characters"]
+        assert characters[1] == "bard" and len(set(characters)) == 3
+        assert "black_mage" not in characters   # the promo character only when seven play
+
+
+def test_setup_refuses_two_players_and_asks_nothing():
+    with table(COLOURS[:2]) as t:
+        connect(t)
+        t.click("setupButton", "White")
+        t.advance(1)
+        assert any("Seat 3 to 7 players" in m for m, _ in t.broadcasts)
+        assert not [m for m in t.sent_custom if m["type"] == "setup"]

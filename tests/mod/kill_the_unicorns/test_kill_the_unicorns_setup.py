@@ -91,3 +91,56 @@ def test_setup_refuses_two_players_and_asks_nothing():
         t.advance(1)
         assert any("Seat 3 to 7 players" in m for m, _ in t.broadcasts)
         assert not [m for m in t.sent_custom if m["type"] == "setup"]
+
+
+def _slot_zone(t, index, slot):
+    return next(z for z in t.with_tag("ku-trick-slot") if z.memo_json() == {"role": "trick-slot", "index": index,
+                                                                             "slot": slot})
+
+
+def _drop_trick(t, colour, card, index, slot):
+    obj = next(o for o in t.hand(colour) if o.memo_json().get("card") == card)
+    t.pick_up(obj, colour)
+    t.drop(obj, colour, position=_slot_zone(t, index, slot).position)
+    assert t.run_until(lambda: [m for m in t.sent_custom if m["type"] == "legal"] and t.settled, max_seconds=10)
+    return obj
+
+
+def test_a_trick_dropped_on_a_slot_is_asked_of_the_bridge_and_put_back_when_refused():
+    t, snap, _ = _set_up(COLOURS[:3], ["princess", "knight", "wizard"])
+    with t:
+        card = snap["players"][0]["trick_hand"][0]
+        obj = _drop_trick(t, "White", card, 2, "below")
+        request = [m for m in t.sent_custom if m["type"] == "legal"][-1]["body"]
+        assert request["action"] == {"action": "place-trick", "player": 0, "card": card, "unicorn": 2,
+                                     "slot": "below"}
+        # the card lying on the slot still counts in White's trick hand until the engine rules
+        assert sorted(request["snapshot"]["players"][0]["trick_hand"]) == snap["players"][0]["trick_hand"]
+        assert request["snapshot"]["slots"][2] == [False, False]
+        answer(t, "legal", {"legal": False, "reason": "slot_taken", "message": "that slot is taken"})
+        assert t.run_until(lambda: obj in t.hand("White") and not obj.in_motion, max_seconds=5)
+        assert ("Not allowed: that slot is taken.", "White") in t.broadcasts
+
+
+def test_an_allowed_trick_is_laid_face_down_and_the_other_discarded_face_up():
+    t, snap, _ = _set_up(COLOURS[:3], ["princess", "knight", "wizard"])
+    with t:
+        placed, other = snap["players"][0]["trick_hand"]
+        _drop_trick(t, "White", placed, 1, "above")
+        after = json.loads(json.dumps(snap))
+        after["players"][0]["trick_hand"] = []
+        after["players"][0]["trick_discard"] = [other]
+        after["slots"][1] = [placed, None]
+        after["pending"] = {"player": 1, "decision": "place_trick"}
+        answer(t, "legal", {"legal": True, "snapshot": after, "game_over": False,
+                            "events": [{"event": "trick_placed", "player": 0, "unicorn": 1, "slot": "above"},
+                                       {"event": "trick_discarded", "player": 0, "card": other}],
+                            "next": {"player": 1, "decision": "place_trick", "legal": []}})
+        assert t.run_until(lambda: t.ui_value("turnStatus").startswith("Red to place a trick")
+                           and not any(o.in_motion for o in t.objects), max_seconds=20)
+        cards = {o.memo_json().get("card"): o for o in t.objects if o.memo_json().get("role") == "trick"}
+        assert cards[placed].face_down and not cards[other].face_down
+        read = json.loads(t.call_global("test_snapshot"))
+        assert read["slots"][1] == [placed, False]
+        assert read["players"][0]["trick_discard"] == [other] and read["players"][0]["trick_hand"] == []
+        assert "White slides a trick above unicorn 2." in [m for m, _ in t.broadcasts]

@@ -20,7 +20,8 @@ require fails before anything is written), then the art, then the table in memor
 :mod:`tools.check` before it is written — an error or warning is a bug and fails the build.  The thumbnail and
 then the save are written last, each atomically, so an error at any earlier step leaves the previous save and
 thumbnail as they were (the renderer only adds new, content-hashed sheet files until it finishes).  Unchanged
-outputs are not rewritten.  The same inputs give byte-identical files.
+outputs are not rewritten.  The same inputs give byte-identical files, so a build whose inputs and outputs are
+as the last one left them (:mod:`tools.buildstamp`) returns at once without reading or writing anything.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ from bridge.luabundle import Bundle, bundle, lua_string
 from bridge.paths import mod_dir
 from bridge.rules.game import GameMeta
 from bridge.session import ENVELOPE_VERSION
+from tools import buildstamp
+from tools.buildstamp import default_out_dir
 from tools.check import CheckReport, check_data
 from tools.folderlock import folder_lock
 from tools.games.builder import GameBuilder, builder_of
@@ -73,10 +76,6 @@ def output_stem(name: str) -> str:
     words = re.split(r"[^0-9A-Za-z]+", name)
     stem = "".join(w[:1].upper() + w[1:] for w in words if w)
     return stem or "Game"
-
-
-def default_out_dir(game_id: str) -> Path:
-    return Path("build") / game_id
 
 
 def lua_search_path(game_dir: Path) -> list[Path]:
@@ -191,11 +190,18 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
         raise InputError(f"--jobs must be at least 1, not {jobs}")
     if max_pixels is not None and max_pixels < 1:
         raise InputError(f"--max-pixels must be at least 1, not {max_pixels}")
+    options = buildstamp.build_options(lang=lang, mode=mode, fmt=fmt, asset_base_url=asset_base_url,
+                                       max_pixels=max_pixels)
+    stamped = buildstamp.fresh_game_build(game, out, options) if use_cache and render is None else None
+    if stamped is not None:
+        return _unchanged_result(stamped)
     loaded = load(game)
     check_lang(loaded.meta, lang)
     mode = check_mode(loaded.meta, mode)
     builder = builder_of(loaded.meta, loaded.folder)
     out_dir = Path(out) if out is not None else default_out_dir(loaded.meta.id)
+    # Fingerprinted before anything is read, so an edit made while the build runs leaves the stamp stale.
+    stamp_inputs = buildstamp.fingerprint_inputs(loaded.folder, out_dir) if render is None else None
 
     script, xml = global_bundle(loaded, builder, mode)
 
@@ -204,9 +210,21 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
         # previous build whole, images included.
         render = partial(builder.render, prune=False, max_pixels=max_pixels)
     with folder_lock(out_dir, what="build"):
-        return _render_and_write(loaded, builder, out_dir, script, xml, lang=lang, asset_base_url=asset_base_url,
-                                 fmt=fmt, use_cache=use_cache, jobs=jobs, mode=mode, progress=progress,
-                                 render=render)
+        result = _render_and_write(loaded, builder, out_dir, script, xml, lang=lang, asset_base_url=asset_base_url,
+                                   fmt=fmt, use_cache=use_cache, jobs=jobs, mode=mode, progress=progress,
+                                   render=render)
+        if stamp_inputs is not None:
+            buildstamp.record(out_dir, buildstamp.stamp_key(loaded.folder, out_dir, options), stamp_inputs, result)
+        return result
+
+
+def _unchanged_result(stamped: buildstamp.StampedBuild) -> BuildResult:
+    """The result of a build the stamp found already done: nothing written, the save read back."""
+    import json
+
+    return BuildResult(stamped.save_path, stamped.thumbnail_path, stamped.sheets, (),
+                       json.loads(stamped.save_path.read_text(encoding="utf-8")), local_urls=stamped.local_urls,
+                       save_changed=False)
 
 
 def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, script: Bundle, xml: str, *,

@@ -22,13 +22,7 @@ from pathlib import Path
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from bridge.errors import InputError
-
-DEFAULT_MAX_PIXELS = 100_000_000
-"""Largest width × height accepted by default: 10000×10000, the biggest sheet TTS is known to load.
-
-A decoded RGBA image of that size takes 400 MB; anything larger in a card's art or a save's image is
-far more likely an attack or a mistake than a picture.
-"""
+from tools.defaults import DEFAULT_MAX_PIXELS  # defined there so that --help needs no Pillow
 
 # EXIF orientations 5–8 rotate by 90° or 270°: the image as shown is the stored one with width and height
 # swapped.

@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from bridge.rules.game import LANGUAGES
-from tools.build import FORMATS, BuildResult, build as build_game
-from tools.imageio import DEFAULT_MAX_PIXELS
+from tools import buildstamp
+from tools.defaults import DEFAULT_MAX_PIXELS, IMAGE_FORMATS
 
 
 @click.command("build", short_help='Build a game into a TTS save with card sheets.')
@@ -22,7 +22,7 @@ from tools.imageio import DEFAULT_MAX_PIXELS
 @click.option("--mode", metavar="MODE", help="Which table to lay: one of the game's modes (default: its first).")
 @click.option("--asset-base-url", metavar="URL",
               help="Write image URLs as URL/<file> (hosted play; upload with ttsmod publish).")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="jpg", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(IMAGE_FORMATS), default="jpg", show_default=True,
               help="Sheet image format.")
 @click.option("--no-cache", is_flag=True, help="Re-render every image (a cold build).")
 @click.option("--jobs", type=click.IntRange(min=1), help="Render processes (default: all cores).")
@@ -36,21 +36,14 @@ def build(game: str, out_dir: Path | None, lang: str, mode: str | None, asset_ba
     Writes <Game>.json, the <Game>.png thumbnail and sheets/ into the output folder; install the save
     with ttsmod install.
     """
-    bar = None
-
-    def progress(done: int, total: int) -> None:
-        nonlocal bar
-        if bar is None:
-            bar = click.progressbar(length=total, label="rendering", file=sys.stderr)
-            bar.__enter__()
-        bar.update(done - bar.pos)
-
-    try:
-        result = build_game(game, out_dir, lang=lang, asset_base_url=asset_base_url, fmt=fmt,
-                            use_cache=not no_cache, jobs=jobs, mode=mode, progress=progress, max_pixels=max_pixels)
-    finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
+    result = None
+    if not no_cache:
+        # A no-op rebuild is answered from the build stamp before the builder (and Pillow) is even imported.
+        result = buildstamp.fresh_game_build(game, out_dir, buildstamp.build_options(
+            lang=lang, mode=mode, fmt=fmt, asset_base_url=asset_base_url, max_pixels=max_pixels))
+    if result is None:
+        result = _build(game, out_dir, lang=lang, asset_base_url=asset_base_url, fmt=fmt, no_cache=no_cache,
+                        jobs=jobs, mode=mode, max_pixels=max_pixels)
     if as_json:
         click.echo(json.dumps(build_report(result), ensure_ascii=False))
         return
@@ -65,8 +58,31 @@ def build(game: str, out_dir: Path | None, lang: str, mode: str | None, asset_ba
     click.echo(f"next: ttsmod install {result.save_path.parent}")
 
 
-def build_report(result: BuildResult) -> dict:
-    """What ``ttsmod build --json`` prints (docs/building.md): absolute paths, so a script can use them anywhere."""
+def _build(game: str, out_dir: Path | None, *, lang: str, asset_base_url: str | None, fmt: str, no_cache: bool,
+           jobs: int | None, mode: str | None, max_pixels: int):
+    from tools.build import build as build_game
+
+    bar = None
+
+    def progress(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = click.progressbar(length=total, label="rendering", file=sys.stderr)
+            bar.__enter__()
+        bar.update(done - bar.pos)
+
+    try:
+        return build_game(game, out_dir, lang=lang, asset_base_url=asset_base_url, fmt=fmt,
+                          use_cache=not no_cache, jobs=jobs, mode=mode, progress=progress, max_pixels=max_pixels)
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+
+
+def build_report(result) -> dict:
+    """What ``ttsmod build --json`` prints (docs/building.md): absolute paths, so a script can use them anywhere.
+    ``result`` is a :class:`tools.build.BuildResult` or, for a no-op rebuild, a
+    :class:`tools.buildstamp.StampedBuild`."""
     return {
         "save": str(result.save_path.absolute()),
         "save_written": result.save_changed,

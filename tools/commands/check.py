@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from tools.check import SEVERITIES, check_file
-from tools.imageio import DEFAULT_MAX_PIXELS
+from tools.defaults import DEFAULT_MAX_PIXELS
 
 COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 

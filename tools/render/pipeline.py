@@ -31,9 +31,9 @@ from PIL import Image
 
 from bridge.errors import DataError, InputError
 from bridge.fsio import atomic_write_bytes, atomic_write_text
+from tools.defaults import IMAGE_FORMATS
 from tools.sheets import PackedDeck, SheetCache, pack_faces, write_image
 
-IMAGE_FORMATS = ("jpg", "png")
 THUMBNAIL = "thumbnail"
 """The image name every :class:`Art` holds: the save's preview in TTS's load menu (a PNG)."""
 

@@ -1,0 +1,679 @@
+"""Kill the Unicorns card faces, backs, boards and tokens, drawn from the game records and ``layouts.toml``.
+
+Everything is drawn (no art files):
+
+- a hunting card shows its value large and in both upper corners, and its character's name on a strip of the
+  character's colour; each character has its own hunting back and trick back in its colour;
+- a trick card shows its name on the character's colour, a red pin and the words "pinned …" when pinned, its
+  text and its character;
+- a unicorn shows its stars in the upper-left corner (icons for 1 to 5, a star and the number otherwise), its
+  colour's name on a strip of its colour (legendary unicorns: a gold frame and "Legendary"), an emblem, its
+  name, and a "Start" ribbon on start unicorns; all unicorns share one back;
+- a character card (landscape tile): name, power name, when it may be used, its text;
+- the scoring reference card: the order of scoring and the collection table built from the ``[rules]`` numbers
+  (``collection_bonus`` up to ``collection_cap``, ``rainbow_bonus``), never from fixed numbers;
+- the market board (each item as a market card: name, price, stock, where its token goes, text, places of its
+  tokens), the market tokens, the first-player token, the hunting ground and one seat mat per seat colour.
+
+Images (:meth:`Renderer.items`), all through :func:`tools.render.pipeline.render_art`:
+
+- decks ``unicorns`` (the deck's unicorns) and ``start-unicorns`` with the back ``unicorn-back``;
+  ``hunting-<character>`` with ``hunting-back:<character>``; ``tricks-<character>`` with
+  ``trick-back:<character>``;
+- singles ``character:<id>``, ``scoring``, ``token:<item>``, ``first-player``, ``ground``, ``market``,
+  ``seat-mat:<Colour>``, and the thumbnail.
+
+Cache keys hash what affects the pixels (not the record id), so identical copies share one cached image and
+editing one card's text re-renders only the images that show it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Mapping
+
+from PIL import Image, ImageDraw
+
+from bridge.catalog import resolve_game_dir
+from bridge.errors import DataError, InputError
+from bridge.paths import assets_dir
+from bridge.rules.game import LANGUAGES
+from bridge.rules.kill_the_unicorns.records import STOCK_PER_PLAYER, KillTheUnicornsData
+from tools.games.kill_the_unicorns import geometry
+from tools.render.draw import SUPERSAMPLE, contrast, cover_fit, mix, paste_icon, star_icon
+from tools.render.layout import Box, CardLayout, Layouts, load_layouts, parse_colour
+from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, check_image_options, render_art
+from tools.render.text import draw_text
+from tools.save.objects import SEAT_COLOURS
+
+RENDERER_VERSION = "1"
+"""Bump when a drawing change must invalidate every cached image."""
+
+LAYOUTS_FILE = "layouts.toml"
+THUMBNAIL_SIZE = 256
+GOLD = (224, 180, 40)
+
+REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
+    "hunting": {"value": True, "corner_left": True, "corner_right": True, "character": True},
+    "hunting_back": {"title": True, "emblem": False, "character": True, "kind": True},
+    "trick_back": {"title": True, "emblem": False, "character": True, "kind": True},
+    "trick": {"name": True, "pin": False, "pinned": True, "text": True, "character": True},
+    "unicorn": {"stars": False, "star_count": True, "colour": True, "emblem": False, "name": True, "start": True},
+    "unicorn_back": {"title": True, "emblem": False, "subtitle": True},
+    "character": {"name": True, "power": True, "timing": True, "text": True},
+    "scoring": {"title": True, "stars": True, "modifiers": True, "collections": True, "table": True,
+                "rainbow": True, "legendary": True, "tie": True},
+    "token": {"letter": True, "name": True},
+    "first_player": {"emblem": False, "name": True},
+    "ground": {"line": False, "label": True, "number": True},
+    "seat_mat": {"catch_label": True, "catch": False, "hunt_discard": False, "hunt": False, "trick_discard": False,
+                 "character": False, "title": True, "trick_deck": False, "spot_label": True},
+    "market_board": {"title": True, "cards": False},
+    "market_card": {"name": True, "price": True, "stock": True, "target": True, "text": True, "tokens": False},
+}
+"""Image kind → its boxes (``True``: a text box) that ``layouts.toml`` must define."""
+
+REQUIRED_STRINGS = (
+    "hunting", "trick", "pinned", "start", "legendary", "unicorn", "power", "price", "stock_per_player",
+    "stock_fixed", "on_unicorn", "in_front", "black_market", "first_player", "scoring", "score_stars",
+    "score_modifiers", "score_collections", "score_count", "score_points", "score_rainbow", "score_legendary",
+    "score_tie", "catch", "hunt_area", "trick_deck", "trick_discard", "hunt_discard", "character", "above", "below",
+    "card_back", "trick_back", "bag", "seat",
+)
+REQUIRED_COLOURS = ("background", "ink", "frame", "back_ink", "legendary", "board", "slot", "pin", "start",
+                    "first_player", "token")
+
+
+@dataclass(frozen=True)
+class _Text:
+    """A text with the place in the data it comes from (for error messages)."""
+
+    text: str
+    file: str
+    entry: str | None
+    field: str | None
+
+
+def load_unicorn_layouts(game_dir: Path, data: KillTheUnicornsData | None = None) -> Layouts:
+    """Read and validate ``game_dir/layouts.toml`` against what this renderer draws: every box it needs, the
+    ground's and seat mat's boxes big enough for the cards lying there, a ``timing_<timing>`` string for every
+    power timing of ``data``."""
+    layouts = load_layouts(Path(game_dir) / LAYOUTS_FILE, fonts_dir=assets_dir() / "fonts", required=REQUIRED_BOXES,
+                           required_strings=REQUIRED_STRINGS, required_colours=REQUIRED_COLOURS)
+    columns = {"ground": 4, "seat_mat": 5}
+    if data is not None:
+        columns = {"ground": data.rules.unicorns_per_day, "seat_mat": len(catch_columns(data))}
+        for character in data.characters:
+            key = f"timing_{character.power.timing}"
+            if key not in layouts.strings:
+                raise DataError(LAYOUTS_FILE, f'string "{key}"', None,
+                                f'missing (character "{character.id}" has a power used "{character.power.timing}")')
+    for kind, count in columns.items():
+        for box, problem in geometry.check_boxes(layouts.layouts[kind], count):
+            raise DataError(LAYOUTS_FILE, f'layout "{kind}"', f"boxes.{box}.box", problem)
+    return layouts
+
+
+def catch_columns(data: KillTheUnicornsData) -> list[str]:
+    """The catch area's columns: each unicorn colour in data order, then legendary unicorns."""
+    return [*data.colour_ids, geometry.LEGENDARY]
+
+
+def seat_colours(data: KillTheUnicornsData) -> tuple[str, ...]:
+    """The seat colours the table is laid for: the first ``max_players`` of the game's colours."""
+    return tuple(data.info.player_colours[:data.info.max_players])
+
+
+class Renderer:
+    """Draws one image at a time from the records; holds no files open and writes nothing (picklable)."""
+
+    def __init__(self, data: KillTheUnicornsData, layouts: Layouts, fonts_dir: Path, lang: str):
+        self.data = data
+        self.layouts = layouts
+        self.fonts_dir = fonts_dir
+        self.lang = lang
+        self.colours = layouts.colours
+
+    # -- naming and keys ---------------------------------------------------------------------------------
+
+    def items(self) -> list[tuple[str, str]]:
+        """Every image to render as ``(name, layout kind)``, in a stable order."""
+        d = self.data
+        out: list[tuple[str, str]] = []
+        for c in d.characters:
+            out += [(f"hunting:{card_id}", "hunting") for card_id, card in d.hunting_cards.items()
+                    if card.character == c.id]
+            out.append((f"hunting-back:{c.id}", "hunting_back"))
+            out += [(f"trick:{card_id}", "trick") for card_id, card in d.trick_cards.items()
+                    if card.character == c.id]
+            out.append((f"trick-back:{c.id}", "trick_back"))
+            out.append((f"character:{c.id}", "character"))
+        out += [(f"unicorn:{u.id}", "unicorn") for u in d.unicorns] + [("unicorn-back", "unicorn_back")]
+        out += [("scoring", "scoring"), ("first-player", "first_player"), ("ground", "ground"),
+                ("market", "market_board")]
+        out += [(f"token:{m.id}", "token") for m in d.market]
+        out += [(f"seat-mat:{colour}", "seat_mat") for colour in seat_colours(d)]
+        return out
+
+    def _content(self, name: str) -> object:
+        """What image ``name`` shows, without ids where copies look alike (they then share a cache entry)."""
+        d = self.data
+        head, _, ident = name.partition(":")
+        if head == "hunting":
+            card = d.hunting_card(ident)
+            return (card.value, d.character_by_id[card.character].name, d.character_by_id[card.character].colour)
+        if head in ("hunting-back", "trick-back"):
+            c = d.character_by_id[ident]
+            return (head, c.name, c.colour, d.info.name)
+        if head == "trick":
+            card = d.trick_card(ident)
+            c = d.character_by_id[card.character]
+            kind = d.trick_by_id[card.kind]
+            return (kind.name, kind.text, kind.pinned, c.name, c.colour)
+        if head == "character":
+            c = d.character_by_id[ident]
+            return (c.name, c.colour, c.power.name, c.power.text, c.power.timing)
+        if head == "unicorn":
+            u = d.unicorn_by_id[ident]
+            return (u.name, u.stars, u.start, u.colour and d.colours[u.colour])
+        if head == "unicorn-back":
+            return d.info.name
+        if head == "scoring":
+            r = d.rules
+            return (r.collection_bonus, r.collection_cap, r.rainbow_bonus, r.tie_break)
+        if head == "token":
+            return d.market_by_id[ident].name
+        if head == "ground":
+            return d.rules.unicorns_per_day
+        if head == "market":
+            return (d.market, tuple(m.token_count for m in d.market))
+        if head == "seat-mat":
+            return (SEAT_COLOURS.get(ident), tuple(d.colours.values()), d.info.name)
+        return d.info.name
+
+    @cached_property
+    def _font_hashes(self) -> Mapping[str, str]:
+        fonts = {b.font for lay in self.layouts.layouts.values() for b in lay.boxes.values() if b.font}
+        return {f: hashlib.sha256((self.fonts_dir / f).read_bytes()).hexdigest() for f in sorted(fonts)}
+
+    def key(self, name: str, kind: str) -> str:
+        """The cache key of image ``name``: a hash of everything that affects its pixels."""
+        kinds = [kind, "market_card"] if kind == "market_board" else [kind]
+        digest = hashlib.sha256()
+        parts = [RENDERER_VERSION, self.lang, self.layouts.fingerprint()]
+        for k in kinds:
+            layout = self.layouts.layouts[k]
+            parts += [k, layout.fingerprint()]
+            parts += [self._font_hashes[f] for f in sorted({b.font for b in layout.boxes.values() if b.font})]
+        parts.append(repr(self._content(name)))
+        for part in parts:
+            digest.update(part.encode("utf-8"))
+            digest.update(b"\0")
+        return digest.hexdigest()
+
+    # -- texts -------------------------------------------------------------------------------------------
+
+    def string(self, key: str, **values: object) -> _Text:
+        text = self.layouts.string(key, self.lang)
+        for name, value in values.items():
+            text = text.replace("{" + name + "}", str(value))
+        return _Text(text, LAYOUTS_FILE, f'string "{key}"', self.lang)
+
+    def names(self, names, file: str, entry: str, field: str) -> _Text:
+        return _Text(names.get(self.lang), file, entry, f"{field}.{self.lang}")
+
+    def character_name(self, character_id: str) -> _Text:
+        c = self.data.character_by_id[character_id]
+        return self.names(c.name, "cards.toml", f'character "{c.id}"', "name")
+
+    def _text(self, draw: ImageDraw.ImageDraw, text: _Text, box: Box, colour=None) -> None:
+        draw_text(draw, text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field,
+                  colour=colour)
+
+    # -- drawing -----------------------------------------------------------------------------------------
+
+    def render(self, name: str) -> Image.Image:
+        head, _, ident = name.partition(":")
+        drawers = {
+            "hunting": self.hunting, "hunting-back": self.hunting_back, "trick": self.trick,
+            "trick-back": self.trick_back, "character": self.character, "unicorn": self.unicorn,
+            "unicorn-back": lambda _: self.unicorn_back(), "scoring": lambda _: self.scoring(),
+            "first-player": lambda _: self.first_player(), "ground": lambda _: self.ground(),
+            "market": lambda _: self.market_board(), "token": self.token, "seat-mat": self.seat_mat,
+        }
+        if head not in drawers:
+            raise DataError("render", None, None, f'no image called "{name}"')
+        return drawers[head](ident)
+
+    def _base(self, layout: CardLayout, fill, outline) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+        image = Image.new("RGB", (layout.width, layout.height), fill)
+        draw = ImageDraw.Draw(image)
+        frame = layout.params.get("frame", 0)
+        if frame:
+            draw.rectangle((0, 0, layout.width - 1, layout.height - 1), outline=outline, width=frame)
+        return image, draw
+
+    def _strip(self, draw: ImageDraw.ImageDraw, layout: CardLayout, box: Box, colour, pad: int = 16) -> None:
+        """A band of ``colour`` across the card behind ``box`` (inside the frame)."""
+        frame = layout.params.get("frame", 0)
+        draw.rectangle((frame, max(frame, box.y - pad), layout.width - 1 - frame,
+                        min(layout.height - 1 - frame, box.y + box.height + pad)), fill=colour)
+
+    def hunting(self, card_id: str) -> Image.Image:
+        card = self.data.hunting_card(card_id)
+        colour = parse_colour(self.data.character_by_id[card.character].colour)
+        layout = self.layouts.layouts["hunting"]
+        image, draw = self._base(layout, mix(colour, self.colours["background"], 0.82), colour)
+        b = layout.boxes
+        value = _Text(str(card.value), "game.toml", "rules", "hunting_values")
+        cx, cy = b["value"].x + b["value"].width / 2, b["value"].y + b["value"].height / 2
+        r = min(b["value"].width, b["value"].height) / 2
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=self.colours["background"], outline=colour, width=10)
+        self._text(draw, value, b["value"], self.colours["ink"])
+        self._text(draw, value, b["corner_left"], self.colours["ink"])
+        self._text(draw, value, b["corner_right"], self.colours["ink"])
+        self._strip(draw, layout, b["character"], colour)
+        self._text(draw, self.character_name(card.character), b["character"], contrast(colour))
+        return image
+
+    def _back(self, kind: str, character_id: str, word: str) -> Image.Image:
+        c = self.data.character_by_id[character_id]
+        colour = parse_colour(c.colour)
+        layout = self.layouts.layouts[kind]
+        image, draw = self._base(layout, colour, mix(colour, (0, 0, 0), 0.4))
+        w, h = layout.width, layout.height
+        step = max(16, min(w, h) // 10)
+        hatch = mix(colour, (0, 0, 0), 0.15) if kind == "hunting_back" else mix(colour, (255, 255, 255), 0.15)
+        for x in range(-h, w + h, step):  # hunting backs hatch one way, trick backs the other
+            line = [(x, 0), (x + h, h)] if kind == "hunting_back" else [(x + h, 0), (x, h)]
+            draw.line(line, fill=hatch, width=max(1, step // 5))
+        b = layout.boxes
+        ink = contrast(colour)
+        self._text(draw, _Text(self.data.info.name.get(self.lang), "game.toml", "[game]", f"name.{self.lang}"),
+                   b["title"], ink)
+        emblem = b["emblem"]
+        size = min(emblem.width, emblem.height)
+        centre = (emblem.x + emblem.width / 2, emblem.y + emblem.height / 2)
+        if kind == "hunting_back":
+            paste_icon(image, unicorn_icon(ink, mix(colour, ink, 0.5), size), centre)
+        else:
+            paste_icon(image, pin_icon(ink, size), centre)
+        self._text(draw, self.character_name(c.id), b["character"], ink)
+        self._text(draw, self.string(word), b["kind"], ink)
+        return image
+
+    def hunting_back(self, character_id: str) -> Image.Image:
+        return self._back("hunting_back", character_id, "hunting")
+
+    def trick_back(self, character_id: str) -> Image.Image:
+        return self._back("trick_back", character_id, "trick")
+
+    def trick(self, card_id: str) -> Image.Image:
+        card = self.data.trick_card(card_id)
+        kind = self.data.trick_by_id[card.kind]
+        colour = parse_colour(self.data.character_by_id[card.character].colour)
+        layout = self.layouts.layouts["trick"]
+        image, draw = self._base(layout, self.colours["background"], colour)
+        b = layout.boxes
+        entry = f'trick "{kind.id}"'
+        self._strip(draw, layout, b["name"], colour, pad=12)
+        self._text(draw, self.names(kind.name, "cards.toml", entry, "name"), b["name"], contrast(colour))
+        if kind.pinned:
+            pin = b["pin"]
+            paste_icon(image, pin_icon(self.colours["pin"], min(pin.width, pin.height)),
+                       (pin.x + pin.width / 2, pin.y + pin.height / 2))
+            self._text(draw, self.string("pinned"), b["pinned"], self.colours["pin"])
+        self._text(draw, self.names(kind.text, "cards.toml", entry, "text"), b["text"], self.colours["ink"])
+        self._strip(draw, layout, b["character"], colour, pad=12)
+        self._text(draw, self.character_name(card.character), b["character"], contrast(colour))
+        return image
+
+    def character(self, character_id: str) -> Image.Image:
+        c = self.data.character_by_id[character_id]
+        colour = parse_colour(c.colour)
+        layout = self.layouts.layouts["character"]
+        image, draw = self._base(layout, mix(colour, self.colours["background"], 0.85), colour)
+        b = layout.boxes
+        entry = f'character "{c.id}"'
+        self._strip(draw, layout, b["name"], colour, pad=14)
+        self._text(draw, self.character_name(c.id), b["name"], contrast(colour))
+        self._text(draw, self.names(c.power.name, "cards.toml", entry, "power.name"), b["power"])
+        self._text(draw, self.string(f"timing_{c.power.timing}"), b["timing"])
+        self._text(draw, self.names(c.power.text, "cards.toml", entry, "power.text"), b["text"])
+        return image
+
+    def unicorn_colour(self, colour_id: str | None) -> tuple[int, int, int]:
+        if colour_id is None:
+            return self.colours["legendary"]
+        return parse_colour(self.data.colours[colour_id].hex)
+
+    def unicorn(self, unicorn_id: str) -> Image.Image:
+        u = self.data.unicorn_by_id[unicorn_id]
+        colour = self.unicorn_colour(u.colour)
+        layout = self.layouts.layouts["unicorn"]
+        legendary = u.colour is None
+        image, draw = self._base(layout, mix(colour, self.colours["background"], 0.78),
+                                 GOLD if legendary else mix(colour, (0, 0, 0), 0.3))
+        b = layout.boxes
+        entry = f'unicorn "{u.id}"'
+        # The upper strip in the full colour: with the stars, what stays visible when unicorns overlap.
+        self._strip(draw, layout, b["stars"], colour, pad=12)
+        ink = contrast(colour)
+        stars = b["stars"]
+        size = min(stars.height, stars.width // 5)
+        # A light badge under the stars keeps gold stars readable on every colour, gold included.
+        draw.rounded_rectangle((stars.x - 6, stars.y + 2, stars.x + stars.width, stars.y + stars.height - 2),
+                               radius=stars.height // 3, fill=mix(colour, (255, 255, 255), 0.75))
+        if 1 <= u.stars <= 5:
+            for i in range(u.stars):
+                paste_icon(image, star_icon(GOLD, size), (stars.x + size * (i + 0.5), stars.y + stars.height / 2))
+        else:
+            # No stars, a penalty (a pigicorn) or more than five: one star and the number.
+            paste_icon(image, star_icon(GOLD if u.stars > 0 else (150, 150, 150), size),
+                       (stars.x + size / 2, stars.y + stars.height / 2))
+            count = b["star_count"]
+            shifted = Box(count.name, count.x + size + 8, count.y, count.width - size - 8, count.height, count.font,
+                          count.size_min, count.size_max, count.align, count.valign, count.colour, count.line_spacing)
+            self._text(draw, _Text(str(u.stars).replace("-", "\u2212"), "cards.toml", entry, "stars"), shifted,
+                       self.colours["ink"])
+        if legendary:
+            label = self.string("legendary")
+        else:
+            label = self.names(self.data.colours[u.colour].name, "game.toml", f"colours.{u.colour}", "name")
+        self._text(draw, label, b["colour"], ink)
+        emblem = b["emblem"]
+        paste_icon(image, unicorn_icon(mix(colour, (255, 255, 255), 0.35), mix(colour, (0, 0, 0), 0.45),
+                                       min(emblem.width, emblem.height), horn=GOLD),
+                   (emblem.x + emblem.width / 2, emblem.y + emblem.height / 2))
+        self._text(draw, self.names(u.name, "cards.toml", entry, "name"), b["name"], self.colours["ink"])
+        if u.start:
+            ribbon = b["start"]
+            draw.rounded_rectangle(ribbon.rect, radius=ribbon.height // 3, fill=self.colours["start"])
+            self._text(draw, self.string("start"), ribbon, contrast(self.colours["start"]))
+        return image
+
+    def unicorn_back(self) -> Image.Image:
+        layout = self.layouts.layouts["unicorn_back"]
+        base = mix(self.colours["frame"], (0, 0, 0), 0.2)
+        image, draw = self._base(layout, base, self.colours["back_ink"])
+        w, h = layout.width, layout.height
+        band = h / (2 * len(self.data.colours))
+        for i, colour in enumerate(self.data.colours.values()):  # faint stripes of every unicorn colour
+            y = (2 * i + 0.5) * band
+            draw.rectangle((0, y, w, y + band * 0.6), fill=mix(base, parse_colour(colour.hex), 0.35))
+        b = layout.boxes
+        ink = self.colours["back_ink"]
+        self._text(draw, _Text(self.data.info.name.get(self.lang), "game.toml", "[game]", f"name.{self.lang}"),
+                   b["title"], ink)
+        emblem = b["emblem"]
+        paste_icon(image, unicorn_icon(ink, base, min(emblem.width, emblem.height), horn=GOLD),
+                   (emblem.x + emblem.width / 2, emblem.y + emblem.height / 2))
+        self._text(draw, self.string("unicorn"), b["subtitle"], ink)
+        return image
+
+    def scoring(self) -> Image.Image:
+        rules = self.data.rules
+        layout = self.layouts.layouts["scoring"]
+        image, draw = self._base(layout, self.colours["background"], self.colours["frame"])
+        b = layout.boxes
+        self._text(draw, self.string("scoring"), b["title"])
+        self._text(draw, self.string("score_stars"), b["stars"])
+        self._text(draw, self.string("score_modifiers"), b["modifiers"])
+        self._text(draw, self.string("score_collections", cap=rules.collection_cap), b["collections"])
+        self._collection_table(draw, b["table"])
+        self._text(draw, self.string("score_rainbow", bonus=rules.rainbow_bonus), b["rainbow"])
+        self._text(draw, self.string("score_legendary"), b["legendary"])
+        if rules.tie_break == "most_unicorns":
+            self._text(draw, self.string("score_tie"), b["tie"])
+        return image
+
+    def _collection_table(self, draw: ImageDraw.ImageDraw, box: Box) -> None:
+        """Two rows (unicorns of one colour, points) with a column per count from 1 to ``collection_cap``."""
+        rules = self.data.rules
+        counts = list(range(1, rules.collection_cap + 1))
+        label_w = round(box.width * 0.34)
+        cell_w = (box.width - label_w) / len(counts)
+        row_h = box.height / 2
+        frame = self.colours["frame"]
+        for row in range(2):
+            y = box.y + row * row_h
+            fill = self.colours["slot"] if row == 0 else self.colours["background"]
+            draw.rectangle((box.x, y, box.x + box.width, y + row_h), fill=fill, outline=frame, width=3)
+            label = self.string("score_count" if row == 0 else "score_points")
+            self._text(draw, label, self._cell(box, box.x, y, label_w, row_h))
+            for i, count in enumerate(counts):
+                x = box.x + label_w + i * cell_w
+                draw.line((x, y, x, y + row_h), fill=frame, width=3)
+                if row == 0:
+                    text = _Text(str(count), "game.toml", "rules", "collection_cap")
+                else:
+                    bonus = rules.bonus(count)
+                    text = _Text(f"+{bonus}" if bonus > 0 else str(bonus), "game.toml", "rules", "collection_bonus")
+                self._text(draw, text, self._cell(box, x, y, cell_w, row_h))
+
+    @staticmethod
+    def _cell(style: Box, x: float, y: float, w: float, h: float, pad: int = 8) -> Box:
+        return Box(style.name, round(x + pad), round(y + pad), max(1, round(w - 2 * pad)), max(1, round(h - 2 * pad)),
+                   style.font, style.size_min, style.size_max, "center", "middle", style.colour, style.line_spacing)
+
+    def token(self, item_id: str) -> Image.Image:
+        item = self.data.market_by_id[item_id]
+        layout = self.layouts.layouts["token"]
+        paper, frame = self.colours["token"], self.colours["frame"]
+        image = Image.new("RGB", (layout.width, layout.height), paper)
+        draw = ImageDraw.Draw(image)
+        edge = layout.width // 24
+        draw.ellipse((edge, edge, layout.width - edge, layout.height - edge), outline=frame, width=edge)
+        name = self.names(item.name, "cards.toml", f'market "{item.id}"', "name")
+        self._text(draw, _Text(name.text[:1].upper(), name.file, name.entry, name.field), layout.box("letter"))
+        self._text(draw, name, layout.box("name"))
+        return image
+
+    def first_player(self) -> Image.Image:
+        layout = self.layouts.layouts["first_player"]
+        colour = self.colours["first_player"]
+        image = Image.new("RGB", (layout.width, layout.height), colour)
+        draw = ImageDraw.Draw(image)
+        box = layout.box("emblem")
+        paste_icon(image, unicorn_icon(self.colours["ink"], colour, min(box.width, box.height), horn=(255, 255, 255)),
+                   (box.x + box.width / 2, box.y + box.height / 2))
+        self._text(draw, self.string("first_player"), layout.box("name"), contrast(colour))
+        return image
+
+    def _place(self, draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: tuple[float, float],
+               label: _Text | None, style: Box, *, fill=None, dashed: bool = False) -> None:
+        """An empty card place: a rounded outline of ``size`` at ``centre`` with ``label`` inside."""
+        w, h = size
+        x, y = centre
+        rect = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+        outline = self.colours["frame"]
+        draw.rounded_rectangle(rect, radius=round(w / 12), fill=fill or self.colours["slot"],
+                               outline=None if dashed else outline, width=4)
+        if dashed:
+            dash = 18
+            for t in range(0, round(w), 2 * dash):
+                draw.line((rect[0] + t, rect[1], min(rect[2], rect[0] + t + dash), rect[1]), fill=outline, width=4)
+                draw.line((rect[0] + t, rect[3], min(rect[2], rect[0] + t + dash), rect[3]), fill=outline, width=4)
+            for t in range(0, round(h), 2 * dash):
+                draw.line((rect[0], rect[1] + t, rect[0], min(rect[3], rect[1] + t + dash)), fill=outline, width=4)
+                draw.line((rect[2], rect[1] + t, rect[2], min(rect[3], rect[1] + t + dash)), fill=outline, width=4)
+        if label is not None:
+            box = Box(style.name, round(x - w / 2 + 10), round(y - h / 2 + 10), round(w - 20), round(h - 20),
+                      style.font, style.size_min, style.size_max, "center", "middle", style.colour,
+                      style.line_spacing)
+            self._text(draw, label, box)
+
+    def ground(self) -> Image.Image:
+        layout = self.layouts.layouts["ground"]
+        image, draw = self._base(layout, self.colours["board"], self.colours["frame"])
+        cells = geometry.line_cells(layout, self.data.rules.unicorns_per_day)
+        card = geometry.card_size_pixels()
+        for row, centres in cells.items():
+            for i, centre in enumerate(centres):
+                if row == "unicorn":
+                    number = _Text(str(i + 1), "game.toml", "rules", "unicorns_per_day")
+                    self._place(draw, centre, card, number, layout.box("number"))
+                else:
+                    self._place(draw, centre, card, self.string(row), layout.box("label"), dashed=True)
+        return image
+
+    def seat_mat(self, colour_name: str) -> Image.Image:
+        layout = self.layouts.layouts["seat_mat"]
+        seat = parse_colour(SEAT_COLOURS.get(colour_name, "#b0b0b0"))
+        image, draw = self._base(layout, mix(seat, self.colours["board"], 0.85), seat)
+        b = layout.boxes
+        style = b["spot_label"]
+        card = geometry.card_size_pixels()
+        self._text(draw, self.string("catch"), b["catch_label"])
+        chip_h = geometry.catch_label_height(layout) - 8
+        for column, (x, y) in geometry.catch_columns(layout, catch_columns(self.data)).items():
+            fill = self.unicorn_colour(None if column == geometry.LEGENDARY else column)
+            top = y - card[1] / 2
+            draw.rounded_rectangle((x - card[0] / 2, top - chip_h - 4, x + card[0] / 2, top - 4), radius=8, fill=fill)
+            self._place(draw, (x, y), card, None, style, fill=mix(fill, self.colours["board"], 0.7))
+        for x, y in geometry.hunt_spots(layout):
+            self._place(draw, (x, y), card, self.string("hunt_area"), style, dashed=True)
+        spots = geometry.mat_spots(layout)
+        for name in ("hunt_discard", "trick_discard", "trick_deck"):
+            self._place(draw, spots[name], card, self.string(name), style)
+        cw = geometry.CHARACTER_WIDTH * geometry.PX_PER_UNIT
+        self._place(draw, spots["character"], (cw, cw * geometry.CARD_FACE[0] / geometry.CARD_FACE[1]),
+                    self.string("character"), style)
+        self._text(draw, _Text(self.data.info.name.get(self.lang), "game.toml", "[game]", f"name.{self.lang}"),
+                   b["title"])
+        return image
+
+    def market_card(self, item) -> Image.Image:
+        layout = self.layouts.layouts["market_card"]
+        image, draw = self._base(layout, self.colours["background"], self.colours["frame"])
+        b = layout.boxes
+        entry = f'market "{item.id}"'
+        dark = self.colours["frame"]
+        self._strip(draw, layout, b["name"], dark, pad=6)
+        self._text(draw, self.names(item.name, "cards.toml", entry, "name"), b["name"], contrast(dark))
+        self._text(draw, self.string("price", price=item.price), b["price"])
+        stock = (self.string("stock_per_player") if item.stock == STOCK_PER_PLAYER
+                 else self.string("stock_fixed", stock=item.stock))
+        self._text(draw, stock, b["stock"])
+        self._text(draw, self.string("on_unicorn" if item.target == "own_unicorn" else "in_front"), b["target"])
+        self._text(draw, self.names(item.text, "cards.toml", entry, "text"), b["text"])
+        return image
+
+    def market_board(self) -> Image.Image:
+        layout = self.layouts.layouts["market_board"]
+        card_layout = self.layouts.layouts["market_card"]
+        image, draw = self._base(layout, self.colours["board"], self.colours["frame"])
+        self._text(draw, self.string("black_market"), layout.box("title"))
+        items = self.data.market
+        rects = geometry.market_card_rects(layout, card_layout, len(items))
+        for item, (left, top, scale) in zip(items, rects):
+            face = self.market_card(item)
+            if scale != 1:
+                face = face.resize((round(face.width * scale), round(face.height * scale)), Image.Resampling.LANCZOS)
+            image.paste(face, (round(left), round(top)))
+        r = geometry.market_token_diameter_pixels(layout) / 2
+        spots = geometry.market_token_spots(layout, card_layout, [m.token_count for m in items])
+        for places in spots:
+            for x, y in places:
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=self.colours["slot"], outline=self.colours["frame"],
+                             width=3)
+        return image
+
+
+# -- icons -----------------------------------------------------------------------------------------------
+
+def unicorn_icon(colour: tuple[int, int, int], outline: tuple[int, int, int], size: int,
+                 horn: tuple[int, int, int] = GOLD) -> Image.Image:
+    """A unicorn's head in profile (head, muzzle, ear, eye, a striped horn) on a transparent square (RGBA)."""
+    s = size * SUPERSAMPLE
+    layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    fill, line = tuple(colour) + (255,), tuple(outline) + (255,)
+    width = max(2, s // 40)
+    # horn: from the forehead up and to the right
+    tip, base_l, base_r = (s * 0.86, s * 0.04), (s * 0.52, s * 0.3), (s * 0.64, s * 0.36)
+    draw.polygon([tip, base_l, base_r], fill=tuple(horn) + (255,), outline=line)
+    for t in (0.3, 0.5, 0.7):
+        a = (base_l[0] + (tip[0] - base_l[0]) * t, base_l[1] + (tip[1] - base_l[1]) * t)
+        b = (base_r[0] + (tip[0] - base_r[0]) * t, base_r[1] + (tip[1] - base_r[1]) * t)
+        draw.line([a, b], fill=line, width=max(1, width // 2))
+    # neck and head
+    draw.polygon([(s * 0.18, s * 0.96), (s * 0.3, s * 0.45), (s * 0.5, s * 0.3), (s * 0.62, s * 0.62),
+                  (s * 0.56, s * 0.96)], fill=fill, outline=line, width=width)
+    draw.ellipse((s * 0.3, s * 0.26, s * 0.68, s * 0.6), fill=fill, outline=line, width=width)
+    draw.ellipse((s * 0.5, s * 0.42, s * 0.9, s * 0.68), fill=fill, outline=line, width=width)
+    draw.polygon([(s * 0.34, s * 0.34), (s * 0.3, s * 0.12), (s * 0.46, s * 0.28)], fill=fill, outline=line)
+    eye = s * 0.035
+    draw.ellipse((s * 0.55 - eye, s * 0.4 - eye, s * 0.55 + eye, s * 0.4 + eye), fill=line)
+    nostril = s * 0.02
+    draw.ellipse((s * 0.82 - nostril, s * 0.56 - nostril, s * 0.82 + nostril, s * 0.56 + nostril), fill=line)
+    # mane
+    for i in range(4):
+        y = s * (0.36 + i * 0.14)
+        draw.ellipse((s * (0.2 - i * 0.02), y, s * (0.34 - i * 0.02), y + s * 0.16), fill=line)
+    return layer.resize((size, size), Image.Resampling.LANCZOS)
+
+
+def pin_icon(colour: tuple[int, int, int], size: int) -> Image.Image:
+    """A push pin (round head, needle) leaning left, on a transparent square (RGBA)."""
+    s = size * SUPERSAMPLE
+    layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    fill = tuple(colour) + (255,)
+    head = s * 0.26
+    cx, cy = s * 0.62, s * 0.32
+    draw.line([(cx, cy), (s * 0.16, s * 0.9)], fill=(90, 90, 90, 255), width=max(2, s // 30))
+    draw.ellipse((cx - head, cy - head, cx + head, cy + head), fill=fill)
+    shine = head * 0.35
+    draw.ellipse((cx - head * 0.5 - shine, cy - head * 0.5 - shine, cx - head * 0.5 + shine, cy - head * 0.5 + shine),
+                 fill=(255, 255, 255, 140))
+    return layer.resize((size, size), Image.Resampling.LANCZOS)
+
+
+# -- the build ------------------------------------------------------------------------------------------
+
+def deck_plans(data: KillTheUnicornsData) -> list[DeckPlan]:
+    """The unicorn deck and the start unicorns (one back), and per character its hunting and trick decks."""
+    plans = [DeckPlan("unicorns", tuple(f"unicorn:{u.id}" for u in data.deck_unicorns), "unicorn-back"),
+             DeckPlan("start-unicorns", tuple(f"unicorn:{u.id}" for u in data.start_unicorns), "unicorn-back")]
+    for c in data.characters:
+        plans.append(DeckPlan(f"hunting-{c.id}", tuple(f"hunting:{card.id}" for card in data.hunting_cards.values()
+                                                       if card.character == c.id), f"hunting-back:{c.id}"))
+        plans.append(DeckPlan(f"tricks-{c.id}", tuple(f"trick:{card.id}" for card in data.trick_cards.values()
+                                                      if card.character == c.id), f"trick-back:{c.id}"))
+    return plans
+
+
+SINGLE_HEADS = ("character", "scoring", "token", "first-player", "ground", "market", "seat-mat")
+
+
+def render_game(data: KillTheUnicornsData, out_dir: Path, *, lang: str = "en", fmt: str = "jpg", quality: int = 90,
+                use_cache: bool = True, jobs: int | None = None, progress: Progress | None = None,
+                game_dir: Path | None = None, prune: bool = True) -> Art:
+    """Render and pack every Kill the Unicorns image into ``out_dir/sheets/`` (see the module docstring).
+
+    ``game_dir`` holds ``layouts.toml`` (default: the built-in game's folder).  Raises :class:`DataError` for bad
+    layouts, missing glyphs and texts that cannot fit; :class:`InputError` for a bad ``lang``, ``fmt`` or
+    ``quality``.
+    """
+    if lang not in LANGUAGES:
+        raise InputError(f'language must be one of {", ".join(LANGUAGES)}, not "{lang}"')
+    check_image_options(fmt, quality)
+    game_dir = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
+    layouts = load_unicorn_layouts(game_dir, data)
+    renderer = Renderer(data, layouts, assets_dir() / "fonts", lang)
+    names = [name for name, _ in renderer.items()]
+    singles = [n for n in names if n.split(":")[0] in SINGLE_HEADS]
+    first = f"unicorn:{data.deck_unicorns[0].id}"
+    return render_art(renderer, out_dir, decks=deck_plans(data), singles=singles,
+                      thumbnail=ThumbnailPlan(first, _thumbnail), fmt=fmt, quality=quality,
+                      use_cache=use_cache, jobs=jobs, progress=progress, prune=prune)
+
+
+def _thumbnail(face: Image.Image) -> Image.Image:
+    """The save's 256×256 preview: a unicorn, cover-fitted."""
+    return cover_fit(face, (THUMBNAIL_SIZE, THUMBNAIL_SIZE))
+

@@ -5,6 +5,13 @@ Modules: ``records`` and ``data`` (the game data), ``effects`` (the effect regis
 ``game`` (the shared interface; importing this package registers it).
 """
 
+from bridge.rules.kill_the_unicorns.actions import (
+    Action, Buy, ChooseTrick, Decline, Join, Open, Pass, PlaceTrick, Skip, UsePower)
 from bridge.rules.kill_the_unicorns.records import KillTheUnicornsData
+from bridge.rules.kill_the_unicorns.state import GAME_ID, GameState, new_game, start_game
+from bridge.rules.kill_the_unicorns.game import KILL_THE_UNICORNS  # registers the game (bridge.rules.game)
 
-__all__ = ["KillTheUnicornsData"]
+__all__ = [
+    "Action", "Buy", "ChooseTrick", "Decline", "GAME_ID", "GameState", "Join", "KILL_THE_UNICORNS",
+    "KillTheUnicornsData", "Open", "Pass", "PlaceTrick", "Skip", "UsePower", "new_game", "start_game",
+]

@@ -1,0 +1,133 @@
+"""Kill the Unicorns on the shared game interface (:class:`bridge.rules.game.Game`), registered under its id."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Mapping, Sequence
+
+from bridge.rules.errors import InvalidAction
+from bridge.rules.game import GameMeta, register_game
+from bridge.rules.kill_the_unicorns import service
+from bridge.rules.kill_the_unicorns.actions import Action
+from bridge.rules.kill_the_unicorns.data import parse_kill_the_unicorns
+from bridge.rules.kill_the_unicorns.records import KillTheUnicornsData
+from bridge.rules.kill_the_unicorns.state import GAME_ID, GameState, new_game
+from bridge.rules.playout import seat_figures
+from bridge.rules.random import SeededRandom
+
+
+class KillTheUnicorns:
+    """The Kill the Unicorns engine: one mode (``standard``), 3–7 players (7 with the promo character)."""
+
+    id = GAME_ID
+    request_types = service.REQUEST_TYPES
+
+    def parse(self, documents: Mapping[str, Any]) -> KillTheUnicornsData:
+        return parse_kill_the_unicorns(documents)
+
+    def meta(self, data: KillTheUnicornsData) -> GameMeta:
+        return data.info
+
+    def new_game(self, data: KillTheUnicornsData, players: int, *, mode: str | None = None,
+                 seed: int = 0) -> GameState:
+        return new_game(data, players, mode=mode, seed=seed)
+
+    def from_snapshot(self, data: KillTheUnicornsData, snapshot: Any) -> GameState:
+        return GameState.from_snapshot(data, snapshot)
+
+    def handle(self, data: KillTheUnicornsData, request_type: str, body: Any) -> dict[str, Any]:
+        return service.handle_request(data, request_type, body)
+
+    def choice_json(self, data: KillTheUnicornsData, player: int, answer: str) -> dict[str, Any]:
+        """Every choice of Kill the Unicorns is an action (the blind trick choice is ``choose-trick``)."""
+        raise InvalidAction("Kill the Unicorns asks no separate decisions: send every choice as an action (apply)")
+
+    def action_from_json(self, data: KillTheUnicornsData, value: Any) -> Action:
+        return Action.from_json(value)
+
+    def action_from_text(self, data: KillTheUnicornsData, text: str) -> Action:
+        return Action.from_text(text)
+
+    def components(self, state: GameState) -> Mapping[str, int]:
+        """Hunting cards, trick cards, unicorns and market tokens, wherever they are (each counted once by id)."""
+        snap = state.to_snapshot()
+        hunting, tricks, unicorns, tokens = [], [], [], []
+        for p in snap["players"]:
+            hunting += p["hand"] + p["played"] + p["hunt_discard"]
+            tricks += p["trick_deck"] + p["trick_hand"] + p["trick_discard"]
+            for entry in p["catch"]:
+                unicorns.append(entry["unicorn"])
+                tricks += entry["pinned"]
+                tokens += entry["tokens"]
+            tokens += p["tokens"]
+        tricks += [c for pair in snap["slots"] for c in pair if c is not None]
+        unicorns += [u for u in snap["line"] if u is not None] + snap["unicorn_deck"] + snap["unicorn_discard"]
+        item = state.t.token_item
+        for thing in snap["box"]:
+            if thing in item:
+                tokens.append(thing)
+            elif thing in state.t.unicorn:
+                unicorns.append(thing)
+        tokens += [k for stock in snap["market"].values() for k in stock]
+        return {"hunting_cards": len(hunting), "distinct_hunting_cards": len(set(hunting)),
+                "trick_cards": len(tricks), "distinct_trick_cards": len(set(tricks)),
+                "unicorns": len(unicorns), "distinct_unicorns": len(set(unicorns)),
+                "tokens": len(tokens), "distinct_tokens": len(set(tokens))}
+
+    def redeal_hidden(self, state: GameState, player: int, seed: int) -> GameState:
+        """A copy where what ``player`` cannot see and no action of theirs can show next is dealt anew: each other
+        player's undrawn and drawn tricks (one pile of the same back), the order of ``player``'s own trick deck,
+        and the unicorn deck below the next line. Played hunting cards, placed tricks and the next line are
+        kept: ``player``'s own next action (the last pass, a trick choice, the last purchase) may reveal them."""
+        other = state.copy()
+        rng = SeededRandom(seed)
+        for seat in range(other.players):
+            if seat == player:
+                rng.shuffle(other.trick_deck[seat])
+                continue
+            pool = other.trick_deck[seat] + other.trick_hand[seat]
+            rng.shuffle(pool)
+            cut = len(other.trick_deck[seat])
+            other.trick_deck[seat], other.trick_hand[seat] = pool[:cut], pool[cut:]
+        keep = state.t.rules.unicorns_per_day
+        if len(other.unicorn_deck) > keep:
+            below = other.unicorn_deck[:-keep]
+            rng.shuffle(below)
+            other.unicorn_deck[:-keep] = below
+        return other
+
+    def summary(self, state: GameState, actions: Sequence[Action]) -> dict[str, Any]:
+        """Winners, characters by seat, each score and its parts, unicorns that ran away."""
+        outcome = state.outcome()
+        standings = [s.to_json() for s in outcome.standings] if outcome else []
+        return {
+            "actions": len(actions),
+            "winners": list(outcome.winners) if outcome else [],
+            "decided_by": outcome.decided_by if outcome else None,
+            "characters": list(state.chars),
+            "standings": standings,
+            "ran_away": len(state.unicorn_discard),
+        }
+
+    def aggregate(self, summaries: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
+        """Win rate by seat and by character, unicorns run away per game, the mean score and its parts."""
+        games = len(summaries)
+        played: Counter[str] = Counter()
+        won: Counter[str] = Counter()
+        for s in summaries:
+            played.update(s["characters"])
+            won.update(s["characters"][seat] for seat in s["winners"])
+        parts = ("score", "stars", "modifiers", "collections", "rainbows")
+        entries = [st for s in summaries for st in s["standings"]]
+        return {
+            "mean_actions": round(sum(s["actions"] for s in summaries) / games, 4),
+            **seat_figures([s["winners"] for s in summaries], players),
+            "win_rate_by_character": {c: round(won[c] / played[c], 4) for c in sorted(played)},
+            "decided_by": dict(sorted(Counter(s["decided_by"] for s in summaries).items())),
+            "ran_away_per_game": round(sum(s["ran_away"] for s in summaries) / games, 4),
+            **{f"mean_{part}": round(sum(e[part] for e in entries) / len(entries), 4) if entries else 0.0
+               for part in parts},
+        }
+
+
+KILL_THE_UNICORNS = register_game(KillTheUnicorns())

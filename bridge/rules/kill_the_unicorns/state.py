@@ -1,0 +1,1002 @@
+"""The Kill the Unicorns game state: setup, the day (tricks → 4 hunts → black market → refresh), scoring.
+
+Seats 0 … K-1 clockwise; the left of seat s is s+1 mod K. Lists are bottom/first first (a deck's top is its
+last card). Every decision is an action of the seat that makes it (:mod:`actions`); whatever needs nobody's
+choice (a player short of cards, a market turn nobody can afford, a hunt that ends) happens by itself and shows
+as events. The snapshot (:meth:`GameState.to_snapshot`) is the whole state as JSON and reads back exactly.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, Sequence
+
+from bridge.rules import reader as r
+from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError
+from bridge.rules.kill_the_unicorns import effects as fx
+from bridge.rules.kill_the_unicorns import events as ev
+from bridge.rules.kill_the_unicorns.actions import (
+    SLOTS, Action, Buy, ChooseTrick, Decline, Join, Open, Pass, PlaceTrick, Skip, UsePower)
+from bridge.rules.kill_the_unicorns.records import KillTheUnicornsData
+from bridge.rules.kill_the_unicorns.scoring import GameOutcome, ScoredUnicorn, Standing, decide, standing
+from bridge.rules.random import SeededRandom
+
+GAME_ID = "kill-the-unicorns"
+PHASES = ("tricks", "hunt", "market", "over")
+DECISIONS = ("place_trick", "open", "join", "choose_trick", "power", "market")
+STEPS = ("open", "join", "power", "choose")
+
+
+class Tables:
+    """Look-ups derived once per data (values, owners, effects) and the caches of canonical choices."""
+
+    def __init__(self, data: KillTheUnicornsData) -> None:
+        self.data = data
+        self.rules = data.rules
+        self.value = {cid: c.value for cid, c in data.hunting_cards.items()}
+        self.hunt_index = {cid: c.index for cid, c in data.hunting_cards.items()}
+        self.hunt_character = {cid: c.character for cid, c in data.hunting_cards.items()}
+        self.trick_character = {cid: c.character for cid, c in data.trick_cards.items()}
+        self.trick_kind = {cid: data.trick_by_id[c.kind] for cid, c in data.trick_cards.items()}
+        self.unicorn = data.unicorn_by_id
+        self.item = data.market_by_id
+        self.token_item = data.token_item
+        self.colours = data.colour_ids
+        self.choices: dict[tuple[tuple[str, ...], int], list[tuple[str, ...]]] = {}
+        self.payments: dict[tuple[tuple[str, ...], int], tuple[str, ...] | None] = {}
+
+    def card_choices(self, hand: tuple[str, ...], n: int) -> list[tuple[str, ...]]:
+        """One choice of ``n`` cards of ``hand`` per distinct multiset of values, lowest ids first."""
+        key = (hand, n)
+        found = self.choices.get(key)
+        if found is None:
+            seen: set[tuple[int, ...]] = set()
+            found = []
+            for combo in combinations(hand, n):
+                values = tuple(sorted(self.value[c] for c in combo))
+                if values not in seen:
+                    seen.add(values)
+                    found.append(combo)
+            self.choices[key] = found
+        return found
+
+    def payment(self, hand: tuple[str, ...], price: int) -> tuple[str, ...] | None:
+        """The canonical payment of ``price`` from ``hand``: fewest cards, then lowest total, then lowest ids;
+        ``None`` when the hand cannot pay."""
+        key = (hand, price)
+        if key in self.payments:
+            return self.payments[key]
+        best: tuple[str, ...] | None = None
+        if price <= 0:
+            best = ()
+        elif self.rules.price_rule == "count":
+            best = hand[:price] if len(hand) >= price else None
+        else:
+            for n in range(1, len(hand) + 1):
+                options = [c for c in combinations(hand, n) if sum(self.value[x] for x in c) >= price]
+                if options:
+                    best = min(options, key=lambda c: sum(self.value[x] for x in c))
+                    break
+        self.payments[key] = best
+        return best
+
+    def pays(self, cards: Sequence[str], price: int) -> bool:
+        if self.rules.price_rule == "count":
+            return len(cards) >= price
+        return sum(self.value[c] for c in cards) >= price
+
+
+_TABLES: dict[int, tuple[KillTheUnicornsData, Tables]] = {}
+
+
+def tables_for(data: KillTheUnicornsData) -> Tables:
+    found = _TABLES.get(id(data))
+    if found is None or found[0] is not data:
+        found = (data, Tables(data))
+        _TABLES[id(data)] = found
+    return found[1]
+
+
+def _clockwise(start: int, players: int) -> list[int]:
+    return [(start + i) % players for i in range(players)]
+
+
+class GameState:
+    """A game of Kill the Unicorns in progress (the shared :class:`bridge.rules.game.GameState` interface)."""
+
+    __slots__ = ("data", "t", "players", "chars", "day", "phase", "first", "hand", "played", "hunt_discard",
+                 "trick_deck", "trick_hand", "trick_discard", "catch", "tokens", "power_uses", "line", "slots",
+                 "unicorn_deck", "unicorn_discard", "box", "market", "hunt", "pending_player", "pending_decision",
+                 "rng")
+
+    # ------------------------------------------------------------------------------------------ copy, snapshot
+
+    def copy(self) -> "GameState":
+        other = GameState.__new__(GameState)
+        other.data, other.t, other.players, other.chars = self.data, self.t, self.players, self.chars
+        other.day, other.phase, other.first = self.day, self.phase, self.first
+        for name in ("hand", "played", "hunt_discard", "trick_deck", "trick_hand", "trick_discard", "tokens"):
+            setattr(other, name, [list(x) for x in getattr(self, name)])
+        other.catch = [[[u, list(p), list(k)] for u, p, k in mine] for mine in self.catch]
+        other.power_uses = list(self.power_uses)
+        other.line = list(self.line)
+        other.slots = [list(s) for s in self.slots]
+        other.unicorn_deck, other.unicorn_discard, other.box = (
+            list(self.unicorn_deck), list(self.unicorn_discard), list(self.box))
+        other.market = {k: list(v) for k, v in self.market.items()}
+        other.hunt = _copy_hunt(self.hunt)
+        other.pending_player, other.pending_decision = self.pending_player, self.pending_decision
+        other.rng = SeededRandom(self.rng.state)
+        return other
+
+    def to_snapshot(self) -> dict[str, Any]:
+        players = []
+        for seat in range(self.players):
+            players.append({
+                "character": self.chars[seat],
+                "hand": list(self.hand[seat]), "played": list(self.played[seat]),
+                "hunt_discard": list(self.hunt_discard[seat]),
+                "trick_deck": list(self.trick_deck[seat]), "trick_hand": list(self.trick_hand[seat]),
+                "trick_discard": list(self.trick_discard[seat]),
+                "catch": [{"unicorn": u, "pinned": list(p), "tokens": list(k)} for u, p, k in self.catch[seat]],
+                "tokens": list(self.tokens[seat]),
+                "power_used": self.power_uses[seat] >= self.t.rules.power_uses_per_day,
+                "power_uses": self.power_uses[seat],
+            })
+        return {
+            "day": self.day, "phase": self.phase, "first": self.first, "players": players,
+            "line": list(self.line), "slots": [list(s) for s in self.slots],
+            "unicorn_deck": list(self.unicorn_deck), "unicorn_discard": list(self.unicorn_discard),
+            "box": list(self.box), "market": {k: list(v) for k, v in self.market.items()},
+            "hunt": _hunt_json(self.hunt),
+            "pending": (None if self.pending_player is None else
+                        {"player": self.pending_player, "decision": self.pending_decision}),
+            "rng": self.rng.to_text(),
+        }
+
+    @classmethod
+    def from_snapshot(cls, data: KillTheUnicornsData, snapshot: Any) -> "GameState":
+        return _read_snapshot(data, snapshot)
+
+    # ------------------------------------------------------------------------------------------ the interface
+
+    def to_move(self) -> int | None:
+        return self.pending_player
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def outcome(self) -> GameOutcome | None:
+        if self.phase != "over":
+            return None
+        standings = self.standings()
+        winners, decided_by = decide(standings, self.t.rules)
+        return GameOutcome(winners, decided_by, tuple(standings))
+
+    def seat_of(self, character: str) -> int:
+        return self.chars.index(character)
+
+    def legal_actions(self) -> list[Action]:
+        seat = self.pending_player
+        if seat is None:
+            return []
+        decision = self.pending_decision
+        t = self.t
+        if decision == "open" or decision == "join":
+            hand = tuple(self.hand[seat])
+            out: list[Action] = [Pass(seat)]
+            if decision == "open":
+                for n in range(1, min(t.rules.max_hunt_cards, len(hand)) + 1):
+                    out += [Open(seat, c) for c in t.card_choices(hand, n)]
+            else:
+                out += [Join(seat, c) for c in t.card_choices(hand, self.hunt["n"])]
+            return out
+        if decision == "place_trick":
+            free = [(i, s) for i in range(len(self.line)) for s in (0, 1)
+                    if self.line[i] is not None and self.slots[i][s] is None]
+            out = [PlaceTrick(seat, card, i, SLOTS[s]) for card in self.trick_hand[seat] for i, s in free]
+            if not t.rules.mandatory_trick:
+                out.append(Skip(seat))
+            return out
+        if decision == "power":
+            return [UsePower(seat), Decline(seat)]
+        if decision == "choose_trick":
+            return [ChooseTrick(seat, "above"), ChooseTrick(seat, "below")]
+        if decision == "market":
+            return [Skip(seat)] + self._buys(seat)
+        return []
+
+    def _price(self, seat: int, item: str) -> int:
+        power = self.t.data.character_by_id[self.chars[seat]].power
+        effects = [power.effect] if (power.timing == fx.AT_MARKET
+                                     and self.power_uses[seat] < self.t.rules.power_uses_per_day) else []
+        return fx.price_with(effects, self.t.item[item].price)
+
+    def _token_targets(self, seat: int, item: str) -> list[str | None]:
+        spec = self.t.item[item]
+        if spec.effect.type == "remove_own_unicorn":
+            return [u for u, _, _ in self.catch[seat] if fx.may_turn_in(spec.effect, self.t.unicorn[u].stars)]
+        if spec.target == "player_area":
+            return [None]
+        if self.t.rules.token_target == "any_unicorn":
+            return [u for mine in self.catch for u, _, _ in mine]
+        return [u for u, _, _ in self.catch[seat]]
+
+    def _buys(self, seat: int) -> list[Action]:
+        out: list[Action] = []
+        hand = tuple(self.hand[seat])
+        for item, stock in self.market.items():
+            if not stock:
+                continue
+            paid = self.t.payment(hand, self._price(seat, item))
+            if paid is None:
+                continue
+            out += [Buy(seat, item, paid, u) for u in self._token_targets(seat, item)]
+        return out
+
+    # ------------------------------------------------------------------------------------------ apply
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` (with a reason code) unless ``action`` may be played now."""
+        self._check(action)
+
+    def _check(self, action: Action) -> None:
+        if not isinstance(action, Action):
+            raise InvalidAction("not a Kill the Unicorns action")
+        if self.phase == "over":
+            raise IllegalAction("the game is over", "game_over")
+        if action.player != self.pending_player:
+            raise IllegalAction(f"it is seat {self.pending_player}'s decision, not seat {action.player}'s",
+                                "not_your_turn")
+        decision = self.pending_decision
+        seat = action.player
+        if isinstance(action, PlaceTrick):
+            self._expect(decision, "place_trick", action)
+            if action.card not in self.trick_hand[seat]:
+                raise IllegalAction(f"{action.card} is not one of the tricks you drew", "not_in_hand")
+            if action.unicorn >= len(self.line) or self.line[action.unicorn] is None:
+                raise IllegalAction(f"there is no unicorn at line position {action.unicorn}", "no_unicorn")
+            if self.slots[action.unicorn][SLOTS.index(action.slot)] is not None:
+                raise IllegalAction(f"the slot {action.slot} unicorn {action.unicorn} already holds a trick",
+                                    "slot_taken")
+        elif isinstance(action, (Open, Join)):
+            self._expect(decision, "open" if isinstance(action, Open) else "join", action)
+            self._check_cards(seat, action.cards)
+            n = len(action.cards)
+            if isinstance(action, Open) and n > self.t.rules.max_hunt_cards:
+                raise IllegalAction(f"a hunt is opened with 1 to {self.t.rules.max_hunt_cards} cards",
+                                    "wrong_count")
+            if isinstance(action, Join) and n != self.hunt["n"]:
+                raise IllegalAction(f"join with exactly {self.hunt['n']} cards", "wrong_count")
+        elif isinstance(action, Pass):
+            if decision not in ("open", "join"):
+                raise IllegalAction(f"nothing to pass on now (the decision is {decision})", "wrong_decision")
+        elif isinstance(action, (UsePower, Decline)):
+            self._expect(decision, "power", action)
+        elif isinstance(action, ChooseTrick):
+            self._expect(decision, "choose_trick", action)
+        elif isinstance(action, Skip):
+            if decision != "market" and not (decision == "place_trick" and not self.t.rules.mandatory_trick):
+                raise IllegalAction(f"nothing to skip now (the decision is {decision})", "wrong_decision")
+        elif isinstance(action, Buy):
+            self._expect(decision, "market", action)
+            self._check_buy(action)
+
+    def _expect(self, decision: str | None, wanted: str, action: Action) -> None:
+        if decision != wanted:
+            raise IllegalAction(f"{action.name} is not the decision now (it is {decision})", "wrong_decision")
+
+    def _check_cards(self, seat: int, cards: Sequence[str]) -> None:
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("a card is named twice", "duplicate_card")
+        hand = self.hand[seat]
+        for card in cards:
+            if card not in hand:
+                raise IllegalAction(f"{card} is not in your hand", "not_in_hand")
+
+    def _check_buy(self, action: Buy) -> None:
+        seat = action.player
+        if action.item not in self.market:
+            raise IllegalAction(f"{action.item} is not a market item", "unknown_item")
+        if not self.market[action.item]:
+            raise IllegalAction(f"no {action.item} left on the market", "out_of_stock")
+        self._check_cards(seat, action.cards)
+        price = self._price(seat, action.item)
+        if not self.t.pays(action.cards, price):
+            raise IllegalAction(f"those cards do not pay the price {price}", "cannot_afford")
+        if action.unicorn not in self._token_targets(seat, action.item):
+            spec = self.t.item[action.item]
+            if action.unicorn is None:
+                raise IllegalAction(f"name the unicorn the {action.item} token goes on", "no_unicorn")
+            if spec.effect.type == "remove_own_unicorn":
+                raise IllegalAction(f"{action.unicorn} is not one of your unicorns that {action.item} may turn in",
+                                    "wrong_unicorn")
+            if spec.target == "player_area":
+                raise IllegalAction(f"the {action.item} token goes in front of you, not on a unicorn",
+                                    "wrong_unicorn")
+            raise IllegalAction(f"{action.unicorn} is not a unicorn the token may go on", "wrong_unicorn")
+
+    def apply(self, action: Action) -> list[Any]:
+        """Play ``action`` (checked first) and return its events."""
+        self._check(action)
+        out: list[Any] = []
+        seat = action.player
+        if isinstance(action, PlaceTrick):
+            self._place_trick(seat, action, out)
+        elif isinstance(action, Skip) and self.phase == "tricks":
+            for card in self.trick_hand[seat]:
+                self.trick_discard[seat].append(card)
+                out.append(ev.TrickDiscarded(seat, card))
+            self.trick_hand[seat] = []
+            self._next_trick_turn(seat, out)
+        elif isinstance(action, Open):
+            self._open(seat, action.cards, out)
+        elif isinstance(action, Join):
+            for card in action.cards:
+                self.hand[seat].remove(card)
+                self.played[seat].append(card)
+            self.hunt["joined"].append(seat)
+            out.append(ev.Joined(seat, len(action.cards)))
+            self._next_joiner(seat, out)
+        elif isinstance(action, Pass):
+            if self.pending_decision == "open":
+                self._decline(seat, out, forced=False)
+            else:
+                self.hunt["passed"].append(seat)
+                out.append(ev.Passed(seat, False))
+                self._next_joiner(seat, out)
+        elif isinstance(action, UsePower):
+            self._use_power(seat, out)
+        elif isinstance(action, Decline):
+            self._next_power(seat, out)
+        elif isinstance(action, ChooseTrick):
+            self._apply_trick(SLOTS.index(action.slot), out)
+        elif isinstance(action, Buy):
+            self._buy(action, out)
+        elif isinstance(action, Skip):
+            out.append(ev.Skipped(seat, False))
+            self._next_buyer(seat, out)
+        return out
+
+    # ------------------------------------------------------------------------------------------ setup and days
+
+    def _ask(self, seat: int | None, decision: str | None) -> None:
+        self.pending_player, self.pending_decision = seat, decision
+
+    def start_day(self, out: list[Any]) -> None:
+        """KU-2: lay the line, draw the tricks, start the trick phase with the first player."""
+        rules = self.t.rules
+        self.line = [self.unicorn_deck.pop() for _ in range(min(rules.unicorns_per_day, len(self.unicorn_deck)))]
+        self.slots = [[None, None] for _ in self.line]
+        self.power_uses = [0] * self.players
+        self.phase = "tricks"
+        self.hunt = None
+        out.append(ev.DayStarted(self.day, tuple(self.line)))
+        for seat in _clockwise(self.first, self.players):
+            count = min(rules.tricks_drawn, len(self.trick_deck[seat]))
+            for _ in range(count):
+                self.trick_hand[seat].append(self.trick_deck[seat].pop())
+            out.append(ev.TricksDrawn(seat, count))
+        self._trick_turn(self.first, out)
+
+    def _trick_turn(self, seat: int, out: list[Any]) -> None:
+        """Ask ``seat`` or the next player clockwise who still holds tricks; then the hunts start."""
+        for candidate in _clockwise(seat, self.players):
+            if candidate != seat and candidate == self.first:
+                break
+            if not self.trick_hand[candidate]:
+                continue
+            free = any(self.slots[i][s] is None for i in range(len(self.line)) if self.line[i] is not None
+                       for s in (0, 1))
+            if not free:  # KU-3.3: nowhere to put a trick: both are discarded
+                for card in self.trick_hand[candidate]:
+                    self.trick_discard[candidate].append(card)
+                    out.append(ev.TrickDiscarded(candidate, card))
+                self.trick_hand[candidate] = []
+                continue
+            self._ask(candidate, "place_trick")
+            return
+        self.phase = "hunt"
+        self._start_hunt(0, out)
+
+    def _next_trick_turn(self, seat: int, out: list[Any]) -> None:
+        nxt = (seat + 1) % self.players
+        if nxt == self.first:
+            self.phase = "hunt"
+            self._start_hunt(0, out)
+        else:
+            self._trick_turn(nxt, out)
+
+    def _place_trick(self, seat: int, action: PlaceTrick, out: list[Any]) -> None:
+        self.trick_hand[seat].remove(action.card)
+        self.slots[action.unicorn][SLOTS.index(action.slot)] = action.card
+        out.append(ev.TrickPlaced(seat, action.unicorn, action.slot))
+        for card in self.trick_hand[seat]:
+            self.trick_discard[seat].append(card)
+            out.append(ev.TrickDiscarded(seat, card))
+        self.trick_hand[seat] = []
+        self._next_trick_turn(seat, out)
+
+    # ------------------------------------------------------------------------------------------ a hunt
+
+    def _start_hunt(self, index: int, out: list[Any]) -> None:
+        while index < len(self.line) and self.line[index] is None:
+            index += 1
+        if index >= len(self.line):
+            self._open_market(out)
+            return
+        self.hunt = {"index": index, "holder": self.first, "opener": None, "n": None, "passed": [],
+                     "declined": [], "joined": [], "to_decide": self.first, "step": "open", "sums": None,
+                     "winner": None}
+        out.append(ev.HuntStarted(index, self.line[index], self.first))
+        self._ask_opener(out)
+
+    def _ask_opener(self, out: list[Any]) -> None:
+        """KU-4.1: the token holder opens or passes; one without cards passes by force; all declined → runs away."""
+        hunt = self.hunt
+        while len(hunt["declined"]) < self.players:
+            holder = hunt["holder"]
+            if self.hand[holder]:
+                hunt["to_decide"] = holder
+                self._ask(holder, "open")
+                return
+            self._decline(holder, out, forced=True, ask_next=False)
+        self._run_away(out)
+
+    def _decline(self, seat: int, out: list[Any], *, forced: bool, ask_next: bool = True) -> None:
+        hunt = self.hunt
+        hunt["declined"].append(seat)
+        if self.t.rules.decline_to_open_passes:
+            hunt["passed"].append(seat)
+        out.append(ev.Passed(seat, forced))
+        left = (seat + 1) % self.players
+        hunt["holder"] = self.first = left
+        out.append(ev.TokenPassed(seat, left))
+        if ask_next:
+            self._ask_opener(out)
+
+    def _open(self, seat: int, cards: tuple[str, ...], out: list[Any]) -> None:
+        hunt = self.hunt
+        for card in cards:
+            self.hand[seat].remove(card)
+            self.played[seat].append(card)
+        hunt["opener"], hunt["n"], hunt["step"] = seat, len(cards), "join"
+        out.append(ev.Opened(seat, len(cards)))
+        self._next_joiner(seat, out)
+
+    def _next_joiner(self, seat: int, out: list[Any]) -> None:
+        """KU-4.2: clockwise from the opener, each player who has not passed joins or passes."""
+        hunt = self.hunt
+        candidate = (seat + 1) % self.players
+        while candidate != hunt["opener"]:
+            if candidate not in hunt["passed"]:
+                if len(self.hand[candidate]) < hunt["n"]:
+                    hunt["passed"].append(candidate)
+                    out.append(ev.Passed(candidate, True))
+                else:
+                    hunt["to_decide"] = candidate
+                    self._ask(candidate, "join")
+                    return
+            candidate = (candidate + 1) % self.players
+        self._reveal(out)
+
+    def participants(self) -> list[int]:
+        """The hunters of the current hunt, clockwise from the opener."""
+        hunt = self.hunt
+        if hunt is None or hunt["opener"] is None:
+            return []
+        joined = set(hunt["joined"])
+        return [s for s in _clockwise(hunt["opener"], self.players) if s == hunt["opener"] or s in joined]
+
+    def _reveal(self, out: list[Any]) -> None:
+        hunt = self.hunt
+        seats = self.participants()
+        value = self.t.value
+        hunt["sums"] = {seat: sum(value[c] for c in self.played[seat]) for seat in seats}
+        out.append(ev.Revealed({str(s): list(self.played[s]) for s in seats},
+                               {str(s): hunt["sums"][s] for s in seats}))
+        hunt["step"] = "power"
+        self._next_power(None, out)
+
+    def _has_hunt_power(self, seat: int) -> bool:
+        power = self.t.data.character_by_id[self.chars[seat]].power
+        return power.timing == fx.AFTER_REVEAL and self.power_uses[seat] < self.t.rules.power_uses_per_day
+
+    def _next_power(self, after: int | None, out: list[Any]) -> None:
+        """AMB-KU-13: each hunter whose power acts after the reveal may use it, clockwise from the opener."""
+        seats = self.participants()
+        start = 0 if after is None else seats.index(after) + 1
+        for seat in seats[start:]:
+            if self._has_hunt_power(seat):
+                self.hunt["to_decide"] = seat
+                self._ask(seat, "power")
+                return
+        self._resolve(out)
+
+    def _use_power(self, seat: int, out: list[Any]) -> None:
+        hunt = self.hunt
+        character = self.t.data.character_by_id[self.chars[seat]]
+        effect = character.power.effect
+        self.power_uses[seat] += 1
+        ctx = fx.HuntContext(hunt["sums"], frozenset(hunt["passed"]), seat, None, self.t.rules.tie_rule)
+        result = fx.apply_hunt_effect(effect, ctx)
+        out.append(ev.PowerUsed(seat, character.id, effect.to_json(),
+                                {**result.detail, "sums": {str(s): v for s, v in hunt["sums"].items()}}))
+        if effect.type == "runs_away":
+            out.append(ev.Winner(None, ()))
+            self._run_away(out)
+        else:
+            self._next_power(seat, out)
+
+    def _resolve(self, out: list[Any]) -> None:
+        """KU-4.4: the provisional winner by the tie cascade, then the tricks (KU-4.5) or the escape (KU-4.6)."""
+        hunt = self.hunt
+        sums = hunt["sums"]
+        winner = fx.cascade(sums, self.t.rules.tie_rule)
+        dropped = []
+        for value in sorted(set(sums.values()), reverse=True):
+            group = tuple(s for s in sums if sums[s] == value)
+            if len(group) == 1 and group[0] == winner:
+                break
+            if len(group) > 1:
+                dropped.append(group)
+        out.append(ev.Winner(winner, tuple(dropped)))
+        if winner is None:
+            self._run_away(out)
+            return
+        hunt["winner"] = winner
+        slots = self.slots[hunt["index"]]
+        present = [s for s in (0, 1) if slots[s] is not None]
+        if len(present) == 2:
+            if self.t.rules.trick_choice == "random":
+                self._apply_trick(self.rng.randbelow(2), out)
+            else:
+                hunt["step"] = "choose"
+                hunt["to_decide"] = winner
+                self._ask(winner, "choose_trick")
+        elif len(present) == 1:
+            self._apply_trick(present[0], out)
+        else:
+            self._capture(winner, [], out)
+
+    def _owner(self, trick: str) -> int:
+        return self.chars.index(self.t.trick_character[trick])
+
+    def _apply_trick(self, slot: int, out: list[Any]) -> None:
+        hunt = self.hunt
+        index = hunt["index"]
+        card = self.slots[index][slot]
+        other = self.slots[index][1 - slot]
+        self.slots[index] = [None, None]
+        owner = self._owner(card)
+        kind = self.t.trick_kind[card]
+        out.append(ev.TrickRevealed(card, owner, index, SLOTS[slot]))
+        before = hunt["winner"]
+        if fx.is_hunt_effect(kind.effect):
+            ctx = fx.HuntContext(hunt["sums"], frozenset(hunt["passed"]), owner, before, self.t.rules.tie_rule)
+            result = fx.apply_hunt_effect(kind.effect, ctx)
+            after, runs, ignored = result.winner, result.runs_away, result.ignored
+        else:
+            after, runs, ignored = before, False, False
+        out.append(ev.TrickApplied(card, kind.effect.to_json(), before, after, ignored))
+        if other is not None:
+            other_owner = self._owner(other)
+            self.trick_discard[other_owner].append(other)
+            out.append(ev.TrickUnplayed(other, other_owner))
+        if runs or after is None:
+            self.trick_discard[owner].append(card)
+            self._run_away(out, (card,))
+            return
+        hunt["winner"] = after
+        if kind.pinned:
+            self._capture(after, [card], out)
+        else:
+            self.trick_discard[owner].append(card)
+            self._capture(after, [], out)
+
+    def _run_away(self, out: list[Any], applied: tuple[str, ...] = ()) -> None:
+        """KU-4.6: the unicorn and its tricks are discarded (tricks face up to their owners)."""
+        index = self.hunt["index"]
+        unicorn = self.line[index]
+        tricks = list(applied)
+        for card in self.slots[index]:
+            if card is not None:
+                self.trick_discard[self._owner(card)].append(card)
+                tricks.append(card)
+        self.slots[index] = [None, None]
+        self.unicorn_discard.append(unicorn)
+        out.append(ev.RanAway(unicorn, tuple(tricks)))
+        self._end_hunt(None, out)
+
+    def _capture(self, winner: int, pinned: list[str], out: list[Any]) -> None:
+        index = self.hunt["index"]
+        unicorn = self.line[index]
+        self.catch[winner].append([unicorn, pinned, []])
+        out.append(ev.Captured(winner, unicorn, tuple(pinned)))
+        self._end_hunt(winner, out)
+
+    def _end_hunt(self, catcher: int | None, out: list[Any]) -> None:
+        """KU-4.8, 4.9: played cards to their owners' discards; the catcher takes the first-player token."""
+        hunt = self.hunt
+        self.line[hunt["index"]] = None
+        for seat in self.participants():
+            cards = self.played[seat]
+            self.hunt_discard[seat].extend(cards)
+            self.played[seat] = []
+            out.append(ev.HuntingDiscarded(seat, tuple(cards)))
+        if catcher is not None:
+            self.first = catcher
+            out.append(ev.FirstPlayer(catcher))
+        self._start_hunt(hunt["index"] + 1, out)
+
+    # ------------------------------------------------------------------------------------------ the market
+
+    def _open_market(self, out: list[Any]) -> None:
+        self.phase = "market"
+        self.hunt = None
+        out.append(ev.MarketOpened())
+        self._market_turn(self.first, out)
+
+    def _market_turn(self, seat: int, out: list[Any]) -> None:
+        """KU-5.1: from the first player clockwise; a player who can buy nothing skips by force."""
+        for candidate in _clockwise(seat, self.players):
+            if candidate != seat and candidate == self.first:
+                break
+            if self._buys(candidate):
+                self._ask(candidate, "market")
+                return
+            out.append(ev.Skipped(candidate, True))
+            if (candidate + 1) % self.players == self.first:
+                break
+        self._end_day(out)
+
+    def _next_buyer(self, seat: int, out: list[Any]) -> None:
+        nxt = (seat + 1) % self.players
+        if nxt == self.first:
+            self._end_day(out)
+        else:
+            self._market_turn(nxt, out)
+
+    def _buy(self, action: Buy, out: list[Any]) -> None:
+        seat = action.player
+        spec = self.t.item[action.item]
+        power = self.t.data.character_by_id[self.chars[seat]].power
+        if power.timing == fx.AT_MARKET and self.power_uses[seat] < self.t.rules.power_uses_per_day:
+            if self._price(seat, action.item) != spec.price:
+                self.power_uses[seat] += 1
+        token = self.market[action.item].pop()
+        for card in action.cards:
+            self.hand[seat].remove(card)
+            self.hunt_discard[seat].append(card)
+        out.append(ev.Bought(seat, action.item, token, tuple(action.cards), action.unicorn))
+        if spec.effect.type == "remove_own_unicorn":
+            mine = self.catch[seat]
+            at = next(i for i, entry in enumerate(mine) if entry[0] == action.unicorn)
+            unicorn, pinned, tokens = mine.pop(at)
+            for card in pinned:
+                self.trick_discard[self._owner(card)].append(card)
+            self.box.extend(tokens)
+            self.box.append(unicorn)   # out of the game
+            out.append(ev.UnicornTurnedIn(seat, unicorn))
+            self.tokens[seat].append(token)
+        elif spec.target == "player_area":
+            self.tokens[seat].append(token)
+        else:
+            for mine in self.catch:
+                for entry in mine:
+                    if entry[0] == action.unicorn:
+                        entry[2].append(token)
+        self._next_buyer(seat, out)
+
+    def _end_day(self, out: list[Any]) -> None:
+        """KU-6: every hunting card back to hand; the next day, or the end after the last."""
+        out.append(ev.DayEnded(self.day))
+        index = self.t.hunt_index
+        for seat in range(self.players):
+            self.hand[seat] = sorted(self.hand[seat] + self.hunt_discard[seat] + self.played[seat],
+                                     key=index.__getitem__)
+            self.hunt_discard[seat] = []
+            self.played[seat] = []
+        out.append(ev.HandsReturned())
+        if self.day >= self.t.rules.days:
+            self.phase = "over"
+            self.hunt = None
+            self._ask(None, None)
+            outcome = self.outcome()
+            assert outcome is not None
+            out.append(ev.GameOver(outcome.winners, outcome.decided_by,
+                                   tuple(s.to_json() for s in outcome.standings)))
+            return
+        self.day += 1
+        self.start_day(out)
+
+    # ------------------------------------------------------------------------------------------ scoring
+
+    def standings(self) -> list[Standing]:
+        """KU-7 for every seat, on the unicorns captured so far (the score panel during the game)."""
+        t = self.t
+        out = []
+        for seat in range(self.players):
+            scored = []
+            for unicorn, pinned, tokens in self.catch[seat]:
+                effects = [t.trick_kind[c].effect for c in pinned] + [t.item[t.token_item[k]].effect for k in tokens]
+                card = t.unicorn[unicorn]
+                on = fx.unicorn_effects(effects)
+                scored.append(ScoredUnicorn(card.stars, on.colour or card.colour, on.stars + on.points))
+            points = fx.player_points(t.item[t.token_item[k]].effect for k in self.tokens[seat])
+            out.append(standing(seat, scored, points, t.colours, t.rules))
+        return out
+
+    # ------------------------------------------------------------------------------------------ views
+
+    def view(self, player: int) -> dict[str, Any]:
+        """What ``player`` may know: their own hand and drawn tricks; of the others, counts. Nobody sees a trick
+        deck's order, a placed trick (only its owner, by its back), or played hunting cards before the reveal."""
+        snap = self.to_snapshot()
+        del snap["rng"]
+        revealed = self.hunt is not None and self.hunt["sums"] is not None
+        for seat, entry in enumerate(snap["players"]):
+            entry["trick_deck"] = len(entry["trick_deck"])
+            if seat != player:
+                entry["hand"] = len(entry["hand"])
+                entry["trick_hand"] = len(entry["trick_hand"])
+            if not revealed:
+                entry["played"] = len(entry["played"])
+        snap["slots"] = [[None if card is None else {"owner": self._owner(card)} for card in pair]
+                         for pair in self.slots]
+        snap["unicorn_deck"] = len(snap["unicorn_deck"])
+        return snap
+
+
+# ---------------------------------------------------------------------------------------------- hunt JSON
+
+def _copy_hunt(hunt: dict[str, Any] | None) -> dict[str, Any] | None:
+    if hunt is None:
+        return None
+    other = dict(hunt)
+    for key in ("passed", "declined", "joined"):
+        other[key] = list(hunt[key])
+    if hunt["sums"] is not None:
+        other["sums"] = dict(hunt["sums"])
+    return other
+
+
+def _hunt_json(hunt: dict[str, Any] | None) -> dict[str, Any] | None:
+    if hunt is None:
+        return None
+    out = _copy_hunt(hunt)
+    assert out is not None
+    if out["sums"] is not None:
+        out["sums"] = {str(k): v for k, v in out["sums"].items()}
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- new games
+
+def choose_characters(data: KillTheUnicornsData, players: int, rng: SeededRandom) -> list[str]:
+    """Characters dealt at random (KU-1.1); promo characters only when needed (``promo_characters``)."""
+    pool = [c.id for c in data.characters]
+    if data.rules.promo_characters == "when_needed":
+        regular = [c.id for c in data.characters if not c.promo]
+        if len(regular) >= players:
+            pool = regular
+    rng.shuffle(pool)
+    return pool[:players]
+
+
+def start_game(data: KillTheUnicornsData, players: int, *, seed: int = 0,
+               characters: Sequence[str] | None = None) -> tuple[GameState, list[Any]]:
+    """A new game (setup of KU-1.2, S3-3 … S3-10) and the events of its first day's start."""
+    meta = data.info
+    if isinstance(players, bool) or not isinstance(players, int) or not meta.min_players <= players <= meta.max_players:
+        raise InvalidAction(f"Kill the Unicorns takes {meta.min_players} to {meta.max_players} players, not {players}")
+    t = tables_for(data)
+    rng = SeededRandom(seed)
+    if characters is None:
+        chars = choose_characters(data, players, rng)
+    else:
+        chars = list(characters)
+        if len(chars) != players:
+            raise InvalidAction(f"{len(chars)} characters for {players} players")
+        for c in chars:
+            if c not in data.character_by_id:
+                raise InvalidAction(f"{c!r} is not a character ({', '.join(data.character_by_id)})")
+        if len(set(chars)) != len(chars):
+            raise InvalidAction("each player plays a different character")
+    state = GameState.__new__(GameState)
+    state.data, state.t, state.players, state.chars = data, t, players, tuple(chars)
+    state.day, state.phase = 1, "tricks"
+    state.first = rng.randbelow(players) if data.rules.first_player == "random" else 0
+    state.hand = [[f"{c}-hunt-{i}" for i in range(1, len(data.rules.hunting_values) + 1)] for c in chars]
+    state.played = [[] for _ in chars]
+    state.hunt_discard = [[] for _ in chars]
+    state.trick_deck = []
+    for c in chars:
+        deck = [f"{c}-trick-{i}" for i in range(1, len(data.character_by_id[c].tricks) + 1)]
+        rng.shuffle(deck)
+        state.trick_deck.append(deck)
+    state.trick_hand = [[] for _ in chars]
+    state.trick_discard = [[] for _ in chars]
+    starts = [u.id for u in data.start_unicorns]
+    rng.shuffle(starts)
+    deck = [u.id for u in data.deck_unicorns]
+    rng.shuffle(deck)
+    state.catch = []
+    for seat in range(players):
+        # Players beyond the start unicorns (7 players) take the top unicorn of the deck (rules.md).
+        state.catch.append([[starts.pop() if starts else deck.pop(), [], []]])
+    state.tokens = [[] for _ in chars]
+    state.power_uses = [0] * players
+    state.line, state.slots = [], []
+    state.unicorn_deck, state.unicorn_discard = deck, []
+    state.box = sorted(starts)
+    state.market = {}
+    for item in data.market:
+        tokens = list(data.tokens(item.id))
+        on_market = item.stock_for(players)
+        state.market[item.id] = tokens[:on_market]
+        state.box.extend(tokens[on_market:])
+    state.box.extend(c.id for c in data.characters if c.id not in chars)
+    state.hunt = None
+    state.pending_player = state.pending_decision = None
+    state.rng = rng
+    events: list[Any] = []
+    if data.rules.first_player == "random":
+        events.append(ev.FirstPlayer(state.first))
+    state.start_day(events)
+    return state, events
+
+
+def new_game(data: KillTheUnicornsData, players: int, *, mode: str | None = None, seed: int = 0,
+             characters: Sequence[str] | None = None) -> GameState:
+    if mode is not None and mode not in data.info.modes:
+        raise InvalidAction(f"Kill the Unicorns has no mode {mode!r} ({', '.join(data.info.modes)})")
+    return start_game(data, players, seed=seed, characters=characters)[0]
+
+
+# ---------------------------------------------------------------------------------------------- snapshots
+
+def _read_snapshot(data: KillTheUnicornsData, snapshot: Any) -> GameState:
+    t = tables_for(data)
+    at = r.At.snapshot()
+    snap = r.json_object(at, snapshot)
+    for key in ("day", "phase", "first", "players", "line", "slots", "unicorn_deck", "unicorn_discard", "box",
+                "market", "hunt", "pending", "rng"):
+        if key not in snap:
+            raise SnapshotError(key, "is missing")
+    players_at = at.sub("players")
+    entries = r.json_list(players_at, snap["players"])
+    k = len(entries)
+    if not data.info.min_players <= k <= data.info.max_players:
+        raise SnapshotError("players", f"must list {data.info.min_players} to {data.info.max_players} players")
+    state = GameState.__new__(GameState)
+    state.data, state.t, state.players = data, t, k
+    state.day = r.json_integer(at.sub("day"), snap["day"], 1, data.rules.days)
+    state.phase = r.json_member(at.sub("phase"), snap["phase"], PHASES, "a phase")
+    state.first = r.json_integer(at.sub("first"), snap["first"], 0, k - 1)
+    seen: set[str] = set()
+
+    def ids(where: r.At, value: Any, known: Any, what: str) -> list[str]:
+        out = []
+        for i, item in enumerate(r.json_list(where, value)):
+            r.json_member(where.sub(i), item, known, what)
+            if item in seen:
+                raise SnapshotError(where.sub(i).field or "", f"{item} is in two places")
+            seen.add(item)
+            out.append(item)
+        return out
+
+    chars, names = [], ("hand", "played", "hunt_discard", "trick_deck", "trick_hand", "trick_discard", "tokens")
+    lists: dict[str, list[list[str]]] = {n: [] for n in names}
+    state.catch, state.power_uses = [], []
+    for seat, raw in enumerate(entries):
+        p_at = players_at.sub(seat)
+        entry = r.json_object(p_at, raw)
+        chars.append(r.json_member(p_at.sub("character"), entry.get("character"), data.character_by_id,
+                                   "a character"))
+        for name in names:
+            known = (t.value if name in ("hand", "played", "hunt_discard") else
+                     t.token_item if name == "tokens" else t.trick_kind)
+            found = ids(p_at.sub(name), entry.get(name, []), known, f"a {name.replace('_', ' ')} card id")
+            lists[name].append(found)
+        catch = []
+        c_at = p_at.sub("catch")
+        for j, item in enumerate(r.json_list(c_at, entry.get("catch", []))):
+            e_at = c_at.sub(j)
+            e = r.json_object(e_at, item)
+            unicorn = ids(e_at.sub("unicorn"), [e.get("unicorn")], t.unicorn, "a unicorn id")[0]
+            catch.append([unicorn, ids(e_at.sub("pinned"), e.get("pinned", []), t.trick_kind, "a trick card id"),
+                          ids(e_at.sub("tokens"), e.get("tokens", []), t.token_item, "a token id")])
+        state.catch.append(catch)
+        uses = entry.get("power_uses")
+        if uses is None:
+            uses = data.rules.power_uses_per_day if entry.get("power_used") is True else 0
+        state.power_uses.append(r.json_integer(p_at.sub("power_uses"), uses, 0))
+    if len(set(chars)) != k:
+        raise SnapshotError("players", "two players have the same character")
+    state.chars = tuple(chars)
+    for name in names:
+        setattr(state, name, lists[name])
+    line_at = at.sub("line")
+    state.line = []
+    for i, item in enumerate(r.json_list(line_at, snap["line"])):
+        item = r.absent_as_none(item)
+        state.line.append(None if item is None else ids(line_at.sub(i), [item], t.unicorn, "a unicorn id")[0])
+    slots_at = at.sub("slots")
+    state.slots = []
+    raw_slots = r.json_list(slots_at, snap["slots"])
+    if len(raw_slots) != len(state.line):
+        raise SnapshotError("slots", "must have one pair per line unicorn")
+    for i, pair in enumerate(raw_slots):
+        pair = r.json_list(slots_at.sub(i), pair)
+        if len(pair) != 2:
+            raise SnapshotError(f"slots[{i}]", "must be [above, below]")
+        state.slots.append([None if r.absent_as_none(c) is None else
+                            ids(slots_at.sub(i).sub(s), [c], t.trick_kind, "a trick card id")[0]
+                            for s, c in enumerate(pair)])
+    state.unicorn_deck = ids(at.sub("unicorn_deck"), snap["unicorn_deck"], t.unicorn, "a unicorn id")
+    state.unicorn_discard = ids(at.sub("unicorn_discard"), snap["unicorn_discard"], t.unicorn, "a unicorn id")
+    box_known = set(t.unicorn) | set(t.token_item) | set(data.character_by_id)
+    state.box = ids(at.sub("box"), snap["box"], box_known, "a unicorn, token or character id")
+    market_at = at.sub("market")
+    market = r.json_object(market_at, snap["market"])
+    state.market = {}
+    for item in data.market:
+        state.market[item.id] = ids(market_at.sub(item.id), market.get(item.id, []), set(data.tokens(item.id)),
+                                    f"a {item.id} token id")
+    for key in market:
+        if key not in state.market:
+            raise SnapshotError(f"market.{key}", "is not a market item")
+    state.hunt = _read_hunt(at.sub("hunt"), r.absent_as_none(snap["hunt"]), k, len(state.line))
+    pending = r.absent_as_none(snap["pending"])
+    if pending is None:
+        state.pending_player = state.pending_decision = None
+    else:
+        p = r.json_object(at.sub("pending"), pending)
+        state.pending_player = r.json_integer(at.sub("pending").sub("player"), p.get("player"), 0, k - 1)
+        state.pending_decision = r.json_member(at.sub("pending").sub("decision"), p.get("decision"), DECISIONS,
+                                               "a decision")
+    if (state.pending_player is None) != (state.phase == "over"):
+        raise SnapshotError("pending", "must be null exactly when the game is over")
+    rng = snap["rng"]
+    if not isinstance(rng, str) or len(rng) != 16 or any(ch not in "0123456789abcdef" for ch in rng):
+        raise SnapshotError("rng", "must be 16 lowercase hex digits")
+    state.rng = SeededRandom.from_text(rng)
+    return state
+
+
+def _read_hunt(at: r.At, value: Any, players: int, line: int) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    hunt = r.json_object(at, value)
+
+    def seat(key: str, optional: bool = False) -> int | None:
+        v = r.absent_as_none(hunt.get(key))
+        if v is None and optional:
+            return None
+        return r.json_integer(at.sub(key), v, 0, players - 1)
+
+    def seats(key: str) -> list[int]:
+        return [r.json_integer(at.sub(key).sub(i), v, 0, players - 1)
+                for i, v in enumerate(r.json_list(at.sub(key), hunt.get(key, [])))]
+
+    out: dict[str, Any] = {
+        "index": r.json_integer(at.sub("index"), hunt.get("index"), 0, max(0, line - 1)),
+        "holder": seat("holder"), "opener": seat("opener", True),
+        "n": None, "passed": seats("passed"), "declined": seats("declined"), "joined": seats("joined"),
+        "to_decide": seat("to_decide", True),
+        "step": r.json_member(at.sub("step"), hunt.get("step"), STEPS, "a hunt step"),
+        "sums": None, "winner": seat("winner", True),
+    }
+    n = r.absent_as_none(hunt.get("n"))
+    if n is not None:
+        out["n"] = r.json_integer(at.sub("n"), n, 1, 8)
+    sums = r.absent_as_none(hunt.get("sums"))
+    if sums is not None:
+        found = r.json_object(at.sub("sums"), sums)
+        out["sums"] = {}
+        for key, v in found.items():
+            if not (isinstance(key, str) and key.isdigit() and int(key) < players):
+                raise SnapshotError(f"hunt.sums.{key}", "must be a seat")
+            out["sums"][int(key)] = r.json_integer(at.sub("sums").sub(key), v, -1000, 1000)
+    return out

@@ -78,8 +78,19 @@ local function name_of(id)
     if names[id] ~= nil then
         return english(names[id], id)
     end
+    for _, list in ipairs({ data.characters or {}, data.market or {} }) do
+        for _, entry in ipairs(list) do
+            if entry.id == id then
+                return english(entry.name, id)
+            end
+        end
+    end
+    local trick = (data.tricks or {})[id]
+    if trick ~= nil then
+        return english(trick.name, id)
+    end
     local card = (data.cards or {})[id]
-    if card ~= nil then
+    if card ~= nil and card.name ~= nil then
         return english(card.name, id)
     end
     return tostring(id)
@@ -787,7 +798,8 @@ end
 
 handlers.trick_revealed = function(e)
     flip_up(e.card)
-    local kind = ((data.cards or {})[e.card] or {}).kind
+    local facts = (data.cards or {})[e.card] or {}
+    local kind = facts.trick or facts.kind
     local text = ""
     if kind ~= nil then
         text = ": " .. english(((data.tricks or {})[kind] or {}).text, "")

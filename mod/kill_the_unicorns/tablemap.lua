@@ -122,6 +122,13 @@ function M.everything()
     for _, obj in ipairs(getObjectsWithTag("ttsmod")) do
         if obj.held_by_color == nil then
             local kind = obj.type
+            if kind == "Bag" and obj.hasTag("ku-character-bag") then
+                -- an unused character's bag is in the box as that character (the engine lists it there)
+                local m = util.memo(obj)
+                local p = obj.getPosition()
+                table.insert(out, { id = m.character, memo = m, obj = obj, guid = obj.getGUID(), position = p,
+                    y = p.y })
+            end
             if kind == "Deck" or kind == "Bag" then
                 local p = obj.getPosition()
                 local contents = obj.getObjects()
@@ -403,7 +410,8 @@ function M.snapshot(ledger)
     snap.unicorn_deck = ids_in(M.one("ku-unicorn-deck-zone"), found, is_role("unicorn"))
     snap.unicorn_discard = ids_in(M.one("ku-unicorn-discard"), found, is_role("unicorn"))
     snap.box = ids_in(M.one("ku-box"), found, function(entry)
-        return entry.memo.role == "unicorn" or entry.memo.role == "token"
+        local kind = entry.memo.role
+        return kind == "unicorn" or kind == "token" or kind == "character-bag"
     end)
     -- the market: tokens in their stock, and those dragged out for a purchase not yet ruled
     snap.market = {}

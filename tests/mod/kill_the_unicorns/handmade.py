@@ -200,6 +200,7 @@ def setup_snapshot(characters: list[str], seed: int = 1) -> dict[str, Any]:
         ids = [f"{item['id']}-{n}" for n in range(1, count + 1)]
         market[item["id"]] = ids[:stock]
         box += ids[stock:]
+    box += [c["id"] for c in doc["characters"] if c["id"] not in characters]
     return {"day": 1, "phase": "tricks", "first": 0, "players": players, "line": deck[-4:],
             "slots": [[None, None] for _ in range(4)], "unicorn_deck": deck[:-4], "unicorn_discard": [],
             "box": box, "market": market, "hunt": None, "pending": {"player": 0, "decision": "place_trick"},

@@ -257,7 +257,7 @@ class GameState:
             if action.unicorn >= len(self.line) or self.line[action.unicorn] is None:
                 raise IllegalAction(f"there is no unicorn at line position {action.unicorn}", "no_unicorn")
             if self.slots[action.unicorn][SLOTS.index(action.slot)] is not None:
-                raise IllegalAction(f"the slot {action.slot} unicorn {action.unicorn} already holds a trick",
+                raise IllegalAction(f"the {action.slot} slot of unicorn {action.unicorn} already holds a trick",
                                     "slot_taken")
         elif isinstance(action, (Open, Join)):
             self._expect(decision, "open" if isinstance(action, Open) else "join", action)

@@ -46,10 +46,10 @@ from tools.games.kill_the_unicorns import geometry
 from tools.render.draw import SUPERSAMPLE, contrast, cover_fit, mix, paste_icon, star_icon
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts, parse_colour
 from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, check_image_options, render_art
-from tools.render.text import draw_text
+from tools.render.text import draw_text, fit_text
 from tools.save.objects import SEAT_COLOURS
 
-RENDERER_VERSION = "1"
+RENDERER_VERSION = "2"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
@@ -229,9 +229,17 @@ class Renderer:
         c = self.data.character_by_id[character_id]
         return self.names(c.name, "cards.toml", f'character "{c.id}"', "name")
 
-    def _text(self, draw: ImageDraw.ImageDraw, text: _Text, box: Box, colour=None) -> None:
+    def _text(self, draw: ImageDraw.ImageDraw, text: _Text, box: Box, colour=None, *, one_line: bool = False) -> None:
+        """Fit and draw ``text`` in ``box``; ``one_line``: never wrap (a table cell), shrink instead."""
+        size_max = None
+        if one_line:
+            size_max = box.size_max
+            while size_max > box.size_min and len(fit_text(text.text, box, self.fonts_dir, file=text.file,
+                                                           entry=text.entry, field=text.field,
+                                                           size_max=size_max).lines) > 1:
+                size_max -= 1
         draw_text(draw, text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field,
-                  colour=colour)
+                  colour=colour, size_max=size_max)
 
     # -- drawing -----------------------------------------------------------------------------------------
 
@@ -259,8 +267,11 @@ class Renderer:
     def _strip(self, draw: ImageDraw.ImageDraw, layout: CardLayout, box: Box, colour, pad: int = 16) -> None:
         """A band of ``colour`` across the card behind ``box`` (inside the frame)."""
         frame = layout.params.get("frame", 0)
-        draw.rectangle((frame, max(frame, box.y - pad), layout.width - 1 - frame,
-                        min(layout.height - 1 - frame, box.y + box.height + pad)), fill=colour)
+        top, bottom = box.y - pad, box.y + box.height + pad
+        # A sliver of paper between the frame and the strip looks like a mistake: the strip meets the frame.
+        top = frame if top - frame < 24 else top
+        bottom = layout.height - 1 - frame if layout.height - 1 - frame - bottom < 24 else bottom
+        draw.rectangle((frame, top, layout.width - 1 - frame, bottom), fill=colour)
 
     def hunting(self, card_id: str) -> Image.Image:
         card = self.data.hunting_card(card_id)
@@ -443,7 +454,7 @@ class Renderer:
             fill = self.colours["slot"] if row == 0 else self.colours["background"]
             draw.rectangle((box.x, y, box.x + box.width, y + row_h), fill=fill, outline=frame, width=3)
             label = self.string("score_count" if row == 0 else "score_points")
-            self._text(draw, label, self._cell(box, box.x, y, label_w, row_h))
+            self._text(draw, label, self._cell(box, box.x, y, label_w, row_h), one_line=True)
             for i, count in enumerate(counts):
                 x = box.x + label_w + i * cell_w
                 draw.line((x, y, x, y + row_h), fill=frame, width=3)
@@ -452,7 +463,7 @@ class Renderer:
                 else:
                     bonus = rules.bonus(count)
                     text = _Text(f"+{bonus}" if bonus > 0 else str(bonus), "game.toml", "rules", "collection_bonus")
-                self._text(draw, text, self._cell(box, x, y, cell_w, row_h))
+                self._text(draw, text, self._cell(box, x, y, cell_w, row_h), one_line=True)
 
     @staticmethod
     def _cell(style: Box, x: float, y: float, w: float, h: float, pad: int = 8) -> Box:
@@ -533,6 +544,10 @@ class Renderer:
             fill = self.unicorn_colour(None if column == geometry.LEGENDARY else column)
             top = y - card[1] / 2
             draw.rounded_rectangle((x - card[0] / 2, top - chip_h - 4, x + card[0] / 2, top - 4), radius=8, fill=fill)
+            # The column's room for later unicorns, each laid a step nearer the owner.
+            catch = b["catch"]
+            draw.rounded_rectangle((x - card[0] / 2, top, x + card[0] / 2, catch.y + catch.height), radius=12,
+                                   fill=mix(fill, self.colours["board"], 0.88))
             self._place(draw, (x, y), card, None, style, fill=mix(fill, self.colours["board"], 0.7))
         for x, y in geometry.hunt_spots(layout):
             self._place(draw, (x, y), card, self.string("hunt_area"), style, dashed=True)

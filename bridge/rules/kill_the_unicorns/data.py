@@ -207,6 +207,10 @@ def _parse_characters(value: Any, tricks: tuple[TrickKind, ...], rules: Rules,
         r.keys(power_at, power, ("name", "text", "timing", "effect"))
         timing = r.choice(power_at.sub("timing"), power["timing"], fx.POWER_TIMINGS, "a power timing")
         effect = _parse_effect(power_at.sub("effect"), power["effect"], colours, (timing,))
+        if effect.type == "change_winner":
+            # A power acts after the reveal, before the provisional winner exists: there is no winner to change.
+            raise power_at.sub("effect").sub("type").error(
+                "a power acts before the provisional winner is found: use hunt_sum_delta or runs_away")
         characters.append(Character(
             ident, read_names(at.sub("name"), item["name"]), _hex(at.sub("colour"), item["colour"]),
             r.boolean(at.sub("promo"), item["promo"]), tuple(kinds_of),

@@ -9,7 +9,8 @@ A game is data plus a pure engine (OpenSpiel's split between a game type and its
   :func:`register_game` when its module (the ``engine`` of the metadata) is imported, as OpenSpiel's
   ``register_game`` does. :func:`registered_game` finds it by id.
 - **A state** follows :class:`GameState`, the same for every game: ``to_move``, ``legal_actions``, ``apply``
-  (returning events), ``is_over``, ``outcome``, ``view``, ``to_snapshot``, a cheap ``copy``.
+  (returning events), ``is_over``, ``outcome``, ``view``, ``to_snapshot``, a cheap ``copy``; and optionally
+  ``apply_trusted`` (:func:`trusted_apply` finds it, or falls back to ``apply``).
 
 Finding a game folder by id or path and loading its files is I/O and lives in :mod:`bridge.catalog`; this
 module is pure.
@@ -18,7 +19,7 @@ module is pure.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from bridge.rules import reader as r
 
@@ -188,6 +189,21 @@ class GameState(Protocol):
 
     def copy(self) -> "GameState":
         """An independent copy, cheap enough for search."""
+
+    # Optional (not part of the runtime check, so a game without it still conforms):
+    #
+    #   def apply_trusted(self, action) -> list:
+    #       """Play ``action``, which the caller took from ``legal_actions()`` of this very state (unchanged
+    #       since), without checking it again: the same events and the same state as ``apply(action)``; an
+    #       action that is not legal now leaves the state undefined. Random playouts and search use it."""
+    #
+    # :func:`trusted_apply` returns it, or ``apply`` for a state that has none.
+
+
+def trusted_apply(state: GameState) -> Callable[[Any], list[Any]]:
+    """``state.apply_trusted`` when the game provides it, else ``state.apply``: the fastest way to play actions
+    taken from ``state.legal_actions()`` (the optional method is described on :class:`GameState`)."""
+    return getattr(state, "apply_trusted", None) or state.apply
 
 
 @runtime_checkable

@@ -3,7 +3,8 @@
 One loop serves ``ttsmod simulate``, the property and conformance tests and ``benchmarks/simulate.py``: every
 decision is drawn uniformly from ``state.legal_actions()`` by a *chooser* — a :class:`SeededRandom` of its own,
 kept apart from the game's randomness (bag draws, shuffles), so the game's own stream is exactly what the
-seed gives and a playout depends only on (data, players, mode, seed).
+seed gives and a playout depends only on (data, players, mode, seed). Drawn actions are played with the
+game's unchecked ``apply_trusted`` when it has one (:func:`bridge.rules.game.trusted_apply`).
 
 Pure: no I/O.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from bridge.rules.game import Game, GameState
+from bridge.rules.game import Game, GameState, trusted_apply
 from bridge.rules.random import SeededRandom
 
 CHOOSER_STREAM = 0x5EED_A6E7
@@ -51,13 +52,19 @@ def play_out(state: GameState, chooser: SeededRandom, *, seed: int = 0, max_acti
     Raises :class:`PlayoutDidNotEnd` (naming ``seed``) once ``max_actions`` actions did not end the game.
     """
     actions: list[Any] = []
-    while not state.is_over():
-        if len(actions) >= max_actions:
+    # Bound once: this loop runs for every decision of every playout. Actions come from legal_actions(), so
+    # the game's unchecked apply (if it has one) plays them.
+    is_over, legal_actions, apply = state.is_over, state.legal_actions, trusted_apply(state)
+    randbelow, append = chooser.randbelow, actions.append
+    count = 0
+    while not is_over():
+        if count >= max_actions:
             raise PlayoutDidNotEnd(f"game with seed {seed} did not end within {max_actions} actions")
-        legal = state.legal_actions()
-        action = legal[chooser.randbelow(len(legal))]
-        events = state.apply(action)
-        actions.append(action)
+        legal = legal_actions()
+        action = legal[randbelow(len(legal))]
+        events = apply(action)
+        append(action)
+        count += 1
         if on_step is not None:
             on_step(state, action, events)
     return actions

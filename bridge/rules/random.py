@@ -11,6 +11,10 @@ from typing import MutableSequence, Sequence, TypeVar
 T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
+_SPAN = 1 << 64
+_GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
 
 
 class SeededRandom:
@@ -23,21 +27,23 @@ class SeededRandom:
 
     def next_u64(self) -> int:
         """The next 64-bit output."""
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        self.state = z = (self.state + _GAMMA) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
 
     def randbelow(self, n: int) -> int:
         """A uniform integer in ``[0, n)`` (rejection sampling, so no modulo bias)."""
         if n <= 0:
             raise ValueError("randbelow needs a positive bound")
-        limit = _MASK - (_MASK + 1) % n
-        while True:
-            value = self.next_u64()
-            if value <= limit:
-                return value % n
+        limit = _MASK - _SPAN % n
+        while True:  # next_u64 inlined: engines and playouts call this on every decision
+            self.state = z = (self.state + _GAMMA) & _MASK
+            z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            z ^= z >> 31
+            if z <= limit:
+                return z % n
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.randbelow(len(items))]

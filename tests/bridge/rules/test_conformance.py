@@ -9,7 +9,8 @@ For each mode, at the smallest and largest player count, from several seeds:
 - snapshot → state → snapshot is the identity (through JSON text too);
 - a player's view, and the events of that player's next actions, do not change when ``redeal_hidden`` deals
   anew what that player cannot see;
-- every legal action's text and JSON forms read back as the same action.
+- every legal action's text and JSON forms read back as the same action;
+- the optional unchecked ``apply_trusted`` plays every legal action exactly as ``apply`` does.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 import pytest
 
 from bridge.catalog import LoadedGame, builtin_games, load
-from bridge.rules.game import Game, GameState
+from bridge.rules.game import Game, GameState, trusted_apply
 from bridge.rules.playout import chooser_for, play_random_game
 
 GAME_FOLDERS: list[Path] = [Path(__file__).resolve().parents[2] / "games" / "pebble_race"]
@@ -157,3 +158,21 @@ def test_every_action_reads_back_from_its_text_and_json(game: LoadedGame):
         round_trip(state, None, [])
         play_random_game(engine, game.data, players, mode=mode, seed=seed, on_step=round_trip)
     assert seen
+
+
+def test_trusted_apply_plays_like_apply(game: LoadedGame):
+    """A game's optional unchecked ``apply_trusted`` (what playouts use) gives the same events and the same state
+    as ``apply`` for every action ``legal_actions`` lists; a game without it falls back to ``apply``."""
+    for mode, players, seed in setups(game):
+        checked = game.engine.new_game(game.data, players, mode=mode, seed=seed)
+        trusted = game.engine.new_game(game.data, players, mode=mode, seed=seed)
+        apply = trusted_apply(trusted)
+        assert apply == (getattr(trusted, "apply_trusted", None) or trusted.apply)
+        chooser = chooser_for(seed)
+        while not checked.is_over():
+            legal = checked.legal_actions()
+            assert trusted.legal_actions() == legal
+            action = legal[chooser.randbelow(len(legal))]
+            assert events_json(apply(action)) == events_json(checked.apply(action)), str(action)
+            assert trusted.to_snapshot() == checked.to_snapshot(), str(action)
+        assert trusted.is_over()

@@ -44,6 +44,22 @@ class Tables:
         self.colours = data.colour_ids
         self.choices: dict[tuple[tuple[str, ...], int], list[tuple[str, ...]]] = {}
         self.payments: dict[tuple[tuple[str, ...], int], tuple[str, ...] | None] = {}
+        self.hunt_actions: dict[tuple[int, tuple[str, ...], int | None], list[Any]] = {}
+
+    def hunt_choices(self, seat: int, hand: tuple[str, ...], n: int | None) -> list[Any]:
+        """The legal actions of ``seat`` opening (``n`` None) or joining with ``n`` cards from ``hand`` (cached:
+        hands repeat across games)."""
+        key = (seat, hand, n)
+        found = self.hunt_actions.get(key)
+        if found is None:
+            found = [Pass(seat)]
+            if n is None:
+                for count in range(1, min(self.rules.max_hunt_cards, len(hand)) + 1):
+                    found += [Open(seat, c) for c in self.card_choices(hand, count)]
+            else:
+                found += [Join(seat, c) for c in self.card_choices(hand, n)]
+            self.hunt_actions[key] = found
+        return found
 
     def card_choices(self, hand: tuple[str, ...], n: int) -> list[tuple[str, ...]]:
         """One choice of ``n`` cards of ``hand`` per distinct multiset of values, lowest ids first."""
@@ -107,7 +123,7 @@ class GameState:
     __slots__ = ("data", "t", "players", "chars", "day", "phase", "first", "hand", "played", "hunt_discard",
                  "trick_deck", "trick_hand", "trick_discard", "catch", "tokens", "power_uses", "line", "slots",
                  "unicorn_deck", "unicorn_discard", "box", "market", "hunt", "pending_player", "pending_decision",
-                 "rng")
+                 "rng", "final")
 
     # ------------------------------------------------------------------------------------------ copy, snapshot
 
@@ -127,6 +143,7 @@ class GameState:
         other.hunt = _copy_hunt(self.hunt)
         other.pending_player, other.pending_decision = self.pending_player, self.pending_decision
         other.rng = SeededRandom(self.rng.state)
+        other.final = self.final
         return other
 
     def to_snapshot(self) -> dict[str, Any]:
@@ -169,9 +186,11 @@ class GameState:
     def outcome(self) -> GameOutcome | None:
         if self.phase != "over":
             return None
-        standings = self.standings()
-        winners, decided_by = decide(standings, self.t.rules)
-        return GameOutcome(winners, decided_by, tuple(standings))
+        if self.final is None:   # computed once: a finished game never changes
+            standings = self.standings()
+            winners, decided_by = decide(standings, self.t.rules)
+            self.final = GameOutcome(winners, decided_by, tuple(standings))
+        return self.final
 
     def seat_of(self, character: str) -> int:
         return self.chars.index(character)
@@ -183,14 +202,7 @@ class GameState:
         decision = self.pending_decision
         t = self.t
         if decision == "open" or decision == "join":
-            hand = tuple(self.hand[seat])
-            out: list[Action] = [Pass(seat)]
-            if decision == "open":
-                for n in range(1, min(t.rules.max_hunt_cards, len(hand)) + 1):
-                    out += [Open(seat, c) for c in t.card_choices(hand, n)]
-            else:
-                out += [Join(seat, c) for c in t.card_choices(hand, self.hunt["n"])]
-            return out
+            return list(t.hunt_choices(seat, tuple(self.hand[seat]), None if decision == "open" else self.hunt["n"]))
         if decision == "place_trick":
             free = [(i, s) for i in range(len(self.line)) for s in (0, 1)
                     if self.line[i] is not None and self.slots[i][s] is None]
@@ -840,6 +852,7 @@ def start_game(data: KillTheUnicornsData, players: int, *, seed: int = 0,
     state.hunt = None
     state.pending_player = state.pending_decision = None
     state.rng = rng
+    state.final = None
     events: list[Any] = []
     if data.rules.first_player == "random":
         events.append(ev.FirstPlayer(state.first))
@@ -962,6 +975,7 @@ def _read_snapshot(data: KillTheUnicornsData, snapshot: Any) -> GameState:
     if not isinstance(rng, str) or len(rng) != 16 or any(ch not in "0123456789abcdef" for ch in rng):
         raise SnapshotError("rng", "must be 16 lowercase hex digits")
     state.rng = SeededRandom.from_text(rng)
+    state.final = None
     return state
 
 

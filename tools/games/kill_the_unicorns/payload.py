@@ -34,7 +34,7 @@ def jsonable(value: Any) -> Any:
 def card_facts(data: KillTheUnicornsData) -> dict[str, dict]:
     """Card id → its facts, for every hunting card, trick card and unicorn (the ``Memo`` of the card, less its
     role's redundant keys): hunting ``{"kind":"hunting","character","value"}``, trick ``{"kind":"trick",
-    "character","trick","pinned"}``, unicorn ``{"kind":"unicorn","colour":c|null,"stars","start","tags"}``."""
+    "character","trick","pinned"}``, unicorn ``{"kind":"unicorn","name","colour":c|null,"stars","start","tags"}``."""
     facts: dict[str, dict] = {}
     for card in data.hunting_cards.values():
         facts[card.id] = {"kind": "hunting", "character": card.character, "value": card.value}
@@ -42,8 +42,8 @@ def card_facts(data: KillTheUnicornsData) -> dict[str, dict]:
         facts[card.id] = {"kind": "trick", "character": card.character, "trick": card.kind,
                           "pinned": data.trick_by_id[card.kind].pinned}
     for u in data.unicorns:
-        facts[u.id] = {"kind": "unicorn", "colour": u.colour, "stars": u.stars, "start": u.start,
-                       "tags": list(u.tags)}
+        facts[u.id] = {"kind": "unicorn", "name": u.name.to_json(), "colour": u.colour, "stars": u.stars,
+                       "start": u.start, "tags": list(u.tags)}
     return facts
 
 
@@ -57,17 +57,19 @@ def payload(data: KillTheUnicornsData, mode: str, layout: dict) -> dict:
         "colours": [{"id": c.id, "hex": c.hex, "name": c.name.to_json()} for c in data.colours.values()],
         "characters": [{"id": c.id, "name": c.name.to_json(), "colour": c.colour, "promo": c.promo,
                         "tricks": list(c.tricks),
-                        "power": {"name": c.power.name.to_json(), "timing": c.power.timing,
+                        "power": {"name": c.power.name.to_json(), "text": c.power.text.to_json(),
+                                  "timing": c.power.timing,
                                   "effect": jsonable(c.power.effect)},
                         "hunting": [card.id for card in data.hunting_cards.values() if card.character == c.id],
                         "trick_cards": [card.id for card in data.trick_cards.values() if card.character == c.id]}
                        for c in data.characters],
-        "tricks": {t.id: {"name": t.name.to_json(), "pinned": t.pinned, "common": t.common,
-                          "effect": jsonable(t.effect)} for t in data.tricks},
+        "tricks": {t.id: {"name": t.name.to_json(), "text": t.text.to_json(), "pinned": t.pinned,
+                          "common": t.common, "effect": jsonable(t.effect)} for t in data.tricks},
         "unicorns": {"deck": [u.id for u in data.deck_unicorns], "start": [u.id for u in data.start_unicorns]},
         "cards": card_facts(data),
-        "market": [{"id": m.id, "name": m.name.to_json(), "price": m.price, "stock": m.stock, "target": m.target,
-                    "effect": jsonable(m.effect), "tokens": list(data.tokens(m.id))} for m in data.market],
+        "market": [{"id": m.id, "name": m.name.to_json(), "text": m.text.to_json(), "price": m.price,
+                    "stock": m.stock, "target": m.target, "effect": jsonable(m.effect),
+                    "tokens": list(data.tokens(m.id))} for m in data.market],
         "tokens": dict(data.token_item),
         "rules": jsonable(data.rules),
         "layout": layout,

@@ -241,6 +241,66 @@ class Renderer:
         draw_text(draw, text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field,
                   colour=colour, size_max=size_max)
 
+    def texts(self):
+        """Every text of the data and of ``layouts.toml`` drawn in a box of its own, with that box (for the
+        checks before rendering: a bad text is reported before any image is drawn)."""
+        d, L, lang = self.data, self.layouts.layouts, self.lang
+        game = _Text(d.info.name.get(lang), "game.toml", "[game]", f"name.{lang}")
+        for c in d.characters:
+            name, entry = self.character_name(c.id), f'character "{c.id}"'
+            yield name, L["hunting"].box("character")
+            yield name, L["trick"].box("character")
+            yield name, L["character"].box("name")
+            for kind in ("hunting_back", "trick_back"):
+                yield name, L[kind].box("character")
+                yield game, L[kind].box("title")
+            yield self.names(c.power.name, "cards.toml", entry, "power.name"), L["character"].box("power")
+            yield self.names(c.power.text, "cards.toml", entry, "power.text"), L["character"].box("text")
+            yield self.string(f"timing_{c.power.timing}"), L["character"].box("timing")
+        for value in sorted(set(d.rules.hunting_values)):
+            for box in ("value", "corner_left", "corner_right"):
+                yield _Text(str(value), "game.toml", "rules", "hunting_values"), L["hunting"].box(box)
+        for t in d.tricks:
+            entry = f'trick "{t.id}"'
+            yield self.names(t.name, "cards.toml", entry, "name"), L["trick"].box("name")
+            yield self.names(t.text, "cards.toml", entry, "text"), L["trick"].box("text")
+        yield self.string("pinned"), L["trick"].box("pinned")
+        for u in d.unicorns:
+            yield self.names(u.name, "cards.toml", f'unicorn "{u.id}"', "name"), L["unicorn"].box("name")
+        for colour in d.colours.values():
+            yield self.names(colour.name, "game.toml", f"colours.{colour.id}", "name"), L["unicorn"].box("colour")
+        yield self.string("legendary"), L["unicorn"].box("colour")
+        yield self.string("start"), L["unicorn"].box("start")
+        yield game, L["unicorn_back"].box("title")
+        yield self.string("unicorn"), L["unicorn_back"].box("subtitle")
+        for m in d.market:
+            entry = f'market "{m.id}"'
+            yield self.names(m.name, "cards.toml", entry, "name"), L["market_card"].box("name")
+            yield self.names(m.name, "cards.toml", entry, "name"), L["token"].box("name")
+            yield self.names(m.text, "cards.toml", entry, "text"), L["market_card"].box("text")
+            yield self.string("price", price=m.price), L["market_card"].box("price")
+        for key, box in (("stock_per_player", "stock"), ("on_unicorn", "target"), ("in_front", "target")):
+            yield self.string(key), L["market_card"].box(box)
+        yield self.string("black_market"), L["market_board"].box("title")
+        yield self.string("first_player"), L["first_player"].box("name")
+        scoring = L["scoring"]
+        for key, box in (("scoring", "title"), ("score_stars", "stars"), ("score_modifiers", "modifiers"),
+                         ("score_legendary", "legendary"), ("score_tie", "tie")):
+            yield self.string(key), scoring.box(box)
+        yield self.string("score_collections", cap=d.rules.collection_cap), scoring.box("collections")
+        yield self.string("score_rainbow", bonus=d.rules.rainbow_bonus), scoring.box("rainbow")
+        yield self.string("catch"), L["seat_mat"].box("catch_label")
+        yield game, L["seat_mat"].box("title")
+
+    def check_texts(self) -> None:
+        """Raise :class:`DataError` for a text the font cannot draw or that cannot fit its box."""
+        seen: set[tuple[str, str]] = set()
+        for text, box in self.texts():
+            if (text.text, repr(box)) in seen:
+                continue
+            seen.add((text.text, repr(box)))
+            fit_text(text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field)
+
     # -- drawing -----------------------------------------------------------------------------------------
 
     def render(self, name: str) -> Image.Image:
@@ -680,6 +740,7 @@ def render_game(data: KillTheUnicornsData, out_dir: Path, *, lang: str = "en", f
     game_dir = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
     layouts = load_unicorn_layouts(game_dir, data)
     renderer = Renderer(data, layouts, assets_dir() / "fonts", lang)
+    renderer.check_texts()
     names = [name for name, _ in renderer.items()]
     singles = [n for n in names if n.split(":")[0] in SINGLE_HEADS]
     first = f"unicorn:{data.deck_unicorns[0].id}"

@@ -40,6 +40,7 @@ TAG = "ttsmod"
 ZONE_Y, ZONE_HEIGHT = 2.0, 2.5  # scripting zones reach from just under the table top to above a stack of cards
 CARD_Y = 1.2
 MARGIN = 0.3                    # a zone reaches this far past the card lying in it
+MAT_PAD = 0.1                   # a seat zone reaches this far past its box (boxes lie 0.3 apart and from the edge)
 
 
 def _sheets(packed: PackedDeck, first_key: int, url_for: Callable[[Path], str]) -> list[tuple[int, DeckSheet]]:
@@ -100,7 +101,7 @@ def mat_snap_points(data: KillTheUnicornsData, layouts: Layouts, placed: geometr
         SnapPoint(placed.local(spots["hunt_discard"]), ("ku-hunting", "ku-hunt-discard-spot")),
         SnapPoint(placed.local(spots["trick_discard"]), ("ku-trick", "ku-trick-discard-spot")),
         SnapPoint(placed.local(spots["trick_deck"]), ("ku-trick", "ku-trick-deck-spot")),
-        SnapPoint(placed.local(spots["character"]), ("ku-character-card", "ku-character-spot")),
+        SnapPoint(placed.local(spots["character"]), ("ku-character-card", "ku-character-card-spot")),
     ]
     return points
 
@@ -301,7 +302,7 @@ def compose_table(data: KillTheUnicornsData, art: Art, *, mode: str, lang: str, 
                                ("ku-trick-discard", "trick-discard", "trick_discard"),
                                ("ku-hunt-discard", "hunt-discard", "hunt_discard"),
                                ("ku-character-spot", "character-spot", "character")):
-            (x, z), size = _box_zone(mat, mat_layout.box(box), pad=0.0 if box == "catch" else MARGIN)
+            (x, z), size = _box_zone(mat, mat_layout.box(box), pad=0.0 if box == "catch" else MAT_PAD)
             objects.append(_zone(f"{role}:{colour}", tag, {"role": role, "owner": colour}, x, z, size,
                                  owner=colour, rot_y=mat.rot_y))
         south = mat.rot_y == 180.0

@@ -353,17 +353,18 @@ local function move_entry(entry, p, rotation)
         if rotation ~= nil then
             params.rotation = rotation
         end
-        entry.container.takeObject(params)
+        map.track(entry.container.takeObject(params))
     else
         if rotation ~= nil then
             entry.obj.setRotation(rotation)
         end
         entry.obj.setPositionSmooth({ p.x, p.y, p.z }, false, true)
+        map.track(entry.obj)
     end
 end
 
 local function hand_spot(colour)
-    local t = Player[colour].getHandTransform()
+    local t = map.hand_transform(colour)
     return t.position, { 0, t.rotation.y + 180, 0 }
 end
 
@@ -438,6 +439,7 @@ local function lay_round(snap)
             local p = spot_of(best)
             c.obj.setRotation(rotation_for(best, best.zone) or c.obj.getRotation())
             c.obj.setPositionSmooth({ p.x, p.y, p.z }, false, true)
+            map.track(c.obj)
             taken_from[key] = #c.entries
             moves = moves + 1
         end
@@ -576,13 +578,14 @@ local function open_bags(snap)
             local yaw = yaw_of(spot)
             for k, entry in ipairs(bag.getObjects()) do
                 local p = map.spread_spot(spot, k - 1, 3)
-                bag.takeObject({ guid = entry.guid, position = { p.x, p.y + 0.2 * k, p.z }, rotation = { 0, yaw, 0 },
-                    smooth = false })
+                map.track(bag.takeObject({ guid = entry.guid, position = { p.x, p.y + 0.2 * k, p.z },
+                    rotation = { 0, yaw, 0 }, smooth = false }))
             end
         elseif box ~= nil and not map.inside(box, bag) then
             local p = map.spread_spot(box, 40 + spare, 10)
             spare = spare + 1
             bag.setPositionSmooth({ p.x, p.y + 0.5, p.z }, false, true)
+            map.track(bag)
         end
     end
 end
@@ -596,6 +599,7 @@ local function place_character_cards(snap)
                 local c = spot.getPosition()
                 card.setRotation({ 0, yaw_of(spot), 0 })
                 card.setPositionSmooth({ c.x, c.y + 0.1, c.z }, false, true)
+                map.track(card)
             end
         end
     end
@@ -612,6 +616,7 @@ local function place_first_token(seat)
     if spot ~= nil then
         local p = map.spread_spot(spot, 3, 4)
         token.setPositionSmooth({ p.x, p.y + 0.2, p.z }, false, true)
+        map.track(token)
     end
 end
 
@@ -957,6 +962,7 @@ local function to_hand(obj, colour)
     local p, rotation = hand_spot(colour)
     obj.setRotation(rotation)
     obj.setPositionSmooth({ p.x, p.y, p.z }, false, true)
+    map.track(obj)
 end
 
 local function back_to_hand(objs, colour)
@@ -967,44 +973,53 @@ local function back_to_hand(objs, colour)
     end
 end
 
---- The purchase a player has prepared: the item on whose stock their hunting cards lie, those cards, and the
---  unicorn a token of that item dragged into their catch area lies on (false: none).
+--- The purchase a player has prepared: the item on whose stock their hunting cards lie (or, for a purchase
+--  that costs nothing, of the token they dragged out of its stock), those cards, and the unicorn the token of
+--  that item dragged into their catch area lies on (false: none). Returns nil when nothing is prepared.
 local function prepared_purchase(colour, seat)
-    local character = ((((ledger.last or {}).players or {})[seat + 1]) or {}).character
+    local mine = (((ledger.last or {}).players or {})[seat + 1]) or {}
     local item, cards = nil, {}
     for stock_item, objs in pairs(map.offered_payment()) do
         for _, obj in ipairs(objs) do
-            if util.memo(obj).character == character then
+            if util.memo(obj).character == mine.character then
                 item = stock_item
                 table.insert(cards, obj)
             end
         end
     end
-    if item == nil then
-        return nil
-    end
-    local unicorn, token = false, nil
-    local catch = map.seat_zone("ku-catch", colour)
     local before = {}
-    for _, c in ipairs((((ledger.last or {}).players or {})[seat + 1] or {}).catch or {}) do
+    for _, c in ipairs(mine.catch or {}) do
         for _, id in ipairs(c.tokens or {}) do
             before[id] = true
         end
     end
+    for _, id in ipairs(mine.tokens or {}) do
+        before[id] = true
+    end
+    local unicorn, token = false, nil
+    local catch = map.seat_zone("ku-catch", colour)
+    local spot = map.seat_zone("ku-character-spot", colour)
     for _, obj in ipairs(getObjectsWithTag("ku-token")) do
         local m = util.memo(obj)
-        if m.item == item and not before[m.token] and map.inside(catch, obj) then
-            token = obj
-            local best_d = nil
-            for _, u in ipairs(getObjectsWithTag("ku-unicorn")) do
-                if map.inside(catch, u) then
-                    local d = util.flat_distance(u.getPosition(), obj.getPosition())
-                    if best_d == nil or d < best_d then
-                        unicorn, best_d = util.memo(u).card, d
+        if (item == nil or m.item == item) and not before[m.token] then
+            if map.inside(catch, obj) then
+                item, token = m.item, obj
+                local best_d = nil
+                for _, u in ipairs(getObjectsWithTag("ku-unicorn")) do
+                    if map.inside(catch, u) then
+                        local d = util.flat_distance(u.getPosition(), obj.getPosition())
+                        if best_d == nil or d < best_d then
+                            unicorn, best_d = util.memo(u).card, d
+                        end
                     end
                 end
+            elseif map.inside(spot, obj) then
+                item, token = m.item, obj
             end
         end
+    end
+    if item == nil then
+        return nil
     end
     table.sort(cards, function(a, b) return util.memo(a).card < util.memo(b).card end)
     return item, cards, unicorn, token
@@ -1052,7 +1067,8 @@ function onActionClick(player, value, id)
     elseif id == "buyButton" then
         local item, cards, unicorn, token = prepared_purchase(colour, seat)
         if item == nil then
-            tell(colour, "Drop the hunting cards you pay with on the stock of the item you buy, then press Buy.")
+            tell(colour, "Drop the hunting cards you pay with on the stock of the item you buy (and drag its token "
+                .. "onto the unicorn it goes on), then press Buy.")
             return
         end
         local undo = function()
@@ -1060,6 +1076,7 @@ function onActionClick(player, value, id)
             if token ~= nil then
                 local p = map.pile_spot(map.stock_zone(item), 6)
                 token.setPositionSmooth({ p.x, p.y, p.z }, false, true)
+                map.track(token)
             end
         end
         send_decision(colour, { action = "buy", player = seat, item = item, cards = card_ids(cards),

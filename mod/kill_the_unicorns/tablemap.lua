@@ -43,12 +43,59 @@ function M.inside(zone, obj)
     if zone == nil or obj.held_by_color ~= nil then
         return false
     end
-    local q = zone.positionToLocal(obj.getPosition())
-    return math.abs(q.x) <= 0.5 and math.abs(q.z) <= 0.5
+    return M.holds(zone, obj.getPosition())
+end
+
+-- Zones never move during a game: each lookup and each zone's box (centre, turn, size) is read once.
+local zone_cache = {}
+local box_cache = {}
+local hands = {}
+
+--- Forget the zones read so far (the table was laid anew).
+function M.forget()
+    zone_cache = {}
+    box_cache = {}
+    hands = {}
+end
+
+--- A zone's box seen from above: centre, the sine and cosine of its turn about the vertical, half sizes.
+local function box_of(zone)
+    local key = zone.getGUID()
+    local box = box_cache[key]
+    if box == nil then
+        local p, r, s = zone.getPosition(), zone.getRotation(), zone.getScale()
+        local a = math.rad(r.y)
+        box = { x = p.x, y = p.y, z = p.z, sin = math.sin(a), cos = math.cos(a), hx = s.x / 2, hz = s.z / 2 }
+        box_cache[key] = box
+    end
+    return box
+end
+
+--- Whether position p lies inside a zone's box, seen from above (pure Lua over the zone's cached box).
+function M.holds(zone, p)
+    local b = box_of(zone)
+    local dx, dz = p.x - b.x, p.z - b.z
+    local lx = dx * b.cos - dz * b.sin
+    local lz = dx * b.sin + dz * b.cos
+    return math.abs(lx) <= b.hx + 1e-6 and math.abs(lz) <= b.hz + 1e-6
 end
 
 --- The zone with `tag` whose memo matches every key of `match` (nil: the first one).
 function M.zone(tag, match)
+    local key = tag
+    for k, v in pairs(match or {}) do
+        key = key .. "|" .. tostring(k) .. "=" .. tostring(v)
+    end
+    local cached = zone_cache[key]
+    if cached ~= nil then
+        return cached
+    end
+    cached = M.find_zone(tag, match)
+    zone_cache[key] = cached
+    return cached
+end
+
+function M.find_zone(tag, match)
     for _, zone in ipairs(getObjectsWithTag(tag)) do
         local m = util.memo(zone)
         local ok = true
@@ -89,8 +136,16 @@ end
 
 --- Whether obj lies in colour's hand zone (seen from above), by the hand's transform: a card a player has just
 --  dropped is read where it lies, not from getHandObjects (updated by physics, a frame late).
+--- colour's hand transform (read once: hand zones do not move during a game).
+function M.hand_transform(colour)
+    if hands[colour] == nil then
+        hands[colour] = Player[colour].getHandTransform()
+    end
+    return hands[colour]
+end
+
 function M.over_hand(colour, obj)
-    local t = Player[colour].getHandTransform()
+    local t = M.hand_transform(colour)
     if t == nil then
         return false
     end
@@ -117,35 +172,91 @@ end
 --- Every card and token of the game on the table (loose, not held) or in a deck or bag lying on it:
 --  a list of {id, memo, obj (loose) | container, guid, position, y}. Objects inside a container sit below
 --  the container's loose neighbours, index 0 (the top) highest.
+local memo_cache = {}
+local type_cache = {}   -- an object's type never changes
+
+--- An object's memo, decoded once (a memo never changes).
+local function memo_of(obj, guid)
+    local m = memo_cache[guid]
+    if m == nil then
+        m = util.memo(obj)
+        memo_cache[guid] = m
+    end
+    return m
+end
+
+local function entry_memo(entry)
+    local m = memo_cache[entry.guid]
+    if m == nil then
+        m = util.decode(entry.memo)
+        memo_cache[entry.guid] = m
+    end
+    return m
+end
+
+local PIECE_TAGS = { "ku-card", "ku-token", "ku-character-bag", "ku-unicorn-deck", "ku-start-deck" }
+
+--- The cards, tokens, decks and bags of the game lying on the table (each once).
+local function pieces()
+    local seen, out = {}, {}
+    for _, tag in ipairs(PIECE_TAGS) do
+        for _, obj in ipairs(getObjectsWithTag(tag)) do
+            local guid = obj.getGUID()
+            if not seen[guid] then
+                seen[guid] = true
+                table.insert(out, obj)
+            end
+        end
+    end
+    -- decks the build or the table made of cards (a character's hunting or trick deck) carry no tag of
+    -- their own in TTS: they are found among the tagged objects of the game
+    for _, obj in ipairs(getObjectsWithTag("ttsmod")) do
+        local guid = obj.getGUID()
+        if not seen[guid] then
+            local kind = type_cache[guid]
+            if kind == nil then
+                kind = obj.type
+                type_cache[guid] = kind
+            end
+            if kind == "Deck" then
+                seen[guid] = true
+                table.insert(out, obj)
+            end
+        end
+    end
+    return out
+end
+
 function M.everything()
     local out = {}
-    for _, obj in ipairs(getObjectsWithTag("ttsmod")) do
+    for _, obj in ipairs(pieces()) do
         if obj.held_by_color == nil then
             local kind = obj.type
             if kind == "Bag" and obj.hasTag("ku-character-bag") then
                 -- an unused character's bag is in the box as that character (the engine lists it there)
-                local m = util.memo(obj)
+                local guid = obj.getGUID()
+                local m = memo_of(obj, guid)
                 local p = obj.getPosition()
-                table.insert(out, { id = m.character, memo = m, obj = obj, guid = obj.getGUID(), position = p,
-                    y = p.y })
+                table.insert(out, { id = m.character, memo = m, obj = obj, guid = guid, position = p, y = p.y })
             end
             if kind == "Deck" or kind == "Bag" then
                 local p = obj.getPosition()
                 local contents = obj.getObjects()
                 for i, entry in ipairs(contents) do
-                    local m = util.decode(entry.memo)
+                    local m = entry_memo(entry)
                     local id = M.id_of(m)
                     if id ~= nil then
                         table.insert(out, { id = id, memo = m, container = obj, guid = entry.guid, position = p,
                             y = p.y - 0.5 + 0.001 * (#contents - i) })
                     end
                 end
-            else
-                local m = util.memo(obj)
+            elseif kind ~= "Bag" then
+                local guid = obj.getGUID()
+                local m = memo_of(obj, guid)
                 local id = M.id_of(m)
-                if id ~= nil and (obj.hasTag("ku-card") or obj.hasTag("ku-token")) then
+                if id ~= nil then
                     local p = obj.getPosition()
-                    table.insert(out, { id = id, memo = m, obj = obj, guid = obj.getGUID(), position = p, y = p.y })
+                    table.insert(out, { id = id, memo = m, obj = obj, guid = guid, position = p, y = p.y })
                 end
             end
         end
@@ -158,23 +269,30 @@ local function entry_in(zone, entry)
     if zone == nil then
         return false
     end
-    local q = zone.positionToLocal(entry.position)
-    return math.abs(q.x) <= 0.5 and math.abs(q.z) <= 0.5
+    return M.holds(zone, entry.position)
 end
 M.entry_in = entry_in
 
 --- Whether anything the mod reads by position is still on its way: a card, token or bag moving or spawning.
-function M.moving()
-    for _, tag in ipairs({ "ku-card", "ku-token", "ku-first-player", "ku-character-bag", "ku-character-card" }) do
-        for _, obj in ipairs(getObjectsWithTag(tag)) do
-            if obj.spawning or obj.isSmoothMoving() then
-                return true
-            end
-        end
+--  Only the objects the mod has set moving are watched (M.track): reading every object of the table at every
+--  frame would cost more than the moves.
+local tracked = {}
+
+--- Watch an object the mod has just set moving, or taken out of a container, until it rests.
+function M.track(obj)
+    if obj ~= nil then
+        tracked[obj.getGUID()] = obj
     end
-    for _, obj in ipairs(getObjectsWithTag("ttsmod")) do
-        if (obj.type == "Deck" or obj.type == "Card") and (obj.spawning or obj.isSmoothMoving()) then
+end
+
+function M.moving()
+    for guid, obj in pairs(tracked) do
+        if obj == nil or obj.isDestroyed() then
+            tracked[guid] = nil
+        elseif obj.spawning or obj.isSmoothMoving() then
             return true
+        else
+            tracked[guid] = nil
         end
     end
     return false

@@ -1,0 +1,35 @@
+"""Fixtures of the Kill the Unicorns end-to-end tests: the game data, one built save for the whole run, started
+games that are closed after each test, and :func:`start`."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.catalog import load_game
+from tests.e2e.kill_the_unicorns.harness import Game, build
+
+
+@pytest.fixture(scope="session")
+def data():
+    return load_game("kill-the-unicorns")
+
+
+@pytest.fixture(scope="session")
+def save(tmp_path_factory, repo_root):
+    return build(repo_root, tmp_path_factory.mktemp("kill-the-unicorns"))
+
+
+@pytest.fixture
+def games():
+    started: list[Game] = []
+    yield started
+    for game in started:
+        game.close()
+
+
+def start(games, save, data, repo_root, colours, seed) -> Game:
+    """A game seated with ``colours``, its bridge up and Setup pressed; closed with the test."""
+    game = Game(save, data, repo_root, list(colours), seed=seed)
+    games.append(game)
+    game.start()
+    return game

@@ -1,0 +1,141 @@
+"""What is on the headless Kill the Unicorns table, read in Python from the objects as a player sees them.
+
+:func:`read_table` reads the physical part of a snapshot (docs/games/kill-the-unicorns/protocol.md) without the
+mod's help: hands from the hand zones, every pile, area, slot and stock from the zone it lies in (a deck lying in
+a zone counts with its cards, below the loose ones), a captured unicorn's pinned tricks and tokens from what lies
+nearest to it in the catch area. :func:`physical` keeps the keys of a snapshot (the engine's or this module's)
+that the table shows, in a form that compares: piles and hands as sorted lists, "nothing" as None.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tools.headless import HObject, Table
+from tools.headless.geometry import inside_box
+
+
+def flat(a, b) -> float:
+    return ((a.x - b.x) ** 2 + (a.z - b.z) ** 2) ** 0.5
+
+
+def zone(table: Table, tag: str, **memo: Any) -> HObject:
+    """The one zone with ``tag`` and that memo (zones do not move or change: each is looked up once a table)."""
+    cache = table.__dict__.setdefault("_ku_zones", {})
+    key = (tag, tuple(sorted(memo.items())))
+    if key not in cache:
+        found = table.find(tag, **memo)
+        assert len(found) == 1, (tag, memo, found)
+        cache[key] = found[0]
+    return cache[key]
+
+
+def seat_zone(table: Table, tag: str, colour: str) -> HObject:
+    return zone(table, tag, owner=colour)
+
+
+def inside(z: HObject, obj: HObject) -> bool:
+    return inside_box(obj.position, z.position, z.rotation, z.scale)
+
+
+def _id(memo: dict[str, Any]) -> str | None:
+    return memo.get("card") or memo.get("token")
+
+
+def everything(table: Table) -> list[tuple[str, dict[str, Any], HObject]]:
+    """(id, memo, the object lying on the table that is or holds it) for every card and token not held."""
+    out = []
+    for obj in table.objects:
+        if obj.held_by is not None:
+            continue
+        if obj.has_tag("ku-character-bag"):
+            m = obj.memo_json()
+            out.append((m["character"], {"role": "character-bag"}, obj))
+        if obj.is_container:
+            for inner in obj.contents:
+                m = inner.memo_json()
+                if _id(m):
+                    out.append((_id(m), m, obj))
+        else:
+            m = obj.memo_json()
+            if _id(m) and (obj.has_tag("ku-card") or obj.has_tag("ku-token")):
+                out.append((_id(m), m, obj))
+    return out
+
+
+def ids_in(found, z: HObject, role: str) -> list[str]:
+    return sorted(i for i, m, o in found if m.get("role") == role and inside(z, o))
+
+
+def catch_of(found, z: HObject) -> list[dict[str, Any]]:
+    unicorns = [(i, o) for i, m, o in found if m.get("role") == "unicorn" and inside(z, o)]
+    out = {i: {"unicorn": i, "pinned": [], "tokens": []} for i, _ in unicorns}
+    for i, m, o in found:
+        if m.get("role") in ("trick", "token") and inside(z, o) and unicorns:
+            nearest = min(unicorns, key=lambda u: (flat(u[1].position, o.position), u[0]))[0]
+            out[nearest]["pinned" if m["role"] == "trick" else "tokens"].append(i)
+    return [{"unicorn": u, "pinned": sorted(c["pinned"]), "tokens": sorted(c["tokens"])}
+            for u, c in sorted(out.items())]
+
+
+def read_table(table: Table, colours: list[str], items: list[str]) -> dict[str, Any]:
+    """The physical part of a snapshot, read off the table (every list sorted)."""
+    found = everything(table)
+    snap: dict[str, Any] = {"players": []}
+    for colour in colours:
+        hand = [o.memo_json() for o in table.hand(colour)]
+        snap["players"].append({
+            "hand": sorted(m["card"] for m in hand if m.get("role") == "hunting"),
+            "trick_hand": sorted(m["card"] for m in hand if m.get("role") == "trick"),
+            "played": ids_in(found, seat_zone(table, "ku-hunt-area", colour), "hunting"),
+            "hunt_discard": ids_in(found, seat_zone(table, "ku-hunt-discard", colour), "hunting"),
+            "trick_deck": ids_in(found, seat_zone(table, "ku-trick-deck", colour), "trick"),
+            "trick_discard": ids_in(found, seat_zone(table, "ku-trick-discard", colour), "trick"),
+            "catch": catch_of(found, seat_zone(table, "ku-catch", colour)),
+            "tokens": ids_in(found, seat_zone(table, "ku-character-spot", colour), "token"),
+        })
+    snap["line"] = []
+    snap["slots"] = []
+    for i in range(4):
+        on = ids_in(found, zone(table, "ku-line", index=i), "unicorn")
+        assert len(on) <= 1, f"two unicorns on line spot {i}: {on}"
+        snap["line"].append(on[0] if on else None)
+        pair = []
+        for slot in ("above", "below"):
+            here = ids_in(found, zone(table, "ku-trick-slot", index=i, slot=slot), "trick")
+            assert len(here) <= 1, f"two tricks in slot {i} {slot}: {here}"
+            pair.append(here[0] if here else None)
+        snap["slots"].append(pair)
+    snap["unicorn_deck"] = ids_in(found, zone(table, "ku-unicorn-deck-zone"), "unicorn")
+    snap["unicorn_discard"] = ids_in(found, zone(table, "ku-unicorn-discard"), "unicorn")
+    box = zone(table, "ku-box")
+    snap["box"] = sorted(ids_in(found, box, "unicorn") + ids_in(found, box, "token")
+                         + ids_in(found, box, "character-bag"))
+    snap["market"] = {item: ids_in(found, zone(table, "ku-market-stock", item=item), "token") for item in items}
+    return snap
+
+
+PLAYER = ("hand", "trick_hand", "played", "hunt_discard", "trick_deck", "trick_discard", "catch", "tokens")
+TOP = ("line", "slots", "unicorn_deck", "unicorn_discard", "box", "market")
+
+
+def _none(v: Any) -> Any:
+    return None if v is False else v
+
+
+def physical(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """The keys of a snapshot the table shows, every pile sorted, false/absent as None."""
+    out: dict[str, Any] = {"players": []}
+    for p in snapshot["players"]:
+        q = {key: sorted(p.get(key) or []) for key in PLAYER if key != "catch"}
+        q["catch"] = sorted(({"unicorn": c["unicorn"], "pinned": sorted(c.get("pinned") or []),
+                              "tokens": sorted(c.get("tokens") or [])} for c in p.get("catch") or []),
+                            key=lambda c: c["unicorn"])
+        out["players"].append(q)
+    line = list(snapshot.get("line") or [])
+    out["line"] = [_none(u) for u in line] + [None] * (4 - len(line))
+    out["slots"] = [[_none(s) for s in pair] for pair in snapshot.get("slots") or []]
+    for key in ("unicorn_deck", "unicorn_discard", "box"):
+        out[key] = sorted(snapshot.get(key) or [])
+    out["market"] = {k: sorted(v) for k, v in (snapshot.get("market") or {}).items()}
+    return out

@@ -49,7 +49,7 @@ from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, check_
 from tools.render.text import draw_text, fit_text
 from tools.save.objects import SEAT_COLOURS
 
-RENDERER_VERSION = "2"
+RENDERER_VERSION = "4"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
@@ -230,14 +230,17 @@ class Renderer:
         return self.names(c.name, "cards.toml", f'character "{c.id}"', "name")
 
     def _text(self, draw: ImageDraw.ImageDraw, text: _Text, box: Box, colour=None, *, one_line: bool = False) -> None:
-        """Fit and draw ``text`` in ``box``; ``one_line``: never wrap (a table cell), shrink instead."""
-        size_max = None
-        if one_line:
-            size_max = box.size_max
-            while size_max > box.size_min and len(fit_text(text.text, box, self.fonts_dir, file=text.file,
-                                                           entry=text.entry, field=text.field,
-                                                           size_max=size_max).lines) > 1:
-                size_max -= 1
+        """Fit and draw ``text`` in ``box`` at the largest size that keeps every word whole (the shared fitting
+        would rather break a long word than shrink); ``one_line``: never wrap at all (a table cell)."""
+        words = text.text.split()
+        size_max = box.size_max
+        while True:
+            fitted = fit_text(text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field,
+                              size_max=size_max)
+            whole = [w for line in fitted.lines for w in line.split()] == words
+            if (whole and (len(fitted.lines) == 1 or not one_line)) or fitted.size <= box.size_min:
+                break
+            size_max = fitted.size - 1
         draw_text(draw, text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field,
                   colour=colour, size_max=size_max)
 
@@ -371,7 +374,13 @@ class Renderer:
         if kind == "hunting_back":
             paste_icon(image, unicorn_icon(ink, mix(colour, ink, 0.5), size), centre)
         else:
-            paste_icon(image, pin_icon(ink, size), centre)
+            # A question mark in a ring: a trick is a surprise (a pin here would look like a pinned trick).
+            draw.ellipse((centre[0] - size / 2, centre[1] - size / 2, centre[0] + size / 2, centre[1] + size / 2),
+                         outline=ink, width=max(4, size // 18))
+            title = b["title"]
+            mark = Box("emblem", emblem.x + size // 6, emblem.y + size // 6, emblem.width - size // 3,
+                       emblem.height - size // 3, title.font, 20, size, "center", "middle", ink)
+            self._text(draw, _Text("?", LAYOUTS_FILE, f'layout "{kind}"', "boxes.emblem"), mark, ink)
         self._text(draw, self.character_name(c.id), b["character"], ink)
         self._text(draw, self.string(word), b["kind"], ink)
         return image

@@ -30,15 +30,13 @@ def _zones_covered(pred: GoalPredicate, board: Board, occ: Occupancy) -> bool:
 
 
 def _bridge_pairs(pred: GoalPredicate, board: Board, occ: Occupancy) -> bool:
-    return sum(1 for e in board.edges if e.kind == "bridge" and e.a in occ and e.b in occ) >= pred.min
+    return sum(1 for a, b in board.bridges if a in occ and b in occ) >= pred.min
 
 
 def _connected_cells(pred: GoalPredicate, board: Board, occ: Occupancy) -> bool:
-    adjacency: dict[str, list[str]] = {c: [] for c in occ}
-    for e in board.edges:
-        if e.kind in pred.via and e.a in occ and e.b in occ:
-            adjacency[e.a].append(e.b)
-            adjacency[e.b].append(e.a)
+    if len(occ) < pred.min:
+        return False
+    joined = board.joined_by(tuple(pred.via))
     seen: set[str] = set()
     for start in occ:
         if start in seen:
@@ -48,8 +46,8 @@ def _connected_cells(pred: GoalPredicate, board: Board, occ: Occupancy) -> bool:
         while stack:
             cell = stack.pop()
             size += 1
-            for nxt in adjacency[cell]:
-                if nxt not in seen:
+            for nxt in joined[cell]:
+                if nxt in occ and nxt not in seen:
                     seen.add(nxt)
                     stack.append(nxt)
         if size >= pred.min:

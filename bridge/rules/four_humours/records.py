@@ -257,6 +257,27 @@ class Board:
     def cell_ids(self) -> tuple[str, ...]:
         return tuple(c.id for c in self.cells)
 
+    @cached_property
+    def bridges(self) -> tuple[tuple[str, str], ...]:
+        """The two end cells of every ``bridge`` edge, in data order."""
+        return tuple((e.a, e.b) for e in self.edges if e.kind == "bridge")
+
+    @cached_property
+    def _joined(self) -> dict[tuple[str, ...], Mapping[str, tuple[str, ...]]]:
+        return {}
+
+    def joined_by(self, via: tuple[str, ...]) -> Mapping[str, tuple[str, ...]]:
+        """Cell id → the cells an edge of one of the kinds ``via`` joins it to (computed once per ``via``)."""
+        found = self._joined.get(via)
+        if found is None:
+            adjacent: dict[str, list[str]] = {c.id: [] for c in self.cells}
+            for e in self.edges:
+                if e.kind in via:
+                    adjacent[e.a].append(e.b)
+                    adjacent[e.b].append(e.a)
+            found = self._joined[via] = {k: tuple(v) for k, v in adjacent.items()}
+        return found
+
 
 @dataclass(frozen=True)
 class Rules:

@@ -78,32 +78,40 @@ def resolve_card(
     >>> [p.owner for p in r.winners], [p.owner for p in r.discards]
     ([1], [2])
     """
-    remaining = list(potions)
+    ordered = sorted(potions, key=_by_slot)
+    counts: dict[str, int] = {}
+    for p in ordered:
+        counts[p.humour] = counts.get(p.humour, 0) + 1
+    fate: dict[str, Outcome] = {}  # humour -> what the step that fired for it did (a fired humour counts 0 after)
     fired: list[StepResult] = []
+    for index, step in enumerate(steps):
+        humour = step.humour
+        count = 0 if humour in fate else counts.get(humour, 0)
+        if not step.count.matches(count):
+            continue
+        fired.append(StepResult(index, humour, count, step.outcome))
+        fate[humour] = step.outcome
+        if step.outcome is Outcome.WIN or (step.outcome is Outcome.SNEAK and sneak_stops):
+            break
     winners: list[SlotPotion] = []
     sneakers: list[SlotPotion] = []
-    discards: list[SlotPotion] = []
-    for index, step in enumerate(steps):
-        group = [p for p in remaining if p.humour == step.humour]
-        if not step.count.matches(len(group)):
-            continue
-        fired.append(StepResult(index, step.humour, len(group), step.outcome))
-        remaining = [p for p in remaining if p.humour != step.humour]
-        if step.outcome is Outcome.WIN:
-            winners = group
-            break
-        if step.outcome is Outcome.DISCARD:
-            discards.extend(group)
+    discards: list[SlotPotion] = []  # discarded by a step, or left when the walk stopped or ran out
+    for p in ordered:
+        outcome = fate.get(p.humour)
+        if outcome is Outcome.WIN:
+            winners.append(p)
+        elif outcome is Outcome.SNEAK:
+            sneakers.append(p)
         else:
-            sneakers.extend(group)
-            if sneak_stops:
-                break
-    discards.extend(remaining)
-    by_slot = lambda p: p.slot  # noqa: E731 - a sort key, named for readability
+            discards.append(p)
     return CardResult(
-        revealed=tuple(sorted(potions, key=by_slot)),
+        revealed=tuple(ordered),
         steps=tuple(fired),
-        winners=tuple(sorted(winners, key=by_slot)),
-        sneakers=tuple(sorted(sneakers, key=by_slot)),
-        discards=tuple(sorted(discards, key=by_slot)),
+        winners=tuple(winners),
+        sneakers=tuple(sneakers),
+        discards=tuple(discards),
     )
+
+
+def _by_slot(potion: SlotPotion) -> int:
+    return potion.slot

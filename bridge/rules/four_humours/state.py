@@ -134,6 +134,64 @@ class _Catalog:
         self.scene_places = {c.id: self._places("scene", c.id, len(c.slots)) for c in data.scenes}
         self.party_places = {p.id: self._places("party", p.id, len(p.slots)) for p in data.parties}
         self.passes = [Pass(seat) for seat in range(self.MAX_SEATS)]
+        self.scene_full = {c.id: (1 << len(c.slots)) - 1 for c in data.scenes}
+        self.party_full = {p.id: (1 << len(p.slots)) - 1 for p in data.parties}
+        # Card -> {key: the Place actions of a seat on that card, in slot order}, filled as keys come up; a key
+        # is move_key(open-slot mask, hand mask, seat) (bit i of the open mask: slot i is empty; of the hand
+        # mask: HUMOURS[i] in hand).
+        self.scene_moves: dict[str, dict[int, tuple[Place, ...]]] = {c.id: {} for c in data.scenes}
+        self.party_moves: dict[str, dict[int, tuple[Place, ...]]] = {p.id: {} for p in data.parties}
+        # Values made again and again: a potion on a slot being resolved, a slot, the choices of a potion.
+        self.slot_potions: dict[tuple[int, Potion], SlotPotion] = {}
+        self.targets = {("scene", c.id): [Target("scene", c.id, i) for i in range(len(c.slots))] for c in data.scenes}
+        self.targets.update({("party", p.id): [Target("party", p.id, i) for i in range(len(p.slots))]
+                             for p in data.parties})
+        self._chooses: dict[tuple[int, tuple[str, ...]], tuple[Choose, ...]] = {}
+
+    def slot_potion(self, slot: int, potion: Potion) -> SlotPotion:
+        found = self.slot_potions.get((slot, potion))
+        if found is None:
+            found = self.slot_potions[(slot, potion)] = SlotPotion(slot, potion[0], potion[1])
+        return found
+
+    def chooses(self, owner: int, cells: tuple[str, ...]) -> tuple[Choose, ...]:
+        """``Choose(owner, cell)`` for each of ``cells`` (the board's own cell tuples, so few distinct keys)."""
+        found = self._chooses.get((owner, cells))
+        if found is None:
+            if len(self._chooses) > 4096:  # cells come from the boards, but a snapshot may bring others
+                self._chooses.clear()
+            found = self._chooses[(owner, cells)] = tuple(Choose(owner, cell) for cell in cells)
+        return found
+
+    @staticmethod
+    def move_key(open_mask: int, hand_mask: int, seat: int) -> int:
+        return open_mask | hand_mask << 32 | seat << 36
+
+    def scene_legal(self, card: str, key: int) -> tuple[Place, ...]:
+        """The Place actions on scene ``card`` for ``key`` (:meth:`move_key`)."""
+        found = self.scene_moves[card].get(key)
+        if found is None:
+            found = self.scene_moves[card][key] = self._legal(self.scene_pairs[card], self.scene_places[card], key)
+        return found
+
+    def party_legal(self, card: str, key: int) -> tuple[Place, ...]:
+        """:meth:`scene_legal` for party tile ``card`` (the party limit is the caller's)."""
+        found = self.party_moves[card].get(key)
+        if found is None:
+            found = self.party_moves[card][key] = self._legal(self.party_pairs[card], self.party_places[card], key)
+        return found
+
+    @staticmethod
+    def _legal(pairs: tuple[tuple[int, int], ...], places: list[list[list[Place]]], key: int) -> tuple[Place, ...]:
+        open_mask, hand_mask, seat = key & 0xFFFFFFFF, key >> 32 & 0xF, key >> 36
+        found = []
+        for index, (a, b) in enumerate(pairs):
+            if open_mask >> index & 1:
+                if hand_mask >> a & 1:
+                    found.append(places[index][a][seat])
+                if hand_mask >> b & 1:
+                    found.append(places[index][b][seat])
+        return tuple(found)
 
     def _places(self, kind: str, card: str, slots: int) -> list[list[list[Place]]]:
         return [
@@ -164,7 +222,8 @@ class GameState:
     def __init__(self, data: FourHumoursData) -> None:
         self.data = data
         self.rules = data.rules
-        self._history: list[dict[str, Any]] | None = None
+        self._cat = _catalog(data)
+        self._history: list[GameState] | None = None
         # Every other attribute is set by new_game() or from_snapshot().
         self.mode = "kingdom"
         self.colours: tuple[str, ...] = ()
@@ -195,6 +254,12 @@ class GameState:
         self.boards: dict[str, dict[str, list[Potion]]] = {}
         self.pending: list[Pending] = []
         self.goal_queue: list[tuple[int, str]] = []
+        # Bookkeeping derived from the fields above, kept up to date move by move (_derive builds it afresh):
+        self._scene_open: dict[str, int] = {}        # scene on the table -> bit i set: slot i is empty
+        self._party_open: dict[str, int] = {}        # the same for the unresolved parties
+        self._party_count: dict[str, list[int]] = {}  # party -> potions on it of each seat, then in all
+        self._occ: list[dict[str, int]] = []          # seat -> occupancy (what goals read)
+        self._goal_dirty: set[int] = set()            # seats whose occupancy changed since goals were checked
 
     # ------------------------------------------------------------------ basic facts
 
@@ -245,36 +310,44 @@ class GameState:
             return []
         if self.phase is Phase.RESOLUTION:
             pending = self.awaiting()
-            return [Choose(pending.owner, cell) for cell in pending.cells] if pending else []
+            return list(self._cat.chooses(pending.owner, pending.cells)) if pending else []
         seat = self.active
-        hand = self.hands[seat]
-        catalog = _catalog(self.data)
-        actions: list[Action] = []
-        for card in self.scenes:
-            slots = self.scene_slots[card]
-            places = catalog.scene_places[card]
-            for index, (a, b) in enumerate(catalog.scene_pairs[card]):
-                if slots[index] is None:
-                    if hand[a]:
-                        actions.append(places[index][a][seat])
-                    if hand[b]:
-                        actions.append(places[index][b][seat])
-        for party in self.parties:
-            if not self._party_has_room(seat, party):
-                continue
-            slots = self.party_slots[party]
-            places = catalog.party_places[party]
-            for index, (a, b) in enumerate(catalog.party_pairs[party]):
-                if slots[index] is None:
-                    if hand[a]:
-                        actions.append(places[index][a][seat])
-                    if hand[b]:
-                        actions.append(places[index][b][seat])
-        actions.append(catalog.passes[seat])
+        actions = self._places_of(seat)
+        actions.append(self._cat.passes[seat])
         if self.rules.four_identical_redraw:
-            for other in range(len(self.colours)):
-                if self._may_redraw(other):
+            size = self.rules.hand_size
+            for other, hand in enumerate(self.hands):
+                if size in hand and self._may_redraw(other):
                     actions.append(Redraw(other))
+        return actions
+
+    def _places_of(self, seat: int) -> list[Action]:
+        """Every Place ``seat`` may make now, scenes first, then parties with room, in slot order."""
+        hand = self.hands[seat]
+        hand_mask = (hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3
+        actions: list[Action] = []
+        if not hand_mask:
+            return actions
+        catalog = self._cat
+        shift = hand_mask << 32 | seat << 36  # _Catalog.move_key without its open mask
+        moves, scene_open = catalog.scene_moves, self._scene_open
+        for card in self.scenes:
+            key = scene_open[card] | shift
+            found = moves[card].get(key)
+            if found is None:
+                found = catalog.scene_legal(card, key)
+            actions += found
+        if self.parties:
+            moves, party_open, party_count = catalog.party_moves, self._party_open, self._party_count
+            limit = self.party_limit
+            counted = len(self.colours) if self.rules.party_limit_scope == "per_tile" else seat
+            for party in self.parties:
+                if party_count[party][counted] < limit:
+                    key = party_open[party] | shift
+                    found = moves[party].get(key)
+                    if found is None:
+                        found = catalog.party_legal(party, key)
+                    actions += found
         return actions
 
     def check(self, action: Action) -> None:
@@ -334,12 +407,8 @@ class GameState:
             raise IllegalAction("that potion is not in the player's hand", "not_in_hand")
 
     def _party_has_room(self, seat: int, party: str) -> bool:
-        count = 0
-        per_tile = self.rules.party_limit_scope == "per_tile"
-        for p in self.party_slots[party]:
-            if p is not None and (per_tile or p[0] == seat):
-                count += 1
-        return count < self.party_limit
+        counted = len(self.colours) if self.rules.party_limit_scope == "per_tile" else seat
+        return self._party_count[party][counted] < self.party_limit
 
     def _may_redraw(self, seat: int) -> bool:
         if not self.rules.four_identical_redraw:
@@ -354,20 +423,19 @@ class GameState:
 
     def _can_place(self, seat: int) -> bool:
         hand = self.hands[seat]
-        if not any(hand):
+        hand_mask = (hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3
+        if not hand_mask:
             return False
-        catalog = _catalog(self.data)
+        catalog = self._cat
+        shift = hand_mask << 32 | seat << 36
         for card in self.scenes:
-            slots = self.scene_slots[card]
-            for index, (a, b) in enumerate(catalog.scene_pairs[card]):
-                if slots[index] is None and (hand[a] or hand[b]):
-                    return True
+            if catalog.scene_legal(card, self._scene_open[card] | shift):
+                return True
+        limit = self.party_limit
+        counted = len(self.colours) if self.rules.party_limit_scope == "per_tile" else seat
         for party in self.parties:
-            if self._party_has_room(seat, party):
-                slots = self.party_slots[party]
-                for index, (a, b) in enumerate(catalog.party_pairs[party]):
-                    if slots[index] is None and (hand[a] or hand[b]):
-                        return True
+            if self._party_count[party][counted] < limit and catalog.party_legal(party, self._party_open[party] | shift):
+                return True
         return False
 
     # ------------------------------------------------------------------ applying actions
@@ -375,27 +443,33 @@ class GameState:
     def apply(self, action: Action) -> list[ev.Event]:
         """Check and apply ``action``; return the events that happened, in order."""
         self.check(action)
+        return self.apply_trusted(action)
+
+    def apply_trusted(self, action: Action) -> list[ev.Event]:
+        """Apply ``action``, taken from :meth:`legal_actions` of this state, without checking it again: what
+        :meth:`apply` does after its check (random playouts and search)."""
         if self._history is not None:
-            self._history.append(self.to_snapshot())
+            self._history.append(self.copy())
         events: list[ev.Event] = []
-        if isinstance(action, Place):
+        kind = type(action)
+        if kind is Place:
             self._place(action, events)
-        elif isinstance(action, Pass):
+        elif kind is Pass:
             events.append(ev.Passed(action.player))
             self.passes += 1
             self.passed_this_round.add(action.player)
             self._after_turn(action.player, events)
-        elif isinstance(action, Redraw):
+        elif kind is Redraw:
             self._redraw(action.player, events)
         else:
-            assert isinstance(action, Choose)
+            assert kind is Choose
             pending = self.pending.pop(0)
             self._land(pending, action.cell, True, events)
             self._advance(events)
         return events
 
     def enable_undo(self) -> None:
-        """Keep a snapshot before every :meth:`apply` so that :meth:`undo` can step back."""
+        """Keep a copy of the state before every :meth:`apply` so that :meth:`undo` can step back."""
         if self._history is None:
             self._history = []
 
@@ -403,7 +477,7 @@ class GameState:
         """Take back the last applied action (needs :meth:`enable_undo` before it was applied)."""
         if not self._history:
             raise IndexError("nothing to undo")
-        previous = GameState.from_snapshot(self.data, self._history.pop())
+        previous = self._history.pop()
         history = self._history
         self.__dict__.update(previous.__dict__)
         self._history = history
@@ -411,8 +485,16 @@ class GameState:
     def _place(self, action: Place, events: list[ev.Event]) -> None:
         seat, target = action.player, action.target
         self.hands[seat][_HI[action.humour]] -= 1
-        slots = self.scene_slots if target.kind == "scene" else self.party_slots
-        slots[target.card][target.slot] = (seat, action.humour)
+        card, bit = target.card, ~(1 << target.slot)
+        if target.kind == "scene":
+            self.scene_slots[card][target.slot] = (seat, action.humour)
+            self._scene_open[card] &= bit
+        else:
+            self.party_slots[card][target.slot] = (seat, action.humour)
+            self._party_open[card] &= bit
+            count = self._party_count[card]
+            count[seat] += 1
+            count[-1] += 1
         events.append(ev.PotionPlaced(seat, target))
         if self.rules.draw_after_place:
             drawn = self._draw(seat, 1)
@@ -428,24 +510,34 @@ class GameState:
         if reason:
             self._end_round(reason, events)
         else:
-            self.active = (seat + 1) % self.num_players
+            self.active = (seat + 1) % len(self.colours)
 
     def round_over_reason(self) -> str | None:
         """Why the placement phase ends now (FH-4.1 … 4.3): ``two_scenes_full``, ``all_passed``, ``stuck``; or ``None``."""
         full = 0
+        scene_open = self._scene_open
         for card in self.scenes:
-            if None not in self.scene_slots[card]:
+            if not scene_open[card]:
                 full += 1
         if full >= 2:
             return "two_scenes_full"
+        players = len(self.colours)
         if self.rules.passes_to_end_round == "each_once":
-            if len(self.passed_this_round) >= self.num_players:
+            if len(self.passed_this_round) >= players:
                 return "all_passed"
-        elif self.passes >= self.num_players:
+        elif self.passes >= players:
             return "all_passed"
-        if self.rules.round_ends_when_stuck and not any(self._can_place(s) for s in range(self.num_players)):
+        if self.rules.round_ends_when_stuck and not self._anyone_can_place():
             return "stuck"
         return None
+
+    def _anyone_can_place(self) -> bool:
+        """Whether some seat has a legal placement (the active seat, most often, is asked first)."""
+        players = len(self.colours)
+        active = self.active
+        if self._can_place(active):
+            return True
+        return any(self._can_place(s) for s in range(players) if s != active)
 
     def _redraw(self, seat: int, events: list[ev.Event]) -> None:
         for i in range(len(HUMOURS)):
@@ -500,24 +592,32 @@ class GameState:
 
     def _resolve(self, kind: str, card_id: str, slots: list[Potion | None], events: list[ev.Event]) -> None:
         card = self.data.scene_by_id[card_id] if kind == "scene" else self.data.party_by_id[card_id]
-        on_card = [SlotPotion(i, p[0], p[1]) for i, p in enumerate(slots) if p is not None]
+        catalog = self._cat
+        slot_potion = catalog.slot_potion
+        on_card = [slot_potion(i, p) for i, p in enumerate(slots) if p is not None]
         result = resolve_card(
             on_card, self.data.resolution_for(card), sneak_stops=self.rules.sneak_stops_resolution
         )
         events.append(ev.CardResolved(kind, card_id, result))
         for i in range(len(slots)):
             slots[i] = None
+        if kind == "scene":
+            self._scene_open[card_id] = catalog.scene_full[card_id]
+        targets = catalog.targets[(kind, card_id)]
         for p in result.discards:
             self.bags[p.owner][_HI[p.humour]] += 1
-            events.append(ev.PotionReturned(p.owner, p.humour, Target(kind, card_id, p.slot), "discard"))
-        order = {seat: rank for rank, seat in enumerate(self._seat_order())}
+            events.append(ev.PotionReturned(p.owner, p.humour, targets[p.slot], "discard"))
+        if not (result.winners or result.sneakers):
+            return
+        n = len(self.colours)
+        first = self.first_player
         moving = [(p, "win") for p in result.winners] + [(p, "sneak") for p in result.sneakers]
-        moving.sort(key=lambda item: (order[item[0].owner], item[0].slot))
+        moving.sort(key=lambda item: ((item[0].owner - first) % n, item[0].slot))  # seat order (FH-6.6)
         for p, why in moving:
             citizen = card.slots[p.slot].citizen
             board_id = self.board_of(p.owner)
             cells = self._destinations(kind, card, citizen, why, board_id)
-            self.pending.append(Pending(p.owner, p.humour, Target(kind, card_id, p.slot), why, board_id, cells))
+            self.pending.append(Pending(p.owner, p.humour, targets[p.slot], why, board_id, cells))
 
     def _destinations(self, kind: str, card: Any, citizen: str, why: str, board_id: str) -> tuple[str, ...]:
         """Where a winner or sneaker may land (FH-6, FH-8.3, FH-11; AMB-FH-04, 06, 08)."""
@@ -555,6 +655,9 @@ class GameState:
             events.append(ev.PotionReturned(pending.owner, pending.humour, pending.source, "no_cell"))
             return
         self.boards[pending.board].setdefault(cell, []).append((pending.owner, pending.humour))
+        occ = self._occ[pending.owner]
+        occ[cell] = occ.get(cell, 0) + 1
+        self._goal_dirty.add(pending.owner)
         events.append(
             ev.PotionMoved(pending.owner, pending.humour, pending.source, pending.reason, pending.board, cell, chosen)
         )
@@ -586,28 +689,33 @@ class GameState:
             if self.parties:  # FH-8.1: every marker resolves the next party tile
                 party = self.parties.pop(0)
                 self.resolved_parties.append(party)
+                del self._party_open[party], self._party_count[party]
                 self._resolve("party", party, self.party_slots.pop(party), events)
         self._cleanup(events)
 
     def occupancy(self, seat: int) -> dict[str, int]:
         """Cell → number of ``seat``'s potions on ``seat``'s board (what goals look at)."""
-        result: dict[str, int] = {}
-        for cell, potions in self.boards[self.board_of(seat)].items():
-            n = sum(1 for p in potions if p[0] == seat)
-            if n:
-                result[cell] = n
-        return result
+        return dict(self._occ[seat])
 
     def _new_goal_completions(self) -> list[tuple[int, str]]:
+        """(seat, goal) pairs newly met, by goal then seat order. Potions only ever land on boards, so a seat
+        whose occupancy has not changed since the last check meets no goal it did not meet then (those were
+        queued then): only the seats in ``_goal_dirty`` are looked at."""
+        dirty = self._goal_dirty
+        if not dirty:
+            return []
+        seats = [seat for seat in self._seat_order() if seat in dirty]
+        dirty.clear()
         queued = set(self.goal_queue)
         found = []
-        occupancies = {seat: self.occupancy(seat) for seat in self._seat_order()}
+        goal_by_id = self.data.goal_by_id
         for goal_id in self.goals:
-            goal = self.data.goal_by_id[goal_id]
-            for seat, occ in occupancies.items():
-                if seat in self.marks[goal_id] or (seat, goal_id) in queued:
+            predicate = goal_by_id[goal_id].predicate
+            marked = self.marks[goal_id]
+            for seat in seats:
+                if seat in marked or (seat, goal_id) in queued:
                     continue
-                if satisfied(goal.predicate, self.board(self.board_of(seat)), occ):
+                if satisfied(predicate, self.board(self.board_of(seat)), self._occ[seat]):
                     found.append((seat, goal_id))
         return found
 
@@ -620,6 +728,7 @@ class GameState:
         self.scene_discard.extend(self.scenes)
         self.scenes = []
         self.scene_slots = {}
+        self._scene_open = {}
         termination = self._termination()
         if termination:
             self._finish(termination, events)
@@ -631,7 +740,7 @@ class GameState:
             return Termination.PARTIES_RESOLVED
         if len(self.scene_deck) < self.rules.scenes_face_up:
             return Termination.SCENE_DECK_EXHAUSTED
-        short = [sum(self.hands[s]) + sum(self.bags[s]) < self.rules.hand_size for s in range(self.num_players)]
+        short = [sum(self.hands[s]) + sum(self.bags[s]) < self.rules.hand_size for s in range(len(self.colours))]
         if (all(short) if self.rules.end_when_short == "all" else any(short)):
             return Termination.POTIONS_EXHAUSTED
         return None
@@ -655,13 +764,15 @@ class GameState:
         count = self.rules.scenes_face_up
         self.scenes, self.scene_deck = self.scene_deck[:count], self.scene_deck[count:]
         self.scene_slots = {c: [None] * len(self.data.scene_by_id[c].slots) for c in self.scenes}
+        full = self._cat.scene_full
+        self._scene_open = {c: full[c] for c in self.scenes}
         self.round_starter = self.active = self._next_starter() if starter is None else starter
         events.append(ev.RoundStarted(self.round_no, tuple(self.scenes), self.active))
         for seat in self._seat_order():
             drawn = self._draw(seat, self.rules.hand_size - sum(self.hands[seat]))
             if drawn:
                 events.append(ev.PotionsDrawn(seat, drawn))
-        if self.rules.round_ends_when_stuck and not any(self._can_place(s) for s in range(self.num_players)):
+        if self.rules.round_ends_when_stuck and not self._anyone_can_place():
             self._end_round("stuck", events)
 
     def _finish(self, termination: Termination, events: list[ev.Event]) -> None:
@@ -811,8 +922,63 @@ class GameState:
         return _read_snapshot(cls(data), snapshot)
 
     def copy(self) -> "GameState":
-        """An independent state equal to this one (undo history not included)."""
-        return GameState.from_snapshot(self.data, self.to_snapshot())
+        """An independent state equal to this one (undo history not included): every container copied."""
+        other = GameState.__new__(GameState)
+        fields = dict(self.__dict__)
+        fields.update(
+            _history=None,
+            rng=SeededRandom(self.rng.state),
+            passed_this_round=set(self.passed_this_round),
+            bags=[list(bag) for bag in self.bags],
+            hands=[list(hand) for hand in self.hands],
+            fiefs=list(self.fiefs),
+            scene_deck=list(self.scene_deck),
+            scene_discard=list(self.scene_discard),
+            scenes=list(self.scenes),
+            scene_slots={card: list(slots) for card, slots in self.scene_slots.items()},
+            parties=list(self.parties),
+            party_slots={party: list(slots) for party, slots in self.party_slots.items()},
+            resolved_parties=list(self.resolved_parties),
+            goals=list(self.goals),
+            marks={goal: list(seats) for goal, seats in self.marks.items()},
+            boards={board: {cell: list(potions) for cell, potions in cells.items()}
+                    for board, cells in self.boards.items()},
+            pending=list(self.pending),
+            goal_queue=list(self.goal_queue),
+            _scene_open=dict(self._scene_open),
+            _party_open=dict(self._party_open),
+            _party_count={party: list(count) for party, count in self._party_count.items()},
+            _occ=[dict(occ) for occ in self._occ],
+            _goal_dirty=set(self._goal_dirty),
+        )
+        other.__dict__.update(fields)
+        return other
+
+    def _derive(self) -> None:
+        """Build the bookkeeping kept move by move (open slots, party counts, occupancies) from the state."""
+        players = len(self.colours)
+
+        def open_mask(slots: list[Potion | None]) -> int:
+            return sum(1 << i for i, p in enumerate(slots) if p is None)
+
+        self._scene_open = {card: open_mask(self.scene_slots[card]) for card in self.scenes}
+        self._party_open = {party: open_mask(self.party_slots[party]) for party in self.parties}
+        self._party_count = {}
+        for party in self.parties:
+            count = [0] * (players + 1)
+            for p in self.party_slots[party]:
+                if p is not None:
+                    count[p[0]] += 1
+                    count[-1] += 1
+            self._party_count[party] = count
+        self._occ = [{} for _ in range(players)]
+        for seat in range(players):
+            occ = self._occ[seat]
+            for cell, potions in self.boards[self.board_of(seat)].items():
+                n = sum(1 for p in potions if p[0] == seat)
+                if n:
+                    occ[cell] = n
+        self._goal_dirty = set(range(players))
 
 
 def new_game(
@@ -863,6 +1029,7 @@ def new_game(
     state.first_player = first_player
     state.last_actor = None
     state.round_starter = first_player
+    state._derive()
     state._start_round([], starter=first_player)  # the first round is dealt like every other one
     return state
 
@@ -890,6 +1057,7 @@ def _read_snapshot(state: GameState, snapshot: Any) -> GameState:
     _read_goal_queue(state, snap, players)
     _read_rng(state, snap)
     _check_potion_count(state)
+    state._derive()
     return state
 
 

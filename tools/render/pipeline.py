@@ -1,38 +1,49 @@
-"""The render pipeline every game's renderer runs through: per-image cache and manifest, parallel rendering,
-sheet packing, single images, the thumbnail and the clean-up of files an earlier run wrote.
+"""The render pipeline every game's renderer runs through: caches and manifest, parallel drawing and sheet
+packing, single images, the thumbnail and the clean-up of files an earlier run wrote.
 
 A game's renderer (a :class:`FaceRenderer`) only names its images, keys them and draws one at a time;
 :func:`render_art` does the rest into ``out_dir``:
 
-- each image has a key, the hash of everything that affects its pixels (the renderer computes it); rendered
-  images are cached as ``out_dir/.cache/faces/<key>.png`` and only missing keys are rendered, in parallel over
-  ``jobs`` processes (all cores by default; 1 renders in-process; the renderer is pickled into each worker);
-- decks (:class:`DeckPlan`) are packed into TTS sheets with :func:`tools.sheets.pack_faces`; a sheet is
-  re-packed only when one of its faces' keys changed (``.cache/manifest.json``);
+- each image has a key, the hash of everything that affects its pixels (the renderer computes it);
+- decks (:class:`DeckPlan`) become TTS sheets exactly as :func:`tools.sheets.pack_faces` would pack them (the
+  same cells, scaling, fitting and encoding, so the same bytes); a sheet whose inputs are unchanged is not
+  touched (``.cache/manifest.json`` maps each sheet's input key to its file). Every sheet to write is one task:
+  it draws its faces (or takes them from the caches), pastes them with the back in the last cell and encodes the
+  sheet; the tasks run in parallel over ``jobs`` processes (all cores by default; 1 runs in-process; the renderer
+  is pickled into each worker), so a big game streams through a few sheets at a time and no process ever holds
+  more than one sheet;
+- a deck face is cached as it lies in its cell (``.cache/cells/``, scaled to the cell size), so repacking a
+  sheet after one card changed draws that card only and decodes the others small; images needed whole (backs,
+  singles, the thumbnail's source, and a deck's first face until its size — which sets the deck's cells — is
+  known, ``sizes`` in the manifest) are cached whole in ``.cache/faces/<key>.png``;
 - single images (boards, tokens) and the thumbnail are written once per key, under content-hashed names;
 - files this pipeline wrote before and no longer uses are deleted, or with ``prune=False`` left in place and
-  listed in :attr:`Art.stale` for the caller to delete once its own output is written.
+  listed in :attr:`Art.stale` for the caller to delete once its own output is written. Caches are written
+  without ``fsync`` (a lost cache file is only work to redo); sheets and images are durable.
 
-A :class:`bridge.errors.DataError` raised while drawing an image stops the run (with several processes, the
-first failing image in item order is reported, whatever finished first).
+A :class:`bridge.errors.DataError` raised while drawing an image stops the run: the first failing image in item
+order is reported, whatever finished first, with one process or several.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import hashlib
 import io
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping, Protocol, Sequence
+from typing import Callable, Iterator, Mapping, Protocol, Sequence
 
 from PIL import Image
 
 from bridge.errors import DataError, InputError
 from bridge.fsio import atomic_write_bytes, atomic_write_text
 from tools.defaults import IMAGE_FORMATS
-from tools.sheets import PackedDeck, SheetCache, pack_faces, write_image
+from tools.imageio import image_size, to_rgb
+from tools.sheets import (LETTERBOX, FittedFace, PackedDeck, Sheet, cell_size_for, choose_grid, encode, fit_face,
+                          hashed_name, shape_differs, sheet_layout, write_image)
 
 THUMBNAIL = "thumbnail"
 """The image name every :class:`Art` holds: the save's preview in TTS's load menu (a PNG)."""
@@ -108,96 +119,390 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
     sheets_dir = out_dir / "sheets"
     cache_dir = out_dir / ".cache"
     faces_dir = cache_dir / "faces"
+    cells_dir = cache_dir / "cells"
     manifest_path = cache_dir / "manifest.json"
     previous = _read_manifest(manifest_path)
-    manifest = previous if use_cache else {"sheets": {}, "images": {}}
+    manifest = previous if use_cache else _empty_manifest()
+    sizes: dict[str, list[int]] = manifest["sizes"]
 
     items = renderer.items()
     keys = {name: renderer.key(name, kind) for name, kind in items}
-    face = {name: faces_dir / f"{key}.png" for name, key in keys.items()}
-    todo = [name for name, _ in items if not (use_cache and face[name].is_file())]
-    _render_all(renderer, todo, face, jobs, progress)
+    whole = {name: faces_dir / f"{key}.png" for name, key in keys.items()}
+    plans = [plan for plan in decks if plan.faces]
 
+    # Images needed whole: backs, singles, the thumbnail's source, and each deck's first face while its size
+    # (which sets the deck's cells) is not known yet.
+    needed = list(dict.fromkeys([*(p.back for p in plans), *singles, thumbnail.source,
+                                 *(p.faces[0] for p in plans if keys[p.faces[0]] not in sizes)]))
+    todo = [n for n in needed if not (use_cache and whole[n].is_file())]
+    order = [n for n, _ in items]
+
+    def cached(path: Path) -> bool:
+        return use_cache and path.is_file()
+
+    def sheet_tasks(plan: DeckPlan, layout: _DeckLayout) -> Iterator[_SheetTask | tuple[int, str]]:
+        """Each sheet of ``plan``: ``(number, file)`` when it is written already, else the task that writes it."""
+        for number, (start, count) in enumerate(layout.groups):
+            key = layout.sheet_key(number, plan.back, keys)
+            file = manifest["sheets"].get(key)
+            if file is not None and cached(sheets_dir / file):
+                yield number, file
+                continue
+            yield _SheetTask(
+                deck=plan.name, number=number, key=key,
+                faces=tuple((n, keys[n], str(cells_dir / f"{layout.cell_id(keys[n], number)}.png"),
+                             str(whole[n]) if use_cache or n in drawn_whole else "")
+                            for n in plan.faces[start:start + count]),
+                size=layout.size, columns=layout.grids[number][0], rows=layout.grids[number][1],
+                cell=layout.cells[number], back=str(whole[plan.back]), sheets_dir=str(sheets_dir), fmt=fmt,
+                quality=quality, use_cache=use_cache)
+
+    def to_draw(task: _SheetTask) -> int:
+        return sum(1 for _, _, cell, full in task.faces if not cached(Path(cell)) and not (full and cached(Path(full))))
+
+    # The number of images this run will draw, known before drawing any (a progress bar needs its length).
+    expected = len(todo)
+    for plan in plans:
+        if keys[plan.faces[0]] in sizes:
+            expected += sum(to_draw(t) for t in sheet_tasks(plan, _DeckLayout.of(plan, keys, sizes, fmt, quality))
+                            if isinstance(t, _SheetTask))
+        else:
+            expected += sum(1 for n in plan.faces[1:] if not cached(whole[n]))
+    tracker = _Progress(progress, expected)
+    drawn_whole: set[str] = set()   # whole images drawn by this run: a sheet takes them as they are
+
+    with _Workers(renderer, jobs) as workers:
+        for name, size in workers.render_whole(todo, whole, tracker, order):
+            sizes[keys[name]] = list(size)
+            drawn_whole.add(name)
+        for name in needed:
+            if keys[name] not in sizes:
+                sizes[keys[name]] = list(image_size(whole[name]))
+        # Sheets: each one not written yet is a task that takes its faces from the cell cache (scaled to the
+        # cell), else from the whole-image cache, else draws them, then pastes and encodes the sheet; the tasks
+        # run in parallel over the workers.
+        layouts = [_DeckLayout.of(plan, keys, sizes, fmt, quality) for plan in plans]
+        reused: dict[tuple[str, int], str] = {}
+        tasks: list[_SheetTask] = []
+        for plan, layout in zip(plans, layouts):
+            for entry in sheet_tasks(plan, layout):
+                if isinstance(entry, _SheetTask):
+                    tasks.append(entry)
+                else:
+                    reused[(plan.name, entry[0])] = entry[1]
+        done = {(task.deck, task.number): outcome for task, outcome in workers.pack_sheets(tasks, tracker, order)}
+    rendered = tracker.rendered
     written: list[str] = []
+
     packed: dict[str, PackedDeck] = {}
-    for plan in decks:
-        if not plan.faces:
-            continue
-        cache = SheetCache([keys[n] for n in plan.faces], keys[plan.back], manifest["sheets"])
-        packed[plan.name] = pack_faces([face[n] for n in plan.faces], sheets_dir, plan.name, back=face[plan.back],
-                                       fmt=fmt, quality=quality, cache=cache)
-        written.extend(cache.written)
+    used_cells: set[str] = set()
+    for plan, layout in zip(plans, layouts):
+        back_key = layout.back_key(plan.back, keys)
+        back_file = manifest["sheets"].get(back_key)
+        if not (use_cache and back_file is not None and (sheets_dir / back_file).is_file()):
+            with Image.open(whole[plan.back]) as back:
+                data = encode(to_rgb(back), fmt, quality)
+            back_file = hashed_name(f"{plan.name}-back", data, fmt)
+            atomic_write_bytes(sheets_dir / back_file, data)
+            written.append(back_file)
+        manifest["sheets"][back_key] = back_file
+        sheets: list[Sheet] = []
+        fitted: list[FittedFace] = []
+        placement: list[tuple[int, int]] = []
+        for number, (start, count) in enumerate(layout.groups):
+            key = layout.sheet_key(number, plan.back, keys)
+            outcome = done.get((plan.name, number))
+            if outcome is None:
+                file = reused[(plan.name, number)]
+            else:
+                file = outcome.file
+                written.append(file)
+                fitted.extend(FittedFace(start + index, size) for index, size in outcome.fitted)
+                for face_key, size in outcome.sizes.items():
+                    sizes[face_key] = list(size)
+            manifest["sheets"][key] = file
+            columns, rows = layout.grids[number]
+            cw, ch = layout.cells[number]
+            sheets.append(Sheet(file, sheets_dir / file, columns, rows, count, cw, ch))
+            placement.extend((number, index) for index in range(count))
+            used_cells.update(layout.cell_id(keys[n], number) for n in plan.faces[start:start + count])
+        packed[plan.name] = PackedDeck(plan.name, tuple(sheets), back_file, sheets_dir / back_file,
+                                       tuple(placement), False, face_size=layout.size, fit=FIT,
+                                       fitted=tuple(fitted))
 
     images: dict[str, Path] = {}
     for name in singles:
         images[name] = _write_once(manifest["images"], f"{keys[name]}|{fmt}|{quality}", sheets_dir,
-                                   name.replace(":", "-").lower(), face[name], fmt, quality, written)
+                                   name.replace(":", "-").lower(), whole[name], fmt, quality, written)
     images[THUMBNAIL] = _write_once(manifest["images"], f"{keys[thumbnail.source]}|thumbnail", sheets_dir,
-                                    THUMBNAIL, face[thumbnail.source], "png", quality, written,
+                                    THUMBNAIL, whole[thumbnail.source], "png", quality, written,
                                     transform=thumbnail.transform)
 
     used_files = {p.name for d in packed.values() for p in [d.back_path, *(s.path for s in d.sheets)]}
     used_files |= {p.name for p in images.values()}
-    stale = _forget_stale(previous, manifest, used_files, sheets_dir, faces_dir, set(keys.values()), prune)
+    used_keys = set(keys.values())
+    manifest["sizes"] = {k: v for k, v in sorted(sizes.items()) if k in used_keys}
+    # The whole-image cache keeps what later runs read whole; a deck face is kept as its cell.
+    stale = _forget_stale(previous, manifest, used_files, sheets_dir, faces_dir, {keys[n] for n in needed}, prune)
+    _forget_cells(cells_dir, used_cells)
     atomic_write_text(manifest_path, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    return Art(packed, images, len(todo), tuple(written), stale)
+    return Art(packed, images, rendered, tuple(written), stale)
+
+
+FIT = "contain"
+"""How a face of another shape than its deck's first face is put into its cell (:func:`tools.sheets.fit_face`)."""
+
+
+def _empty_manifest() -> dict:
+    return {"sheets": {}, "images": {}, "sizes": {}}
+
+
+@dataclass(frozen=True)
+class _DeckLayout:
+    """How a deck falls into sheets: its cells' shape (its first face's size), the faces per sheet, each sheet's
+    grid and cell size, and the cache keys of its sheets and back (those :func:`tools.sheets.pack_faces` uses
+    with a :class:`tools.sheets.SheetCache`, so both agree on what a sheet's inputs are)."""
+
+    settings: str
+    size: tuple[int, int]
+    groups: tuple[tuple[int, int], ...]
+    grids: tuple[tuple[int, int], ...]
+    cells: tuple[tuple[int, int], ...]
+    face_keys: tuple[str, ...]
+
+    @classmethod
+    def of(cls, plan: DeckPlan, keys: Mapping[str, str], sizes: Mapping[str, list[int]], fmt: str,
+           quality: int) -> "_DeckLayout":
+        size = tuple(sizes[keys[plan.faces[0]]])
+        groups = tuple(sheet_layout(len(plan.faces), False))
+        grids = tuple(choose_grid(count + 1, size) for _, count in groups)
+        cells = tuple(cell_size_for(columns, rows, size) for columns, rows in grids)
+        settings = f"{plan.name}|{fmt}|{quality}|False|{size}|{FIT}"
+        return cls(settings, size, groups, grids, cells, tuple(keys[n] for n in plan.faces))
+
+    def sheet_key(self, number: int, back: str, keys: Mapping[str, str]) -> str:
+        start, count = self.groups[number]
+        return hashlib.sha256("|".join(
+            [f"sheet {number}", self.settings, keys[back], *self.face_keys[start:start + count]]).encode()).hexdigest()
+
+    def back_key(self, back: str, keys: Mapping[str, str]) -> str:
+        return hashlib.sha256(f"back|{self.settings}|{keys[back]}".encode()).hexdigest()
+
+    def cell_id(self, face_key: str, number: int) -> str:
+        """The cell cache's name for a face as it lies in sheet ``number``: what it is, the cell's size and the
+        deck's shape (which decides between scaling and fitting)."""
+        cw, ch = self.cells[number]
+        return hashlib.sha256(f"{face_key}|{cw}x{ch}|{self.size}|{FIT}".encode()).hexdigest()[:40]
+
+
+@dataclass(frozen=True)
+class _SheetTask:
+    deck: str
+    number: int
+    key: str
+    faces: tuple[tuple[str, str, str, str], ...]   # (image name, its key, its cell cache file, its whole file)
+    size: tuple[int, int]
+    columns: int
+    rows: int
+    cell: tuple[int, int]
+    back: str
+    sheets_dir: str
+    fmt: str
+    quality: int
+    use_cache: bool
+
+
+@dataclass(frozen=True)
+class _SheetOutcome:
+    file: str
+    fitted: tuple[tuple[int, tuple[int, int]], ...]   # (index in the sheet, the face's own size)
+    sizes: Mapping[str, tuple[int, int]]              # own sizes of the faces drawn for this sheet
+    rendered: int
+
+
+class _Progress:
+    def __init__(self, callback: Progress | None, total: int) -> None:
+        self.callback = callback
+        self.total = total
+        self.rendered = 0
+        if callback is not None:
+            callback(0, total)
+
+    def advance(self, count: int) -> None:
+        self.rendered += count
+        if self.callback is not None and count:
+            self.callback(min(self.rendered, max(self.total, self.rendered)), max(self.total, self.rendered))
 
 
 # -- rendering, in this process or in a pool -------------------------------------------------------------
 
 _worker: FaceRenderer | None = None
+_backs: dict[str, Image.Image] = {}
 
 
 def _init_worker(renderer: FaceRenderer) -> None:
     global _worker
     _worker = renderer
+    _backs.clear()
 
 
-def _render_to(renderer: FaceRenderer, name: str, path: Path) -> tuple | None:
-    """Render ``name`` into the PNG ``path``; a :class:`DataError` comes back as its fields (picklable)."""
+class _RenderFailed(Exception):
+    """A :class:`DataError` raised while drawing ``name``, carried as picklable fields."""
+
+    def __init__(self, name: str, fields: tuple) -> None:
+        super().__init__(name, fields)
+        self.name = name
+        self.fields = fields
+
+
+def _draw(renderer: FaceRenderer, name: str) -> Image.Image:
     try:
-        image = renderer.render(name)
+        return renderer.render(name)
     except DataError as exc:
-        return (exc.file, exc.entry, exc.field, exc.message)
+        raise _RenderFailed(name, (exc.file, exc.entry, exc.field, exc.message)) from None
+
+
+def _render_whole(renderer: FaceRenderer, name: str, path: str) -> tuple[str, tuple[int, int]]:
+    """Render ``name`` into the PNG ``path`` (the whole-image cache); returns its size."""
+    image = _draw(renderer, name)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)
-    atomic_write_bytes(path, buffer.getvalue())
-    return None
+    atomic_write_bytes(path, buffer.getvalue(), durable=False)
+    return name, image.size
 
 
-def _work(name: str, path: str) -> tuple | None:
+def _cell_image(face: Image.Image, task: _SheetTask) -> tuple[Image.Image, bool]:
+    # Exactly what tools.sheets.render_sheet does to a face, so a sheet is the same bytes either way.
+    if shape_differs(face.size, task.size):
+        return fit_face(face, task.cell, FIT), True
+    if face.size != task.cell:
+        return face.resize(task.cell, Image.Resampling.LANCZOS, reducing_gap=3.0), False
+    return face, False
+
+
+def _back_cell(task: _SheetTask) -> Image.Image:
+    back = _backs.get(task.back)
+    if back is None:
+        with Image.open(task.back) as image:
+            back = to_rgb(image.copy() if image.mode == "RGB" else image)
+            back.load()
+        _backs.clear()   # one deck's back at a time: sheets come deck by deck
+        _backs[task.back] = back
+    return back if back.size == task.cell else back.resize(task.cell, Image.Resampling.LANCZOS, reducing_gap=3.0)
+
+
+def _read_png(path: str) -> Image.Image | None:
+    """A cached image as RGB, or None when it is missing or unreadable (the cache then draws it again)."""
+    try:
+        with Image.open(path) as cached:
+            cached.load()
+            return to_rgb(cached) if cached.mode != "RGB" else cached.copy()
+    except (OSError, ValueError):
+        return None
+
+
+def _pack_sheet(renderer: FaceRenderer, task: _SheetTask) -> _SheetOutcome:
+    """Draw (or take from the cell cache) the faces of one sheet, paste them with the back in the last cell,
+    encode the sheet and write it into the sheets folder."""
+    cw, ch = task.cell
+    sheet = Image.new("RGB", (task.columns * cw, task.rows * ch), LETTERBOX)
+    fitted: list[tuple[int, tuple[int, int]]] = []
+    sizes: dict[str, tuple[int, int]] = {}
+    rendered = 0
+    for slot, (name, key, cell_file, whole_file) in enumerate(task.faces):
+        cell = _read_png(cell_file) if task.use_cache else None
+        if cell is None:
+            face = _read_png(whole_file) if whole_file else None
+            if face is None:
+                face = to_rgb(_draw(renderer, name))
+                rendered += 1
+            sizes[key] = face.size
+            cell, reshaped = _cell_image(face, task)
+            if reshaped:
+                fitted.append((slot, face.size))
+            buffer = io.BytesIO()
+            cell.save(buffer, format="PNG", compress_level=1)
+            atomic_write_bytes(cell_file, buffer.getvalue(), durable=False)
+        sheet.paste(cell, ((slot % task.columns) * cw, (slot // task.columns) * ch))
+    last = task.columns * task.rows - 1
+    sheet.paste(_back_cell(task), ((last % task.columns) * cw, (last // task.columns) * ch))
+    data = encode(sheet, task.fmt, task.quality)
+    file = hashed_name(f"{task.deck}-{task.number + 1}", data, task.fmt)
+    atomic_write_bytes(Path(task.sheets_dir) / file, data)
+    return _SheetOutcome(file, tuple(fitted), sizes, rendered)
+
+
+def _work_whole(name: str, path: str):
     assert _worker is not None, "the pool initializer sets the renderer"
-    return _render_to(_worker, name, Path(path))
+    return _render_whole(_worker, name, path)
 
 
-def _render_all(renderer: FaceRenderer, todo: list[str], face: Mapping[str, Path], jobs: int | None,
-                progress: Progress | None) -> None:
-    total = len(todo)
-    if progress is not None:
-        progress(0, total)
-    if not todo:
-        return
-    workers = max(1, min(jobs or os.cpu_count() or 1, total))
-    errors: list[tuple] = []
-    if workers == 1:
-        for done, name in enumerate(todo, 1):
-            error = _render_to(renderer, name, face[name])
-            if error:
-                raise DataError(*error)
-            if progress is not None:
-                progress(done, total)
-        return
-    with concurrent.futures.ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
-                                                initargs=(renderer,)) as pool:
-        futures = {pool.submit(_work, name, str(face[name])): name for name in todo}
-        for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
-            error = future.result()
-            if error:
-                errors.append((todo.index(futures[future]), error))
-            if progress is not None:
-                progress(done, total)
-    if errors:
-        raise DataError(*min(errors)[1])  # the first failing image in item order, whatever finished first
+def _work_sheet(task: _SheetTask):
+    assert _worker is not None, "the pool initializer sets the renderer"
+    return _pack_sheet(_worker, task)
+
+
+class _Workers:
+    """Runs the drawing in this process (``jobs`` 1, or one thing to do) or in a process pool started on first
+    need; a :class:`DataError` of a drawing stops the run with the first failing image in item order."""
+
+    def __init__(self, renderer: FaceRenderer, jobs: int | None) -> None:
+        self.renderer = renderer
+        self.jobs = max(1, jobs or os.cpu_count() or 1)
+        self.pool: concurrent.futures.ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> "_Workers":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+    def _run(self, calls: list[tuple[Callable, tuple, Callable, tuple]], order: list[str]):
+        """``calls``: (pool function, its args, in-process function, its args). Yields results in completion
+        order; raises the first :class:`DataError` in ``order`` once every call has finished."""
+        failures: list[tuple[int, tuple]] = []
+        rank = {name: i for i, name in enumerate(order)}
+        if self.jobs == 1 or len(calls) == 1:
+            for _, _, local, args in calls:
+                try:
+                    yield local(self.renderer, *args)
+                except _RenderFailed as exc:
+                    failures.append((rank.get(exc.name, len(rank)), exc.fields))
+            if failures:
+                raise DataError(*min(failures)[1])
+            return
+        if self.pool is None:
+            self.pool = concurrent.futures.ProcessPoolExecutor(max_workers=self.jobs, initializer=_init_worker,
+                                                               initargs=(self.renderer,))
+        futures = [self.pool.submit(remote, *args) for remote, args, _, _ in calls]
+        for future in concurrent.futures.as_completed(futures):
+            try:
+                yield future.result()
+            except _RenderFailed as exc:
+                failures.append((rank.get(exc.name, len(rank)), exc.fields))
+        if failures:
+            raise DataError(*min(failures)[1])
+
+    def render_whole(self, todo: list[str], whole: Mapping[str, Path], tracker: _Progress, order: list[str]):
+        for name, size in self._run([(_work_whole, (n, str(whole[n])), _render_whole, (n, str(whole[n])))
+                                     for n in todo], order):
+            tracker.advance(1)
+            yield name, size
+
+    def pack_sheets(self, tasks: list[_SheetTask], tracker: _Progress, order: list[str]):
+        results = list(self._run([(_work_sheet_tagged, (t,), _pack_sheet_tagged, (t,)) for t in tasks], order))
+        for task, outcome in results:
+            tracker.advance(outcome.rendered)
+            yield task, outcome
+
+
+def _pack_sheet_tagged(renderer: FaceRenderer, task: _SheetTask):
+    return task, _pack_sheet(renderer, task)
+
+
+def _work_sheet_tagged(task: _SheetTask):
+    return task, _work_sheet(task)
 
 
 # -- writing and forgetting files ------------------------------------------------------------------------
@@ -220,11 +525,25 @@ def _read_manifest(path: Path) -> dict:
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {"sheets": {}, "images": {}}
+        return _empty_manifest()
     if (not isinstance(manifest, dict) or not isinstance(manifest.get("sheets"), dict)
             or not isinstance(manifest.get("images"), dict)):
-        return {"sheets": {}, "images": {}}
+        return _empty_manifest()
+    sizes = manifest.get("sizes")
+    # Sizes are a cache too: an entry that is not two positive integers is dropped (the image is measured again).
+    manifest["sizes"] = {k: v for k, v in sizes.items()
+                         if isinstance(v, list) and len(v) == 2
+                         and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in v)
+                         } if isinstance(sizes, dict) else {}
     return manifest
+
+
+def _forget_cells(cells_dir: Path, used: set[str]) -> None:
+    """Delete cached cells no sheet of this run uses (a face edited, a deck regrown to another cell size)."""
+    if cells_dir.is_dir():
+        for cached in cells_dir.glob("*.png"):
+            if cached.stem not in used:
+                cached.unlink()
 
 
 def _forget_stale(previous: dict, manifest: dict, used_files: set[str], sheets_dir: Path, faces_dir: Path,

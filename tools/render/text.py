@@ -73,11 +73,18 @@ class FittedText:
     ink: tuple[int, int, int, int]  # union ink box (left, top, right, bottom), box-relative
 
 
+@lru_cache(maxsize=1 << 16)
+def _ink_bbox(font: ImageFont.FreeTypeFont, text: str) -> tuple[int, int, int, int]:
+    # Fonts come from load_font's cache, so one font object per (file, size) and its identity is a fair key.
+    # Fitting a box measures the same words at the same sizes again and again, and on card after card.
+    return font.getbbox(text, anchor="ls")
+
+
 def _wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str] | None:
     """Greedy word wrap by measured ink width; ``None`` if a single character is wider than ``width``."""
 
     def fits(s: str) -> bool:
-        left, _, right, _ = font.getbbox(s, anchor="ls")
+        left, _, right, _ = _ink_bbox(font, s)
         return right - min(left, 0) <= width
 
     lines: list[str] = []
@@ -120,7 +127,7 @@ def layout_text(text: str, font: ImageFont.FreeTypeFont, box: Box) -> FittedText
     pitch = round((ascent + descent) * box.line_spacing)
     boxes = []
     for i, line in enumerate(lines):
-        left, top, right, bottom = font.getbbox(line or " ", anchor="ls")
+        left, top, right, bottom = _ink_bbox(font, line or " ")
         if not line.strip():
             left, top, right, bottom = 0, 0, 0, 0
         boxes.append((left, top + i * pitch, right, bottom + i * pitch))
@@ -158,6 +165,18 @@ def fit_text(text: str, box: Box, fonts_dir: Path, *, file: str, entry: str | No
         raise ValueError(f"box {box.name} has no font")
     font_path = str(fonts_dir / box.font)
     check_glyphs(text, font_path, file=file, entry=entry, field=field)
+    best = _best_layout(text, box, font_path, size_max)
+    if best is None:
+        raise DataError(file, entry, field,
+                        f'text does not fit box "{box.name}" ({box.width}x{box.height} px) even at '
+                        f"{box.size_min} px: shorten it or enlarge the box in layouts.toml")
+    return best
+
+
+@lru_cache(maxsize=1 << 14)
+def _best_layout(text: str, box: Box, font_path: str, size_max: int | None) -> FittedText | None:
+    # The same label in the same box recurs on card after card (a citizen's name, a season's title): a layout
+    # depends on nothing else, so it is found once per process.
     low, high = box.size_min, min(box.size_max, size_max or box.size_max)
     best: FittedText | None = None
     if low > high:
@@ -170,10 +189,6 @@ def fit_text(text: str, box: Box, fonts_dir: Path, *, file: str, entry: str | No
             low = mid + 1
         else:
             high = mid - 1
-    if best is None:
-        raise DataError(file, entry, field,
-                        f'text does not fit box "{box.name}" ({box.width}x{box.height} px) even at '
-                        f"{box.size_min} px: shorten it or enlarge the box in layouts.toml")
     return best
 
 

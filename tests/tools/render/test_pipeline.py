@@ -11,6 +11,7 @@ from PIL import Image
 
 from bridge.errors import DataError, InputError
 from tools.render.pipeline import DeckPlan, ThumbnailPlan, render_art
+from tools.sheets import pack_faces
 
 
 @dataclass
@@ -103,3 +104,40 @@ def test_bad_format_and_quality_are_input_errors(tmp_path):
     with pytest.raises(InputError, match="JPEG quality must be 1..100, not 0"):
         run(tiles(), tmp_path, quality=0)
     assert not (tmp_path / "sheets").exists()
+
+
+def test_sheets_are_the_bytes_pack_faces_writes_for_the_same_faces(tmp_path):
+    # The pipeline draws faces straight into their cells instead of through pack_faces, so the two must agree to
+    # the byte: a face of the deck's shape is scaled to the cell, one of another shape is fitted, the back fills
+    # the last cell.
+    @dataclass
+    class Mixed(Tiles):
+        def render(self, name: str) -> Image.Image:
+            size = (900, 600) if name == "card:2" else (1200, 1700) if name.startswith("card:") else (300, 420)
+            return Image.new("RGB", size, self.colours[name])
+
+    renderer = Mixed(tiles().colours)
+    names = [f"card:{i}" for i in range(5)]
+    for fmt in ("png", "jpg"):
+        art = render_art(renderer, tmp_path / fmt, decks=[DeckPlan("cards", tuple(names), "back")], singles=["board"],
+                         thumbnail=ThumbnailPlan("board", lambda im: im), fmt=fmt, jobs=1)
+        packed = pack_faces([renderer.render(n) for n in names], tmp_path / f"direct-{fmt}", "cards",
+                            back=renderer.render("back"), fmt=fmt)
+        deck = art.decks["cards"]
+        assert [s.path.read_bytes() for s in deck.sheets] == [s.path.read_bytes() for s in packed.sheets]
+        assert deck.back_path.read_bytes() == packed.back_path.read_bytes()
+        assert deck.fitted == packed.fitted and [f.index for f in deck.fitted] == [2]
+        assert (deck.face_size, deck.placement) == (packed.face_size, packed.placement)
+
+
+def test_a_big_deck_is_packed_sheet_by_sheet_and_one_change_repacks_one_sheet(tmp_path):
+    colours = {f"card:{i}": (i % 256, (7 * i) % 256, 90) for i in range(150)} | {"back": (0, 0, 0), "board": (1, 2, 3)}
+    renderer = Tiles(colours)
+    first = run(renderer, tmp_path, jobs=2)
+    assert len(first.decks["cards"].sheets) == 3 and first.rendered == 152
+    changed = Tiles(colours | {"card:100": (255, 255, 255)})
+    again = run(changed, tmp_path, jobs=1)
+    assert changed.drawn == ["card:100"]
+    assert again.repacked == (again.decks["cards"].sheets[1].file,)
+    assert [s.file for i, s in enumerate(again.decks["cards"].sheets) if i != 1] == \
+        [s.file for i, s in enumerate(first.decks["cards"].sheets) if i != 1]

@@ -68,6 +68,27 @@ class Tables:
         self.power_animal = {animal.power: animal.id for animal in data.animals}
         self.values = tuple(self.rules.values)
         self.value_set = frozenset(self.values)
+        # The actions legal_actions lists, made once (actions are frozen values): seat -> ...
+        seats = range(data.info.max_players)
+        piles, columns, corners = range(self.rules.draw_piles), range(self.rules.market_columns), range(8)
+        self.draws = [tuple(Draw(p, i) for i in piles) for p in seats]
+        self.refills = [tuple(Refill(p, i) for i in piles) for p in seats]
+        self.takes = [tuple(Take(p, i) for i in columns) for p in seats]
+        self.take_discard = [Take(p, None) for p in seats]
+        self.done = [Done(p) for p in seats]
+        self.passes = [Pass(p) for p in seats]
+        self.end_turn = [EndTurn(p) for p in seats]
+        self.plays = [[tuple(Play(p, face, k) for k in corners) for face in self.faces] for p in seats]
+        self.pays = [tuple(Pay(p, face) for face in self.faces) for p in seats]
+        self.discards = [tuple(Discard(p, face) for face in self.faces) for p in seats]
+        self._take_wilds: dict[tuple[int, tuple[int, ...]], TakeWild] = {}
+
+    def take_wild(self, p: int, combo: tuple[int, ...]) -> TakeWild:
+        """``TakeWild`` of seat ``p`` paying the faces numbered ``combo``."""
+        found = self._take_wilds.get((p, combo))
+        if found is None:
+            found = self._take_wilds[(p, combo)] = TakeWild(p, tuple(self.faces[i] for i in combo))
+        return found
 
 
 _TABLES: dict[int, Tables] = {}
@@ -336,6 +357,24 @@ class GameState:
         face_id, faces = self.t.face_id, self.t.faces
         return [faces[i] for i in sorted({face_id[c] for c in seat.hand})]
 
+    def _hand_face_ids(self, seat: Seat) -> list[int]:
+        """The numbers (``Tables.faces`` order) of the faces in ``seat``'s hand, each once, in order."""
+        face_id = self.t.face_id
+        return sorted({face_id[c] for c in seat.hand})
+
+    def _has_wild_spot(self, seat: int) -> bool:
+        """Whether :meth:`wild_spots` is not empty."""
+        needs_real, values = self.rules.wild_needs_real_card, self.t.values
+        for corner in self.seats[seat].corners:
+            if corner.wild is not None:
+                continue
+            if not corner.cards and (needs_real or corner.season is not None):
+                continue
+            cards = corner.cards
+            if any(v not in cards for v in values):
+                return True
+        return False
+
     def wild_spots(self, seat: int, exclude: int | None = None) -> list[tuple[int, int]]:
         """(corner, value) places a wild may go on ``seat``'s board (FD-5.1, 5.2)."""
         spots = []
@@ -382,48 +421,70 @@ class GameState:
         return list(self._legal)
 
     def _draw_options(self, p: int, cls=Draw) -> list[Action]:
-        return [cls(p, i) for i, pile in enumerate(self.piles) if pile]
+        made = (self.t.draws if cls is Draw else self.t.refills)[p]
+        return [made[i] for i, pile in enumerate(self.piles) if pile]
 
     def _take_options(self, p: int) -> list[Action]:
-        found: list[Action] = [Take(p, i) for i, column in enumerate(self.market) if column]
+        made = self.t.takes[p]
+        found: list[Action] = [made[i] for i, column in enumerate(self.market) if column]
         if self.discard and (self.rules.take_own_discard or self.discard[-1] not in self.fresh_discards):
-            found.append(Take(p, None))
+            found.append(self.t.take_discard[p])
         return found
 
     def _play_options(self, p: int) -> list[Action]:
         # The same checks as play_check, without exceptions: this runs on every decision of a playout.
+        # A card costs 1 or 2 (placement_cost): with 2 or more to spare every placement is affordable.
         found: list[Action] = []
         seat = self.seats[p]
         if self.pending == "play":
             base, discount = self.play_total, self.play_discount
         else:
             base, discount = 0, self.discount()
-        can_pay = len(seat.hand) - 1
-        used = {c.season for c in seat.corners if c.season is not None}
+        spare = len(seat.hand) - 1 - base + discount  # the highest cost the hand can still pay
+        if spare < 1:
+            return found
+        # A face goes only into its season's corner, or into any empty one while its season has none (FD-3.2).
+        corners = seat.corners
+        own: dict[str, int] = {}
+        empty: list[int] = []
+        for k, corner in enumerate(corners):
+            if corner.season is None:
+                empty.append(k)
+            else:
+                own[corner.season] = k
         values = self.t.value_set
-        for face in self._hand_faces(seat):
+        faces, plays, directions = self.t.faces, self.t.plays[p], seat.directions
+        for i in self._hand_face_ids(seat):
+            face = faces[i]
             if face.value not in values:
                 continue
-            for k, corner in enumerate(seat.corners):
-                if corner.season is None:
-                    if face.season in used:
-                        continue
-                elif corner.season != face.season or face.value in corner.cards:
+            k = own.get(face.season)
+            if k is not None:
+                corner = corners[k]
+                if face.value in corner.cards:
                     continue
-                if can_pay < base + placement_cost(seat.directions[k], corner, face.value) - discount:
+                if spare < 2 and placement_cost(directions[k], corner, face.value) > spare:
                     continue
-                found.append(Play(p, face, k))
+                found.append(plays[i][k])
+                continue
+            for k in empty:
+                if spare < 2 and placement_cost(directions[k], corners[k], face.value) > spare:
+                    continue
+                found.append(plays[i][k])
         return found
 
     def _wild_options(self, p: int) -> list[Action]:
-        if self.wild_supply <= 0 or not self.wild_spots(p):
+        if self.wild_supply <= 0 or not self._has_wild_spot(p):
             return []
         seat = self.seats[p]
-        face_id, faces = self.t.face_id, self.t.faces
+        face_id = self.t.face_id
         on_board = {face_id[c] for corner in seat.corners for c in corner.cards.values()}
         candidates = sorted(face_id[c] for c in seat.hand if face_id[c] in on_board)
+        if len(candidates) < self.rules.wild_discard_count:
+            return []
         combos = sorted(set(combinations(candidates, self.rules.wild_discard_count)))
-        return [TakeWild(p, tuple(faces[i] for i in combo)) for combo in combos]
+        take_wild = self.t.take_wild
+        return [take_wild(p, combo) for combo in combos]
 
     def _feather_options(self, p: int) -> list[Action]:
         seat = self.seats[p]
@@ -447,9 +508,9 @@ class GameState:
         seat = self.seats[p]
         kind = self.pending
         if kind == "draw":
-            return self._draw_options(p) + ([Done(p)] if self.draw_left == 0 else [])
+            return self._draw_options(p) + ([self.t.done[p]] if self.draw_left == 0 else [])
         if kind == "take":
-            return self._take_options(p) + ([Done(p)] if self.take_left == 0 else [])
+            return self._take_options(p) + ([self.t.done[p]] if self.take_left == 0 else [])
         if kind == "refill":
             return self._draw_options(p, Refill)
         if kind == "wild":
@@ -459,18 +520,22 @@ class GameState:
             if not self.paying and (self.rules.play_many_cards or self.play_placed == 0):
                 found += self._play_options(p)
             if self.owed() > 0:
-                found += [Pay(p, face) for face in self._hand_faces(seat)]
+                pays = self.t.pays[p]
+                found += [pays[i] for i in self._hand_face_ids(seat)]
             elif not self.paying:
-                found.append(Done(p))
+                found.append(self.t.done[p])
             return found
         if self.actions_left > 0:
             found = self._draw_options(p) + self._take_options(p) + self._wild_options(p) + self._play_options(p)
             if not found:
-                found.append(Pass(p))
-            return found + self._feather_options(p)
+                found.append(self.t.passes[p])
+            if seat.feathers > 0:
+                found += self._feather_options(p)
+            return found
         if len(seat.hand) > self.hand_limit(p):
-            return [Discard(p, face) for face in self._hand_faces(seat)] + self._feather_options(p)
-        return [EndTurn(p)]
+            discards = self.t.discards[p]
+            return [discards[i] for i in self._hand_face_ids(seat)] + self._feather_options(p)
+        return [self.t.end_turn[p]]
 
     # ----------------------------------------------------------------------------------------- apply
 
@@ -527,12 +592,17 @@ class GameState:
         return f"{action} is not allowed now"
 
     def apply(self, action: Any) -> list[ev.Event]:
+        """Check ``action`` and play it; return the events it caused."""
         if self._legal is None or action not in self._legal:
             self.check(action)
+        return self.apply_trusted(action)
+
+    def apply_trusted(self, action: Any) -> list[ev.Event]:
+        """Play ``action``, taken from :meth:`legal_actions` of this state, without checking it again (random
+        playouts and search); the same events and state as :meth:`apply`."""
         self._legal = None
         out: list[ev.Event] = []
-        handler = _HANDLERS[type(action)]
-        handler(self, action, out)
+        _HANDLERS[type(action)](self, action, out)
         self._legal = None
         return out
 

@@ -49,7 +49,7 @@ from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, check_
 from tools.render.text import draw_text, fit_text
 from tools.save.objects import SEAT_COLOURS
 
-RENDERER_VERSION = "4"
+RENDERER_VERSION = "5"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
@@ -229,9 +229,9 @@ class Renderer:
         c = self.data.character_by_id[character_id]
         return self.names(c.name, "cards.toml", f'character "{c.id}"', "name")
 
-    def _text(self, draw: ImageDraw.ImageDraw, text: _Text, box: Box, colour=None, *, one_line: bool = False) -> None:
-        """Fit and draw ``text`` in ``box`` at the largest size that keeps every word whole (the shared fitting
-        would rather break a long word than shrink); ``one_line``: never wrap at all (a table cell)."""
+    def _size(self, text: _Text, box: Box, *, one_line: bool = False) -> int:
+        """The largest size in ``box`` that keeps every word of ``text`` whole (the shared fitting would rather
+        break a long word than shrink); ``one_line``: that never wraps at all (a table cell)."""
         words = text.text.split()
         size_max = box.size_max
         while True:
@@ -239,10 +239,15 @@ class Renderer:
                               size_max=size_max)
             whole = [w for line in fitted.lines for w in line.split()] == words
             if (whole and (len(fitted.lines) == 1 or not one_line)) or fitted.size <= box.size_min:
-                break
+                return fitted.size
             size_max = fitted.size - 1
+
+    def _text(self, draw: ImageDraw.ImageDraw, text: _Text, box: Box, colour=None, *, one_line: bool = False,
+              size_max: int | None = None) -> None:
+        """Fit ``text`` to ``box`` (at most ``size_max``) with every word whole and draw it."""
+        size = self._size(text, box, one_line=one_line)
         draw_text(draw, text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field,
-                  colour=colour, size_max=size_max)
+                  colour=colour, size_max=min(size, size_max or size))
 
     def texts(self):
         """Every text of the data and of ``layouts.toml`` drawn in a box of its own, with that box (for the
@@ -518,12 +523,13 @@ class Renderer:
         cell_w = (box.width - label_w) / len(counts)
         row_h = box.height / 2
         frame = self.colours["frame"]
+        cells = []  # (text, box) per row: its label, then the counts (row 0) or their bonuses (row 1)
         for row in range(2):
             y = box.y + row * row_h
             fill = self.colours["slot"] if row == 0 else self.colours["background"]
             draw.rectangle((box.x, y, box.x + box.width, y + row_h), fill=fill, outline=frame, width=3)
             label = self.string("score_count" if row == 0 else "score_points")
-            self._text(draw, label, self._cell(box, box.x, y, label_w, row_h), one_line=True)
+            cells.append((label, self._cell(box, box.x, y, label_w, row_h)))
             for i, count in enumerate(counts):
                 x = box.x + label_w + i * cell_w
                 draw.line((x, y, x, y + row_h), fill=frame, width=3)
@@ -532,7 +538,14 @@ class Renderer:
                 else:
                     bonus = rules.bonus(count)
                     text = _Text(f"+{bonus}" if bonus > 0 else str(bonus), "game.toml", "rules", "collection_bonus")
-                self._text(draw, text, self._cell(box, x, y, cell_w, row_h), one_line=True)
+                cells.append((text, self._cell(box, x, y, cell_w, row_h)))
+        # One size for the numbers and one for the labels, so the table reads evenly.
+        labels, numbers = cells[:1] + cells[len(counts) + 1:len(counts) + 2], \
+            cells[1:len(counts) + 1] + cells[len(counts) + 2:]
+        for group in (labels, numbers):
+            size = min(self._size(text, cell, one_line=True) for text, cell in group)
+            for text, cell in group:
+                self._text(draw, text, cell, one_line=True, size_max=size)
 
     @staticmethod
     def _cell(style: Box, x: float, y: float, w: float, h: float, pad: int = 8) -> Box:

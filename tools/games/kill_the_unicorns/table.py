@@ -174,13 +174,17 @@ def compose_table(data: KillTheUnicornsData, art: Art, *, mode: str, lang: str, 
         snap_points=ground_snap_points(data, layouts, ground),
         transform=at(ground.x, ground.z, geometry.BOARD_Y, scale=(ground.scale, 1.0, ground.scale))))
     cells = geometry.line_cells(g_layout, data.rules.unicorns_per_day)
+    line = g_layout.box("line")
+    # A ground zone is a card plus a margin, but never reaches into its neighbours' cells.
+    cell = (min(pile[0], line.width / data.rules.unicorns_per_day / geometry.PX_PER_UNIT),
+            min(pile[1], line.height / len(geometry.LINE_ROWS) / geometry.PX_PER_UNIT))
     for i in range(data.rules.unicorns_per_day):
         x, _, z = ground.world(cells["unicorn"][i])
-        objects.append(_zone(f"line:{i}", "ku-line", {"role": "line", "index": i}, x, z, pile))
+        objects.append(_zone(f"line:{i}", "ku-line", {"role": "line", "index": i}, x, z, cell))
         for slot in ("above", "below"):
             x, _, z = ground.world(cells[slot][i])
             objects.append(_zone(f"trick-slot:{i}:{slot}", "ku-trick-slot",
-                                 {"role": "trick-slot", "index": i, "slot": slot}, x, z, pile))
+                                 {"role": "trick-slot", "index": i, "slot": slot}, x, z, cell))
 
     # The unicorns: the deck face down at the start of the line, the start unicorns beside it.
     unicorn_name = string("unicorn")

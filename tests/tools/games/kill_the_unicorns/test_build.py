@@ -139,6 +139,26 @@ def test_every_seat_colour_has_a_mat_its_zones_and_a_hand(save):
     assert [memo(h) for h in hands] == [{"role": "hand", "owner": c} for c in COLOURS]
 
 
+def _rect(zone: dict) -> tuple[float, float, float, float]:
+    z = zone["Transform"]
+    return (z["posX"] - z["scaleX"] / 2, z["posX"] + z["scaleX"] / 2, z["posZ"] - z["scaleZ"] / 2,
+            z["posZ"] + z["scaleZ"] / 2)
+
+
+def _overlap(a, b) -> bool:
+    return min(a[1], b[1]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[2], b[2])
+
+
+def test_the_zones_of_the_line_hold_a_card_each_and_do_not_overlap(save):
+    """A card lying on a unicorn spot or a trick slot is in exactly that place's zone."""
+    (ground,) = by_tag(save, "ku-ground")
+    zones = by_tag(save, "ku-line") + by_tag(save, "ku-trick-slot") + by_tag(save, "ku-unicorn-deck-zone") \
+        + by_tag(save, "ku-unicorn-discard")
+    rects = [_rect(z) for z in zones]
+    assert all(r[1] - r[0] >= 2.0 and r[3] - r[2] >= 2.79 for r in rects)  # a card fits
+    assert not any(_overlap(a, b) for i, a in enumerate(rects) for b in rects[i + 1:])
+
+
 def test_zones_of_a_mat_lie_on_it_and_do_not_overlap(save):
     """Each seat zone lies inside its mat and no two of a seat's zones overlap (a card is read in one place)."""
     tags = ("ku-hunt-area", "ku-catch", "ku-trick-deck", "ku-trick-discard", "ku-hunt-discard", "ku-character-spot")

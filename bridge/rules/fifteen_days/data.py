@@ -38,7 +38,7 @@ from bridge.rules.fifteen_days.records import (
     SeasonInfo,
     WildCard,
 )
-from bridge.rules.game import GameMeta, parse_game_meta, read_names
+from bridge.rules.game import TOOL_TABLES, GameMeta, parse_game_meta, read_names
 
 __all__ = ["FIFTEEN_DAYS_FILES", "parse_fifteen_days"]
 
@@ -333,7 +333,7 @@ def parse_fifteen_days(documents: Mapping[str, Any]) -> FifteenDaysData:
     for name in FIFTEEN_DAYS_FILES:
         if name not in documents:
             raise r.At.data(name).error("missing file")
-    game = r.top("game.toml", documents["game.toml"], ("game", "seasons", "rules"), ("selftest",))
+    game = r.top("game.toml", documents["game.toml"], ("game", "seasons", "rules"), TOOL_TABLES)
     meta = _parse_info(game)
     listed = tuple(meta.data_files)
     if listed != FIFTEEN_DAYS_FILES:

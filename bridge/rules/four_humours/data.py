@@ -39,7 +39,7 @@ from bridge.rules.four_humours.records import (
     Step,
     Tile,
 )
-from bridge.rules.game import GameMeta, parse_game_meta
+from bridge.rules.game import TOOL_TABLES, GameMeta, parse_game_meta
 from bridge.rules.game import read_names as _names
 from bridge.rules.reader import At as _DataAt
 from bridge.rules.reader import array as _array
@@ -660,8 +660,8 @@ def parse_four_humours(documents: Mapping[str, dict[str, Any]]) -> FourHumoursDa
     for name in FOUR_HUMOURS_FILES:
         if name not in documents:
             raise DataError(name, None, None, "file is missing")
-    # [selftest] is read by ttsmod selftest (tools/selftest.py), not by the engine
-    game = _top("game.toml", documents["game.toml"], ("game", "humours", "citizens", "rules"), ("selftest",))
+    # [selftest] and [benchmark] are read by ttsmod's tools (bridge.rules.game.TOOL_TABLES), not by the engine
+    game = _top("game.toml", documents["game.toml"], ("game", "humours", "citizens", "rules"), TOOL_TABLES)
     info = _parse_info(game)
     humours = _parse_humours(game)
     citizens = _parse_citizens(game)

@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Any, Mapping
 
 from bridge.rules import reader as r
-from bridge.rules.game import GameMeta, parse_game_meta, read_names
+from bridge.rules.game import TOOL_TABLES, GameMeta, parse_game_meta, read_names
 from bridge.rules.kill_the_unicorns import effects as fx
 from bridge.rules.kill_the_unicorns.records import (
     MODES, RULE_CHOICES, STOCK_PER_PLAYER, TARGETS, Character, Colour, Effect, KillTheUnicornsData, MarketItem,
@@ -41,7 +41,7 @@ def parse_kill_the_unicorns(documents: Mapping[str, Any]) -> KillTheUnicornsData
             raise r.At.data(name).error("file missing")
     game = documents["game.toml"]
     info = _parse_info(game)
-    top = r.top("game.toml", game, ("game", "colours", "rules"))
+    top = r.top("game.toml", game, ("game", "colours", "rules"), TOOL_TABLES)
     colours = _parse_colours(top["colours"])
     rules = _parse_rules(top["rules"])
     cards = r.top("cards.toml", documents["cards.toml"], ("characters", "tricks", "unicorns", "market"))

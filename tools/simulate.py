@@ -27,8 +27,24 @@ def play_summaries(engine: Game, data: Any, players: int, mode: str, seeds: Sequ
     return summaries
 
 
-def _play_batch(args: tuple[Game, Any, int, str, Sequence[int]]) -> list[dict[str, Any]]:
-    return play_summaries(*args)
+_WORKER: tuple[Game, Any, int, str] | None = None
+"""What a worker process plays (engine, data, players, mode), set once when it starts."""
+
+
+def _start_worker(engine: Game, data: Any, players: int, mode: str) -> None:
+    global _WORKER
+    _WORKER = (engine, data, players, mode)
+
+
+def _play_seeds(seeds: Sequence[int]) -> list[dict[str, Any]]:
+    assert _WORKER is not None, "a worker plays only after _start_worker"
+    return play_summaries(*_WORKER, seeds)
+
+
+def batch_size(games: int, jobs: int) -> int:
+    """Games per batch sent to a worker: about 8 batches per worker (so a slow batch at the end costs little),
+    at most 200 games (progress keeps moving), at least 1."""
+    return max(1, min(200, -(-games // (jobs * 8))))
 
 
 def simulate(
@@ -60,10 +76,12 @@ def simulate(
             if progress:
                 progress(1)
     else:
-        size = max(1, min(50, games // (jobs * 4) or 1))
-        batches = [(engine, data, players, mode, seeds[i : i + size]) for i in range(0, games, size)]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for batch in pool.map(_play_batch, batches):
+        # The game and its data go to each worker once, when it starts; batches are only seeds.
+        size = batch_size(games, jobs)
+        batches = [seeds[i : i + size] for i in range(0, games, size)]
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
+                                 initargs=(engine, data, players, mode)) as pool:
+            for batch in pool.map(_play_seeds, batches):
                 summaries.extend(batch)
                 if progress:
                     progress(len(batch))

@@ -216,12 +216,14 @@ local function show_scores(body)
     panel.scores(lines, title)
 end
 
-local function refresh_score()
+--- Ask the bridge to score the table: `snapshot` (the engine's own, just laid on the table) or the table as
+--  read now.
+local function refresh_score(snapshot)
     if ledger.phase ~= "play" and ledger.phase ~= "over" then
         return
     end
     when_settled(function()
-        ask(SCORE, { snapshot = map.snapshot(ledger) }, show_scores, function(err)
+        ask(SCORE, { snapshot = snapshot or map.snapshot(ledger) }, show_scores, function(err)
             print("ttsmod: the bridge could not score the table: " .. tostring(err.message))
         end, nil)
     end)
@@ -391,7 +393,7 @@ local function lay_round(snap)
     for _, entry in ipairs(found) do
         by_id[entry.id] = entry
     end
-    local moves = 0
+    local moves, deferred = 0, 0
     local tops = {}
     local function next_top(place)
         local key = place.pile
@@ -441,6 +443,7 @@ local function lay_round(snap)
             c.obj.setPositionSmooth({ p.x, p.y, p.z }, false, true)
             map.track(c.obj)
             taken_from[key] = #c.entries
+            c.moved_to = best.pile
             moves = moves + 1
         end
     end
@@ -449,7 +452,11 @@ local function lay_round(snap)
         if place ~= nil then
             local key = entry.container and entry.container.getGUID()
             local whole = key ~= nil and taken_from[key] ~= nil and taken_from[key] >= #containers[key].entries
-            if not whole and not in_place(entry, place, by_id) then
+            if whole then
+                if place.pile ~= containers[key].moved_to then
+                    deferred = deferred + 1   -- taken out of the deck once it lies where it goes
+                end
+            elseif not in_place(entry, place, by_id) then
                 local allowed = true
                 if key ~= nil then
                     local left = #containers[key].entries - (taken_from[key] or 0)
@@ -457,6 +464,9 @@ local function lay_round(snap)
                     if left <= 1 then
                         allowed = false
                     end
+                end
+                if not allowed then
+                    deferred = deferred + 1
                 end
                 if allowed then
                     if key ~= nil then
@@ -480,7 +490,7 @@ local function lay_round(snap)
             end
         end
     end
-    return moves
+    return moves, deferred
 end
 
 --- Lay the table as `snap` says, in rounds until nothing is left to move; then `done()`.
@@ -489,7 +499,13 @@ local function lay_table(snap, done)
     local step = nil
     step = function()
         round = round + 1
-        local moved = lay_round(snap)
+        local moved, deferred = lay_round(snap)
+        if moved > 0 and deferred == 0 then
+            -- every misplaced card is on its way to its place: done once the moves end
+            moved = 0
+            Wait.frames(function() when_settled(done) end, 2)
+            return
+        end
         if moved == 0 or round >= LAY_PASSES then
             if moved > 0 then
                 print("ttsmod: the table could not be laid exactly as the engine has it; check the misplaced cards")
@@ -631,6 +647,14 @@ end
 --- The engine's snapshot as the ledger keeps it: every value JSON's null dropped is written false again (Lua
 --  cannot hold null; the engine reads false as null).
 local function keep_nulls(snap)
+    local n = math.max(#(snap.line or {}), #(snap.slots or {}), (data.rules or {}).unicorns_per_day or 4)
+    local line, slots = {}, {}
+    for i = 1, n do
+        line[i] = (snap.line or {})[i] or false
+        local pair = (snap.slots or {})[i] or {}
+        slots[i] = { pair[1] or false, pair[2] or false }
+    end
+    snap.line, snap.slots = line, slots
     if snap.pending == nil then
         snap.pending = false
     end
@@ -909,7 +933,7 @@ local function finish_ruling()
         end
         set_busy(false)
         show_turn()
-        refresh_score()
+        refresh_score(ledger.last)
     end)
 end
 

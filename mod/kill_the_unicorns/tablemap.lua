@@ -173,7 +173,6 @@ end
 --  a list of {id, memo, obj (loose) | container, guid, position, y}. Objects inside a container sit below
 --  the container's loose neighbours, index 0 (the top) highest.
 local memo_cache = {}
-local type_cache = {}   -- an object's type never changes
 
 --- An object's memo, decoded once (a memo never changes).
 local function memo_of(obj, guid)
@@ -194,7 +193,8 @@ local function entry_memo(entry)
     return m
 end
 
-local PIECE_TAGS = { "ku-card", "ku-token", "ku-character-bag", "ku-unicorn-deck", "ku-start-deck" }
+local PIECE_TAGS = { "ku-card", "ku-token", "ku-character-bag", "ku-unicorn-deck", "ku-start-deck",
+    "ku-character-hunting-deck", "ku-character-trick-deck" }
 
 --- The cards, tokens, decks and bags of the game lying on the table (each once).
 local function pieces()
@@ -203,22 +203,6 @@ local function pieces()
         for _, obj in ipairs(getObjectsWithTag(tag)) do
             local guid = obj.getGUID()
             if not seen[guid] then
-                seen[guid] = true
-                table.insert(out, obj)
-            end
-        end
-    end
-    -- decks the build or the table made of cards (a character's hunting or trick deck) carry no tag of
-    -- their own in TTS: they are found among the tagged objects of the game
-    for _, obj in ipairs(getObjectsWithTag("ttsmod")) do
-        local guid = obj.getGUID()
-        if not seen[guid] then
-            local kind = type_cache[guid]
-            if kind == nil then
-                kind = obj.type
-                type_cache[guid] = kind
-            end
-            if kind == "Deck" then
                 seen[guid] = true
                 table.insert(out, obj)
             end

@@ -100,6 +100,7 @@ class Game:
                                 listen_port=port, fidelity=self.fidelity)
         self.table.seat(*self.colours)
         self.table.boot()
+        self._read_key = None
 
     # ------------------------------------------------------------------ what players see
     @property
@@ -196,19 +197,20 @@ class Game:
             assert button is not None, f"no way to play {a}"
             t.click(button, colour)
 
-    def requests(self, kind: str) -> list[dict[str, Any]]:
-        """The bodies of every request of ``kind`` the mod sent, read as the bridge reads them."""
-        return [whole_numbers(m["body"]) for m in self.table.sent_custom if m.get("type") == kind]
+    def requests(self, kind: str, since: int = 0) -> list[dict[str, Any]]:
+        """The bodies of the requests of ``kind`` the mod sent (from message ``since`` on), read as the bridge
+        reads them."""
+        return [whole_numbers(m["body"]) for m in self.table.sent_custom[since:] if m.get("type") == kind]
 
     def play(self, action) -> Any:
         """Perform ``action``, wait for the ruling to be applied, check the table against the engine: the
         snapshot the mod sent with the decision is the table as it lay (what the player moved for it counted
         where it was), and the table after the ruling is what the engine makes of that snapshot and action."""
         before = self.snapshot()
-        asked = len(self.requests("legal"))
+        asked = len(self.table.sent_custom)
         self.begin(action)
         self.wait_ready()
-        sent = self.requests("legal")[asked:]
+        sent = self.requests("legal", asked)
         assert len(sent) == 1, sent
         assert sent[0]["action"] == _none(action.to_json()) or sent[0]["action"] == action.to_json(), sent[0]
         assert physical(sent[0]["snapshot"]) == physical(before)

@@ -67,11 +67,35 @@ def ids_in(found, z: HObject, role: str) -> list[str]:
     return sorted(i for i, m, o in found if m.get("role") == role and inside(z, o))
 
 
-def catch_of(found, z: HObject) -> list[dict[str, Any]]:
-    unicorns = [(i, o) for i, m, o in found if m.get("role") == "unicorn" and inside(z, o)]
+ZONE_TAGS = ("ku-hunt-area", "ku-hunt-discard", "ku-trick-deck", "ku-trick-discard", "ku-catch",
+             "ku-character-spot", "ku-line", "ku-trick-slot", "ku-unicorn-deck-zone", "ku-unicorn-discard", "ku-box",
+             "ku-market-stock")
+
+
+def zones_of(table: Table) -> list[HObject]:
+    cache = table.__dict__.setdefault("_ku_zones", {})
+    if "all" not in cache:
+        cache["all"] = [z for tag in ZONE_TAGS for z in table.with_tag(tag)]
+    return cache["all"]
+
+
+def where(table: Table, found) -> dict[int, list[tuple[str, dict, HObject]]]:
+    """The entries of ``found`` by the zone (its id()) they lie in."""
+    out: dict[int, list] = {}
+    zones = zones_of(table)
+    for entry in found:
+        for z in zones:
+            if inside(z, entry[2]):
+                out.setdefault(id(z), []).append(entry)
+    return out
+
+
+def _catch(found) -> list[dict[str, Any]]:
+    """A catch area's unicorns, each with the tricks and tokens lying nearest to it (``found``: what lies there)."""
+    unicorns = [(i, o) for i, m, o in found if m.get("role") == "unicorn"]
     out = {i: {"unicorn": i, "pinned": [], "tokens": []} for i, _ in unicorns}
     for i, m, o in found:
-        if m.get("role") in ("trick", "token") and inside(z, o) and unicorns:
+        if m.get("role") in ("trick", "token") and unicorns:
             nearest = min(unicorns, key=lambda u: (flat(u[1].position, o.position), u[0]))[0]
             out[nearest]["pinned" if m["role"] == "trick" else "tokens"].append(i)
     return [{"unicorn": u, "pinned": sorted(c["pinned"]), "tokens": sorted(c["tokens"])}
@@ -80,7 +104,15 @@ def catch_of(found, z: HObject) -> list[dict[str, Any]]:
 
 def read_table(table: Table, colours: list[str], items: list[str]) -> dict[str, Any]:
     """The physical part of a snapshot, read off the table (every list sorted)."""
-    found = everything(table)
+    by_zone = where(table, everything(table))
+
+    def ids_in(_found, z: HObject, role: str) -> list[str]:
+        return sorted(i for i, m, o in by_zone.get(id(z), []) if m.get("role") == role)
+
+    def catch_of(_found, z: HObject) -> list[dict[str, Any]]:
+        return _catch(by_zone.get(id(z), []))
+
+    found = None
     snap: dict[str, Any] = {"players": []}
     for colour in colours:
         hand = [o.memo_json() for o in table.hand(colour)]

@@ -48,8 +48,8 @@ def _character_bag(i: int, c: dict[str, Any], pos) -> dict[str, Any]:
     contents = [
         obj(f"{cid[:3]}cc", "Custom_Tile", ["ku-character-card", f"ku-character:{cid}"],
             {"role": "character", "character": cid}),
-        obj(f"{cid[:3]}hd", "Deck", ["ku-hunting-deck", f"ku-character:{cid}"], None, ContainedObjects=hunting),
-        obj(f"{cid[:3]}td", "Deck", ["ku-trick-deck", f"ku-character:{cid}"], None, rot=FACE_DOWN,
+        obj(f"{cid[:3]}hd", "Deck", ["ku-character-hunting-deck", f"ku-character:{cid}"], None, ContainedObjects=hunting),
+        obj(f"{cid[:3]}td", "Deck", ["ku-character-trick-deck", f"ku-character:{cid}"], None, rot=FACE_DOWN,
             ContainedObjects=tricks),
     ]
     return obj(f"bag{i}", "Bag", ["ku-character-bag", f"ku-character:{cid}"],

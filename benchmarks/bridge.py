@@ -8,6 +8,9 @@
   the nearest count the game takes) where the game accepts that request — e.g. an end of round where a round
   really ends. A request type no position answers (it needs more than a snapshot) is listed as skipped.
   Target: p50 ≤ 5 ms.
+* ``legal`` requests answered by the dispatcher itself (no sockets: envelope checks, the game's service, the
+  reply), for each game with one: at each position of a seeded random game, the action the game went on with
+  (:func:`measure_legal`, p50/p95). Target: p50 ≤ 1 ms.
 * Peak RSS of this process (bridge, fake TTS and engines together) and of an idle ``ttsmod bridge`` process.
 
 Run: ``.venv/bin/python benchmarks/bridge.py [GAME ...] [--n 2000]``. Prints figures; asserts nothing.
@@ -37,6 +40,7 @@ from bridge.server import Bridge  # noqa: E402
 PLAYERS = 4
 SEED = 3
 RULING_TARGET_MS = 5.0
+LEGAL_TARGET_MS = 1.0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -95,6 +99,52 @@ def accepted_bodies(game: str) -> dict[str, list[dict]]:
                 continue
             bodies[request_type].append(body)
     return bodies
+
+
+def legal_bodies(game: str, positions: int = 200) -> list[dict]:
+    """Bodies of ``legal`` requests: at each position of a seeded random game (up to ``positions`` of them) the
+    action the game went on with, as the mod would ask whether it may be played."""
+    loaded = load(game)
+    players = min(max(PLAYERS, loaded.meta.min_players), loaded.meta.max_players)
+    state = loaded.engine.new_game(loaded.data, players, seed=SEED)
+    bodies: list[dict] = []
+
+    def note(state_after, action, events) -> None:
+        bodies.append({"snapshot": note.before, "action": action.to_json()})
+        note.before = state_after.to_snapshot()
+
+    note.before = state.to_snapshot()
+    play_random_game(loaded.engine, loaded.data, players, seed=SEED, on_step=note)
+    step = max(1, len(bodies) // positions)
+    return bodies[::step][:positions]
+
+
+def measure_legal(game: str, n: int = 2000) -> dict:
+    """p50/p95 (ms) of a ``legal`` request answered by the bridge's dispatcher (envelope checks, the game's
+    service, the reply; no sockets), over the positions of a seeded random game; ``None`` figures when the
+    game has no ``legal`` request. Target: p50 ≤ 1 ms."""
+    from bridge.session import Dispatcher
+
+    loaded = load(game)
+    result = {"game": loaded.meta.id, "n": 0, "p50_ms": None, "p95_ms": None, "target_p50_ms": LEGAL_TARGET_MS}
+    if "legal" not in loaded.engine.request_types:
+        return result
+    bodies = legal_bodies(game)
+    dispatcher = Dispatcher(default_registry())
+    messages = [json.dumps({"ttsmod": 1, "id": i, "type": "legal", "game": loaded.meta.id, "body": body})
+                for i, body in enumerate(bodies)]
+    for text in messages[:20]:
+        dispatcher.reply(json.loads(text))  # load the game and warm its caches
+    times = []
+    for i in range(n):
+        custom = json.loads(messages[i % len(messages)])  # what the transport hands the dispatcher
+        start = time.perf_counter()
+        reply = dispatcher.reply(custom)
+        times.append(time.perf_counter() - start)
+        assert reply is not None and reply.get("ok"), reply
+    result.update(n=n, positions=len(bodies), p50_ms=round(percentile(times, 0.5) * 1e3, 4),
+                  p95_ms=round(percentile(times, 0.95) * 1e3, 4))
+    return result
 
 
 async def main(n: int, games: list[str]) -> dict:
@@ -195,6 +245,14 @@ if __name__ == "__main__":
         positions, rulings = timed
         print(f"  {game} {request_type}, n={len(rulings)} over {positions} position(s): "
               f"p50 {percentile(rulings, 0.5) * 1e3:.3f} ms, p99 {percentile(rulings, 0.99) * 1e3:.3f} ms")
+    print(f"legal requests through the dispatcher (no sockets; target p50 <= {LEGAL_TARGET_MS:g} ms):")
+    for game in args.games or list(builtin_games()):
+        legal = measure_legal(game, args.n)
+        if legal["p50_ms"] is None:
+            print(f"  {legal['game']}: no legal request")
+            continue
+        print(f"  {legal['game']}, n={legal['n']} over {legal['positions']} position(s): "
+              f"p50 {legal['p50_ms']:.3f} ms, p95 {legal['p95_ms']:.3f} ms")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     peak_mib = peak / 1024 / (1024 if sys.platform == "darwin" else 1)
     print(f"peak RSS of this benchmark process: {peak_mib:.1f} MiB")

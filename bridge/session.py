@@ -133,7 +133,7 @@ def nesting_exceeds(value: Any, limit: int) -> bool:
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, Mapping):
+        if type(item) is dict or isinstance(item, Mapping):
             children = item.values()
         elif isinstance(item, list):
             children = item
@@ -141,8 +141,15 @@ def nesting_exceeds(value: Any, limit: int) -> bool:
             continue
         if depth + 1 > limit:
             return True
-        stack.extend((child, depth + 1) for child in children)
+        for child in children:
+            kind = type(child)
+            # Scalars first by their exact type: an isinstance check against Mapping is slow for each of them.
+            if kind is dict or kind is list or (kind not in _SCALARS and isinstance(child, (Mapping, list))):
+                stack.append((child, depth + 1))
     return False
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def is_envelope(custom: Mapping[str, Any]) -> bool:

@@ -33,16 +33,25 @@ def whole_numbers(value: Any) -> Any:
     stack: list[tuple[Any, Any]] = [(value, root)]
     while stack:
         source, target = stack.pop()
-        items = source.items() if isinstance(source, dict) else enumerate(source)
-        for key, item in items:
-            if isinstance(item, float):
-                item = _whole(item)
-            elif isinstance(item, (dict, list)):
-                copy: Any = {} if isinstance(item, dict) else []
-                stack.append((item, copy))
-                item = copy
-            if isinstance(target, dict):
-                target[key] = item
-            else:
-                target.append(item)
+        if isinstance(source, dict):
+            for key, item in source.items():
+                target[key] = _converted(item, stack)
+        else:
+            append = target.append
+            for item in source:
+                append(_converted(item, stack))
     return root
+
+
+def _converted(item: Any, stack: list[tuple[Any, Any]]) -> Any:
+    """``item`` with a whole float as an int; a dict or list as an empty copy, queued on ``stack`` to fill."""
+    kind = type(item)
+    if kind is str or kind is int or kind is bool or item is None:
+        return item
+    if isinstance(item, float):
+        return _whole(item)
+    if isinstance(item, (dict, list)):
+        copy: Any = {} if isinstance(item, dict) else []
+        stack.append((item, copy))
+        return copy
+    return item

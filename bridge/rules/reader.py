@@ -75,7 +75,11 @@ class At:
             path = f"{self.field or ''}[{key}]"
         else:
             path = f"{self.field}.{key}" if self.field else key
-        return At(self.file, self.entry, path, self.make)
+        # What the frozen dataclass's __init__ does, without its per-field object.__setattr__: readers call
+        # this for every value of a snapshot, on every bridge request.
+        place = object.__new__(At)
+        place.__dict__.update(file=self.file, entry=self.entry, field=path, make=self.make)
+        return place
 
     def error(self, message: str) -> Exception:
         return self.make(self.file, self.entry, self.field, message)

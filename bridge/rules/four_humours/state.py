@@ -1102,7 +1102,9 @@ def _read_player(state: GameState, at: r.At, seat: int, entry: dict[str, Any], c
     colours.append(colour)
     hand = [0, 0, 0, 0]
     for i, humour in enumerate(r.json_list(at.sub("hand"), entry.get("hand", []))):
-        hand[_HI[_humour(at.sub("hand").sub(i), humour)]] += 1
+        if type(humour) is not str or humour not in _HI:  # the place is worked out only for an error
+            _humour(at.sub("hand").sub(i), humour)
+        hand[_HI[humour]] += 1
     bag = [0, 0, 0, 0]
     bag_at = at.sub("bag")
     for humour, count in r.json_object(bag_at, entry.get("bag", {})).items():
@@ -1171,10 +1173,14 @@ def _read_scene_piles(state: GameState, snap: dict[str, Any], seen_cards: set[st
     """The scene deck and the discard pile, in order."""
     for key in ("scene_deck", "scene_discard"):
         at = _ROOT.sub(key)
-        cards = [
-            _once(at.sub(i), r.json_member(at.sub(i), card, state.data.scene_by_id, "a known card"), seen_cards)
-            for i, card in enumerate(r.json_list(at, snap.get(key, [])))
-        ]
+        scene_by_id = state.data.scene_by_id
+        cards = []
+        for i, card in enumerate(r.json_list(at, snap.get(key, []))):
+            if type(card) is str and card in scene_by_id and card not in seen_cards:  # the usual case, no At
+                seen_cards.add(card)
+                cards.append(card)
+            else:
+                cards.append(_once(at.sub(i), r.json_member(at.sub(i), card, scene_by_id, "a known card"), seen_cards))
         if key == "scene_deck":
             state.scene_deck = cards
         else:
@@ -1211,7 +1217,8 @@ def _read_slots(at: r.At, entry: dict[str, Any], card_slots: tuple, players: int
         raise slots_at.error(f"must list {len(card_slots)} slots (null for an empty one)")
     result = []
     for j, value in enumerate(slots):
-        potion = _potion(slots_at.sub(j), value, players)
+        potion = (None if value is None or value is False
+                  else _fast_potion(value, players) or _potion(slots_at.sub(j), value, players))
         if potion is not None and potion[1] not in card_slots[j].humours:
             raise slots_at.sub(j).sub("humour").error(f"this {card_slots[j].citizen} cannot hold {potion[1]}")
         result.append(potion)
@@ -1254,7 +1261,7 @@ def _read_boards(state: GameState, snap: dict[str, Any], players: int) -> None:
                 raise cell_at.error("is not a cell of that board")
             placed = []
             for j, value in enumerate(r.json_list(cell_at, potions)):
-                potion = _potion(cell_at.sub(j), value, players)
+                potion = _fast_potion(value, players) or _potion(cell_at.sub(j), value, players)
                 if potion is None:
                     raise cell_at.sub(j).error("must be a potion")
                 if state.mode == "fief" and board_id != state.fiefs[potion[0]]:
@@ -1343,6 +1350,16 @@ def _humour(at: r.At, value: Any) -> str:
 
 def _seat(at: r.At, value: Any, players: int) -> int:
     return r.json_integer(at, value, 0, players - 1)
+
+
+def _fast_potion(value: Any, players: int) -> Potion | None:
+    """A well-formed ``{"owner", "humour"}`` potion read without building the places errors would name;
+    ``None`` for anything else (:func:`_potion` then reads it and names the problem)."""
+    if type(value) is dict:
+        owner, humour = value.get("owner"), value.get("humour")
+        if type(owner) is int and 0 <= owner < players and type(humour) is str and humour in _HI:
+            return (owner, humour)
+    return None
 
 
 def _potion(at: r.At, value: Any, players: int) -> Potion | None:

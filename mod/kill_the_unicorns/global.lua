@@ -771,11 +771,25 @@ handlers.hunt_started = function(e)
         .. " holds the first-player token.", { 1, 1, 1 })
 end
 
+--- The cards a player has laid for the hunt lie face down until the reveal (KU-1.3), however they were dropped.
+local function hide_played(seat)
+    local p = ((ledger.target or {}).players or {})[seat + 1] or {}
+    for _, id in ipairs(p.played or {}) do
+        local obj = object_of(id)
+        if obj ~= nil and not obj.is_face_down then
+            local r = obj.getRotation()
+            obj.setRotation({ 0, r.y, 180 })
+        end
+    end
+end
+
 handlers.opened = function(e)
+    hide_played(e.player)
     broadcastToAll(who(e.player) .. " opens the hunt with " .. tostring(e.n) .. " card(s).", { 1, 1, 1 })
 end
 
 handlers.joined = function(e)
+    hide_played(e.player)
     broadcastToAll(who(e.player) .. " joins the hunt.", { 1, 1, 1 })
 end
 

@@ -180,7 +180,7 @@ class Renderer:
             u = d.unicorn_by_id[ident]
             return (u.name, u.stars, u.start, u.colour and d.colours[u.colour])
         if head == "unicorn-back":
-            return d.info.name
+            return (d.info.name, tuple(d.colours.values()))  # a stripe of every colour
         if head == "scoring":
             r = d.rules
             return (r.collection_bonus, r.collection_cap, r.rainbow_bonus, r.tie_break)

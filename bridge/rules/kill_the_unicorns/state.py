@@ -45,6 +45,42 @@ class Tables:
         self.choices: dict[tuple[tuple[str, ...], int], list[tuple[str, ...]]] = {}
         self.payments: dict[tuple[tuple[str, ...], int], tuple[str, ...] | None] = {}
         self.hunt_actions: dict[tuple[int, tuple[str, ...], int | None], list[Any]] = {}
+        # Each character's power, and the price effect of a market power (None for the others).
+        self.power = {c.id: c.power for c in data.characters}
+        self.market_power = {c.id: (c.power.effect if c.power.timing == fx.AT_MARKET else None)
+                             for c in data.characters}
+        # Actions are frozen values: one instance per distinct action serves every state of every game.
+        self.place_tricks: dict[tuple[int, str], list[list[Any]]] = {}
+        self.buy_actions: dict[tuple[int, str, tuple[str, ...] | None, str | None], Any] = {}
+        self.seat_actions: dict[int, tuple[Any, ...]] = {}
+
+    def bare(self, seat: int) -> tuple[Any, ...]:
+        """(Skip, UsePower, Decline, ChooseTrick above, ChooseTrick below) of ``seat``."""
+        found = self.seat_actions.get(seat)
+        if found is None:
+            found = self.seat_actions[seat] = (Skip(seat), UsePower(seat), Decline(seat), ChooseTrick(seat, "above"),
+                                               ChooseTrick(seat, "below"))
+        return found
+
+    def place_trick(self, seat: int, card: str, index: int, slot: int) -> Any:
+        """``PlaceTrick(seat, card, index, SLOTS[slot])``, made once."""
+        rows = self.place_tricks.get((seat, card))
+        if rows is None:
+            rows = self.place_tricks[(seat, card)] = []
+        while len(rows) <= index:
+            i = len(rows)
+            rows.append([PlaceTrick(seat, card, i, SLOTS[0]), PlaceTrick(seat, card, i, SLOTS[1])])
+        return rows[index][slot]
+
+    def buy(self, seat: int, item: str, paid: tuple[str, ...], unicorn: str | None) -> Any:
+        """``Buy(seat, item, paid, unicorn)``, made once."""
+        key = (seat, item, paid, unicorn)
+        found = self.buy_actions.get(key)
+        if found is None:
+            if len(self.buy_actions) > 65536:  # hands and catches vary: keep the table bounded
+                self.buy_actions.clear()
+            found = self.buy_actions[key] = Buy(seat, item, paid, unicorn)
+        return found
 
     def hunt_choices(self, seat: int, hand: tuple[str, ...], n: int | None) -> list[Any]:
         """The legal actions of ``seat`` opening (``n`` None) or joining with ``n`` cards from ``hand`` (cached:
@@ -113,6 +149,10 @@ def tables_for(data: KillTheUnicornsData) -> Tables:
     return found[1]
 
 
+_KINDS = (Pass, Join, Open, PlaceTrick, Skip, Buy, UsePower, Decline, ChooseTrick)
+"""Every action type, the most frequent first (apply_trusted's dispatch); none derives from another."""
+
+
 def _clockwise(start: int, players: int) -> list[int]:
     return [(start + i) % players for i in range(players)]
 
@@ -123,7 +163,7 @@ class GameState:
     __slots__ = ("data", "t", "players", "chars", "day", "phase", "first", "hand", "played", "hunt_discard",
                  "trick_deck", "trick_hand", "trick_discard", "catch", "tokens", "power_uses", "line", "slots",
                  "unicorn_deck", "unicorn_discard", "box", "market", "hunt", "pending_player", "pending_decision",
-                 "rng", "final")
+                 "rng", "final", "market_buys")
 
     # ------------------------------------------------------------------------------------------ copy, snapshot
 
@@ -144,6 +184,7 @@ class GameState:
         other.pending_player, other.pending_decision = self.pending_player, self.pending_decision
         other.rng = SeededRandom(self.rng.state)
         other.final = self.final
+        other.market_buys = None  # the copy may be changed before it is asked (redeal_hidden, search)
         return other
 
     def to_snapshot(self) -> dict[str, Any]:
@@ -204,25 +245,29 @@ class GameState:
         if decision == "open" or decision == "join":
             return list(t.hunt_choices(seat, tuple(self.hand[seat]), None if decision == "open" else self.hunt["n"]))
         if decision == "place_trick":
-            free = [(i, s) for i in range(len(self.line)) for s in (0, 1)
-                    if self.line[i] is not None and self.slots[i][s] is None]
-            out = [PlaceTrick(seat, card, i, SLOTS[s]) for card in self.trick_hand[seat] for i, s in free]
+            line, slots = self.line, self.slots
+            free = [(i, s) for i in range(len(line)) if line[i] is not None for s in (0, 1) if slots[i][s] is None]
+            place = t.place_trick
+            out = [place(seat, card, i, s) for card in self.trick_hand[seat] for i, s in free]
             if not t.rules.mandatory_trick:
-                out.append(Skip(seat))
+                out.append(t.bare(seat)[0])
             return out
         if decision == "power":
-            return [UsePower(seat), Decline(seat)]
+            return list(t.bare(seat)[1:3])
         if decision == "choose_trick":
-            return [ChooseTrick(seat, "above"), ChooseTrick(seat, "below")]
+            return list(t.bare(seat)[3:5])
         if decision == "market":
-            return [Skip(seat)] + self._buys(seat)
+            buys = self.market_buys
+            if buys is None or buys[0] != seat:
+                buys = (seat, self._buys(seat))
+            return [t.bare(seat)[0], *buys[1]]
         return []
 
     def _price(self, seat: int, item: str) -> int:
-        power = self.t.data.character_by_id[self.chars[seat]].power
-        effects = [power.effect] if (power.timing == fx.AT_MARKET
-                                     and self.power_uses[seat] < self.t.rules.power_uses_per_day) else []
-        return fx.price_with(effects, self.t.item[item].price)
+        t = self.t
+        effect = t.market_power[self.chars[seat]]
+        effects = [effect] if effect is not None and self.power_uses[seat] < t.rules.power_uses_per_day else []
+        return fx.price_with(effects, t.item[item].price)
 
     def _token_targets(self, seat: int, item: str) -> list[str | None]:
         spec = self.t.item[item]
@@ -237,13 +282,15 @@ class GameState:
     def _buys(self, seat: int) -> list[Action]:
         out: list[Action] = []
         hand = tuple(self.hand[seat])
+        t = self.t
+        payment, buy = t.payment, t.buy
         for item, stock in self.market.items():
             if not stock:
                 continue
-            paid = self.t.payment(hand, self._price(seat, item))
+            paid = payment(hand, self._price(seat, item))
             if paid is None:
                 continue
-            out += [Buy(seat, item, paid, u) for u in self._token_targets(seat, item)]
+            out += [buy(seat, item, paid, u) for u in self._token_targets(seat, item)]
         return out
 
     # ------------------------------------------------------------------------------------------ apply
@@ -338,41 +385,47 @@ class GameState:
         events and state as :meth:`apply` (random playouts use it)."""
         out: list[Any] = []
         seat = action.player
-        if isinstance(action, PlaceTrick):
-            self._place_trick(seat, action, out)
-        elif isinstance(action, Skip) and self.phase == "tricks":
-            for card in self.trick_hand[seat]:
-                self.trick_discard[seat].append(card)
-                out.append(ev.TrickDiscarded(seat, card))
-            self.trick_hand[seat] = []
-            self._next_trick_turn(seat, out)
-        elif isinstance(action, Open):
-            self._open(seat, action.cards, out)
-        elif isinstance(action, Join):
-            for card in action.cards:
-                self.hand[seat].remove(card)
-                self.played[seat].append(card)
-            self.hunt["joined"].append(seat)
-            out.append(ev.Joined(seat, len(action.cards)))
-            self._next_joiner(seat, out)
-        elif isinstance(action, Pass):
+        self.market_buys = None
+        kind = type(action)
+        if kind not in _KINDS:  # a subclass of an action type: the type it derives from
+            kind = next(k for k in _KINDS if isinstance(action, k))
+        if kind is Pass:
             if self.pending_decision == "open":
                 self._decline(seat, out, forced=False)
             else:
                 self.hunt["passed"].append(seat)
                 out.append(ev.Passed(seat, False))
                 self._next_joiner(seat, out)
-        elif isinstance(action, UsePower):
-            self._use_power(seat, out)
-        elif isinstance(action, Decline):
-            self._next_power(seat, out)
-        elif isinstance(action, ChooseTrick):
-            self._apply_trick(SLOTS.index(action.slot), out)
-        elif isinstance(action, Buy):
+        elif kind is Join:
+            hand, played = self.hand[seat], self.played[seat]
+            for card in action.cards:
+                hand.remove(card)
+                played.append(card)
+            self.hunt["joined"].append(seat)
+            out.append(ev.Joined(seat, len(action.cards)))
+            self._next_joiner(seat, out)
+        elif kind is Open:
+            self._open(seat, action.cards, out)
+        elif kind is PlaceTrick:
+            self._place_trick(seat, action, out)
+        elif kind is Skip:
+            if self.phase == "tricks":
+                for card in self.trick_hand[seat]:
+                    self.trick_discard[seat].append(card)
+                    out.append(ev.TrickDiscarded(seat, card))
+                self.trick_hand[seat] = []
+                self._next_trick_turn(seat, out)
+            else:
+                out.append(ev.Skipped(seat, False))
+                self._next_buyer(seat, out)
+        elif kind is Buy:
             self._buy(action, out)
-        elif isinstance(action, Skip):
-            out.append(ev.Skipped(seat, False))
-            self._next_buyer(seat, out)
+        elif kind is UsePower:
+            self._use_power(seat, out)
+        elif kind is Decline:
+            self._next_power(seat, out)
+        elif kind is ChooseTrick:
+            self._apply_trick(SLOTS.index(action.slot), out)
         return out
 
     # ------------------------------------------------------------------------------------------ setup and days
@@ -502,8 +555,10 @@ class GameState:
         hunt = self.hunt
         if hunt is None or hunt["opener"] is None:
             return []
-        joined = set(hunt["joined"])
-        return [s for s in _clockwise(hunt["opener"], self.players) if s == hunt["opener"] or s in joined]
+        opener, joined, players = hunt["opener"], hunt["joined"], self.players
+        if not joined:
+            return [opener]
+        return [s for s in [(opener + i) % players for i in range(players)] if s == opener or s in joined]
 
     def _reveal(self, out: list[Any]) -> None:
         hunt = self.hunt
@@ -516,7 +571,7 @@ class GameState:
         self._next_power(None, out)
 
     def _has_hunt_power(self, seat: int) -> bool:
-        power = self.t.data.character_by_id[self.chars[seat]].power
+        power = self.t.power[self.chars[seat]]
         return power.timing == fx.AFTER_REVEAL and self.power_uses[seat] < self.t.rules.power_uses_per_day
 
     def _next_power(self, after: int | None, out: list[Any]) -> None:
@@ -659,8 +714,10 @@ class GameState:
         for candidate in _clockwise(seat, self.players):
             if candidate != seat and candidate == self.first:
                 break
-            if self._buys(candidate):
+            buys = self._buys(candidate)
+            if buys:
                 self._ask(candidate, "market")
+                self.market_buys = (candidate, buys)  # what legal_actions offers next, computed once
                 return
             out.append(ev.Skipped(candidate, True))
             if (candidate + 1) % self.players == self.first:
@@ -858,6 +915,7 @@ def start_game(data: KillTheUnicornsData, players: int, *, seed: int = 0,
     state.pending_player = state.pending_decision = None
     state.rng = rng
     state.final = None
+    state.market_buys = None
     events: list[Any] = []
     if data.rules.first_player == "random":
         events.append(ev.FirstPlayer(state.first))
@@ -981,6 +1039,7 @@ def _read_snapshot(data: KillTheUnicornsData, snapshot: Any) -> GameState:
         raise SnapshotError("rng", "must be 16 lowercase hex digits")
     state.rng = SeededRandom.from_text(rng)
     state.final = None
+    state.market_buys = None
     return state
 
 

@@ -8,13 +8,12 @@ paid, discarded) are named by id and face. Hidden hand cards never appear in an 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
-from bridge.rules.events import Event
+from bridge.rules.events import Event, event
 
 
-@dataclass(frozen=True)
+@event
 class TurnStarted(Event):
     kind: ClassVar[str] = "turn_started"
     player: int
@@ -22,7 +21,7 @@ class TurnStarted(Event):
     final: bool                 # one of the last turns after a draw pile emptied (FD-9.2)
 
 
-@dataclass(frozen=True)
+@event
 class ActionStarted(Event):
     """One of the turn's actions began (``draw``, ``take``, ``wild``, ``play``, ``pass``); ``power`` is a
     feather-lent animal in force for it, if any."""
@@ -34,7 +33,7 @@ class ActionStarted(Event):
     power: str | None
 
 
-@dataclass(frozen=True)
+@event
 class FeatherSpent(Event):
     kind: ClassVar[str] = "feather_spent"
     player: int
@@ -42,7 +41,7 @@ class FeatherSpent(Event):
     to_supply: bool
 
 
-@dataclass(frozen=True)
+@event
 class CardDrawn(Event):
     """One card went face down from draw pile ``pile`` into ``player``'s hand (face not told)."""
 
@@ -52,7 +51,7 @@ class CardDrawn(Event):
     pile_left: int
 
 
-@dataclass(frozen=True)
+@event
 class CardTaken(Event):
     """The face-up top card of a market column (``column``) or of the discard pile (``column`` null) went to
     ``player``'s hand."""
@@ -65,7 +64,7 @@ class CardTaken(Event):
     value: int
 
 
-@dataclass(frozen=True)
+@event
 class ColumnRefilled(Event):
     """The top card of draw pile ``pile`` went face up onto market column ``column``."""
 
@@ -76,7 +75,7 @@ class ColumnRefilled(Event):
     pile_left: int
 
 
-@dataclass(frozen=True)
+@event
 class CardPlayed(Event):
     """``player`` put ``card`` into ``corner``; ``cost`` is what this card added to the action's total;
     ``replaced_wild`` when it took the place of the corner's wild."""
@@ -91,7 +90,7 @@ class CardPlayed(Event):
     replaced_wild: bool
 
 
-@dataclass(frozen=True)
+@event
 class PlayCost(Event):
     """The Play action's placements are over: ``total`` before the frog, ``discount``, and ``owed`` cards."""
 
@@ -102,7 +101,7 @@ class PlayCost(Event):
     owed: int
 
 
-@dataclass(frozen=True)
+@event
 class CardDiscarded(Event):
     """A hand card went face up onto the discard pile: ``why`` is ``payment``, ``wild`` (paid for a wild) or
     ``hand_limit``."""
@@ -115,7 +114,7 @@ class CardDiscarded(Event):
     why: str
 
 
-@dataclass(frozen=True)
+@event
 class WildTaken(Event):
     """A wild left the supply for ``player`` (``why``: ``action`` or ``bonus``); a place for it is chosen next."""
 
@@ -125,7 +124,7 @@ class WildTaken(Event):
     supply_left: int
 
 
-@dataclass(frozen=True)
+@event
 class WildPlaced(Event):
     """The wild awaiting a place went into ``corner`` as ``value``; ``moved_from`` names the corner it left when
     a real card replaced it."""
@@ -137,7 +136,7 @@ class WildPlaced(Event):
     moved_from: int | None
 
 
-@dataclass(frozen=True)
+@event
 class WildReturned(Event):
     """A wild found no legal place and went back to the supply (FD-5.3, FD-9.2); ``corner`` it left, if any."""
 
@@ -146,7 +145,7 @@ class WildReturned(Event):
     corner: int | None
 
 
-@dataclass(frozen=True)
+@event
 class AnimalTaken(Event):
     """``player`` took ``animal`` from the supply (``source`` null) or from seat ``source`` (FD-6.2)."""
 
@@ -157,14 +156,14 @@ class AnimalTaken(Event):
     count: int
 
 
-@dataclass(frozen=True)
+@event
 class FeatherGained(Event):
     kind: ClassVar[str] = "feather_gained"
     player: int
     supply_left: int
 
 
-@dataclass(frozen=True)
+@event
 class DrawPileEmptied(Event):
     """Draw pile ``pile`` is empty: the end of the game is triggered by ``player`` (FD-9.2)."""
 
@@ -174,14 +173,14 @@ class DrawPileEmptied(Event):
     triggers_end: bool
 
 
-@dataclass(frozen=True)
+@event
 class TurnEnded(Event):
     kind: ClassVar[str] = "turn_ended"
     player: int
     hand: int
 
 
-@dataclass(frozen=True)
+@event
 class GameOver(Event):
     """The game ended (``reason``: ``complete_sets`` or ``draw_pile``); ``winners`` after the tie-breaks."""
 

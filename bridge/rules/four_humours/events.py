@@ -7,16 +7,15 @@ every player, journalled or sent to the table as it is.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from bridge.rules.events import Event
+from bridge.rules.events import Event, event
 
 from bridge.rules.four_humours.actions import Target
 from bridge.rules.four_humours.resolution import CardResult
 
 
-@dataclass(frozen=True)
+@event
 class PotionPlaced(Event):
     """A potion went face down on a slot; only its owner knows its humour."""
 
@@ -25,7 +24,7 @@ class PotionPlaced(Event):
     target: Target
 
 
-@dataclass(frozen=True)
+@event
 class PotionsDrawn(Event):
     """A player drew ``count`` potions from their bag (humours hidden)."""
 
@@ -34,13 +33,13 @@ class PotionsDrawn(Event):
     count: int
 
 
-@dataclass(frozen=True)
+@event
 class Passed(Event):
     kind: ClassVar[str] = "passed"
     player: int
 
 
-@dataclass(frozen=True)
+@event
 class Redrew(Event):
     """Four identical potions went back to the bag and four were drawn (FH-2.7)."""
 
@@ -48,7 +47,7 @@ class Redrew(Event):
     player: int
 
 
-@dataclass(frozen=True)
+@event
 class RoundEnded(Event):
     """The placement phase of ``round`` is over; ``reason`` is ``two_scenes_full``, ``all_passed`` or ``stuck``."""
 
@@ -57,7 +56,7 @@ class RoundEnded(Event):
     reason: str
 
 
-@dataclass(frozen=True)
+@event
 class CardResolved(Event):
     """A scene card (``card_kind`` ``scene``) or party tile (``party``) was revealed and resolved."""
 
@@ -70,7 +69,7 @@ class CardResolved(Event):
         return {"card_kind": self.card_kind, "card": self.card, **self.result.to_json()}
 
 
-@dataclass(frozen=True)
+@event
 class PotionMoved(Event):
     """A revealed potion (winner or sneaker) was put on ``cell`` of ``board``; ``chosen`` if its owner chose."""
 
@@ -84,7 +83,7 @@ class PotionMoved(Event):
     chosen: bool
 
 
-@dataclass(frozen=True)
+@event
 class PotionReturned(Event):
     """A potion went back to its owner's bag.
 
@@ -99,7 +98,7 @@ class PotionReturned(Event):
     reason: str
 
 
-@dataclass(frozen=True)
+@event
 class DecisionRequired(Event):
     """``player`` must choose one of ``cells`` of ``board`` for a revealed potion (answer: ``choose``)."""
 
@@ -112,14 +111,14 @@ class DecisionRequired(Event):
     cells: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@event
 class GoalMarked(Event):
     kind: ClassVar[str] = "goal_marked"
     player: int
     goal: str
 
 
-@dataclass(frozen=True)
+@event
 class RoundStarted(Event):
     """A new round: four scenes dealt, ``starter`` to play first."""
 
@@ -129,7 +128,7 @@ class RoundStarted(Event):
     starter: int
 
 
-@dataclass(frozen=True)
+@event
 class GameEnded(Event):
     """The game is over; ``outcome`` is the JSON of :class:`~bridge.rules.four_humours.state.GameOutcome`."""
 

@@ -6,27 +6,26 @@ tricks by count, played hunting cards by count until ``revealed``. Seat keys of 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from bridge.rules.events import Event
+from bridge.rules.events import Event, event
 
 
-@dataclass(frozen=True)
+@event
 class DayStarted(Event):
     kind = "day_started"
     day: int
     line: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@event
 class TricksDrawn(Event):
     kind = "tricks_drawn"
     player: int
     count: int
 
 
-@dataclass(frozen=True)
+@event
 class TrickPlaced(Event):
     kind = "trick_placed"
     player: int
@@ -34,14 +33,14 @@ class TrickPlaced(Event):
     slot: str
 
 
-@dataclass(frozen=True)
+@event
 class TrickDiscarded(Event):
     kind = "trick_discarded"
     player: int
     card: str
 
 
-@dataclass(frozen=True)
+@event
 class HuntStarted(Event):
     kind = "hunt_started"
     index: int
@@ -49,42 +48,42 @@ class HuntStarted(Event):
     holder: int
 
 
-@dataclass(frozen=True)
+@event
 class Opened(Event):
     kind = "opened"
     player: int
     n: int
 
 
-@dataclass(frozen=True)
+@event
 class Passed(Event):
     kind = "passed"
     player: int
     forced: bool
 
 
-@dataclass(frozen=True)
+@event
 class TokenPassed(Event):
     kind = "token_passed"
     source: int
     to: int
 
 
-@dataclass(frozen=True)
+@event
 class Joined(Event):
     kind = "joined"
     player: int
     n: int
 
 
-@dataclass(frozen=True)
+@event
 class Revealed(Event):
     kind = "revealed"
     cards: dict[str, list[str]]
     sums: dict[str, int]
 
 
-@dataclass(frozen=True)
+@event
 class PowerUsed(Event):
     kind = "power_used"
     player: int
@@ -93,7 +92,7 @@ class PowerUsed(Event):
     detail: dict[str, Any]
 
 
-@dataclass(frozen=True)
+@event
 class Winner(Event):
     """The provisional winner (KU-4.4) and the tied groups that dropped out, highest first."""
 
@@ -102,7 +101,7 @@ class Winner(Event):
     dropped: tuple[tuple[int, ...], ...]
 
 
-@dataclass(frozen=True)
+@event
 class TrickRevealed(Event):
     kind = "trick_revealed"
     card: str
@@ -111,7 +110,7 @@ class TrickRevealed(Event):
     slot: str
 
 
-@dataclass(frozen=True)
+@event
 class TrickApplied(Event):
     kind = "trick_applied"
     card: str
@@ -121,21 +120,21 @@ class TrickApplied(Event):
     ignored: bool
 
 
-@dataclass(frozen=True)
+@event
 class TrickUnplayed(Event):
     kind = "trick_unplayed"
     card: str
     owner: int
 
 
-@dataclass(frozen=True)
+@event
 class RanAway(Event):
     kind = "ran_away"
     unicorn: str
     tricks: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@event
 class Captured(Event):
     kind = "captured"
     player: int
@@ -143,25 +142,25 @@ class Captured(Event):
     pinned: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@event
 class HuntingDiscarded(Event):
     kind = "hunting_discarded"
     player: int
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@event
 class FirstPlayer(Event):
     kind = "first_player"
     player: int
 
 
-@dataclass(frozen=True)
+@event
 class MarketOpened(Event):
     kind = "market_opened"
 
 
-@dataclass(frozen=True)
+@event
 class Bought(Event):
     kind = "bought"
     player: int
@@ -171,32 +170,32 @@ class Bought(Event):
     unicorn: str | None
 
 
-@dataclass(frozen=True)
+@event
 class Skipped(Event):
     kind = "skipped"
     player: int
     forced: bool
 
 
-@dataclass(frozen=True)
+@event
 class UnicornTurnedIn(Event):
     kind = "unicorn_turned_in"
     player: int
     unicorn: str
 
 
-@dataclass(frozen=True)
+@event
 class DayEnded(Event):
     kind = "day_ended"
     day: int
 
 
-@dataclass(frozen=True)
+@event
 class HandsReturned(Event):
     kind = "hands_returned"
 
 
-@dataclass(frozen=True)
+@event
 class GameOver(Event):
     kind = "game_over"
     winners: tuple[int, ...]

@@ -1,0 +1,233 @@
+"""Every figure of the performance table in one run: printed with its target, and written as JSON.
+
+    .venv/bin/python benchmarks/run.py [--out benchmarks-results.json] [--sizes 1000,5000,10000] [--quick]
+
+Rows (a user's view: whole processes where a user waits for a whole process):
+
+- random 4-player playouts of every built-in game on one core, games/s, against the harness alone (the same
+  random choices with no rules) measured in the same run;
+- ``simulate --jobs 2`` (and every other job count up to the CPU count) against ``--jobs 1``;
+- the synthetic large game (``benchmarks/largegame.py``: every game with a ``[benchmark]`` table, grown to each
+  size) built cold with all cores, rebuilt with nothing changed, and rebuilt after one card's title changed —
+  whole ``ttsmod build`` processes, each with its peak RSS and the files it wrote; the growth of time and memory
+  with the number of cards is shown, not assumed;
+- ``ttsmod --help`` and a no-op ``ttsmod build GAME`` of each built-in game, whole
+  processes, against the start of a bare Python process measured in the same run;
+- the bridge's ``legal`` request, p50 and p95, per game;
+- the RSS of an idle bridge.
+
+Nothing here asserts: a figure that misses its target is printed as such. ``--quick`` runs small sizes and counts
+(a smoke run, not figures to quote).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+# ttsmod's root first, so that "bridge" is ttsmod's package and not benchmarks/bridge.py (loaded by file below)
+sys.path[:0] = [str(ROOT)] + ([str(HERE)] if str(HERE) not in sys.path else [])
+
+from bridge import __version__  # noqa: E402
+from bridge.catalog import builtin_games  # noqa: E402
+
+import largegame  # noqa: E402
+import simulate as simulate_bench  # noqa: E402
+
+TTSMOD = [sys.executable, "-c", "from tools.cli import main; main()"]
+
+TARGETS = {
+    "playouts_games_per_second": 1000,
+    "jobs_two_over_one": 1.8,
+    "cold_build_seconds_10000": 60.0,
+    "build_peak_rss_mib": 1024.0,
+    "noop_build_seconds_10000": 1.0,
+    "edit_build_seconds_10000": 2.0,
+    "help_seconds": 0.08,
+    "noop_build_seconds": 0.2,
+    "legal_p50_ms": 1.0,
+    "idle_bridge_rss_mib": 150.0,
+}
+
+
+def run_process(args: list[str], cwd: Path) -> tuple[float, float, str]:
+    """Run a whole process; its wall time (s), its peak RSS (MiB, the largest of it and its children) and its
+    standard output."""
+    started = time.perf_counter()
+    done = subprocess.run(args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} exited with {done.returncode}")
+    return seconds, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, done.stdout
+
+
+def best_of(runs: int, once: Callable[[], float]) -> float:
+    return min(once() for _ in range(runs))
+
+
+def python_start(runs: int) -> float:
+    """A bare interpreter's start to exit: the floor every whole-process figure stands on."""
+    return best_of(runs, lambda: run_process([sys.executable, "-c", "pass"], ROOT)[0])
+
+
+def process_seconds(args: list[str], cwd: Path, runs: int) -> float:
+    return best_of(runs, lambda: run_process(args, cwd)[0])
+
+
+def build_process(game: str, out: Path, cwd: Path) -> dict[str, Any]:
+    """One whole ``ttsmod build GAME --out OUT --json`` in a process of its own (so its peak RSS is its own)."""
+    probe = ("import json, resource, subprocess, sys, time\n"
+             "t = time.perf_counter()\n"
+             "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+             "s = time.perf_counter() - t\n"
+             "print(json.dumps({'seconds': s, 'rc': p.returncode, 'out': p.stdout, 'err': p.stderr[-400:], "
+             "'rss': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))\n")
+    done = subprocess.run([sys.executable, "-c", probe, *TTSMOD, "build", game, "--out", str(out), "--json"],
+                          cwd=cwd, capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout)
+    if result["rc"] != 0:
+        raise RuntimeError(f"ttsmod build {game} failed: {result['err']}")
+    report = json.loads(result["out"])
+    return {"seconds": round(result["seconds"], 3), "peak_rss_mib": round(result["rss"] / 1024, 1),
+            "images_written": len(report["images_written"]), "save_written": report["save_written"]}
+
+
+def large_builds(sizes: list[int], work: Path) -> list[dict[str, Any]]:
+    rows = []
+    for game in largegame.growable_games():
+        for cards in sizes:
+            folder = largegame.make_large_game(game, work / f"{game}-{cards}", cards)
+            out = work / f"{game}-{cards}-out"
+            cold = build_process(str(folder), out, work)
+            noop = build_process(str(folder), out, work)
+            recipe = largegame.grow_recipe(game)
+            data = folder / recipe["file"]
+            text = data.read_text(encoding="utf-8")
+            # one card's title edited: the last entry's, so the other sheets stay as they were
+            head, sep, last = text.rpartition(f"[[{recipe['table']}]]\n")
+            data.write_text(head + sep + last.replace('en = "', 'en = "Edited ', 1), encoding="utf-8")
+            edit = build_process(str(folder), out, work)
+            rows.append({"game": game, "cards": cards, "cold": cold, "noop": noop, "edit": edit})
+    return rows
+
+
+def noop_builds(work: Path, runs: int) -> dict[str, float]:
+    figures = {}
+    for game in builtin_games():
+        out = work / f"noop-{game}"
+        run_process([*TTSMOD, "build", game, "--out", str(out)], work)
+        figures[game] = round(process_seconds([*TTSMOD, "build", game, "--out", str(out)], work, runs), 4)
+    return figures
+
+
+def verdict(value: float | None, target: float, higher_is_better: bool) -> str:
+    if value is None:
+        return "n/a"
+    met = value >= target if higher_is_better else value <= target
+    return "meets" if met else "misses"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("benchmarks-results.json"), help="where to write the JSON")
+    parser.add_argument("--sizes", default="1000,5000,10000", help="card counts of the synthetic large game")
+    parser.add_argument("--games", type=int, default=600, help="playouts per game")
+    parser.add_argument("--runs", type=int, default=5, help="runs of each whole-process figure (the best counts)")
+    parser.add_argument("--quick", action="store_true", help="small sizes and counts: a smoke run")
+    args = parser.parse_args()
+    sizes = [100] if args.quick else [int(s) for s in args.sizes.split(",") if s]
+    games = 60 if args.quick else args.games
+    runs = 2 if args.quick else args.runs
+
+    bridge_bench = _load_bridge_bench()
+
+    results: dict[str, Any] = {"ttsmod": __version__, "cpus": os.cpu_count(), "targets": TARGETS, "quick": args.quick}
+    results["playouts"] = [simulate_bench.measure(game, games) for game in builtin_games()]
+    results["jobs"] = [simulate_bench.measure_jobs(game, games * 3) for game in builtin_games()]
+    results["python_start_seconds"] = round(python_start(runs), 4)
+    results["help_seconds"] = round(process_seconds([*TTSMOD, "--help"], ROOT, runs), 4)
+    results["legal"] = [bridge_bench.measure_legal(game, 400 if args.quick else 2000) for game in builtin_games()]
+    results["idle_bridge_rss_mib"] = bridge_bench.idle_bridge_rss_mib()
+    with tempfile.TemporaryDirectory(prefix="ttsmod-bench-") as tmp:
+        work = Path(tmp)
+        results["noop_build_seconds"] = noop_builds(work, runs)
+        results["large_builds"] = large_builds(sizes, work)
+
+    print_table(results)
+    args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwritten: {args.out}")
+    return 0
+
+
+def _load_bridge_bench():
+    """``benchmarks/bridge.py`` under another name (``bridge`` is ttsmod's own package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bridge_bench", HERE / "bridge.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+def print_table(results: dict[str, Any]) -> None:
+    t = results["targets"]
+    rows: list[tuple[str, str, str, str]] = []
+    for row in results["playouts"]:
+        rows.append((f"{row['game']} random {row['players']}-player playouts, one core",
+                     f"{row['games_per_second']:.0f} games/s ({row['engine_over_baseline']:.0f}x the harness)",
+                     f">= {t['playouts_games_per_second']}",
+                     verdict(row["games_per_second"], t["playouts_games_per_second"], True)))
+    for row in results["jobs"]:
+        speedups = ", ".join(f"{jobs} jobs {speedup}x" for jobs, speedup in row["speedup"].items() if jobs != "1")
+        rows.append((f"{row['game']} simulate --jobs N vs --jobs 1", speedups, f">= {t['jobs_two_over_one']}x (2 jobs)",
+                     verdict(row["speedup"].get("2"), t["jobs_two_over_one"], True)))
+    for row in results["large_builds"]:
+        n = row["cards"]
+        for kind, target_key in (("cold", "cold_build_seconds_10000"), ("noop", "noop_build_seconds_10000"),
+                                 ("edit", "edit_build_seconds_10000")):
+            figure = row[kind]
+            target = t[target_key] if n == 10_000 else None
+            rows.append((f"{row['game']} {n:,} cards: {kind} build",
+                         f"{figure['seconds']:.2f} s, {figure['peak_rss_mib']:.0f} MiB, "
+                         f"{figure['images_written']} image(s) written",
+                         f"<= {target} s" if target is not None else "(growth)",
+                         verdict(figure["seconds"], target, False) if target is not None else ""))
+        rows.append((f"{row['game']} {n:,} cards: peak RSS of any build", f"{row['cold']['peak_rss_mib']:.0f} MiB",
+                     f"< {t['build_peak_rss_mib']:.0f} MiB",
+                     verdict(row["cold"]["peak_rss_mib"], t["build_peak_rss_mib"], False)))
+    start = results["python_start_seconds"]
+    rows.append(("ttsmod --help, whole process", f"{results['help_seconds']:.3f} s ({results['help_seconds'] / start:.1f}x "
+                 f"a bare python start of {start:.3f} s)", f"<= {t['help_seconds']} s",
+                 verdict(results["help_seconds"], t["help_seconds"], False)))
+    for game, seconds in results["noop_build_seconds"].items():
+        rows.append((f"no-op ttsmod build {game}, whole process", f"{seconds:.3f} s ({seconds / start:.1f}x python start)",
+                     f"<= {t['noop_build_seconds']} s", verdict(seconds, t["noop_build_seconds"], False)))
+    for row in results["legal"]:
+        if row["p50_ms"] is not None:
+            rows.append((f"bridge legal request, {row['game']}", f"p50 {row['p50_ms']:.3f} ms, p95 {row['p95_ms']:.3f} ms",
+                         f"<= {t['legal_p50_ms']} ms", verdict(row["p50_ms"], t["legal_p50_ms"], False)))
+    idle = results["idle_bridge_rss_mib"]
+    rows.append(("idle bridge RSS", f"{idle:.0f} MiB" if idle is not None else "n/a", f"< {t['idle_bridge_rss_mib']:.0f} MiB",
+                 verdict(idle, t["idle_bridge_rss_mib"], False)))
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    print(f"ttsmod {results['ttsmod']} on {results['cpus']} CPU(s){' (quick run)' if results['quick'] else ''}")
+    for figure, value, target, mark in rows:
+        print(f"{figure:<{widths[0]}}  {value:<{widths[1]}}  {target:<{widths[2]}}  {mark}")
+    playouts = [r["peak_rss_mib"] for r in results["playouts"]]
+    if playouts:
+        print(f"peak RSS of this process (playouts, bridge requests): {max(playouts):.0f} MiB")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -260,6 +260,9 @@ class GameState:
         self._party_count: dict[str, list[int]] = {}  # party -> potions on it of each seat, then in all
         self._occ: list[dict[str, int]] = []          # seat -> occupancy (what goals read)
         self._goal_dirty: set[int] = set()            # seats whose occupancy changed since goals were checked
+        # The Place actions of the seat to move, found by the "can anyone still place" check at the end of the
+        # last turn (seat, list), for legal_actions to take once; None when there are none to take.
+        self._next_places: tuple[int, list[Action]] | None = None
 
     # ------------------------------------------------------------------ basic facts
 
@@ -312,7 +315,12 @@ class GameState:
             pending = self.awaiting()
             return list(self._cat.chooses(pending.owner, pending.cells)) if pending else []
         seat = self.active
-        actions = self._places_of(seat)
+        found = self._next_places
+        if found is not None and found[0] == seat:
+            self._next_places = None  # taken once: the list is extended below
+            actions = found[1]
+        else:
+            actions = self._places_of(seat)
         actions.append(self._cat.passes[seat])
         if self.rules.four_identical_redraw:
             size = self.rules.hand_size
@@ -450,6 +458,7 @@ class GameState:
         :meth:`apply` does after its check (random playouts and search)."""
         if self._history is not None:
             self._history.append(self.copy())
+        self._next_places = None
         events: list[ev.Event] = []
         kind = type(action)
         if kind is Place:
@@ -506,14 +515,18 @@ class GameState:
     def _after_turn(self, seat: int, events: list[ev.Event]) -> None:
         self.last_actor = seat
         self.turn_no += 1
-        reason = self.round_over_reason()
+        upcoming = (seat + 1) % len(self.colours)
+        reason = self.round_over_reason(upcoming)
         if reason:
             self._end_round(reason, events)
         else:
-            self.active = (seat + 1) % len(self.colours)
+            self.active = upcoming
 
-    def round_over_reason(self) -> str | None:
-        """Why the placement phase ends now (FH-4.1 … 4.3): ``two_scenes_full``, ``all_passed``, ``stuck``; or ``None``."""
+    def round_over_reason(self, upcoming: int | None = None) -> str | None:
+        """Why the placement phase ends now (FH-4.1 … 4.3): ``two_scenes_full``, ``all_passed``, ``stuck``; or ``None``.
+
+        ``upcoming``: the seat that moves next if the round goes on (the end of a turn passes it), whose
+        placements the "stuck" check lists first and keeps for :meth:`legal_actions`."""
         full = 0
         scene_open = self._scene_open
         for card in self.scenes:
@@ -527,17 +540,24 @@ class GameState:
                 return "all_passed"
         elif self.passes >= players:
             return "all_passed"
-        if self.rules.round_ends_when_stuck and not self._anyone_can_place():
+        if self.rules.round_ends_when_stuck and not self._anyone_can_place(upcoming):
             return "stuck"
         return None
 
-    def _anyone_can_place(self) -> bool:
-        """Whether some seat has a legal placement (the active seat, most often, is asked first)."""
+    def _anyone_can_place(self, upcoming: int | None = None) -> bool:
+        """Whether some seat has a legal placement. ``upcoming`` (the seat that moves next if the round goes on)
+        is asked first, by listing its placements, which :meth:`legal_actions` then takes rather than list them
+        again; then the active seat, then the others."""
+        if upcoming is not None:
+            places = self._places_of(upcoming)
+            if places:
+                self._next_places = (upcoming, places)
+                return True
         players = len(self.colours)
         active = self.active
-        if self._can_place(active):
+        if active != upcoming and self._can_place(active):
             return True
-        return any(self._can_place(s) for s in range(players) if s != active)
+        return any(self._can_place(s) for s in range(players) if s != active and s != upcoming)
 
     def _redraw(self, seat: int, events: list[ev.Event]) -> None:
         for i in range(len(HUMOURS)):
@@ -950,6 +970,7 @@ class GameState:
             _party_count={party: list(count) for party, count in self._party_count.items()},
             _occ=[dict(occ) for occ in self._occ],
             _goal_dirty=set(self._goal_dirty),
+            _next_places=None,
         )
         other.__dict__.update(fields)
         return other

@@ -219,11 +219,36 @@ def tokenize(text: str) -> Iterator[Token]:
             i += 1
 
 
+_PLAIN_RUN = {'"': re.compile(r'[^"\\\n]+'), "'": re.compile(r"[^'\\\n]+")}
+"""A run of characters that stand for themselves inside a string of each quote: a generated module's strings run
+to megabytes, so they are copied a run at a time, not a character at a time."""
+
+
+_SIMPLE_LITERAL = {q: re.compile(rf'{q}((?:[^{q}\\\n]|\\[ntrabfv\\"\'])*){q}') for q in "\"'"}
+"""A whole string literal whose escapes are all one-character ones (what ``lua_string`` writes for JSON)."""
+
+
+def _decode_simple(body: str) -> str:
+    # Lua's one-character escapes are Python's too, so the C codec decodes them; characters above Latin-1 pass
+    # through it as \uXXXX escapes of their own (the body holds no other backslash: _SIMPLE_LITERAL saw to it).
+    if "\\" not in body:
+        return body
+    return body.encode("latin-1", "backslashreplace").decode("unicode_escape")
+
+
 def _quoted(text: str, i: int, line: int) -> tuple[str, int, int]:
     quote, n = text[i], len(text)
+    simple = _SIMPLE_LITERAL[quote].match(text, i)
+    if simple is not None:
+        return _decode_simple(simple.group(1)), simple.end(), line
+    plain = _PLAIN_RUN[quote]
     out: list[str] = []
     j = i + 1
     while True:
+        run = plain.match(text, j)
+        if run is not None:
+            out.append(run.group())
+            j = run.end()
         if j >= n or text[j] == "\n":
             raise LuaSyntaxError(line, "unfinished string")
         ch = text[j]
@@ -357,22 +382,13 @@ def _resolve(name: str, search_roots: Sequence[Path]) -> Path | None:
     return None
 
 
+_LUA_ESCAPES = {**{code: f"\\{code:03d}" for code in [*range(32), 127]},
+                ord("\\"): "\\\\", ord('"'): '\\"', ord("\n"): "\\n"}
+
+
 def _lua_string(text: str) -> str:
     """``text`` as a double-quoted Lua string literal (any bytes survive: escapes are decimal)."""
-    out = ['"']
-    for ch in text:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == '"':
-            out.append('\\"')
-        elif ch == "\n":
-            out.append("\\n")
-        elif ord(ch) < 32 or ord(ch) == 127:
-            out.append(f"\\{ord(ch):03d}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
+    return '"' + text.translate(_LUA_ESCAPES) + '"'
 
 
 def lua_string(text: str) -> str:

@@ -448,14 +448,21 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: in
     sources: list[tuple[str, dict]] = [("Global", {k: v for k, v in data.items() if k != "ObjectStates"})]
     sources += [(w.where, w.obj) for w in walked]
     cache: dict[Path, bool] = {}
+    # A deck's cards repeat their sheet's URLs: a URL is parsed once and a plain file looked up once.
+    parsed: dict[str, Path | None | UnsafeURL] = {}
+    states: dict[Path, str | None] = {}
     local_count = 0
     first_local: str | None = None
     for where, value in sources:
         for _path, key, url in _urls(value, ""):
-            try:
-                path = local_path(url)
-            except UnsafeURL as exc:
-                add(Finding("warning", "url-unsafe", where, f"{key} {_shown(url)} {exc}; not opened"))
+            path = parsed.get(url, parsed)
+            if path is parsed:
+                try:
+                    path = parsed[url] = local_path(url)
+                except UnsafeURL as exc:
+                    path = parsed[url] = exc
+            if isinstance(path, UnsafeURL):
+                add(Finding("warning", "url-unsafe", where, f"{key} {_shown(url)} {path}; not opened"))
                 continue
             if path is None:
                 continue
@@ -464,9 +471,10 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: in
             if key in IMAGE_KEYS:
                 _check_image_file(path, where, key, add, cache, max_pixels)
             else:
-                state = _file_state(path)
-                if state is not None:
-                    add(Finding("error", "file-missing", where, f"{key} file {_shown(str(path))} {state}"))
+                if path not in states:
+                    states[path] = _file_state(path)
+                if states[path] is not None:
+                    add(Finding("error", "file-missing", where, f"{key} file {_shown(str(path))} {states[path]}"))
     if local_count:
         add(Finding("info", "local-url", first_local or "Global",
                     f"{local_count} file:/// URL(s) or local paths: only this computer can load them, other "

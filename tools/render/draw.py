@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+import os
+import time
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageOps
@@ -100,14 +102,37 @@ def find_art(game_dir: Path, card_id: str, *, file: str, entry: str) -> Path | N
     """
     if not card_id or "/" in card_id or "\\" in card_id or card_id.startswith(".") or "\0" in card_id:
         raise DataError(file, entry, "id", f'art path art/{card_id}.* escapes the game folder')
-    art_dir = (game_dir / "art").resolve()
+    names = _art_names(Path(game_dir) / "art")
+    art_dir = None
     for ext in ART_EXTENSIONS:
+        if f"{card_id}{ext}".casefold() not in names:   # casefolded: as on a case-insensitive file system
+            continue
+        art_dir = art_dir or (game_dir / "art").resolve()
         resolved = (game_dir / "art" / f"{card_id}{ext}").resolve()
         if not resolved.is_relative_to(art_dir):
             raise DataError(file, entry, "id", f"art path art/{card_id}{ext} escapes the game folder")
         if resolved.is_file():
             return resolved
     return None
+
+
+_art_listings: dict[str, tuple[int, frozenset[str]]] = {}
+
+
+def _art_names(art_dir: Path) -> frozenset[str]:
+    """The names in an art folder, listed once while the folder is unchanged: a big game asks for the art of
+    thousands of cards, most of which have none, and each question used to cost three path resolutions."""
+    try:
+        stamp = os.stat(art_dir).st_mtime_ns   # a file added, removed or renamed changes the folder's time
+        names = _art_listings.get(str(art_dir))
+        if names is not None and names[0] == stamp:
+            return names[1]
+        listed = frozenset(name.casefold() for name in os.listdir(art_dir))
+    except OSError:
+        return frozenset()
+    if time.time_ns() - stamp > 2_000_000_000:   # a folder changed just now may change again within its time tick
+        _art_listings[str(art_dir)] = (stamp, listed)
+    return listed
 
 
 def load_art(path: Path, *, file: str, entry: str, max_pixels: int | None = None) -> Image.Image:

@@ -48,11 +48,9 @@ def has_glyph(font_path: str, char: str) -> bool:
 
 def missing_glyphs(text: str, font_path: str | Path) -> list[str]:
     """The distinct characters of ``text`` the font cannot draw, in order of appearance."""
-    seen: list[str] = []
-    for char in text:
-        if char not in seen and not has_glyph(str(font_path), char):
-            seen.append(char)
-    return seen
+    path = str(font_path)
+    # dict.fromkeys: each distinct character once, in order of appearance (a long text repeats its letters)
+    return [char for char in dict.fromkeys(text) if not has_glyph(path, char)]
 
 
 def check_glyphs(text: str, font_path: str | Path, *, file: str, entry: str | None, field: str | None) -> None:

@@ -265,16 +265,26 @@ local function places_of(snap)
                 put(id, { zone = zone, pile = pile[2] .. colour, face = pile[3], kind = pile[1] })
             end
         end
+        -- each caught unicorn in its printed colour's column, in the order caught
         local catch = map.seat_zone("ku-catch", colour)
+        local counts, slots = {}, {}
         for j, c in ipairs(p.catch or {}) do
-            put(c.unicorn, { zone = catch, catch = j - 1, face = FACE_UP, kind = "catch" })
+            local column = map.column_of((data.cards or {})[c.unicorn])
+            slots[j] = counts[column] or 0
+            counts[column] = slots[j] + 1
+        end
+        for j, c in ipairs(p.catch or {}) do
+            local column = map.column_of((data.cards or {})[c.unicorn])
+            local at = { colour = colour, column = column, slot = slots[j], count = counts[column] }
+            local function catch_place(what, k)
+                return { zone = catch, catch = at, what = what, k = k, face = FACE_UP, kind = "catch" }
+            end
+            put(c.unicorn, catch_place(nil, nil))
             for k, id in ipairs(c.pinned or {}) do
-                put(id, { zone = catch, catch = j - 1, on = c.unicorn, what = "pinned", k = k - 1, face = FACE_UP,
-                    kind = "catch" })
+                put(id, catch_place("pinned", k - 1))
             end
             for k, id in ipairs(c.tokens or {}) do
-                put(id, { zone = catch, catch = j - 1, on = c.unicorn, what = "token", k = k - 1, face = FACE_UP,
-                    kind = "catch" })
+                put(id, catch_place("token", k - 1))
             end
         end
         local spot = map.seat_zone("ku-character-spot", colour)
@@ -313,6 +323,12 @@ local function places_of(snap)
     return out
 end
 
+--- Where a catch place (places_of) lies on the table.
+local function catch_spot(place)
+    local at = place.catch
+    return map.catch_spot(at.colour, at.column, at.slot, at.count, place.what, place.k)
+end
+
 --- Whether a found entry (tablemap.everything) lies where its place says.
 local function in_place(entry, place, by_id)
     if place.hand ~= nil then
@@ -322,21 +338,8 @@ local function in_place(entry, place, by_id)
         return false
     end
     if place.catch ~= nil then
-        if place.on == nil then
-            return map.catch_index_at(place.zone, entry.position) == place.catch
-        end
-        -- attached to its unicorn: nearer to it than to any other unicorn lying in this catch area
-        local own = by_id[place.on]
-        if own == nil or not map.entry_in(place.zone, own) then
-            return false
-        end
-        local d = util.flat_distance(own.position, entry.position)
-        for _, other in pairs(by_id) do
-            if other.memo.role == "unicorn" and other.id ~= place.on and map.entry_in(place.zone, other)
-                and util.flat_distance(other.position, entry.position) < d then
-                return false
-            end
-        end
+        -- a caught unicorn, pinned trick or token lies on its own spot (which moves when its column fills up)
+        return util.flat_distance(entry.position, catch_spot(place)) <= map.CATCH_NEAR
     end
     return true
 end
@@ -406,10 +409,7 @@ local function lay_round(snap)
     end
     local function spot_of(place)
         if place.catch ~= nil then
-            if place.what ~= nil then
-                return map.catch_spot(place.zone, place.catch, place.what, place.k)
-            end
-            return map.catch_spot(place.zone, place.catch)
+            return catch_spot(place)
         elseif place.spread ~= nil then
             local s = map.spread_spot(place.zone, place.spread, place.columns or 3)
             return s
@@ -1041,16 +1041,15 @@ local function prepared_purchase(colour, seat)
         local m = util.memo(obj)
         if (item == nil or m.item == item) and not before[m.token] then
             if map.inside(catch, obj) then
+                -- the unicorn it lies on, by the rule the table is read with (tablemap.catch_owner)
                 item, token = m.item, obj
-                local best_d = nil
+                local unicorns = {}
                 for _, u in ipairs(getObjectsWithTag("ku-unicorn")) do
                     if map.inside(catch, u) then
-                        local d = util.flat_distance(u.getPosition(), obj.getPosition())
-                        if best_d == nil or d < best_d then
-                            unicorn, best_d = util.memo(u).card, d
-                        end
+                        table.insert(unicorns, { id = util.memo(u).card, position = u.getPosition() })
                     end
                 end
+                unicorn = map.catch_owner(colour, obj.getPosition(), unicorns) or false
             elseif map.inside(spot, obj) then
                 item, token = m.item, obj
             end
@@ -1166,6 +1165,7 @@ end
 -- ------------------------------------------------------------------ load, save, messages
 function onLoad(script_state)
     data = util.decode(game.data)
+    map.configure(data.layout)
     data.player_colours = data.player_colours or { "White", "Red", "Orange", "Yellow", "Green", "Blue", "Purple" }
     ledger = saved.restore(script_state, new_ledger())
     stepper.configure({ moving = map.moving, step_delay = STEP_DELAY, settle_timeout = SETTLE_TIMEOUT })

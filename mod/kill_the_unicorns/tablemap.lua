@@ -4,8 +4,9 @@
 -- Everything is found by tags and memo, never by GUID or by where the build laid it. The table is the state:
 -- a card's place is the zone it lies in (read by position inside the zone's box, never by the zone's
 -- getObjects(), which physics updates once per frame), a pile's order is its height (the card laid last lies
--- highest, a deck lying in a zone below its loose cards), a captured unicorn's order is its spot in the catch
--- area and what is attached to it (pinned tricks, market tokens) is what lies in the catch area nearest to it.
+-- highest, a deck lying in a zone below its loose cards), a captured unicorn lies in its colour's column of the
+-- catch area (the catch list keeps the engine's order) and what is attached to it (pinned tricks, market tokens)
+-- is what lies in the catch area on it (M.catch_owner).
 --
 -- Places. The mod lays the table from the engine's snapshot (M.places_of gives every card's place, M.spot the
 -- position it goes to) and reads it back (M.snapshot). A place is a table {kind, seat, index, slot, item, k}:
@@ -26,7 +27,7 @@ local M = {}
 
 M.NEAR = 0.6          -- a card lies on a spot when its centre is this close (horizontal distance)
 M.LIFT = 0.03         -- height of one card in a loose pile
-M.CATCH_COLUMNS = 6   -- captured unicorns per row of the catch area
+M.CATCH_NEAR = 0.15   -- a caught unicorn, pinned trick or token lies on its spot when its centre is this close
 
 M.one = seats.one
 M.same = seats.same
@@ -289,33 +290,135 @@ local function local_spot(zone, x, z, lift)
     return { x = w.x, y = zone.getPosition().y + 0.1 + (lift or 0), z = w.z }
 end
 
---- The k-th (0-based) spot of captured unicorn `index` (0-based) in a catch zone: unicorns in rows of
---  CATCH_COLUMNS, a pinned trick a little below its unicorn, a token on it.
-function M.catch_spot(zone, index, what, k)
-    local column = index % M.CATCH_COLUMNS
-    local row = math.floor(index / M.CATCH_COLUMNS)
-    local x = -0.5 + (column + 0.5) / M.CATCH_COLUMNS
-    local z = 0.3 - 0.3 * row
-    if what == "pinned" then
-        return local_spot(zone, x + 0.02 * k, z - 0.1, -0.02 + 0.01 * k)
-    elseif what == "token" then
-        return local_spot(zone, x - 0.03 + 0.03 * k, z + 0.03, 0.2 + 0.05 * k)
+-- The catch area. A caught unicorn lies in its printed colour's column (legendary unicorns in the last one),
+-- whatever colour a token makes it count as: the column's first unicorn on the mat's snap point tagged
+-- `ku-catch-column:<colour>`, each later one `catch_step` nearer the owner (closer when a column holds more than
+-- fits in full steps, so that every unicorn stays on the mat). A pinned trick lies under its unicorn, a market
+-- token on it, both with their centre on the strip of the unicorn the next one leaves visible: read back, such a
+-- centre lies inside that unicorn's card and under no later one (M.catch_owner).
+local layout = { card = { 2.0, 2.8 }, catch_columns = { "legendary" }, catch_step = 0.6, catch_lift = 0.05 }
+local frames = {}
+
+--- Take the table's geometry from generated.game (`layout`).
+function M.configure(geometry)
+    for k, v in pairs(geometry or {}) do
+        layout[k] = v
     end
-    return local_spot(zone, x, z, 0)
+    frames = {}
 end
 
---- The index of the catch spot nearest to a position (the captured unicorn's order), and its distance.
-function M.catch_index_at(zone, p)
-    local q = zone.positionToLocal(p)
-    local best, best_d = 0, nil
-    for index = 0, 3 * M.CATCH_COLUMNS - 1 do
-        local column = index % M.CATCH_COLUMNS
-        local row = math.floor(index / M.CATCH_COLUMNS)
-        local dx = q.x - (-0.5 + (column + 0.5) / M.CATCH_COLUMNS)
-        local dz = q.z - (0.3 - 0.3 * row)
-        local d = dx * dx + dz * dz
+--- The catch-area column of a unicorn (its memo or card facts): its colour, or "legendary".
+function M.column_of(facts)
+    local c = (facts or {}).colour
+    if type(c) == "string" and c ~= "" then
+        return c
+    end
+    return "legendary"
+end
+
+local function unit(a, b)
+    local dx, dz = b.x - a.x, b.z - a.z
+    local n = math.sqrt(dx * dx + dz * dz)
+    if n < 1e-9 then
+        return { x = 0, z = 0 }
+    end
+    return { x = dx / n, z = dz / n }
+end
+
+local function dot(v, d)
+    return v.x * d.x + v.z * d.z
+end
+
+--- colour's catch-area frame (read once): the zone, `toward` (unit vector to the owner's edge), `right` (to the
+--  owner's right), each column's first spot and how far a column may reach (`room`: from the first unicorn's
+--  centre to the last one's, the whole card staying inside the zone).
+function M.catch_frame(colour)
+    local f = frames[colour]
+    if f ~= nil then
+        return f
+    end
+    local zone = M.seat_zone("ku-catch", colour)
+    local mat = M.mat_of(colour)
+    if zone == nil or mat == nil then
+        return nil
+    end
+    local far, near = zone.positionToWorld({ x = 0, y = 0, z = -0.5 }), zone.positionToWorld({ x = 0, y = 0, z = 0.5 })
+    local left, right = zone.positionToWorld({ x = 0.5, y = 0, z = 0 }), zone.positionToWorld({ x = -0.5, y = 0, z = 0 })
+    f = { zone = zone, toward = unit(far, near), right = unit(left, right), first = {}, y = zone.getPosition().y }
+    local centre = zone.getPosition()
+    local half = math.abs(zone.getScale().z) / 2
+    for _, sp in ipairs(mat.getSnapPoints()) do
+        for _, tag in ipairs(sp.tags or {}) do
+            if util.starts_with(tag, "ku-catch-column:") then
+                local w = mat.positionToWorld(sp.position)
+                f.first[string.sub(tag, string.len("ku-catch-column:") + 1)] = { x = w.x, z = w.z }
+            end
+        end
+    end
+    f.room = {}
+    for column, p in pairs(f.first) do
+        local along = dot({ x = p.x - centre.x, z = p.z - centre.z }, f.toward)
+        f.room[column] = math.max(0, half - along - layout.card[2] / 2)
+    end
+    frames[colour] = f
+    return f
+end
+
+--- The step between two unicorns of a column holding `count`: catch_step, or less when they would not fit.
+function M.catch_step(f, column, count)
+    local step = layout.catch_step
+    local room = (f.room or {})[column] or 0
+    if count > 1 and step * (count - 1) > room + 1e-6 then
+        step = room / (count - 1)
+    end
+    return step
+end
+
+--- Where the `slot`-th (0-based) unicorn of `column` lies in colour's catch area when the column holds
+--  `count`; with `what` = "pinned" or "token", its k-th (0-based) pinned trick or token.
+function M.catch_spot(colour, column, slot, count, what, k)
+    local f = M.catch_frame(colour)
+    local first = f.first[column] or f.first.legendary
+    local step = M.catch_step(f, column, count)
+    local a, r = slot * step, 0
+    local y = f.y + 0.1 + layout.catch_lift * slot
+    if what ~= nil then
+        -- the centre of the strip of this unicorn that the next one leaves visible
+        a = a - layout.card[2] / 2 + step / 2
+        if what == "pinned" then
+            r, y = 0.3, f.y + 0.05 + 0.01 * k
+            a = a + 0.05 * k
+        else
+            r, y = 0.55 - 0.35 * k, f.y + 0.2 + layout.catch_lift * count + 0.05 * k
+        end
+    end
+    return { x = first.x + a * f.toward.x + r * f.right.x, y = y, z = first.z + a * f.toward.z + r * f.right.z }
+end
+
+--- Which of `unicorns` (a list of {id, position}, lying in colour's catch area) a pinned trick or token lying at
+--  p belongs to: the one whose card (seen from above) contains p; where cards of a column overlap there, the one
+--  nearer the owner (laid later, lying on top: the one a player sees there). A point on no card: the nearest one.
+function M.catch_owner(colour, p, unicorns)
+    local f = M.catch_frame(colour)
+    local hw, hd = layout.card[1] / 2 + 1e-3, layout.card[2] / 2 + 1e-3
+    local best, best_along = nil, nil
+    for _, u in ipairs(unicorns) do
+        local d = { x = p.x - u.position.x, z = p.z - u.position.z }
+        if math.abs(dot(d, f.right)) <= hw and math.abs(dot(d, f.toward)) <= hd then
+            local along = dot(u.position, f.toward)
+            if best_along == nil or along > best_along then
+                best, best_along = u.id, along
+            end
+        end
+    end
+    if best ~= nil then
+        return best
+    end
+    local best_d = nil
+    for _, u in ipairs(unicorns) do
+        local d = util.flat_distance(u.position, p)
         if best_d == nil or d < best_d then
-            best, best_d = index, d
+            best, best_d = u.id, d
         end
     end
     return best
@@ -360,46 +463,72 @@ local function is_role(name)
     return function(entry) return entry.memo.role == name end
 end
 
---- What lies in colour's catch area: a list of {unicorn, pinned, tokens}, in spot order. Pinned tricks and
---  tokens belong to the unicorn lying nearest to them.
-local function read_catch(zone, found)
+--- Sort `list` (entries with .id) in the order `known` (ids) has them; the others after, by `fallback`.
+local function in_known_order(list, known, fallback)
+    local rank = {}
+    for i, id in ipairs(known or {}) do
+        rank[id] = i
+    end
+    table.sort(list, function(a, b)
+        local ra, rb = rank[a.id], rank[b.id]
+        if ra ~= nil and rb ~= nil then
+            return ra < rb
+        elseif ra ~= nil or rb ~= nil then
+            return ra ~= nil
+        end
+        return fallback(a, b)
+    end)
+end
+
+--- What lies in colour's catch area: a list of {unicorn, pinned, tokens}, in the order of `before` (the
+--  player's catch in the engine's last snapshot), unicorns it does not list after them by column and place.
+--  A pinned trick or token belongs to the unicorn it lies on (M.catch_owner).
+local function read_catch(colour, found, before)
+    local zone = M.seat_zone("ku-catch", colour)
+    local f = M.catch_frame(colour)
     local unicorns = {}
     for _, entry in ipairs(found) do
         if role(entry) == "unicorn" and entry_in(zone, entry) then
-            table.insert(unicorns, { entry = entry, index = M.catch_index_at(zone, entry.position) })
+            table.insert(unicorns, entry)
         end
     end
-    table.sort(unicorns, function(a, b)
-        if a.index ~= b.index then
-            return a.index < b.index
+    local column_rank = {}
+    for i, c in ipairs(layout.catch_columns or {}) do
+        column_rank[c] = i
+    end
+    local order, attached_before = {}, {}
+    for i, c in ipairs(before or {}) do
+        order[i] = c.unicorn
+        attached_before[c.unicorn] = { pinned = c.pinned or {}, tokens = c.tokens or {} }
+    end
+    in_known_order(unicorns, order, function(a, b)
+        local ca, cb = column_rank[M.column_of(a.memo)] or 99, column_rank[M.column_of(b.memo)] or 99
+        if ca ~= cb then
+            return ca < cb
         end
-        return a.entry.id < b.entry.id
+        return dot(a.position, f.toward) < dot(b.position, f.toward)
     end)
-    local out, attached = {}, {}
+    local out, attached, index = {}, {}, {}
     for i, u in ipairs(unicorns) do
-        out[i] = { unicorn = u.entry.id, pinned = {}, tokens = {} }
+        out[i] = { unicorn = u.id, pinned = {}, tokens = {} }
         attached[i] = { pinned = {}, tokens = {} }
+        index[u.id] = i
     end
     for _, entry in ipairs(found) do
         local kind = role(entry)
         if (kind == "trick" or kind == "token") and entry_in(zone, entry) and #unicorns > 0 then
-            local best, best_d = 1, nil
-            for i, u in ipairs(unicorns) do
-                local d = util.flat_distance(u.entry.position, entry.position)
-                if best_d == nil or d < best_d then
-                    best, best_d = i, d
-                end
-            end
+            local i = index[M.catch_owner(colour, entry.position, unicorns)]
             if kind == "trick" then
-                table.insert(attached[best].pinned, entry)
+                table.insert(attached[i].pinned, entry)
             else
-                table.insert(attached[best].tokens, entry)
+                table.insert(attached[i].tokens, entry)
             end
         end
     end
     for i = 1, #out do
-        table.sort(attached[i].pinned, by_height)
-        table.sort(attached[i].tokens, by_height)
+        local was = attached_before[out[i].unicorn] or {}
+        in_known_order(attached[i].pinned, was.pinned, by_height)
+        in_known_order(attached[i].tokens, was.tokens, by_height)
         out[i].pinned = util.pluck(attached[i].pinned, "id")
         out[i].tokens = util.pluck(attached[i].tokens, "id")
     end
@@ -471,7 +600,7 @@ function M.snapshot(ledger)
         p.hunt_discard = ids_in(M.seat_zone("ku-hunt-discard", colour), found, is_role("hunting"))
         p.trick_deck = ids_in(M.seat_zone("ku-trick-deck", colour), found, is_role("trick"))
         p.trick_discard = ids_in(M.seat_zone("ku-trick-discard", colour), found, is_role("trick"))
-        p.catch = read_catch(M.seat_zone("ku-catch", colour), found)
+        p.catch = read_catch(colour, found, before.catch)
         p.tokens = ids_in(M.seat_zone("ku-character-spot", colour), found, is_role("token"))
         snap.players[seat] = p
     end

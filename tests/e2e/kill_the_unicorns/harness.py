@@ -21,10 +21,12 @@ from typing import Any
 from bridge.rules.game import registered_game
 from bridge.tts_json import whole_numbers
 from tests.e2e.harness import ttsmod
-from tests.e2e.kill_the_unicorns.tableview import physical, read_table, seat_zone, zone, inside
+from tests.e2e.kill_the_unicorns.tableview import (
+    CARD, catch_owner, flat, inside, physical, read_table, seat_zone, zone,
+)
 from tests.livebridge import Bridge, free_port
 from tools.headless import Fidelity, HObject, Table
-from tools.headless.geometry import Vec
+from tools.headless.geometry import Vec, position_to_world
 
 GAME = "kill-the-unicorns"
 PHYSICAL_TOP = ("line", "slots", "unicorn_deck", "unicorn_discard", "box", "market")
@@ -160,6 +162,24 @@ class Game:
         from tools.headless.geometry import position_to_world
         return position_to_world(Vec(x, 0.0, zz), z.position, z.rotation, z.scale)
 
+    def drop_on_unicorn(self, token: HObject, unicorn: HObject, colour: str) -> None:
+        """Drop ``token`` on the part of ``unicorn`` a player sees in their catch area (the strip the unicorn
+        caught after it in its column leaves visible, near its upper edge), again if it landed on another card."""
+        area = seat_zone(self.table, "ku-catch", colour)
+        far = position_to_world(Vec(0.0, 0.0, -0.5), area.position, area.rotation, area.scale)
+        near = position_to_world(Vec(0.0, 0.0, 0.5), area.position, area.rotation, area.scale)
+        length = flat(far, near)
+        inset = CARD[1] / 2 - 0.2
+        where = Vec(unicorn.position.x + (far.x - near.x) / length * inset, unicorn.position.y,
+                    unicorn.position.z + (far.z - near.z) / length * inset)
+        unicorn_id = unicorn.memo_json()["card"]
+        for _ in range(10):
+            self.drag(token, colour, where)
+            unicorns = [(o.memo_json()["card"], o) for o in self.table.with_tag("ku-unicorn") if inside(area, o)]
+            if inside(area, token) and catch_owner(area, unicorns, token.position) == unicorn_id:
+                return
+        raise AssertionError(f"the token could not be dropped on {unicorn_id}")
+
     def begin(self, action) -> None:
         """The player performs ``action`` (drags, then a click) without waiting for the ruling."""
         a = action.to_json()
@@ -183,11 +203,9 @@ class Game:
                 token = next(o for o in t.with_tag("ku-token") if o.memo_json()["item"] == a["item"]
                              and inside(stock, o) and o.held_by is None)
                 if a.get("unicorn"):
-                    unicorn = self.obj(a["unicorn"])
-                    where = Vec(unicorn.position.x + 0.2, unicorn.position.y, unicorn.position.z)
+                    self.drop_on_unicorn(token, self.obj(a["unicorn"]), colour)
                 else:
-                    where = seat_zone(t, "ku-character-spot", colour).position
-                self.drag(token, colour, where)
+                    self.drag(token, colour, seat_zone(t, "ku-character-spot", colour).position)
             t.click("buyButton", colour)
         else:
             button = {"pass": "passButton", "power": "powerButton", "decline": "declineButton",

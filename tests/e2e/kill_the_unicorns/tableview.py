@@ -3,7 +3,7 @@
 :func:`read_table` reads the physical part of a snapshot (docs/games/kill-the-unicorns/protocol.md) without the
 mod's help: hands from the hand zones, every pile, area, slot and stock from the zone it lies in (a deck lying in
 a zone counts with its cards, below the loose ones), a captured unicorn's pinned tricks and tokens from what lies
-nearest to it in the catch area. :func:`physical` keeps the keys of a snapshot (the engine's or this module's)
+on its card in the catch area (docs/games/kill-the-unicorns/table-contract.md, "Catch area"). :func:`physical` keeps the keys of a snapshot (the engine's or this module's)
 that the table shows, in a form that compares: piles and hands as sorted lists, "nothing" as None.
 """
 
@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tools.games.kill_the_unicorns.geometry import card_size_units
 from tools.headless import HObject, Table
-from tools.headless.geometry import inside_box
+from tools.headless.geometry import Vec, inside_box, position_to_local
 
 
 def flat(a, b) -> float:
@@ -90,14 +91,35 @@ def where(table: Table, found) -> dict[int, list[tuple[str, dict, HObject]]]:
     return out
 
 
-def _catch(found) -> list[dict[str, Any]]:
-    """A catch area's unicorns, each with the tricks and tokens lying nearest to it (``found``: what lies there)."""
+CARD = card_size_units()   # (width, depth) of a card lying on the table
+
+
+def _on_card(card: HObject, point) -> bool:
+    """Whether ``point`` lies on ``card`` seen from above (its rectangle, turned as the card lies)."""
+    local = position_to_local(point, card.position, card.rotation, Vec(1.0, 1.0, 1.0))
+    return abs(local.x) <= CARD[0] / 2 + 1e-3 and abs(local.z) <= CARD[1] / 2 + 1e-3
+
+
+def catch_owner(area: HObject, unicorns: list[tuple[str, HObject]], point) -> str:
+    """Which of ``unicorns`` (lying in catch area ``area``) a pinned trick or token at ``point`` belongs to: the
+    one whose card it lies on and, where the cards of a column overlap, the one nearer the owner (laid later,
+    lying on top: the one a player sees there); on no card, the nearest one."""
+    under = [u for u in unicorns if _on_card(u[1], point)]
+    if under:
+        return max(under, key=lambda u: position_to_local(u[1].position, area.position, area.rotation,
+                                                          area.scale).z)[0]
+    return min(unicorns, key=lambda u: (flat(u[1].position, point), u[0]))[0]
+
+
+def _catch(found, area: HObject) -> list[dict[str, Any]]:
+    """A catch area's unicorns (``found``: what lies in ``area``), each with the pinned tricks and tokens lying on
+    it (:func:`catch_owner`)."""
     unicorns = [(i, o) for i, m, o in found if m.get("role") == "unicorn"]
     out = {i: {"unicorn": i, "pinned": [], "tokens": []} for i, _ in unicorns}
     for i, m, o in found:
         if m.get("role") in ("trick", "token") and unicorns:
-            nearest = min(unicorns, key=lambda u: (flat(u[1].position, o.position), u[0]))[0]
-            out[nearest]["pinned" if m["role"] == "trick" else "tokens"].append(i)
+            owner = catch_owner(area, unicorns, o.position)
+            out[owner]["pinned" if m["role"] == "trick" else "tokens"].append(i)
     return [{"unicorn": u, "pinned": sorted(c["pinned"]), "tokens": sorted(c["tokens"])}
             for u, c in sorted(out.items())]
 
@@ -110,7 +132,7 @@ def read_table(table: Table, colours: list[str], items: list[str]) -> dict[str, 
         return sorted(i for i, m, o in by_zone.get(id(z), []) if m.get("role") == role)
 
     def catch_of(_found, z: HObject) -> list[dict[str, Any]]:
-        return _catch(by_zone.get(id(z), []))
+        return _catch(by_zone.get(id(z), []), z)
 
     found = None
     snap: dict[str, Any] = {"players": []}

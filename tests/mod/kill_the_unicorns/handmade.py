@@ -16,6 +16,8 @@ from tools.headless import Fidelity, Table
 COLOURS = ["White", "Red", "Orange", "Yellow", "Green", "Blue", "Purple"]
 HUNTING_VALUES = [0, 1, 1, 2, 2, 3, 3, 4]
 FACE_DOWN = (0, 180, 180)
+CATCH_COLUMNS = ["green", "blue", "pink", "yellow", "legendary"]
+CARD = [2.0, 2.794]
 
 
 def cards() -> dict[str, Any]:
@@ -99,8 +101,13 @@ def objects() -> list[dict[str, Any]]:
         z = -16.6 if south else 16.6
         yaw = 0 if south else 180
         sign = 1 if south else -1
+        # a catch column per colour, then legendary: its first unicorn's place near the catch zone's far edge
+        columns = [{"Position": {"x": -4.8 + 2.4 * k, "y": 0.1, "z": -2.5},
+                    "Tags": ["ku-unicorn", "ku-catch-spot", f"ku-catch-column:{column}"]}
+                   for k, column in enumerate(CATCH_COLUMNS)]
         out.append(obj(f"mat{i}", "Custom_Tile", ["ku-seat-mat", f"owner:{colour}"],
-                       {"role": "seat-mat", "owner": colour}, pos=(x, 1, z), rot=(0, yaw, 0), Locked=True))
+                       {"role": "seat-mat", "owner": colour}, pos=(x, 1, z), rot=(0, yaw, 0), Locked=True,
+                       AttachedSnapPoints=columns))
         for j, (tag, role, dx, dz, scale) in enumerate((
                 ("ku-hunt-area", "hunt-area", -3.5, 2.5 * sign, (7, 2, 3.5)),
                 ("ku-catch", "catch", 0, -1.5 * sign, (12, 2, 5)),
@@ -128,7 +135,10 @@ def generated_game() -> str:
             "min_players": 3, "max_players": 7,
             "characters": [{"id": c["id"], "promo": c.get("promo", False)} for c in doc["characters"]],
             "tricks": {t["id"]: {"name": t["name"], "text": t["text"]} for t in doc["tricks"]},
-            "names": names, "rules": {"max_hunt_cards": 3}}
+            "names": names, "rules": {"max_hunt_cards": 3},
+            "cards": {u["id"]: {"kind": "unicorn", "colour": u.get("colour"), "stars": u["stars"]}
+                      for u in doc["unicorns"]},
+            "layout": {"card": CARD, "catch_columns": CATCH_COLUMNS, "catch_step": 0.6, "catch_lift": 0.05}}
     return ("return { game = \"kill-the-unicorns\", mode = \"standard\", data = "
             + json.dumps(json.dumps(data)) + " }")
 

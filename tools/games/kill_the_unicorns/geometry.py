@@ -48,12 +48,21 @@ card covers the lower part of the earlier ones, whose upper strip (stars, colour
 CATCH_LIFT = 0.05
 """Table units each later unicorn of a catch column lies higher than the one before."""
 
-PINNED_OFFSET = (0.0, 0.02, 0.3)
-"""``(right, up, towards the owner)`` from a caught unicorn to a pinned trick card travelling with it (laid on
-the unicorn, a little lower, so the unicorn's stars stay visible), in table units in the mat's frame."""
+def _strip_middle() -> float:
+    """``towards the owner`` from a caught unicorn's centre to the middle of its strip that the next unicorn of the
+    column leaves visible (its upper ``CATCH_STEP``): on its card, under no later one."""
+    depth = 2 * card_half_extents(*CARD_FACE)[1]
+    return round(-(depth / 2 - CATCH_STEP / 2), 4)
 
-TOKEN_OFFSET = (0.45, 0.1, -0.2)
-"""``(right, up, towards the owner)`` from a caught unicorn to a market token put on it, in the mat's frame."""
+
+PINNED_OFFSET = (0.3, -0.05, _strip_middle())
+"""``(right, up, towards the owner)`` from a caught unicorn to a pinned trick card travelling with it: tucked under
+the unicorn, its centre on the unicorn's visible strip (so it is read as that unicorn's and no other's, by the
+reading rule of the table contract) and a little to the right, so its edge shows beside the unicorn."""
+
+TOKEN_OFFSET = (0.55, 0.2, _strip_middle())
+"""``(right, up, towards the owner)`` from a caught unicorn to a market token put on it: on the unicorn's visible
+strip, right of its stars (each further token 0.35 further left)."""
 
 HUNT_SPOTS = 3
 """Places of the hunt area: a hunt is opened with 1 to ``max_hunt_cards`` (3) cards."""

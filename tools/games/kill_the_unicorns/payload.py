@@ -2,8 +2,8 @@
 
 The module returns ``{ game = <id>, mode = <mode>, data = "<JSON>" }``; ``data`` is one JSON text (the mod decodes
 it once) with the keys listed in ``docs/games/kill-the-unicorns/table-contract.md`` ("generated.game"): the seat
-colours, the unicorn colours, the characters, every card id's facts, the market items and their tokens, the rule
-numbers and the table's geometry (:func:`tools.games.kill_the_unicorns.table.table_layout`).
+colours, the player counts Setup accepts, the unicorn colours, the characters, every card id's facts, the market
+items and their tokens, the rule numbers and the table's geometry (:func:`tools.games.kill_the_unicorns.table.table_layout`).
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ def payload(data: KillTheUnicornsData, mode: str, layout: dict) -> dict:
         "mode": mode,
         "protocol": ENVELOPE_VERSION,
         "player_colours": list(seat_colours(data)),
+        "min_players": data.info.min_players,
+        "max_players": data.info.max_players,
         "colours": [{"id": c.id, "hex": c.hex, "name": c.name.to_json()} for c in data.colours.values()],
         "characters": [{"id": c.id, "name": c.name.to_json(), "colour": c.colour, "promo": c.promo,
                         "tricks": list(c.tricks),

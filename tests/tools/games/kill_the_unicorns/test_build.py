@@ -353,6 +353,15 @@ def test_generated_game_gives_the_mod_characters_cards_market_rules_and_layout(b
     layout = payload["layout"]
     assert layout["catch_columns"] == ["green", "blue", "pink", "yellow", "legendary"]
     assert layout["hunt_spots"] == 3 and layout["catch_step"] > 0
+    # Setup accepts the game's player counts (the mod would otherwise fall back to numbers of its own)
+    assert (payload["min_players"], payload["max_players"]) == (data.info.min_players, data.info.max_players)
+    # a pinned trick or token put at its offset lies on its unicorn's card and on no later unicorn of the column
+    # (which lies catch_step nearer the owner): it is read as that unicorn's and no other's
+    _, depth = layout["card"]
+    for offset in (layout["pinned_offset"], layout["token_offset"]):
+        right, _, towards = offset
+        assert abs(right) <= layout["card"][0] / 2 and abs(towards) <= depth / 2
+        assert towards < layout["catch_step"] - depth / 2
 
 
 # -- the whole save ---------------------------------------------------------------------------------------------

@@ -25,24 +25,20 @@ Actions (``A``) are the JSON forms of :mod:`bridge.rules.fifteen_days.actions`.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any
 
-from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError, UnknownRequestType
+from bridge.rules import service as shared
+from bridge.rules.errors import InvalidAction, SnapshotError
 from bridge.rules.fifteen_days.actions import Action
 from bridge.rules.fifteen_days.records import FifteenDaysData
-from bridge.rules.fifteen_days.state import GameState, decide, new_game
+from bridge.rules.fifteen_days.state import GAME_ID, GameState, decide, new_game
 
 REQUEST_TYPES: tuple[str, ...] = ("legal", "apply", "score", "setup")
-MAX_ACTIONS_PER_REQUEST = 200
-"""Most actions one ``apply`` request may carry: a whole turn is far fewer; more is a runaway client."""
 
 
 def handle_request(data: FifteenDaysData, request_type: str, body: Any) -> dict[str, Any]:
     """Answer one bridge request; raises a :class:`~bridge.rules.errors.RulesError` on a bad request."""
-    if request_type not in REQUEST_TYPES:
-        raise UnknownRequestType(f"fifteen-days handles {', '.join(REQUEST_TYPES)}, not {request_type!r}")
-    if not isinstance(body, Mapping):
-        raise InvalidAction("the request body must be an object")
+    body = shared.request_body(GAME_ID, REQUEST_TYPES, request_type, body)
     if request_type == "setup":
         return setup(data, body.get("players"), body.get("seed", 0))
     if "snapshot" not in body:
@@ -86,32 +82,12 @@ def ruling(state: GameState, events: list[Any]) -> dict[str, Any]:
 
 def check_action(data: FifteenDaysData, snapshot: Any, action: Any) -> dict[str, Any]:
     """Whether ``action`` (JSON) is allowed on the table ``snapshot`` (taken before it), and its ruling."""
-    state = GameState.from_snapshot(data, snapshot)
-    parsed = Action.from_json(action)
-    try:
-        state.check(parsed)
-    except IllegalAction as exc:
-        return {"legal": False, "reason": exc.reason, "message": str(exc)}
-    events = state.apply(parsed)
-    return {"legal": True, **ruling(state, events)}
+    return shared.check_then_apply(GameState.from_snapshot(data, snapshot), Action.from_json(action), ruling)
 
 
 def apply_actions(data: FifteenDaysData, snapshot: Any, actions: Any) -> dict[str, Any]:
     """The ruling of ``actions`` (JSON, in order) applied to ``snapshot``; a refused one raises naming it."""
-    if not isinstance(actions, list) or not actions:
-        raise InvalidAction("actions must be a non-empty list of actions")
-    if len(actions) > MAX_ACTIONS_PER_REQUEST:
-        raise InvalidAction(f"{len(actions)} actions in one request (at most {MAX_ACTIONS_PER_REQUEST})")
-    state = GameState.from_snapshot(data, snapshot)
-    events: list[Any] = []
-    for index, value in enumerate(actions):
-        try:
-            events += state.apply(Action.from_json(value))
-        except IllegalAction as exc:
-            raise IllegalAction(f"actions[{index}]: {exc}", exc.reason) from None
-        except InvalidAction as exc:
-            raise InvalidAction(f"actions[{index}]: {exc}") from None
-    return ruling(state, events)
+    return ruling(*shared.apply_each(lambda: GameState.from_snapshot(data, snapshot), actions, Action.from_json))
 
 
 def score(data: FifteenDaysData, snapshot: Any) -> dict[str, Any]:

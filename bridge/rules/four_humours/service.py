@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from bridge.rules import service as shared
 from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError, UnknownRequestType
 from bridge.rules.four_humours import events as ev
 from bridge.rules.four_humours.actions import Action, Choose
@@ -121,7 +122,7 @@ def check_action(data: FourHumoursData, snapshot: Any, action: Any) -> dict[str,
     try:
         state.check(parsed)
     except IllegalAction as exc:
-        return {"legal": False, "reason": exc.reason, "message": str(exc)}
+        return shared.refusal(exc)
     if isinstance(parsed, Choose) or state.phase is not Phase.PLACEMENT:
         return {"legal": True, "round_over": False, "round_end_reason": None, "next_player": state.to_move()}
     trial = state.copy()

@@ -4,7 +4,8 @@ Scripted players seat, press Setup and play whole games by drags and buttons, ea
 on the table as it lies; after every decision (every trick placed, every hunt decision, every purchase) the
 harness checks the table against the engine's own state after the same decision
 (tests/e2e/kill_the_unicorns/harness.py, ``Game.check``). Then the cases a host meets: a refused move put back and
-explained, the bridge stopped and restarted in the middle of a game, and a reload in the middle of a hunt.
+explained, the bridge stopped and restarted in the middle of a game, a reload in the middle of a hunt and one in
+the middle of a ruling (a capture, a purchase), and a whole game on the slow table (``Fidelity.slow()``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.kill_the_unicorns.conftest import start as _start
+from tests.e2e.kill_the_unicorns.harness import Game
 from tests.e2e.kill_the_unicorns.tableview import physical, zone
+from tools.headless import Fidelity
 
 
 @pytest.mark.parametrize("colours, seed", [
@@ -129,3 +132,58 @@ def test_reload_mid_hunt(games, save, data, repo_root):
             break
         game.play(game.pick())
     assert game.reloads == 1 and game.actions_checked >= 15
+
+
+def test_a_whole_game_on_the_slow_table(games, save, data, repo_root):
+    # one-second moves, four-frame spawns, drops landing up to 0.45 units off the point aimed at: every decision
+    # still checked against the engine, the table read only once the mod's moves have ended
+    game = Game(save, data, repo_root, ["White", "Red", "Orange", "Yellow"], seed=11, fidelity=Fidelity.slow())
+    games.append(game)
+    game.start()
+    game.play_game()
+    assert game.over_checked and game.kinds["place-trick"] == 16
+    assert game.kinds.get("buy", 0) > 0 and game.actions_checked == sum(game.kinds.values())
+    assert game.table.ui_value("scoreRound").startswith("Final scores")
+    assert game.table.errors == []
+
+
+def _ruling_events(game, action) -> list[str]:
+    """The events the engine rules for ``action`` on the table as it lies."""
+    ruling = game.engine.handle(game.data, "legal", {"snapshot": game.snapshot(), "action": action.to_json()})
+    return [e["event"] for e in ruling.get("events") or []]
+
+
+@pytest.mark.parametrize("event, seed", [("captured", 12), ("bought", 13)], ids=["capture", "purchase"])
+def test_reload_while_a_ruling_is_being_applied(games, save, data, repo_root, event, seed):
+    game = _start(games, save, data, repo_root, ("White", "Red", "Orange"), seed=seed)
+    for _ in range(300):
+        action = game.pick({"buy": 20.0, "skip": 0.05, "pass": 0.2})
+        if event in _ruling_events(game, action):
+            break
+        game.play(action)
+    else:
+        raise AssertionError(f"no decision led to {event}")
+    asked = len(game.table.sent_custom)
+    game.begin(action)
+
+    def mid_ruling() -> bool:
+        ledger = game.ledger()
+        return bool(ledger.get("ruling")) and ledger.get("applied", 0) >= 1 \
+            and any(o.in_motion for o in game.table.objects)
+
+    # the mod has the ruling, has told some of its events and is moving cards, when the host reloads
+    assert game.table.run_until(mid_ruling, max_seconds=30)
+    sent = game.requests("legal", asked)
+    assert len(sent) == 1 and sent[0]["action"] == action.to_json()
+    game.reload()
+    assert game.table.run_until(game.connected, max_seconds=30)
+    game.wait_ready()
+    # the rest of the ruling is applied: the table is the engine's state after that decision
+    state = game.engine.from_snapshot(game.data, sent[0]["snapshot"])
+    state.apply(action)
+    game.check(state)
+    for _ in range(6):
+        if game.over:
+            break
+        game.play(game.pick())
+    assert game.table.errors == []

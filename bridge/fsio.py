@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
+from typing import Collection, Mapping
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, durable: bool = True) -> None:
@@ -40,3 +42,53 @@ def _umask() -> int:
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     """Write ``text`` as UTF-8 with LF newlines, atomically."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def replace_tree(folder: str | os.PathLike, files: Mapping[str, bytes], *, owned: Collection[str],
+                 durable: bool = True) -> None:
+    """Make ``folder`` hold ``files`` (relative POSIX path → bytes), all at once.
+
+    The files are written into a temporary folder beside ``folder``, which then takes its place by renames: a
+    failure while writing leaves ``folder`` as it was and removes the temporary one. Entries at the top of an
+    existing ``folder`` whose names are not in ``owned`` (``.git``, a README, a project file) are moved into the
+    new tree; the owned ones are replaced. The caller checks the relative paths (no ``..``, no absolute path).
+    """
+    target = Path(folder).absolute()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    try:
+        for relative, data in files.items():
+            path = tmp.joinpath(*relative.split("/"))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "wb") as handle:
+                handle.write(data)
+                if durable:
+                    handle.flush()
+                    os.fsync(handle.fileno())
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    if not target.exists():
+        try:
+            os.replace(tmp, target)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+    os.rmdir(old)   # only its unused name is wanted
+    try:
+        os.replace(target, old)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        os.replace(old, target)
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    for entry in sorted(old.iterdir()):
+        if entry.name not in owned:
+            os.replace(entry, target / entry.name)
+    shutil.rmtree(old, ignore_errors=True)

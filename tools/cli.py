@@ -46,6 +46,8 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("selftest", "selftest", "selftest_command", "Check a running TTS game against what the mod assumes."),
     CommandEntry("watch", "watch", "watch_command", "Rebuild and push to TTS as game files change."),
     CommandEntry("replay", "replay", "replay_command", "Re-run a journal's adjudications and report changes."),
+    CommandEntry("unpack", "unpack", "unpack_command", "Write a TTS save as a folder tree to keep in git."),
+    CommandEntry("pack", "pack", "pack_command", "Build a TTS save from a folder tree made by unpack."),
 )
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

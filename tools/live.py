@@ -107,11 +107,16 @@ async def serve(bridge: Any, *, report: Callable[[str, str], None], watch_game: 
 
 
 def script_states_for(source: str) -> list[ScriptState]:
-    """Script states from a pulled folder (``<Name>.<guid>.lua|.xml``) or from a game's bundled scripts (a
-    game id or a game folder, which holds a ``game.toml``)."""
+    """Script states from a tree written by ``ttsmod unpack`` (it holds a ``save.json``), a pulled folder
+    (``<Name>.<guid>.lua|.xml``) or a game's bundled scripts (a game id or a game folder, which holds a
+    ``game.toml``)."""
     from bridge.editor import read_script_files, states_from_bundle_scripts
 
     path = Path(source)
+    if path.is_dir() and (path / "save.json").is_file():
+        from tools.savetree import script_states   # a tree written by ttsmod unpack
+
+        return script_states(path)
     if path.is_dir() and not (path / "game.toml").is_file():
         return read_script_files(path)
     from tools.build import bundle_scripts   # brings Pillow: only when a game is pushed

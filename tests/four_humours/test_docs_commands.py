@@ -97,6 +97,10 @@ def workspace(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     env = {k: v for k, v in os.environ.items()
            if k not in {"XDG_DATA_HOME", "TTSMOD_ASSETS", "TTSMOD_MOD", "PYTHONPATH"}}
     env["HOME"] = str(home)
+    # docs/modding.md commits an unpacked save: git as a modder has it set up, with a name and an address
+    env.update({"GIT_AUTHOR_NAME": "Ann Modder", "GIT_AUTHOR_EMAIL": "ann@example.com",
+                "GIT_COMMITTER_NAME": "Ann Modder", "GIT_COMMITTER_EMAIL": "ann@example.com",
+                "GIT_CONFIG_NOSYSTEM": "1"})
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     return work, env
 

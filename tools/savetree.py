@@ -1,0 +1,435 @@
+"""A TTS save as a source tree, and back: ``ttsmod unpack`` and ``ttsmod pack``.
+
+Any save (or Saved Object) becomes a folder a modder can keep in git::
+
+    DIR/
+      save.json             the save without what the files below hold (keys sorted)
+      script.lua            Global's LuaScript          } each only when the save's value is a
+      ui.xml                Global's XmlUI              } non-empty string; an empty or absent one
+      state.json|state.txt  Global's LuaScriptState     } stays in save.json as it was
+      objects/              ObjectStates
+        order.json          the object folders in the save's order
+        <Nickname>.<GUID>/  one object: object.json, script.lua, ui.xml, state.json|state.txt, and
+          contents/           ContainedObjects (a bag's or deck's objects, order.json keeps their order)
+          children/           ChildObjects (attached objects)
+          states/             States (order.json maps each state id to its folder)
+
+The script state is written as ``state.json`` (indented) when it is JSON that re-encodes compactly to exactly the
+saved text (what TTS's ``JSON.encode`` writes), else as ``state.txt``, the text as it is. Folder names are
+cosmetic: a safe name from the nickname (or the object's ``Name``) and the GUID (when it can be part of a file
+name), with ``~2``, ``~3``… for a name already used in the folder (containers often hold objects that share a
+GUID). ``pack`` reads ``order.json`` to know which folders make the list and in what order.
+
+``pack(unpack(save))`` equals the save as a JSON value: every string, number, list and object is the same, lists in
+the same order. Two things are normalised, neither of which TTS reads: the order of keys inside objects (sorted)
+and how numbers are spelled (``-1.250435E-05`` is written ``-1.250435e-05``).
+
+Trees come from anyone (a pull request, an archive), so ``pack`` reads only the files named above, refuses a
+name in ``order.json`` that is not a plain folder directly beside it (no ``..``, no separator, no link that leads
+out), and names the file and the problem in one line (:class:`bridge.errors.InputError`, exit 2). ``unpack``
+writes the whole tree in a temporary folder that then replaces DIR (:func:`bridge.fsio.replace_tree`): a failure
+leaves DIR as it was; other entries of DIR (``.git``, a README, ``ttsmod.toml``) are kept.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bridge.errors import InputError
+from bridge.fsio import atomic_write_bytes, replace_tree
+from bridge.safenames import is_safe_token, safe_component
+
+SAVE_FILE = "save.json"
+OBJECT_FILE = "object.json"
+ORDER_FILE = "order.json"
+OBJECTS_DIR = "objects"
+SCRIPT_FILE = "script.lua"
+UI_FILE = "ui.xml"
+STATE_JSON = "state.json"
+STATE_TEXT = "state.txt"
+
+TEXT_KEYS = (("LuaScript", SCRIPT_FILE), ("XmlUI", UI_FILE))
+STATE_KEY = "LuaScriptState"
+# Where an object keeps other objects: save key → sub-folder, and whether the key holds a list or a map.
+OBJECT_SLOTS = (("ContainedObjects", "contents", list), ("ChildObjects", "children", list), ("States", "states", dict))
+SAVE_SLOTS = (("ObjectStates", OBJECTS_DIR, list),)
+
+OWNED = frozenset({SAVE_FILE, SCRIPT_FILE, UI_FILE, STATE_JSON, STATE_TEXT, OBJECTS_DIR})
+"""The entries of DIR that unpack writes and replaces; anything else in DIR is the modder's and is kept."""
+
+NODE_FILES = frozenset({SCRIPT_FILE, UI_FILE, STATE_JSON, STATE_TEXT})
+NAME_BYTES = 60         # longest nickname part of a folder name (paths nest: keep each step short)
+MAX_DEPTH = 100         # deepest nesting pack follows (real saves nest 3 or 4 deep)
+
+
+@dataclass(frozen=True)
+class TreeResult:
+    """What unpack or pack did: the save file, the folder, how many objects (at any depth) and scripts (non-empty
+    ``LuaScript``, Global's included) the save has, and how many files the tree has."""
+
+    save: Path
+    folder: Path
+    objects: int
+    scripts: int
+    files: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"save": str(self.save), "dir": str(self.folder), "objects": self.objects, "scripts": self.scripts,
+                "files": self.files}
+
+
+# ------------------------------------------------------------------------------------------------ reading a save
+
+
+def read_save(path: str | os.PathLike) -> dict[str, Any]:
+    """The save at ``path`` as a JSON object with an ``ObjectStates`` list; :class:`InputError` otherwise."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a folder, not a save file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    data = _parse_json(raw, str(path))
+    if not isinstance(data, dict) or not isinstance(data.get("ObjectStates"), list):
+        raise InputError(f"{path}: not a TTS save (no ObjectStates list)")
+    return data
+
+
+def _parse_json(raw: bytes, where: str) -> Any:
+    try:
+        return json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise InputError(f"{where}: not UTF-8 text") from None
+    except RecursionError:
+        raise InputError(f"{where}: JSON nested too deeply to read") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+
+
+def dumps(value: Any) -> bytes:
+    """``value`` as the JSON ttsmod writes for saves and trees: 2-space indent, keys sorted, a final newline.
+    Text that cannot be UTF-8 (a lone surrogate) is written as ``\\u`` escapes."""
+    text = json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(value, indent=2, ensure_ascii=True, sort_keys=True) + "\n").encode("ascii")
+
+
+# ------------------------------------------------------------------------------------------------ save → files
+
+
+def _is_objects(value: Any, kind: type) -> bool:
+    """Whether ``value`` is a non-empty list (or map) of objects: what becomes folders."""
+    if not value or not isinstance(value, kind):
+        return False
+    items = value if kind is list else value.values()
+    return all(isinstance(item, dict) for item in items)
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def state_as_json(state: str) -> bytes | None:
+    """The indented ``state.json`` for a script state, when packing it gives back exactly ``state``; else None."""
+    try:
+        value = json.loads(state)
+    except (ValueError, RecursionError):
+        return None
+    if json.dumps(value, separators=(",", ":"), ensure_ascii=False) != state:
+        return None
+    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def folder_names(objects: list[dict[str, Any]]) -> list[str]:
+    """One folder name per object, distinct in the folder even where file systems ignore case and Unicode
+    normalisation: ``<safe nickname or Name>.<GUID>``, ``~2``… for a name already taken."""
+    used = {ORDER_FILE}
+    names: list[str] = []
+    for obj in objects:
+        label = obj.get("Nickname")
+        if not isinstance(label, str) or not label.strip():
+            label = obj.get("Name") if isinstance(obj.get("Name"), str) else ""
+        base = safe_component(label, max_bytes=NAME_BYTES)
+        guid = obj.get("GUID")
+        if isinstance(guid, str) and is_safe_token(guid):
+            base = f"{base}.{guid}"
+        name, number = base, 2
+        while _fold(name) in used:
+            name, number = f"{base}~{number}", number + 1
+        used.add(_fold(name))
+        names.append(name)
+    return names
+
+
+def _fold(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def tree_files(save: dict[str, Any]) -> dict[str, bytes]:
+    """The files of the tree for ``save``: relative POSIX path → content (deterministic, nothing written)."""
+    files: dict[str, bytes] = {}
+    _put_node(files, "", SAVE_FILE, save, SAVE_SLOTS)
+    return files
+
+
+def _put_node(files: dict[str, bytes], prefix: str, holder: str, data: dict[str, Any], slots) -> None:
+    rest = dict(data)
+    for key, name in TEXT_KEYS:
+        value = rest.get(key)
+        if isinstance(value, str) and value and _encodable(value):
+            files[prefix + name] = value.encode("utf-8")
+            del rest[key]
+    state = rest.get(STATE_KEY)
+    if isinstance(state, str) and state and _encodable(state):
+        pretty = state_as_json(state)
+        if pretty is not None:
+            files[prefix + STATE_JSON] = pretty
+        else:
+            files[prefix + STATE_TEXT] = state.encode("utf-8")
+        del rest[STATE_KEY]
+    for key, sub, kind in slots:
+        value = rest.get(key)
+        if not _is_objects(value, kind):
+            continue
+        objects = value if kind is list else list(value.values())
+        names = folder_names(objects)
+        order: Any = names if kind is list else dict(zip(value.keys(), names))
+        files[f"{prefix}{sub}/{ORDER_FILE}"] = dumps(order)
+        for name, obj in zip(names, objects):
+            _put_node(files, f"{prefix}{sub}/{name}/", OBJECT_FILE, obj, OBJECT_SLOTS)
+        del rest[key]
+    files[prefix + holder] = dumps(rest)
+
+
+# ------------------------------------------------------------------------------------------------ files → save
+
+
+def save_from_tree(folder: str | os.PathLike) -> dict[str, Any]:
+    """The save a tree describes (see the module docstring); :class:`InputError` naming the file otherwise."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise InputError(f"{root}: no such folder")
+    if not (root / SAVE_FILE).is_file():
+        raise InputError(f"{root}: no {SAVE_FILE}; not a save unpacked by ttsmod unpack")
+    return _read_node(root, root, SAVE_FILE, SAVE_SLOTS, depth=0, strict=False)
+
+
+def _rel(root: Path, path: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _read_bytes(root: Path, path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{_rel(root, path)}: cannot read ({exc.strerror or exc})") from None
+
+
+def _read_text(root: Path, path: Path) -> str:
+    try:
+        return _read_bytes(root, path).decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{_rel(root, path)}: not UTF-8 text") from None
+
+
+def _read_node(root: Path, folder: Path, holder: str, slots, *, depth: int, strict: bool) -> dict[str, Any]:
+    if depth > MAX_DEPTH:
+        raise InputError(f"{_rel(root, folder)}: objects nested more than {MAX_DEPTH} deep")
+    holder_path = folder / holder
+    if not holder_path.is_file():
+        raise InputError(f"{_rel(root, folder)}: no {holder}")
+    data = _parse_json(_read_bytes(root, holder_path), _rel(root, holder_path))
+    if not isinstance(data, dict):
+        raise InputError(f"{_rel(root, holder_path)}: not a JSON object")
+    slot_dirs = {sub for _, sub, _ in slots}
+    if strict:
+        for entry in folder.iterdir():
+            if entry.name.startswith(".") or entry.name in NODE_FILES or entry.name in slot_dirs \
+                    or entry.name == holder:
+                continue
+            raise InputError(f"{_rel(root, entry)}: not part of an object folder (expected {holder}, "
+                             f"{', '.join(sorted(NODE_FILES))} or {', '.join(sorted(slot_dirs))}/)")
+
+    def take(key: str, path: Path, value: Any) -> None:
+        if key in data:
+            raise InputError(f"{_rel(root, path)}: {key} is also in {holder}; keep it in one place")
+        data[key] = value
+
+    for key, name in TEXT_KEYS:
+        path = folder / name
+        if path.is_file():
+            take(key, path, _read_text(root, path))
+    state_json, state_text = folder / STATE_JSON, folder / STATE_TEXT
+    if state_json.is_file() and state_text.is_file():
+        raise InputError(f"{_rel(root, folder) or '.'}: both {STATE_JSON} and {STATE_TEXT}; keep one")
+    if state_json.is_file():
+        value = _parse_json(_read_bytes(root, state_json), _rel(root, state_json))
+        take(STATE_KEY, state_json, json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+    elif state_text.is_file():
+        take(STATE_KEY, state_text, _read_text(root, state_text))
+    for key, sub, kind in slots:
+        slot = folder / sub
+        if not slot.exists():
+            continue
+        if not slot.is_dir():
+            raise InputError(f"{_rel(root, slot)}: not a folder")
+        take(key, slot, _read_slot(root, slot, kind, depth))
+    return data
+
+
+def _read_slot(root: Path, slot: Path, kind: type, depth: int) -> Any:
+    order_path = slot / ORDER_FILE
+    where = _rel(root, order_path)
+    if not order_path.is_file():
+        raise InputError(f"{where}: missing (it lists the object folders in order)")
+    order = _parse_json(_read_bytes(root, order_path), where)
+    if kind is list:
+        if not isinstance(order, list) or not all(isinstance(n, str) for n in order):
+            raise InputError(f"{where}: must be a list of folder names")
+        keys, names = None, order
+    else:
+        if not isinstance(order, dict) or not all(isinstance(n, str) for n in order.values()):
+            raise InputError(f"{where}: must map each state id to a folder name")
+        keys, names = list(order), list(order.values())
+    real = slot.resolve()
+    seen: set[str] = set()
+    for name in names:
+        if not name or name in (".", "..") or any(c in name for c in "/\\\x00") or name.startswith("."):
+            raise InputError(f"{where}: {name!r} is not a plain folder name; refusing to read outside {slot.name}/")
+        path = slot / name
+        if not path.is_dir():
+            raise InputError(f"{where}: names {name!r}, which is not a folder in {_rel(root, slot)}/")
+        if path.resolve().parent != real:
+            raise InputError(f"{where}: {name!r} leads outside {_rel(root, slot)}/; refusing to read it")
+        if _fold(name) in seen:
+            raise InputError(f"{where}: names {name!r} twice")
+        seen.add(_fold(name))
+    for entry in sorted(slot.iterdir()):
+        if entry.name == ORDER_FILE or entry.name.startswith("."):
+            continue
+        if _fold(entry.name) not in seen:
+            raise InputError(f"{_rel(root, entry)}: not listed in {where}; add it there (in its place) or remove it")
+    objects = [_read_node(root, slot / name, OBJECT_FILE, OBJECT_SLOTS, depth=depth + 1, strict=True)
+               for name in names]
+    return objects if keys is None else dict(zip(keys, objects))
+
+
+# ------------------------------------------------------------------------------------------------ the commands
+
+
+def _count(save: dict[str, Any]) -> tuple[int, int]:
+    """(objects at any depth, non-empty scripts including Global's), without recursion."""
+    objects, scripts = 0, int(bool(isinstance(save.get("LuaScript"), str) and save["LuaScript"]))
+    stack = [save.get("ObjectStates")]
+    while stack:
+        value = stack.pop()
+        items = value if isinstance(value, list) else list(value.values()) if isinstance(value, dict) else []
+        for obj in items:
+            if not isinstance(obj, dict):
+                continue
+            objects += 1
+            scripts += bool(isinstance(obj.get("LuaScript"), str) and obj["LuaScript"])
+            stack.extend(obj.get(key) for key, _, _ in OBJECT_SLOTS)
+    return objects, scripts
+
+
+def unpack(save_path: str | os.PathLike, folder: str | os.PathLike) -> TreeResult:
+    """Write the save at ``save_path`` as a tree in ``folder`` (replacing a tree unpacked there before).
+
+    ``folder`` must not exist, be empty, or hold a tree (a ``save.json``): any other folder is refused, so an
+    unpack into the wrong place cannot replace someone's files.
+    """
+    save = read_save(save_path)
+    target = Path(folder)
+    if target.exists():
+        if not target.is_dir():
+            raise InputError(f"{target}: is a file, not a folder")
+        if any(target.iterdir()) and not (target / SAVE_FILE).is_file():
+            raise InputError(f"{target}: not empty and holds no {SAVE_FILE}; unpack into a new or empty folder")
+    try:
+        files = tree_files(save)
+    except RecursionError:
+        raise InputError(f"{save_path}: objects nested too deeply to unpack") from None
+    try:
+        replace_tree(target, files, owned=OWNED)
+    except OSError as exc:
+        raise InputError(f"{target}: cannot write the tree ({exc.strerror or exc}); nothing was changed") from None
+    objects, scripts = _count(save)
+    return TreeResult(Path(save_path).absolute(), target.absolute(), objects, scripts, len(files))
+
+
+def default_save_path(folder: str | os.PathLike) -> Path:
+    """Where ``pack DIR`` writes without a SAVE: ``DIR.json`` beside the folder."""
+    folder = Path(folder).absolute()
+    return folder.with_name(folder.name + ".json")
+
+
+def pack(folder: str | os.PathLike, save_path: str | os.PathLike | None = None) -> tuple[TreeResult, bytes]:
+    """The save the tree in ``folder`` describes, written to ``save_path`` (default :func:`default_save_path`;
+    ``"-"``: not written, the caller prints it). Returns what was done and the save's bytes."""
+    try:
+        save = save_from_tree(folder)
+    except RecursionError:
+        raise InputError(f"{folder}: objects nested too deeply to pack") from None
+    if "ObjectStates" not in save:
+        save["ObjectStates"] = []       # every object folder removed: a save with no objects
+    elif not isinstance(save["ObjectStates"], list):
+        raise InputError(f"{Path(folder) / SAVE_FILE}: ObjectStates must be a list")
+    raw = dumps(save)
+    target = Path("-") if str(save_path) == "-" else Path(save_path) if save_path else default_save_path(folder)
+    if str(target) != "-":
+        try:
+            atomic_write_bytes(target, raw)
+        except OSError as exc:
+            raise InputError(f"{target}: cannot write ({exc.strerror or exc})") from None
+    objects, scripts = _count(save)
+    shown = target if str(target) == "-" else target.absolute()
+    return TreeResult(shown, Path(folder).absolute(), objects, scripts, len(tree_files(save))), raw
+
+
+def script_states(folder: str | os.PathLike) -> list:
+    """What ``ttsmod push DIR`` sends for a tree: Global and every top-level object with a script or a UI, each
+    with both (an empty string for the one it lacks: a state without ``ui`` would delete the object's UI).
+
+    Objects in containers are left out: TTS knows no scripts of objects it has not taken out (the save keeps
+    them, and ``pack`` writes them)."""
+    from bridge.protocol import GLOBAL_GUID, ScriptState
+
+    save = save_from_tree(folder)
+
+    def text(value: Any) -> str:
+        return value if isinstance(value, str) else ""
+
+    states = [ScriptState(name="Global", guid=GLOBAL_GUID, script=text(save.get("LuaScript")),
+                          ui=text(save.get("XmlUI")))]
+    seen = {GLOBAL_GUID}
+    for obj in save.get("ObjectStates") or []:
+        if not isinstance(obj, dict) or not (text(obj.get("LuaScript")) or text(obj.get("XmlUI"))):
+            continue
+        guid = obj.get("GUID")
+        if not isinstance(guid, str) or not guid or guid in seen:
+            raise InputError(f"{folder}: a scripted object ({str(obj.get('Nickname'))[:60]!r}) has "
+                             f"{'a GUID another object has' if guid in seen else 'no GUID'}; TTS could not tell "
+                             "which object the script is for")
+        seen.add(guid)
+        name = obj.get("Nickname") if isinstance(obj.get("Nickname"), str) and obj.get("Nickname") else obj.get("Name")
+        states.append(ScriptState(name=str(name or ""), guid=guid, script=text(obj.get("LuaScript")),
+                                  ui=text(obj.get("XmlUI"))))
+    return states

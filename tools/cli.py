@@ -48,6 +48,8 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("replay", "replay", "replay_command", "Re-run a journal's adjudications and report changes."),
     CommandEntry("unpack", "unpack", "unpack_command", "Write a TTS save as a folder tree to keep in git."),
     CommandEntry("pack", "pack", "pack_command", "Build a TTS save from a folder tree made by unpack."),
+    CommandEntry("bundle", "bundle", "bundle_command", "Bundle a Lua script and the modules it requires into one script."),
+    CommandEntry("unbundle", "unbundle", "unbundle_command", "Split a bundled Lua script back into its module files."),
 )
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}

@@ -1,0 +1,140 @@
+"""``ttsmod bundle`` and ``ttsmod unbundle``: Lua modules ⇄ one luabundle-format script, with the ``require``
+search path of a modder's project.
+
+The search path is, in order: every ``--lua-path`` folder given; else the ``[lua] path`` list of the nearest
+``ttsmod.toml`` (in the root script's folder or a folder above it; its paths are relative to the file); else the
+root script's own folder. ``require("lib.util")`` then finds ``<folder>/lib/util.lua`` (or ``.ttslua``, or
+``lib/util/init.lua``) as the build does (:mod:`bridge.luabundle`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from bridge.errors import InputError
+from bridge.fsio import atomic_write_text
+from bridge.luabundle import ROOT_MODULE, bundle, is_bundle, unbundle
+from bridge.safenames import safe_component
+
+PROJECT_FILE = "ttsmod.toml"
+_SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-]*$")
+
+
+def find_project_file(start: Path) -> Path | None:
+    """The nearest ``ttsmod.toml`` in ``start`` or a folder above it."""
+    for folder in [start, *start.parents]:
+        candidate = folder / PROJECT_FILE
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def project_lua_path(project: Path) -> list[Path]:
+    """The ``[lua] path`` folders of a ``ttsmod.toml``, relative to its folder; :class:`InputError` when the
+    file is not TOML or the list is not a list of strings."""
+    try:
+        data = tomllib.loads(project.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"{project}: cannot read it ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{project}: not valid TOML ({exc})") from None
+    lua = data.get("lua", {})
+    paths = lua.get("path", []) if isinstance(lua, dict) else None
+    if not isinstance(paths, list) or not all(isinstance(p, str) and p for p in paths):
+        raise InputError(f'{project}: [lua] path must be a list of folders, like path = ["src", "lib"]')
+    return [project.parent / p for p in paths]
+
+
+def search_roots(root_script: Path, lua_path: Sequence[str | os.PathLike] = ()) -> list[Path]:
+    """Where ``require`` looks when ``root_script`` is bundled (see the module docstring)."""
+    if lua_path:
+        roots = [Path(p) for p in lua_path]
+    else:
+        project = find_project_file(root_script.absolute().parent)
+        roots = project_lua_path(project) if project else [root_script.parent]
+    for root in roots:
+        if not root.is_dir():
+            raise InputError(f"{root}: no such folder (a Lua search folder)")
+    return roots
+
+
+@dataclass(frozen=True)
+class BundleReport:
+    root: Path
+    out: Path | None
+    modules: tuple[str, ...]
+    search: tuple[Path, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"root": str(self.root.absolute()), "out": str(self.out.absolute()) if self.out else None,
+                "modules": list(self.modules), "search": [str(p.absolute()) for p in self.search]}
+
+
+def bundle_script(root_script: str | os.PathLike, out: str | os.PathLike | None,
+                  lua_path: Sequence[str | os.PathLike] = ()) -> tuple[BundleReport, str]:
+    """Bundle ``root_script`` with every module it requires; write it to ``out`` (None: not written).
+    Raises :class:`bridge.luabundle.BundleError` (file:line) or :class:`InputError` (exit 2)."""
+    root = Path(root_script)
+    roots = search_roots(root, lua_path)
+    result = bundle(root, roots)
+    if out is not None:
+        atomic_write_text(out, result.text)
+    names = tuple(m.name for m in result.modules if m.name != ROOT_MODULE)
+    return BundleReport(root, Path(out) if out is not None else None, names, tuple(roots)), result.text
+
+
+def module_file(name: str, root_name: str) -> str:
+    """The relative file a module is written to: ``lib.util`` → ``lib/util.lua``; the root → ``root_name``.
+    :class:`InputError` for a name that is not a plain module name (no ``..``, no separators other than the
+    dots or slashes between plain parts, no device names)."""
+    if name == ROOT_MODULE:
+        return root_name
+    segments = re.split(r"[./]", name)
+    for segment in segments:
+        if not _SEGMENT.match(segment) or safe_component(segment) != segment:
+            raise InputError(f'module "{name[:80]}": not a plain module name; refusing to write it as a file')
+    return "/".join(segments) + ".lua"
+
+
+def unbundle_script(bundle_file: str | os.PathLike, folder: str | os.PathLike,
+                    root_name: str | None = None) -> dict[str, Path]:
+    """Write each module of the bundle in ``bundle_file`` to ``folder`` (module name → file written).
+
+    The root module goes to ``root_name`` (default: the bundle's file name, ``.lua``); ``lib.util`` to
+    ``lib/util.lua``. Every name is checked before the first file is written."""
+    source = Path(bundle_file)
+    try:
+        text = source.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise InputError(f"{source}: cannot read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{source}: not UTF-8 text") from None
+    if not is_bundle(text):
+        raise InputError(f"{source}: not a luabundle bundle (no '-- Bundled by luabundle' first line)")
+    try:
+        modules = unbundle(text)
+    except ValueError as exc:
+        raise InputError(f"{source}: {exc}") from None
+    root_name = root_name or (Path(source.name).stem + ".lua")
+    if module_file(ROOT_MODULE, root_name) != safe_component(root_name):
+        raise InputError(f"{root_name!r}: not a plain file name for the root module")
+    planned: dict[str, Path] = {}
+    taken: dict[str, str] = {}
+    for name in modules:
+        relative = module_file(name, root_name)
+        key = relative.casefold()
+        if key in taken:
+            raise InputError(f'modules "{taken[key]}" and "{name}" would both be {relative}')
+        taken[key] = name
+        planned[name] = Path(folder).joinpath(*relative.split("/"))
+    for name, path in planned.items():
+        try:
+            atomic_write_text(path, modules[name])
+        except OSError as exc:
+            raise InputError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    return planned

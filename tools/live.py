@@ -11,7 +11,7 @@ import asyncio
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from bridge.errors import TtsmodError
 from bridge.protocol import ScriptState
@@ -106,11 +106,12 @@ async def serve(bridge: Any, *, report: Callable[[str, str], None], watch_game: 
 # push, pull, exec
 
 
-def script_states_for(source: str) -> list[ScriptState]:
+def script_states_for(source: str, lua_path: Sequence[str] = ()) -> list[ScriptState]:
     """Script states from a tree written by ``ttsmod unpack`` (it holds a ``save.json``), a pulled folder
-    (``<Name>.<guid>.lua|.xml``) or a game's bundled scripts (a game id or a game folder, which holds a
-    ``game.toml``)."""
-    from bridge.editor import read_script_files, states_from_bundle_scripts
+    (``<Name>.<guid>.lua|.xml``; scripts that require modules are bundled with ``lua_path`` or the folder's
+    search path, :mod:`tools.scriptfolder`) or a game's bundled scripts (a game id or a game folder, which holds
+    a ``game.toml``)."""
+    from bridge.editor import states_from_bundle_scripts
 
     path = Path(source)
     if path.is_dir() and (path / "save.json").is_file():
@@ -118,7 +119,9 @@ def script_states_for(source: str) -> list[ScriptState]:
 
         return script_states(path)
     if path.is_dir() and not (path / "game.toml").is_file():
-        return read_script_files(path)
+        from tools.scriptfolder import push_states
+
+        return push_states(path, lua_path)
     from tools.build import bundle_scripts   # brings Pillow: only when a game is pushed
 
     return states_from_bundle_scripts(bundle_scripts(source))

@@ -13,16 +13,19 @@ from tools.commands.common import console, make_bridge, network_options, run_asy
 @click.argument("source", metavar="GAME|DIR")
 @network_options
 @click.option("--no-wait", is_flag=True, help="Do not wait for TTS to reload the game.")
-def push_command(source: str, no_wait: bool, timeout: float, **network: Any) -> None:
+@click.option("--lua-path", "lua_path", multiple=True, type=click.Path(file_okay=False),
+              help="A folder require() searches (repeatable; default: [lua] path of ttsmod.toml, else DIR).")
+def push_command(source: str, no_wait: bool, timeout: float, lua_path: tuple[str, ...], **network: Any) -> None:
     """Send scripts and UI to TTS and reload the game (Save & Play).
 
-    GAME pushes the game's bundled scripts; DIR pushes <Name>.<guid>.lua/.xml files (as written by pull).
+    GAME pushes the game's bundled scripts; DIR pushes <Name>.<guid>.lua/.xml files (as written by pull), each
+    script that require()s modules bundled with them (luabundle format), or a tree written by unpack.
     Every object keeps its UI: a missing .xml is filled in from what TTS has. An empty Global is refused.
     """
     from tools.live import push_scripts, script_states_for
 
     setup_logging()
-    states = script_states_for(source)
+    states = script_states_for(source, lua_path)
     bridge = make_bridge(**network, console=console)
     result = run_async(push_scripts(bridge, states, wait=not no_wait, timeout=timeout))
     if result is not None:

@@ -1,0 +1,234 @@
+"""A folder of ``<Name>.<guid>.lua|.xml`` files as a modder's project: what ``ttsmod push DIR`` sends and what
+``ttsmod pull DIR`` writes.
+
+* **push** reads the object files (:func:`bridge.editor.read_script_files`) and bundles every script that
+  ``require``\\ s a module (luabundle format) with the folder's search path; a script that is already a bundle,
+  or requires nothing, is sent as it is.
+* **pull** writes each object's script; a bundled script is split (:func:`bridge.luabundle.unbundle`): the root
+  module becomes ``<Name>.<guid>.lua`` and every other module goes back to the file ``require`` finds it in
+  (``lib.util`` → ``lib/util.lua`` under the search path), so pull → push → pull gives the same files.
+
+The search path of a folder is, in order: the ``--lua-path`` folders given; else the ``[lua] path`` of the
+nearest ``ttsmod.toml`` (in the folder or above it); else the folder itself (:mod:`tools.luaproject`).
+Module names and include paths come from the game, which may be anyone's save: each is checked before the
+first file is written, and no file is written outside the search folders.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+from bridge.errors import InputError, TtsmodError
+from bridge.protocol import GLOBAL_GUID, ScriptState
+
+Warn = Callable[[str], None]
+
+
+def folder_search_roots(folder: str | os.PathLike, lua_path: Sequence[str | os.PathLike] = (), *,
+                        must_exist: bool = True) -> list[Path]:
+    """Where ``require`` looks for the scripts of ``folder`` (see the module docstring). With ``must_exist``
+    every folder must exist (:class:`InputError` otherwise); the folder itself may be missing when pulling."""
+    from tools.luaproject import find_project_file, project_lua_path
+
+    folder = Path(folder)
+    if lua_path:
+        roots = [Path(p) for p in lua_path]
+    else:
+        project = find_project_file(folder.absolute())
+        roots = project_lua_path(project) if project else [folder]
+    for root in roots:
+        if not root.is_dir() and (must_exist or root != folder):
+            raise InputError(f"{root}: no such folder (a Lua search folder)")
+    return roots
+
+
+# --------------------------------------------------------------------------------------------------- push
+
+
+def _script_file(folder: Path, guid: str) -> Path:
+    from bridge.editor import SCRIPT_SUFFIXES
+
+    for path in sorted(folder.iterdir()):
+        if path.is_file() and path.suffix.lower() in SCRIPT_SUFFIXES and path.stem.rsplit(".", 1)[-1] == guid \
+                and "." in path.stem:
+            return path
+    raise InputError(f"{folder.name}: no script file for the object {guid}")
+
+
+def bundled_script(path: Path, script: str, roots: Sequence[Path]) -> str:
+    """``script`` (the text of ``path``) as TTS should get it: bundled with its modules when it ``require``\\ s
+    any, else unchanged. Raises :class:`bridge.luabundle.BundleError` (file:line, exit 2)."""
+    from bridge.luabundle import BundleError, LuaSyntaxError, bundle, find_requires, is_bundle
+
+    if is_bundle(script):
+        return script
+    try:
+        requires = find_requires(script)
+    except LuaSyntaxError as exc:
+        raise BundleError(str(path), exc.line, exc.message) from None
+    if not requires:
+        return script
+    return bundle(path, roots).text
+
+
+def push_states(folder: str | os.PathLike, lua_path: Sequence[str | os.PathLike] = ()) -> list[ScriptState]:
+    """The script states of a pulled folder, ready for Save & Play: scripts that require modules bundled."""
+    from bridge.editor import read_script_files
+
+    folder = Path(folder)
+    states = read_script_files(folder)
+    roots: list[Path] | None = None
+    out: list[ScriptState] = []
+    for state in states:
+        script = state.script
+        if script:
+            path = _script_file(folder, state.guid)
+            if roots is None and _requires_anything(script):
+                roots = folder_search_roots(folder, lua_path)
+            script = bundled_script(path, script, roots or [folder])
+        out.append(ScriptState(state.name, state.guid, script, state.ui))
+    return out
+
+
+def _requires_anything(script: str) -> bool:
+    from bridge.luabundle import LuaSyntaxError, find_requires, is_bundle
+
+    if is_bundle(script):
+        return False
+    try:
+        return bool(find_requires(script))
+    except LuaSyntaxError:
+        return True  # bundled_script reports it, with the file and line
+
+
+# --------------------------------------------------------------------------------------------------- pull
+
+
+@dataclass
+class PullReport:
+    """What a pull wrote: ``scripts`` the object files, ``modules`` module name → file (one entry per module,
+    whichever objects carried it), ``skipped`` what was left as TTS had it, each with the reason."""
+
+    folder: Path
+    objects: int
+    scripts: list[Path] = field(default_factory=list)
+    modules: dict[str, Path] = field(default_factory=dict)
+
+    @property
+    def files(self) -> int:
+        return len(self.scripts) + len(self.modules)
+
+    def to_json(self) -> dict:
+        return {"dir": str(self.folder.absolute()), "objects": self.objects,
+                "scripts": [str(p.absolute()) for p in self.scripts],
+                "modules": {name: str(p.absolute()) for name, p in sorted(self.modules.items())}}
+
+
+def module_target(name: str, roots: Sequence[Path]) -> Path:
+    """The file module ``name`` is written to: the file ``require`` finds now (under a search folder), else
+    ``<first folder>/<a>/<b>.lua``. :class:`InputError` for a name that is not a plain module name, or a path
+    that leads outside its search folder (a symbolic link)."""
+    from bridge.luabundle import ROOT_MODULE, _resolve
+    from tools.luaproject import module_file
+
+    relative = "__root.lua" if name == ROOT_MODULE else module_file(name, "")
+    found = _resolve(name, roots)
+    target = found if found is not None else roots[0].joinpath(*relative.split("/"))
+    base = next((r for r in roots if _is_within(target, r)), roots[0])
+    if not _is_within(target, base, resolve=True):
+        raise InputError(f'module "{name}": {target} leads outside {base}; refusing to write it')
+    return target
+
+
+def _is_within(path: Path, root: Path, *, resolve: bool = False) -> bool:
+    if resolve:
+        path, root = path.resolve(), root.resolve()
+    else:
+        path, root = Path(os.path.abspath(path)), Path(os.path.abspath(root))
+    return path == root or root in path.parents
+
+
+def split_bundle(state: ScriptState, warn: Warn | None) -> tuple[str, dict[str, str]]:
+    """``(root source, {module name: source})`` of a bundled script; a script that is not a bundle, or a bundle
+    that cannot be read, is ``(script, {})`` (the latter with a warning)."""
+    from bridge.luabundle import ROOT_MODULE, bundle_metadata, is_bundle, unbundle
+
+    script = state.script or ""
+    if not is_bundle(script):
+        return script, {}
+    try:
+        root_name = str(bundle_metadata(script).get("rootModuleName") or ROOT_MODULE)
+        modules = unbundle(script)
+    except ValueError as exc:
+        if warn:
+            warn(f"kept the script of {_label(state)} bundled: {exc}")
+        return script, {}
+    if root_name not in modules:
+        if warn:
+            warn(f'kept the script of {_label(state)} bundled: it has no root module "{root_name[:60]}"')
+        return script, {}
+    root = modules.pop(root_name)
+    return root, modules
+
+
+def _label(state: ScriptState) -> str:
+    return "Global" if state.guid == GLOBAL_GUID else f"{state.name[:60]!r} ({state.guid[:64]!r})"
+
+
+def pull_into(folder: str | os.PathLike, states: Iterable[ScriptState], *,
+              lua_path: Sequence[str | os.PathLike] = (), unbundle: bool = True,
+              warn: Warn | None = None) -> PullReport:
+    """Write ``states`` (as TTS reported them) into ``folder``: each object's script and UI as
+    :func:`bridge.editor.write_script_files` does, bundled scripts split into their module files (unless
+    ``unbundle`` is false). Every module name and path is checked before the first file is written.
+
+    Two objects that carry different copies of one module: the first (Global first, then as TTS listed them)
+    is written and a warning names the other.
+    """
+    from bridge.editor import write_script_files
+    from bridge.fsio import atomic_write_text
+
+    folder = Path(folder)
+    states = list(states)
+    states.sort(key=lambda s: s.guid != GLOBAL_GUID)
+    out_states: list[ScriptState] = []
+    modules: dict[str, tuple[str, ScriptState]] = {}
+    planned: dict[str, Path] = {}
+    taken: dict[str, str] = {}
+    roots: list[Path] | None = None
+    for state in states:
+        script, found = split_bundle(state, warn) if unbundle else (state.script, {})
+        if found and roots is None:
+            roots = folder_search_roots(folder, lua_path, must_exist=False)
+        try:
+            targets = {name: module_target(name, roots) for name in found if name not in modules}
+        except InputError as exc:
+            if warn:
+                warn(f"kept the script of {_label(state)} bundled: {exc}")
+            script, found, targets = state.script, {}, {}
+        for name, target in targets.items():
+            key = str(Path(os.path.abspath(target))).casefold()
+            if key in taken:
+                raise InputError(f'modules "{taken[key]}" and "{name}" would both be {target}')
+            taken[key] = name
+            planned[name] = target
+        for name, source in found.items():
+            if name not in modules:
+                modules[name] = (source, state)
+            elif modules[name][0] != source and warn:
+                warn(f'module "{name[:80]}": {_label(state)} has a different copy; wrote the one of '
+                     f"{_label(modules[name][1])}")
+        out_states.append(ScriptState(state.name, state.guid, script, state.ui))
+    report = PullReport(folder, len(states))
+    report.scripts = write_script_files(folder, out_states, warn=warn)
+    for name, target in planned.items():
+        try:
+            atomic_write_text(target, modules[name][0])
+        except OSError as exc:
+            raise TtsmodError(f"cannot write {target}: {exc.strerror or exc} "
+                              f"({len(report.modules)} of {len(planned)} module file(s) written)") from None
+        report.modules[name] = target
+    return report

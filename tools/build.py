@@ -37,6 +37,7 @@ from bridge.catalog import LoadedGame, load
 from bridge.errors import InputError, TtsmodError
 from bridge.fsio import atomic_write_bytes
 from bridge.luabundle import Bundle, bundle, lua_string
+from bridge.xmlinclude import INCLUDE_TAG
 from bridge.paths import mod_dir
 from bridge.rules.game import GameMeta
 from bridge.session import ENVELOPE_VERSION
@@ -125,6 +126,10 @@ def global_bundle(game: LoadedGame, builder: GameBuilder, mode: str) -> tuple[Bu
     result = bundle(root, lua_search_path(game.folder), generated)
     ui = folder / "ui.xml"
     xml = ui.read_text(encoding="utf-8").replace("\r\n", "\n") if ui.is_file() else ""
+    if INCLUDE_TAG.search(xml):  # <Include src="…"/> as the editor plugins expand it: from <mod>/, then the Lua path
+        from tools.scriptfolder import expand_includes
+
+        xml = expand_includes(xml, [folder, *lua_search_path(game.folder)], str(ui)).replace("\r\n", "\n")
     return result, xml
 
 

@@ -7,6 +7,9 @@
 * **pull** writes each object's script; a bundled script is split (:func:`bridge.luabundle.unbundle`): the root
   module becomes ``<Name>.<guid>.lua`` and every other module goes back to the file ``require`` finds it in
   (``lib.util`` → ``lib/util.lua`` under the search path), so pull → push → pull gives the same files.
+* XML UI: push expands ``<Include src="…"/>`` from files on the same search path and pull folds the plugins'
+  ``<!-- include … -->`` blocks back into the tag, writing each included text to its file
+  (:mod:`bridge.xmlinclude`).
 
 The search path of a folder is, in order: the ``--lua-path`` folders given; else the ``[lua] path`` of the
 nearest ``ttsmod.toml`` (in the folder or above it); else the folder itself (:mod:`tools.luaproject`).
@@ -23,6 +26,7 @@ from typing import Callable, Iterable, Sequence
 
 from bridge.errors import InputError, TtsmodError
 from bridge.protocol import GLOBAL_GUID, ScriptState
+from bridge.xmlinclude import INCLUDE_TAG, MARKER, fold
 
 Warn = Callable[[str], None]
 
@@ -83,14 +87,51 @@ def push_states(folder: str | os.PathLike, lua_path: Sequence[str | os.PathLike]
     roots: list[Path] | None = None
     out: list[ScriptState] = []
     for state in states:
-        script = state.script
+        script, ui = state.script, state.ui
         if script:
             path = _script_file(folder, state.guid)
             if roots is None and _requires_anything(script):
                 roots = folder_search_roots(folder, lua_path)
             script = bundled_script(path, script, roots or [folder])
-        out.append(ScriptState(state.name, state.guid, script, state.ui))
+        if ui and INCLUDE_TAG.search(ui):
+            if roots is None:
+                roots = folder_search_roots(folder, lua_path)
+            ui = expand_includes(ui, roots, f"{_label(state)}'s UI")
+        out.append(ScriptState(state.name, state.guid, script, ui))
     return out
+
+
+def include_reader(roots: Sequence[Path]) -> Callable[[str], str]:
+    """``read(src)`` for :func:`bridge.xmlinclude.expand`: the text of the first ``<root>/<src>`` that is a
+    file; :class:`bridge.xmlinclude.IncludeError` when none is."""
+    from bridge.xmlinclude import IncludeError, check_src
+
+    def read(src: str) -> str:
+        parts = check_src(src)
+        for root in roots:
+            path = root.joinpath(*parts)
+            if path.is_file():
+                try:
+                    return path.read_bytes().decode("utf-8-sig")
+                except OSError as exc:
+                    raise IncludeError(f"{path}: cannot read ({exc.strerror or exc})") from None
+                except UnicodeDecodeError:
+                    raise IncludeError(f"{path}: not UTF-8 text") from None
+        searched = ", ".join(str(r) for r in roots)
+        raise IncludeError(f'<Include src="{src}">: no such file (searched: {searched})')
+
+    return read
+
+
+def expand_includes(xml: str, roots: Sequence[Path], where: str) -> str:
+    """``xml`` with its ``<Include src="…"/>`` tags expanded from files under ``roots``; an error names
+    ``where``."""
+    from bridge.xmlinclude import IncludeError, expand
+
+    try:
+        return expand(xml, include_reader(roots))
+    except IncludeError as exc:
+        raise IncludeError(f"{where}: {exc}") from None
 
 
 def _requires_anything(script: str) -> bool:
@@ -110,21 +151,23 @@ def _requires_anything(script: str) -> bool:
 @dataclass
 class PullReport:
     """What a pull wrote: ``scripts`` the object files, ``modules`` module name → file (one entry per module,
-    whichever objects carried it), ``skipped`` what was left as TTS had it, each with the reason."""
+    whichever objects carried it), ``includes`` XML include path → file."""
 
     folder: Path
     objects: int
     scripts: list[Path] = field(default_factory=list)
     modules: dict[str, Path] = field(default_factory=dict)
+    includes: dict[str, Path] = field(default_factory=dict)
 
     @property
     def files(self) -> int:
-        return len(self.scripts) + len(self.modules)
+        return len(self.scripts) + len(self.modules) + len(self.includes)
 
     def to_json(self) -> dict:
         return {"dir": str(self.folder.absolute()), "objects": self.objects,
                 "scripts": [str(p.absolute()) for p in self.scripts],
-                "modules": {name: str(p.absolute()) for name, p in sorted(self.modules.items())}}
+                "modules": {name: str(p.absolute()) for name, p in sorted(self.modules.items())},
+                "includes": {src: str(p.absolute()) for src, p in sorted(self.includes.items())}}
 
 
 def module_target(name: str, roots: Sequence[Path]) -> Path:
@@ -183,7 +226,9 @@ def pull_into(folder: str | os.PathLike, states: Iterable[ScriptState], *,
               warn: Warn | None = None) -> PullReport:
     """Write ``states`` (as TTS reported them) into ``folder``: each object's script and UI as
     :func:`bridge.editor.write_script_files` does, bundled scripts split into their module files (unless
-    ``unbundle`` is false). Every module name and path is checked before the first file is written.
+    ``unbundle`` is false), included XML folded back into ``<Include>`` tags and its files. Every module name,
+    include path and target is checked before the first file is written; one that cannot be written leaves that
+    object's script bundled (or its UI expanded) with a warning.
 
     Two objects that carry different copies of one module: the first (Global first, then as TTS listed them)
     is written and a warning names the other.
@@ -222,13 +267,66 @@ def pull_into(folder: str | os.PathLike, states: Iterable[ScriptState], *,
                 warn(f'module "{name[:80]}": {_label(state)} has a different copy; wrote the one of '
                      f"{_label(modules[name][1])}")
         out_states.append(ScriptState(state.name, state.guid, script, state.ui))
+    includes: dict[str, tuple[str, ScriptState]] = {}
+    include_paths: dict[str, Path] = {}
+    for index, state in enumerate(out_states):
+        if not state.ui or not MARKER.search(state.ui):
+            continue
+        if roots is None:
+            roots = folder_search_roots(folder, lua_path, must_exist=False)
+        folded = fold(state.ui)
+        for src in folded.refused:
+            if warn:
+                warn(f"left <!-- include {src[:80]} --> of {_label(state)}'s UI expanded: not a plain relative path")
+        try:
+            targets = {src: include_target(src, roots, folder) for src in folded.files if src not in includes}
+            for src, target in targets.items():
+                if str(Path(os.path.abspath(target))).casefold() in taken:
+                    raise InputError(f"{target} is also a module file")
+        except InputError as exc:
+            if warn:
+                warn(f"left the includes of {_label(state)}'s UI expanded: {exc}")
+            continue
+        for src, target in targets.items():
+            include_paths[src] = target
+        for src, content in folded.files.items():
+            if src not in includes:
+                includes[src] = (content, state)
+            elif includes[src][0] != content and warn:
+                warn(f"include {src[:80]}: {_label(state)}'s UI has a different copy; wrote the one of "
+                     f"{_label(includes[src][1])}")
+        for src in folded.conflicts:
+            if warn:
+                warn(f"include {src[:80]}: {_label(state)}'s UI has two different copies; wrote the first")
+        out_states[index] = ScriptState(state.name, state.guid, state.script, folded.text)
     report = PullReport(folder, len(states))
     report.scripts = write_script_files(folder, out_states, warn=warn)
-    for name, target in planned.items():
+    extra = [("module", name, target, modules[name][0]) for name, target in planned.items()]
+    extra += [("include", src, target, includes[src][0]) for src, target in include_paths.items()]
+    for kind, name, target, text in extra:
         try:
-            atomic_write_text(target, modules[name][0])
+            atomic_write_text(target, text)
         except OSError as exc:
+            written = len(report.modules) + len(report.includes)
             raise TtsmodError(f"cannot write {target}: {exc.strerror or exc} "
-                              f"({len(report.modules)} of {len(planned)} module file(s) written)") from None
-        report.modules[name] = target
+                              f"({written} of {len(extra)} module and include file(s) written)") from None
+        (report.modules if kind == "module" else report.includes)[name] = target
     return report
+
+
+def include_target(src: str, roots: Sequence[Path], folder: Path) -> Path:
+    """The file an included XML text is written to: the one ``<Include src>`` reads now (under a search
+    folder), else ``<first folder>/<src>``. :class:`InputError` when ``src`` is not a plain relative path,
+    leads outside its folder (a symbolic link), or would be read as an object's file of ``folder``."""
+    from bridge.editor import SCRIPT_SUFFIXES, UI_SUFFIX
+    from bridge.xmlinclude import check_src
+
+    parts = check_src(src)
+    target = next((r.joinpath(*parts) for r in roots if r.joinpath(*parts).is_file()), roots[0].joinpath(*parts))
+    base = next((r for r in roots if _is_within(target, r)), roots[0])
+    if not _is_within(target, base, resolve=True):
+        raise InputError(f"{target} leads outside {base}; refusing to write it")
+    if Path(os.path.abspath(target.parent)) == Path(os.path.abspath(folder)) and "." in target.stem \
+            and target.suffix.lower() in (*SCRIPT_SUFFIXES, UI_SUFFIX):
+        raise InputError(f"{src} would be read as an object's file <Name>.<guid>{target.suffix}")
+    return target

@@ -16,14 +16,15 @@ from tools.commands.common import console, make_bridge, network_options, run_asy
 @click.option("--lua-path", "lua_path", multiple=True, type=click.Path(file_okay=False),
               help="Where bundled modules go back (repeatable; default: [lua] path of ttsmod.toml, else DIR).")
 @click.option("--no-unbundle", is_flag=True, help="Write bundled scripts as they are, in one file each.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: dir, objects, scripts, modules.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: dir, objects, scripts, modules, includes.")
 def pull_command(folder: str, timeout: float, lua_path: tuple[str, ...], no_unbundle: bool, as_json: bool,
                  **network: Any) -> None:
     """Get every scripted object's script and UI from TTS into DIR as <Name>.<guid>.lua and .xml.
 
     A bundled script (luabundle format) is split: its root module is <Name>.<guid>.lua and every module it
     carries goes back to the file require() finds it in (lib.util: lib/util.lua under the search path), so
-    push DIR sends the same bundle again. Names are made into safe file names; an object whose GUID cannot be a
+    push DIR sends the same bundle again. XML between <!-- include F --> comments becomes <Include src="F"/>
+    again and its text goes to F (found the same way). Names are made into safe file names; an object whose GUID cannot be a
     file name is skipped with a warning. Nothing is written outside DIR and the search folders."""
     from tools.live import pull_scripts
     from tools.scriptfolder import pull_into

@@ -19,7 +19,8 @@ def push_command(source: str, no_wait: bool, timeout: float, lua_path: tuple[str
     """Send scripts and UI to TTS and reload the game (Save & Play).
 
     GAME pushes the game's bundled scripts; DIR pushes <Name>.<guid>.lua/.xml files (as written by pull), each
-    script that require()s modules bundled with them (luabundle format), or a tree written by unpack.
+    script that require()s modules bundled with them (luabundle format) and <Include src="F"/> in the UI
+    expanded, or a tree written by unpack.
     Every object keeps its UI: a missing .xml is filled in from what TTS has. An empty Global is refused.
     """
     from tools.live import push_scripts, script_states_for

@@ -133,6 +133,66 @@ def global_bundle(game: LoadedGame, builder: GameBuilder, mode: str) -> tuple[Bu
     return result, xml
 
 
+def tag_scripts(game: LoadedGame) -> dict[str, str]:
+    """The ``[scripts]`` table of the game's ``game.toml``: tag → its Lua file (relative to the game's mod folder,
+    :func:`mod_game_dir`) bundled with the modules it requires (as it is when it requires none). Every object of the save carrying the tag, at any
+    depth (in bags and decks too: TTS runs the script when the object comes out), gets that script.
+    :class:`InputError` for a table that is not tag = "file.lua" pairs; :class:`BundleError` for a file or
+    module not found."""
+    import tomllib
+
+    path = game.folder / "game.toml"
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8")).get("scripts", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return {}  # the game's loader has read this file already; it reports a broken one
+    where = f"{path}: [scripts]"
+    if not isinstance(table, dict):
+        raise InputError(f'{where} must be a table of tag = "file.lua" lines')
+    folder = mod_game_dir(game.meta, game.folder)
+    scripts: dict[str, str] = {}
+    for tag, file in table.items():
+        if not isinstance(file, str) or not file.endswith((".lua", ".ttslua")):
+            raise InputError(f'{where}: {tag} must name a Lua file of {folder.name}/, like {tag} = "{tag}.lua"')
+        parts = file.split("/")
+        if any(part in ("", ".", "..") or "\\" in part for part in parts):
+            raise InputError(f'{where}: {tag} = "{file}" is not a plain relative path inside {folder.name}/')
+        result = bundle(folder.joinpath(*parts), lua_search_path(game.folder))
+        # a script that requires nothing is given as it is, like push DIR sends it
+        scripts[tag] = result.text if len(result.modules) > 1 else result.modules[0].source
+    return scripts
+
+
+def attach_tag_scripts(save: dict[str, Any], scripts: dict[str, str]) -> int:
+    """Give every object of ``save`` (at any depth) that carries a tag of ``scripts`` that tag's script; returns
+    how many objects got one. :class:`InputError` for an object that already has a script or carries two such
+    tags (which script it should run is not for the build to guess)."""
+    count = 0
+
+    def visit(obj: dict[str, Any]) -> None:
+        nonlocal count
+        tags = [t for t in obj.get("Tags") or () if t in scripts]
+        label = f"{obj.get('Nickname') or obj.get('Name')} ({obj.get('GUID')})"
+        if len(tags) > 1:
+            raise InputError(f"[scripts]: the object {label} has the tags {tags[0]} and {tags[1]}, each with a script")
+        if tags:
+            if obj.get("LuaScript"):
+                raise InputError(f"[scripts]: the object {label} (tag {tags[0]}) already has a script from the "
+                                 "game's builder")
+            obj["LuaScript"] = scripts[tags[0]]
+            count += 1
+        for key in ("ContainedObjects", "ChildObjects"):
+            for child in obj.get(key) or ():
+                visit(child)
+        for state in (obj.get("States") or {}).values():
+            visit(state)
+
+    if scripts:
+        for obj in save.get("ObjectStates") or ():
+            visit(obj)
+    return count
+
+
 def bundle_scripts(game, *, mode: str | None = None) -> dict[str, dict[str, str]]:
     """The scripts of an already-built game for ``ttsmod push``: ``{"-1": {"LuaScript": ..., "XmlUI": ...}}``.
 
@@ -209,13 +269,15 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
     stamp_inputs = buildstamp.fingerprint_inputs(loaded.folder, out_dir) if render is None else None
 
     script, xml = global_bundle(loaded, builder, mode)
+    object_scripts = tag_scripts(loaded)
 
     if render is None:
         # Stale images are deleted only once the new save is written: a failure in between must leave the
         # previous build whole, images included.
         render = partial(builder.render, prune=False, max_pixels=max_pixels)
     with folder_lock(out_dir, what="build"):
-        result = _render_and_write(loaded, builder, out_dir, script, xml, lang=lang, asset_base_url=asset_base_url,
+        result = _render_and_write(loaded, builder, out_dir, script, xml, object_scripts, lang=lang,
+                                   asset_base_url=asset_base_url,
                                    fmt=fmt, use_cache=use_cache, jobs=jobs, mode=mode, progress=progress,
                                    render=render)
         if stamp_inputs is not None:
@@ -232,7 +294,8 @@ def _unchanged_result(stamped: buildstamp.StampedBuild) -> BuildResult:
                        save_changed=False)
 
 
-def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, script: Bundle, xml: str, *,
+def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, script: Bundle, xml: str,
+                      object_scripts: dict[str, str], *,
                       lang: str, asset_base_url: str | None, fmt: str, use_cache: bool, jobs: int | None,
                       mode: str, progress, render) -> BuildResult:
     """The part of :func:`build` that writes ``out_dir``: run only while holding its folder lock."""
@@ -248,6 +311,7 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     save = builder.compose(game.data, art, mode=mode, lang=lang, url_for=url_for, game_dir=game.folder,
                            lua_script=script.text, xml_ui=xml)
     save_data = save.to_json()
+    attach_tag_scripts(save_data, object_scripts)
     report = check_data(save_data, source="build")
     problems = [f for f in report.findings if f.severity in ("error", "warning")]
     if problems:

@@ -32,10 +32,11 @@ TTS_SEAT_COLOURS: tuple[str, ...] = (
 """The seat colours of Tabletop Simulator, in its own order."""
 
 
-TOOL_TABLES: tuple[str, ...] = ("selftest", "benchmark")
+TOOL_TABLES: tuple[str, ...] = ("selftest", "benchmark", "scripts")
 """Tables of a game's ``game.toml`` that ttsmod's tools read and no engine does: ``[selftest]`` (which objects
-``ttsmod selftest`` probes, docs/selftest.md) and ``[benchmark]`` (how ``benchmarks/largegame.py`` grows the game
-into a large one). Every engine accepts them beside its own tables."""
+``ttsmod selftest`` probes, docs/selftest.md), ``[benchmark]`` (how ``benchmarks/largegame.py`` grows the game
+into a large one) and ``[scripts]`` (the Lua file the build gives the objects of each tag, docs/building.md).
+Every engine accepts them beside its own tables."""
 
 
 @dataclass(frozen=True)

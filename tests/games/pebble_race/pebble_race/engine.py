@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 
 from bridge.rules import reader as r
 from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError, UnknownRequestType
-from bridge.rules.game import GameMeta, Names, parse_game_meta, read_names, register_game
+from bridge.rules.game import TOOL_TABLES, GameMeta, Names, parse_game_meta, read_names, register_game
 from bridge.rules.playout import seat_figures
 from bridge.rules.random import SeededRandom
 
@@ -45,7 +45,7 @@ class PebbleData:
 
 def parse(documents: Mapping[str, Any]) -> PebbleData:
     info = parse_game_meta(documents["game.toml"])
-    game = r.top("game.toml", documents["game.toml"], ("game", "rules"))
+    game = r.top("game.toml", documents["game.toml"], ("game", "rules"), TOOL_TABLES)
     rules_at = r.At.data("game.toml", "[rules]")
     rules = r.table(rules_at, game["rules"])
     r.keys(rules_at, rules, ("hand_size",))

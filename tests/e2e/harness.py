@@ -1,10 +1,16 @@
-"""End-to-end harness: a built save on the headless table, talking to a real `ttsmod bridge` process.
+"""What every game's end-to-end harness shares: its built save on the headless table, talking to a real
+`ttsmod bridge` process.
 
-:class:`Bridge` runs ``ttsmod bridge`` on an ephemeral 127.0.0.1 port. :class:`Game` drives the Four Humours mod
-as scripted players would: it seats them, presses Setup, drops potions on slots, clicks Pass, drops a potion
-the ruling waits for on a cell — and after every round compares the table with the engine's own state
-(:meth:`Game.check_round`): the snapshot the mod sent with ``end_round`` must be what lies on the table, and the
-table after the ruling must be what :func:`resolve_round` makes of that snapshot and the same choices.
+:func:`build` builds a game's save (once per test run). :class:`LiveGame` owns the life cycle of one game: a
+bridge on an ephemeral 127.0.0.1 port, the save loaded on a headless table pointed at it, players seated,
+scripts booted, the bridge connected, Setup pressed, then the clock run until the table is ready
+(:meth:`LiveGame.start`); a host's reload (:meth:`LiveGame.reload`) and, through ``game.bridge``, the bridge
+stopped and started again. It also reads what every game's table shows alike: the status line, broadcasts, the
+mod's saved ledger and the requests it sent (read as the bridge reads them).
+
+A game's harness (``tests/e2e/<game>/harness.py``) extends it with only its own players and table reading: when
+its table waits for a player (:meth:`LiveGame.waiting`), how a player performs an action, and how the table is
+read and checked against the engine.
 """
 
 from __future__ import annotations
@@ -13,22 +19,15 @@ import json
 import random
 import subprocess
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
-from bridge.rules.four_humours.actions import Choose, Pass, Place
 from bridge.tts_json import whole_numbers
-from bridge.rules.four_humours.records import HUMOURS
-from bridge.rules.four_humours.service import resolve_round
-from bridge.rules.four_humours.state import GameState, Phase
-from tests.e2e.tableview import (
-    bag_of, boards, flat, goal_cards, party_tiles, physical, read_table, scene_cards, snaps,
-)
-from tests.livebridge import Bridge, free_port  # noqa: F401  (free_port: used by the e2e tests)
+from tests.livebridge import Bridge, free_port
 from tools.headless import Fidelity, HObject, Table
+from tools.headless.geometry import inside_box
 
-SHORT = {"choleric": "C", "sanguine": "S", "melancholic": "M", "phlegmatic": "P"}
+__all__ = ["Bridge", "LiveGame", "build", "diff", "flat", "free_port", "inside", "lua_nulls", "ttsmod"]
 
 
 def ttsmod(*args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -36,34 +35,75 @@ def ttsmod(*args: str, cwd: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300)
 
 
-def build(repo: Path, out: Path, mode: str = "kingdom") -> dict:
-    done = ttsmod("build", "four-humours", "--out", str(out), "--mode", mode, "--jobs", "2", cwd=repo)
+def build(repo: Path, out: Path, game: str, *options: str) -> dict:
+    """``ttsmod build GAME --out OUT`` (with ``options``): the save it writes, as a dict."""
+    done = ttsmod("build", game, "--out", str(out), "--jobs", "2", *options, cwd=repo)
     assert done.returncode == 0, done.stderr
-    return json.loads((out / "FourHumours.json").read_text(encoding="utf-8"))
+    saves = sorted(out.glob("*.json"))
+    assert len(saves) == 1, saves
+    return json.loads(saves[0].read_text(encoding="utf-8"))
 
 
-class Game:
-    """Scripted players at a headless Four Humours table with a live bridge (see the module docstring)."""
+# ---------------------------------------------------------------------------------------------- reading a table
+def flat(a, b) -> float:
+    """Horizontal (x/z) distance between two positions."""
+    return ((a.x - b.x) ** 2 + (a.z - b.z) ** 2) ** 0.5
 
-    def __init__(self, save: dict, data: Any, repo: Path, colours: list[str], *, seed: int = 1,
-                 mode: str = "kingdom", fidelity: Fidelity | None = None) -> None:
-        self.data, self.colours, self.mode = data, colours, mode
-        self.fiefs = [f.id for f in data.fiefs[:len(colours)]] if mode == "fief" else None
+
+def inside(z: HObject, obj: HObject) -> bool:
+    """Whether ``obj`` lies inside zone ``z``'s box."""
+    return inside_box(obj.position, z.position, z.rotation, z.scale)
+
+
+def lua_nulls(value: Any) -> Any:
+    """Lua's false (and an absent key) for the engine's null, recursively in dicts."""
+    if value is False:
+        return None
+    if isinstance(value, dict):
+        return {k: lua_nulls(v) for k, v in value.items() if lua_nulls(v) is not None}
+    return value
+
+
+def diff(table: dict[str, Any], engine: dict[str, Any]) -> str:
+    """Where the physical part of the table differs from the engine's (player by player, key by key)."""
+    lines = []
+    for key in table:
+        if table[key] == engine[key]:
+            continue
+        if key == "players" and all(isinstance(p, dict) for p in table[key] + engine[key]):
+            for i, (a, b) in enumerate(zip(table[key], engine[key])):
+                lines += [f"players[{i}].{k}: table {a[k]!r}\n   engine {b.get(k)!r}" for k in a if a[k] != b.get(k)]
+        else:
+            lines.append(f"{key}: table {table[key]!r}\n   engine {engine[key]!r}")
+    return "the table is not the engine's state:\n" + "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------- a live game
+class LiveGame:
+    """One game's save on a headless table with a live bridge, played by scripted players (module docstring).
+
+    Subclasses say when the table waits for a player (:meth:`waiting`), how the engine's choice is picked
+    (``pick``) and played (``play``), and forget what they read off a table once it is reloaded
+    (:meth:`reloaded`)."""
+
+    def __init__(self, save: dict, repo: Path, colours: list[str], *, seed: int = 1,
+                 fidelity: Fidelity | None = None) -> None:
+        self.colours, self.seed = colours, seed
         self.rng = random.Random(seed)
-        self.seed = seed
+        self.fidelity = fidelity if fidelity is not None else Fidelity.faithful()
         self.reloads = 0
         port = free_port()
-        self.fidelity = fidelity if fidelity is not None else Fidelity.faithful()
         self.table = Table.load(save, seed=seed, bridge_port=port, listen_port=0, fidelity=self.fidelity)
         self.bridge = Bridge(repo, port, self.table.endpoint.port)
-        self._seen_requests = 0
         self._sent: list[dict] = []
-        self.round_start: dict | None = None     # the end_round snapshot of the round being resolved
-        self.choices: list[dict] = []           # the choices the players made in that round
-        self.rounds_checked = 0
-        self.decisions = 0
-        self.refused_choices = 0
-        self.outcome: Any = None
+
+    @classmethod
+    def started(cls, games: list[LiveGame], *args: Any, **kwargs: Any):
+        """A game made with ``args``, appended to ``games`` (the fixture that closes them) and started."""
+        game = cls(*args, **kwargs)
+        games.append(game)
+        game.start()
+        return game
 
     # ------------------------------------------------------------------ life cycle
     def close(self) -> None:
@@ -71,7 +111,7 @@ class Game:
         self.table.close()
 
     def start(self) -> None:
-        """Bridge up, players seated, scripts loaded, bridge connected, Setup pressed, first player to play."""
+        """Bridge up, players seated, scripts loaded, bridge connected, Setup pressed, the table ready."""
         self.bridge.start()
         self.table.seat(*self.colours)
         self.table.boot()
@@ -82,145 +122,9 @@ class Game:
     def connected(self) -> bool:
         return "bridge connected" in self.table.ui_value("bridgeStatus")
 
-    # ------------------------------------------------------------------ what players see
-    @property
-    def status(self) -> str:
-        return self.table.ui_value("turnStatus")
-
-    def ready(self) -> bool:
-        """The table waits for a player (or the game is over) and nothing is in flight."""
-        s = self.status
-        waiting = s.endswith(" to play") or "chooses a cell" in s or s.startswith("Game over")
-        return waiting and self.table.settled and not any(o.in_motion for o in self.table.objects)
-
-    @property
-    def to_play(self) -> str:
-        return self.table.turns["turn_color"]
-
-    def messages_to(self, colour: str | None, since: int = 0) -> list[str]:
-        return [m for m, c in self.table.broadcasts[since:] if c == colour]
-
-    def seat_of(self, colour: str) -> int:
-        return self.colours.index(colour)
-
-    def read(self) -> dict:
-        return read_table(self.table, self.colours, mode=self.mode, fiefs=self.fiefs)
-
-    def state(self) -> GameState:
-        """The engine's view of the table as it lies (placement phase)."""
-        return GameState.from_snapshot(self.data, self.read())
-
-    # ------------------------------------------------------------------ running the clock
-    @property
-    def sent(self) -> list[dict]:
-        """Every request the mod sent, read as the bridge reads it (TTS's floats back to whole numbers)."""
-        raw = self.table.sent_custom
-        self._sent += [whole_numbers(m) for m in raw[len(self._sent):]]
-        return self._sent
-
-    def _requests(self, kind: str) -> list[dict]:
-        return [m for m in self.sent if m.get("type") == kind]
-
-    def _new_round_end(self) -> dict | None:
-        sent = self.sent
-        for message in sent[self._seen_requests:]:
-            if message.get("type") == "end_round" and not message["body"].get("choices") \
-                    and message["body"]["snapshot"] != (self.round_start or {}).get("snapshot"):
-                return message
-        return None
-
-    def run(self, predicate: Callable[[], bool], max_seconds: float = 120.0) -> bool:
-        """Run the clock until ``predicate`` holds. A round that ends on the way is caught as the mod sends
-        ``end_round``: the snapshot it sends must be the table as it lies (its ruling is not applied yet)."""
-        for _ in range(200):
-            ok = self.table.run_until(lambda: predicate() or self._new_round_end() is not None,
-                                      max_seconds=max_seconds)
-            message = self._new_round_end()
-            if message is None:
-                return ok
-            self._seen_requests = self.sent.index(message) + 1
-            self._round_ended(message["body"]["snapshot"])
-        raise AssertionError("too many round ends in one wait")
-
-    def wait_ready(self, max_seconds: float = 120.0) -> None:
-        """Run the clock until the table waits for a player; a round whose ruling has been applied by then is
-        checked against the engine (:meth:`check_round`)."""
-        assert self.run(self.ready, max_seconds), f"the table did not get ready; status {self.status!r}"
-        self._seen_requests = len(self.sent)
-        if self.round_start is not None and "chooses a cell" not in self.status:
-            self.check_round()
-
-    def _round_ended(self, snapshot: dict) -> None:
-        # the ruling is not applied yet: the snapshot the mod sent must be the table as it lies
-        assert physical(snapshot) == physical(self.read()), "the mod's end_round snapshot is not the table"
-        self.round_start = {"snapshot": snapshot}
-        self.choices = []
-
-    # ------------------------------------------------------------------ player actions
-    def host_and_slot(self, kind: str, card: str, slot: int) -> tuple[HObject, int]:
-        if kind == "scene":
-            host = next(c for c in scene_cards(self.table) if c.memo_json()["card"] == card)
-        else:
-            host = next(t for t in party_tiles(self.table) if t.memo_json()["party"] == card)
-        return host, snaps(host, "fh-slot:")[str(slot)][0]
-
-    def drop_potion(self, colour: str, humour: str, kind: str, card: str, slot: int) -> HObject:
-        """``colour`` takes a potion of ``humour`` from their hand and drops it on a slot; the table settles."""
-        potion = next(p for p in self.table.hand(colour) if p.memo_json()["humour"] == humour)
-        host, index = self.host_and_slot(kind, card, slot)
-        self.table.pick_up(potion, colour)
-        self.table.drop(potion, colour, snap=(host, index))
-        self.wait_ready()
-        return potion
-
-    def place(self, action: Place) -> HObject:
-        colour = self.colours[action.player]
-        t = action.target
-        return self.drop_potion(colour, action.humour, t.kind, t.card, t.slot)
-
-    def pass_turn(self, colour: str) -> None:
-        self.table.click(f"pass_{colour}", colour)
-        self.wait_ready()
-
-    def pick_action(self, pass_rate: float = 0.08, prefer: Callable[[Place], bool] | None = None):
-        """A legal action for the player to play, chosen by the engine from the table as it lies."""
-        state = self.state()
-        assert self.colours[state.active] == self.to_play
-        actions = [a for a in state.legal_actions() if a.player == state.active]
-        places = [a for a in actions if isinstance(a, Place)]
-        if prefer is not None and any(prefer(a) for a in places) and self.rng.random() < 0.7:
-            places = [a for a in places if prefer(a)]
-        if places and self.rng.random() >= pass_rate:
-            return self.rng.choice(places)
-        return next(a for a in actions if isinstance(a, Pass))
-
-    def begin(self, action) -> HObject | None:
-        """A player starts ``action`` (drops the potion, clicks Pass) without waiting for the table."""
-        colour = self.colours[action.player]
-        if not isinstance(action, Place):
-            self.table.click(f"pass_{colour}", colour)
-            return None
-        potion = next(p for p in self.table.hand(colour) if p.memo_json()["humour"] == action.humour)
-        host, index = self.host_and_slot(action.target.kind, action.target.card, action.target.slot)
-        self.table.pick_up(potion, colour)
-        self.table.drop(potion, colour, snap=(host, index))
-        return potion
-
-    def play(self, action) -> None:
-        if isinstance(action, Place):
-            self.place(action)
-        else:
-            self.pass_turn(self.colours[action.player])
-
-    def ends_round(self, action) -> bool:
-        """Whether the engine ends the round with ``action`` on the table as it lies."""
-        trial = self.state()
-        trial.apply(action)
-        return trial.phase is not Phase.PLACEMENT
-
     def reload(self) -> None:
-        """Save the table, close it, load the save into a fresh table on the same port and boot it (what a
-        host reloading the game does); the bridge keeps running."""
+        """Save the table, close it, load the save into a fresh table on the same port and boot it (what a host
+        reloading the game does); the bridge keeps running."""
         saved = self.table.save()
         port = self.table.endpoint.port
         self.table.close()
@@ -229,154 +133,80 @@ class Game:
                                 listen_port=port, fidelity=self.fidelity)
         self.table.seat(*self.colours)
         self.table.boot()
-        self._seen_requests = 0
         self._sent = []
+        self.reloaded()
 
-    # ------------------------------------------------------------------ decisions
-    def awaited(self) -> tuple[HObject, str, HObject, list[str]]:
-        """The glowing potion, its owner, its board and the outlined cells."""
-        glowing = [o for o in self.table.with_tag("fh-potion") if o.highlight]
-        assert len(glowing) == 1, glowing
-        potion = glowing[0]
-        owner = potion.memo_json()["owner"]
-        for board in boards(self.table).values():
-            lines = board.data.get("AttachedVectorLines") or []
-            if not lines:
-                continue
-            cells = []
-            for line in lines:
-                points = line["points"]
-                cx = sum(p[0] for p in points[:4]) / 4
-                cz = sum(p[2] for p in points[:4]) / 4
-                for i, sp in enumerate(board.snap_points):
-                    if abs(sp.position.x - cx) < 1e-6 and abs(sp.position.z - cz) < 1e-6:
-                        cells += [t.split(":", 1)[1] for t in sp.tags if t.startswith("fh-cell:")]
-            return potion, owner, board, cells
-        raise AssertionError("no cells are outlined")
+    def reloaded(self) -> None:
+        """Forget what was read off the table before a reload."""
 
-    def choose(self, try_wrong_cell: bool = False) -> str:
-        """The owner of the glowing potion drops it on an outlined cell (first elsewhere if asked)."""
-        potion, owner, board, cells = self.awaited()
-        assert owner == self.colours[self.seat_of(owner)]
-        cell_snaps = snaps(board, "fh-cell:")
-        if try_wrong_cell:
-            wrong = sorted(c for c in cell_snaps if c not in cells)
-            if wrong:
-                before = potion.position
-                since = len(self.table.broadcasts)
-                self.table.pick_up(potion, owner)
-                self.table.drop(potion, owner, snap=(board, cell_snaps[wrong[0]][0]))
-                self.table.run_until(lambda: self.ready(), max_seconds=5)
-                assert flat(potion.position, before) < 0.6, "a potion dropped on a cell not allowed stayed there"
-                assert any("may only go on one of" in m for m in self.messages_to(owner, since))
-                assert potion.highlight and "chooses a cell" in self.status
-                self.refused_choices += 1
-        cell = self.rng.choice(sorted(cells))
-        self.table.pick_up(potion, owner)
-        self.table.drop(potion, owner, snap=(board, cell_snaps[cell][0]))
-        self.choices.append({"player": self.seat_of(owner), "cell": cell})
-        self.decisions += 1
-        self.wait_ready()
-        return cell
-
-    # ------------------------------------------------------------------ one turn, one round, a game
-    def step(self, **policy: Any) -> None:
-        """Whatever the table waits for: a choice, or the active player's action."""
-        if "chooses a cell" in self.status:
-            self.choose(try_wrong_cell=policy.pop("try_wrong_cell", False) and self.refused_choices == 0)
-        else:
-            policy.pop("try_wrong_cell", None)
-            self.play(self.pick_action(**policy))
+    # ------------------------------------------------------------------ what players see
+    @property
+    def status(self) -> str:
+        return self.table.ui_value("turnStatus")
 
     @property
     def over(self) -> bool:
         return self.status.startswith("Game over")
 
-    def play_game(self, max_steps: int = 600, **policy: Any) -> None:
-        for _ in range(max_steps):
+    def waiting(self, status: str) -> bool:
+        """Whether the status line says the table waits for a player (or the game is over)."""
+        raise NotImplementedError
+
+    def still(self) -> bool:
+        """Nothing on the table is moving."""
+        return not any(o.in_motion for o in self.table.objects)
+
+    def ready(self) -> bool:
+        """The table waits for a player (or the game is over) and nothing is in flight or moving."""
+        return self.waiting(self.status) and self.table.settled and self.still()
+
+    def run(self, predicate: Callable[[], bool], max_seconds: float = 120.0) -> bool:
+        """Run the clock until ``predicate`` holds (at most ``max_seconds`` of table time)."""
+        return self.table.run_until(predicate, max_seconds=max_seconds)
+
+    def wait_ready(self, max_seconds: float = 120.0) -> None:
+        assert self.run(self.ready, max_seconds), \
+            f"the table did not get ready; status {self.status!r}; errors {self.table.errors[-3:]}"
+
+    def messages_to(self, colour: str | None, since: int = 0) -> list[str]:
+        """The broadcasts to ``colour`` (None: to everyone) from broadcast ``since`` on."""
+        return [m for m, c in self.table.broadcasts[since:] if c == colour]
+
+    def ledger(self) -> dict[str, Any]:
+        """The mod's ledger as its ``onSave`` writes it."""
+        return json.loads(self.table.call_global("onSave"))["ledger"]
+
+    @property
+    def sent(self) -> list[dict]:
+        """Every request the mod sent to this table's bridge, read as the bridge reads it (TTS's floats back to
+        whole numbers)."""
+        raw = self.table.sent_custom
+        self._sent += [whole_numbers(m) for m in raw[len(self._sent):]]
+        return self._sent
+
+    def requests(self, kind: str, since: int = 0) -> list[dict[str, Any]]:
+        """The bodies of the requests of ``kind`` the mod sent (from message ``since`` on)."""
+        return [m["body"] for m in self.sent[since:] if m.get("type") == kind]
+
+    # ------------------------------------------------------------------ players
+    def move(self, obj: HObject, colour: str, *, position=None, snap: tuple[HObject, int] | None = None) -> None:
+        """``colour`` picks ``obj`` up and drops it at ``position`` or on snap point ``snap``."""
+        self.table.pick_up(obj, colour)
+        self.table.drop(obj, colour, position=position, snap=snap)
+
+    def step(self, **policy: Any) -> None:
+        """Whatever the table waits for, picked by the engine from the table as it lies, played."""
+        self.play(self.pick(**policy))
+
+    def pick(self, **policy: Any):
+        raise NotImplementedError
+
+    def play(self, action) -> Any:
+        raise NotImplementedError
+
+    def play_game(self, max_actions: int = 2000, **policy: Any) -> None:
+        for _ in range(max_actions):
             if self.over:
                 return
             self.step(**policy)
         raise AssertionError("the game did not end")
-
-    # ------------------------------------------------------------------ the table against the engine
-    def last_reply(self, kind: str) -> dict:
-        ids = {m["id"] for m in self._requests(kind)}
-        replies = [m["customMessage"] for m in self.table.endpoint.received
-                   if m.get("messageID") == 2 and m.get("customMessage", {}).get("re") in ids]
-        return replies[-1]
-
-    def check_round(self) -> None:
-        """After a ruling is applied: the table is what the engine makes of the round's snapshot and choices."""
-        start = self.round_start["snapshot"]
-        self.round_start = None
-        reply = self.last_reply("end_round")
-        if not reply["ok"]:
-            # FH-4.3 on the table's own draws: the engine's trial said nobody could place, the hands drawn on the
-            # table say otherwise; the engine refuses to end the round and play goes on with the next player
-            assert "round is not over" in reply["error"]["message"], reply
-            state = GameState.from_snapshot(self.data, start)
-            assert state.round_over_reason() is None
-            assert self.to_play == self.colours[(state.last_actor + 1) % len(self.colours)]
-            return
-        ruling = resolve_round(self.data, start, self.choices)
-        assert ruling["complete"]
-        assert reply["body"] == ruling, "the bridge's ruling is not the engine's"
-        sent = self._requests("end_round")[-1]["body"]
-        assert sent["choices"] == self.choices and sent["snapshot"] == start
-        state = GameState.from_snapshot(self.data, start)
-        state.end_round(state.round_over_reason())
-        for choice in self.choices:
-            state.apply(Choose(choice["player"], choice["cell"]))
-        assert state.phase is not Phase.RESOLUTION
-        table = physical(self.read(), hands=False)
-        engine = physical(state.to_snapshot(), hands=False)
-        for key in ("players", "boards", "goals", "resolved_parties", "parties", "scenes", "scene_deck"):
-            assert table[key] == engine[key], f"{key} differ after round {ruling['round']}"
-        tiles = {t.memo_json()["party"]: t for t in party_tiles(self.table)}
-        for party in state.resolved_parties:
-            assert tiles[party].position.x > 24, f"resolved party {party} still lies in the party strip"
-        self.check_scoreboard(state)
-        if state.phase is Phase.ENDED:
-            self.outcome = state.outcome()
-            winners = [self.colours[s] for s in self.outcome.winners]
-            final = [m for m, c in self.table.broadcasts if c is None and m.startswith("Game over")]
-            assert final and all(w in final[-1] for w in winners), final
-            assert self.status == "Game over · " + " and ".join(winners) + " won" or len(winners) > 2
-        else:
-            assert self.to_play == self.colours[state.active]
-            self.check_scene_markers()
-        self.rounds_checked += 1
-
-    def check_scoreboard(self, state: GameState) -> None:
-        leaders = state.leaders()
-        for row in state.standings():
-            colour = self.colours[row.player]
-            shown = self.table.ui_value(f"scoreRow{row.player + 1}")
-            assert self.table.ui_visible(f"scoreRow{row.player + 1}")
-            figures = " ".join(f"{SHORT[h]}{n}" for h, n in zip(HUMOURS, row.by_humour))
-            goals = f"{row.goals} goal" + ("" if row.goals == 1 else "s")
-            star = "★ " if row.player in leaders else ""
-            assert shown == f"{star}{colour}: {goals} · {row.placed} placed ({figures})", shown
-
-    def check_scene_markers(self) -> None:
-        if self.mode != "kingdom":
-            return
-        markers = self.table.with_tag("fh-scene-marker")
-        kingdom = boards(self.table)["kingdom"]
-        cells = snaps(kingdom, "fh-cell:")
-        for card in scene_cards(self.table):
-            scene = self.data.scene_by_id[card.memo_json()["card"]]
-            if scene.cell:
-                p = cells[scene.cell][1]
-                assert any(flat(m.position, p) < 1.0 for m in markers), f"no marker on {scene.cell}"
-
-    # ------------------------------------------------------------------ small helpers for tests
-    def hand_humours(self, colour: str) -> Counter:
-        return Counter(p.memo_json()["humour"] for p in self.table.hand(colour))
-
-    def bag_size(self, colour: str) -> int:
-        return len(bag_of(self.table, colour).contents)
-
-    def goal_titles(self) -> list[str]:
-        return [c.nickname for c in goal_cards(self.table)]

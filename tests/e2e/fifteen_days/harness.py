@@ -4,15 +4,15 @@
 engine for the legal actions of the table as it lies (:meth:`Game.state`: the table read in Python by
 ``tableview.read_table`` plus the turn bookkeeping the mod keeps in its saved ledger), picks one, and performs it
 the way a player does — a button click, or a hand card dragged onto a board's card point, the discard pile or
-the wild supply (with ``drag_takes``, takes and draws are the top card dragged into the hand instead). Once the mod has asked the bridge and applied the ruling, :meth:`Game.check` compares the table
+the wild supply (with ``drag_takes``, takes and draws are the top card dragged into the hand instead). Once the
+mod has asked the bridge and applied the ruling, :meth:`Game.check` compares the table
 with what the engine makes of the same action on the same table: every hand, pile, column, corner, wild, animal,
-feather and supply, the mod's bookkeeping, whose turn it is, and the score panel.
+feather and supply, the mod's bookkeeping, whose turn it is, and the score panel. The life cycle (build, bridge,
+start, reload) is :class:`tests.e2e.harness.LiveGame`'s.
 """
 
 from __future__ import annotations
 
-import json
-import random
 from pathlib import Path
 from typing import Any
 
@@ -21,45 +21,29 @@ from bridge.rules.fifteen_days.actions import (
 from bridge.rules.fifteen_days.state import GameState
 from bridge.tts_json import whole_numbers
 from tests.e2e.fifteen_days.tableview import REMOVED, board_of, card_points, inside, physical, read_table, zone
-from tests.e2e.harness import ttsmod
-from tests.livebridge import Bridge, free_port
-from tools.headless import Fidelity, HObject, Table
+from tests.e2e.harness import LiveGame, diff, lua_nulls
+from tests.e2e.harness import build as build_game
+from tools.headless import Fidelity, HObject
 
 BOOKKEEPING = ("active", "turn", "actions_left", "pending", "boost", "power", "otter_turn", "fresh_discards",
                "end", "over")
 
 
 def build(repo: Path, out: Path) -> dict:
-    done = ttsmod("build", "fifteen-days", "--out", str(out), "--jobs", "2", cwd=repo)
-    assert done.returncode == 0, done.stderr
-    return json.loads((out / "15Days.json").read_text(encoding="utf-8"))
-
-
-def _none(value: Any) -> Any:
-    """Lua's false (and an absent key) for the engine's null, recursively in dicts."""
-    if value is False:
-        return None
-    if isinstance(value, dict):
-        return {k: _none(v) for k, v in value.items() if _none(v) is not None}
-    return value
+    return build_game(repo, out, "fifteen-days")
 
 
 def bookkeeping(snapshot: dict[str, Any]) -> dict[str, Any]:
-    return {key: _none(snapshot.get(key)) for key in BOOKKEEPING}
+    return {key: lua_nulls(snapshot.get(key)) for key in BOOKKEEPING}
 
 
-class Game:
+class Game(LiveGame):
     """Scripted players at a headless 15 Days table with a live bridge (see the module docstring)."""
 
     def __init__(self, save: dict, data: Any, repo: Path, colours: list[str], *, seed: int = 1,
                  fidelity: Fidelity | None = None) -> None:
-        self.data, self.colours, self.seed = data, colours, seed
-        self.rng = random.Random(seed)
-        self.fidelity = fidelity if fidelity is not None else Fidelity.faithful()
-        port = free_port()
-        self.table = Table.load(save, seed=seed, bridge_port=port, listen_port=0, fidelity=self.fidelity)
-        self.bridge = Bridge(repo, port, self.table.endpoint.port)
-        self.reloads = 0
+        super().__init__(save, repo, colours, seed=seed, fidelity=fidelity)
+        self.data = data
         self.actions_checked = 0
         self.kinds: dict[str, int] = {}
         self.outcome: Any = None
@@ -69,57 +53,12 @@ class Game:
         self.drag_takes = False
         self.drags: list[tuple[str, int | None]] = []
 
-    # ------------------------------------------------------------------ life cycle
-    def close(self) -> None:
-        self.bridge.stop()
-        self.table.close()
-
-    def start(self) -> None:
-        self.bridge.start()
-        self.table.seat(*self.colours)
-        self.table.boot()
-        assert self.table.run_until(self.connected, max_seconds=30)
-        self.table.click("setupButton", self.colours[0])
-        self.wait_ready()
-
-    def connected(self) -> bool:
-        return "bridge connected" in self.table.ui_value("bridgeStatus")
-
-    def reload(self) -> None:
-        """Save, close, load the save into a fresh table on the same port and boot it; the bridge keeps running."""
-        saved = self.table.save()
-        port = self.table.endpoint.port
-        self.table.close()
-        self.reloads += 1
-        self.table = Table.load(saved, seed=self.seed + self.reloads, bridge_port=self.bridge.port,
-                                listen_port=port, fidelity=self.fidelity)
-        self.table.seat(*self.colours)
-        self.table.boot()
+    def reloaded(self) -> None:
         self.last = None
 
     # ------------------------------------------------------------------ what players see
-    @property
-    def status(self) -> str:
-        return self.table.ui_value("turnStatus")
-
-    @property
-    def over(self) -> bool:
-        return self.status.startswith("Game over")
-
-    def ready(self) -> bool:
-        s = self.status
-        waiting = s.endswith(" to play") or " places a wild" in s or s.startswith("Game over")
-        return waiting and self.table.settled and not any(o.in_motion for o in self.table.objects)
-
-    def wait_ready(self, max_seconds: float = 60.0) -> None:
-        assert self.table.run_until(self.ready, max_seconds=max_seconds), \
-            f"the table did not get ready; status {self.status!r}; errors {self.table.errors[-3:]}"
-
-    def messages_to(self, colour: str | None, since: int = 0) -> list[str]:
-        return [m for m, c in self.table.broadcasts[since:] if c == colour]
-
-    def ledger(self) -> dict[str, Any]:
-        return json.loads(self.table.call_global("onSave"))["ledger"]
+    def waiting(self, s: str) -> bool:
+        return s.endswith(" to play") or " places a wild" in s or s.startswith("Game over")
 
     def read(self) -> dict[str, Any]:
         return read_table(self.table, self.colours, tuple(self.data.rules.values))
@@ -135,10 +74,6 @@ class Game:
     def state(self) -> GameState:
         return GameState.from_snapshot(self.data, self.last or self.snapshot())
 
-    @property
-    def sent(self) -> list[dict]:
-        return [whole_numbers(m) for m in self.table.sent_custom]
-
     # ------------------------------------------------------------------ player actions
     def hand_card(self, colour: str, face) -> HObject:
         return next(o for o in sorted(self.table.hand(colour), key=lambda o: o.memo_json().get("card", ""))
@@ -153,12 +88,10 @@ class Game:
     def drag_to_point(self, obj: HObject, colour: str, corner: int, value: int) -> None:
         board = board_of(self.table, colour)
         index, _ = card_points(board)[(corner, value)]
-        self.table.pick_up(obj, colour)
-        self.table.drop(obj, colour, snap=(board, index))
+        self.move(obj, colour, snap=(board, index))
 
     def drag_to_zone(self, obj: HObject, colour: str, tag: str) -> None:
-        self.table.pick_up(obj, colour)
-        self.table.drop(obj, colour, position=zone(self.table, tag).position)
+        self.move(obj, colour, position=zone(self.table, tag).position)
 
     def top_card(self, tag: str, index: int | None = None) -> HObject:
         """The top card of a market column, the discard pile or a draw pile as a player grabs it: the highest
@@ -173,8 +106,7 @@ class Game:
 
     def drag_to_hand(self, obj: HObject, colour: str) -> None:
         """``colour`` picks ``obj`` up where it lies and drops it into their own hand zone."""
-        self.table.pick_up(obj, colour)
-        self.table.drop(obj, colour, position=self.table.hand_zone(colour).position)
+        self.move(obj, colour, position=self.table.hand_zone(colour).position)
 
     def drag_take(self, action: Take | Draw) -> None:
         colour = self.colours[action.player]
@@ -220,7 +152,7 @@ class Game:
                             and o.memo_json()["value"] == face.value)
                 cards.append(card)
                 self.drag_to_zone(card, colour, "fd-wild-supply")
-                t.run_until(lambda: not any(o.in_motion for o in t.objects), max_seconds=5)
+                t.run_until(self.still, max_seconds=5)
             return None
         elif isinstance(action, PutWild):
             self.drag_to_point(self.awaiting_wild(colour), colour, action.corner, action.value)
@@ -256,7 +188,7 @@ class Game:
         """The table is the engine's ``state``: what lies where, the bookkeeping, the turn, the panels."""
         engine = state.to_snapshot()
         table = self.snapshot()
-        assert physical(table) == physical(engine), _diff(physical(table), physical(engine))
+        assert physical(table) == physical(engine), diff(physical(table), physical(engine))
         assert bookkeeping(table) == bookkeeping(engine)
         self.last = table
         if state.is_over():
@@ -294,17 +226,3 @@ class Game:
         table = {**self.WEIGHTS, **(weights or {})}
         return self.rng.choices(legal, [table.get(type(a), 1.0) for a in legal])[0]
 
-    def play_game(self, max_actions: int = 2000) -> None:
-        for _ in range(max_actions):
-            if self.over:
-                return
-            self.play(self.pick())
-        raise AssertionError("the game did not end")
-
-
-def _diff(table: dict[str, Any], engine: dict[str, Any]) -> str:
-    lines = []
-    for key in table:
-        if table[key] != engine[key]:
-            lines.append(f"{key}: table {table[key]!r}\n   engine {engine[key]!r}")
-    return "the table is not the engine's state:\n" + "\n".join(lines)

@@ -12,15 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.e2e.harness import flat, inside
 from tools.headless import HObject, Table
 
 NEAR = 0.6
 REMOVED = "fd-removed"
 ANIMALS = ("otter", "frog", "squirrel", "rabbit")
-
-
-def flat(a, b) -> float:
-    return ((a.x - b.x) ** 2 + (a.z - b.z) ** 2) ** 0.5
 
 
 def zone(table: Table, tag: str, index: int | None = None) -> HObject:
@@ -55,22 +52,12 @@ def stack(table: Table, z: HObject) -> list[str]:
     """Season card ids lying in zone ``z``, bottom first."""
     out: list[str] = []
     for deck in table.with_tag("fd-season-deck"):
-        if deck.held_by is None and _inside(z, deck):
+        if deck.held_by is None and inside(z, deck):
             out += [_card(c) for c in reversed(deck.contents)]
     loose = [o for o in table.with_tag("fd-season") if o.held_by is None and not o.has_tag(REMOVED)
-             and _inside(z, o)]
+             and inside(z, o)]
     loose.sort(key=lambda o: (round(o.position.y, 3), o.guid))
     return out + [_card(o) for o in loose]
-
-
-def inside(z: HObject, obj: HObject) -> bool:
-    """Whether ``obj`` lies inside zone ``z``'s box."""
-    return _inside(z, obj)
-
-
-def _inside(z: HObject, obj: HObject) -> bool:
-    from tools.headless.geometry import inside_box
-    return inside_box(obj.position, z.position, z.rotation, z.scale)
 
 
 def corners_of(table: Table, colour: str, values: tuple[int, ...]) -> list[dict[str, Any]]:
@@ -99,7 +86,7 @@ def read_table(table: Table, colours: list[str], values: tuple[int, ...] = (1, 2
     snap: dict[str, Any] = {"players": [], "animals": {}}
     for colour in colours:
         hand = sorted(_card(o) for o in table.hand(colour) if o.has_tag("fd-season"))
-        feathers = sum(1 for o in table.with_tag("fd-feather") if o.held_by is None and _inside(seats[colour], o))
+        feathers = sum(1 for o in table.with_tag("fd-feather") if o.held_by is None and inside(seats[colour], o))
         snap["players"].append({"hand": hand, "feathers": feathers, "corners": corners_of(table, colour, values)})
     snap["draw_piles"] = [stack(table, zone(table, "fd-draw-pile", i)) for i in range(2)]
     snap["market"] = [stack(table, zone(table, "fd-market-column", i)) for i in range(3)]
@@ -107,15 +94,15 @@ def read_table(table: Table, colours: list[str], values: tuple[int, ...] = (1, 2
     snap["removed"] = sorted(_card(o) for o in table.with_tag("fd-season") if o.has_tag(REMOVED))
     for animal in ANIMALS:
         token = table.with_tag(f"fd-animal:{animal}")[0]
-        owners = [i for i, c in enumerate(colours) if _inside(seats[c], token)]
+        owners = [i for i, c in enumerate(colours) if inside(seats[c], token)]
         snap["animals"][animal] = owners[0] if owners else None
     wild_zone = zone(table, "fd-wild-supply")
-    wilds = sum(len(d.contents) for d in table.with_tag("fd-wild-deck") if _inside(wild_zone, d))
+    wilds = sum(len(d.contents) for d in table.with_tag("fd-wild-deck") if inside(wild_zone, d))
     wilds += sum(1 for o in table.with_tag("fd-wild") if o.held_by is None and not o.has_tag(REMOVED)
-                 and _inside(wild_zone, o))
+                 and inside(wild_zone, o))
     snap["wild_supply"] = wilds
     feather_zone = zone(table, "fd-feather-supply")
-    snap["feather_supply"] = sum(1 for o in table.with_tag("fd-feather") if _inside(feather_zone, o))
+    snap["feather_supply"] = sum(1 for o in table.with_tag("fd-feather") if inside(feather_zone, o))
     return snap
 
 

@@ -1,5 +1,5 @@
-"""Fixtures of the Kill the Unicorns end-to-end tests: the game data, one built save for the whole run, started
-games that are closed after each test, and :func:`start`."""
+"""Fixtures of the Kill the Unicorns end-to-end tests: the game data, one built save for the whole run, and :func:`start`
+(``games``, which closes them, is tests/e2e/conftest.py's)."""
 
 from __future__ import annotations
 
@@ -19,17 +19,6 @@ def save(tmp_path_factory, repo_root):
     return build(repo_root, tmp_path_factory.mktemp("kill-the-unicorns"))
 
 
-@pytest.fixture
-def games():
-    started: list[Game] = []
-    yield started
-    for game in started:
-        game.close()
-
-
 def start(games, save, data, repo_root, colours, seed) -> Game:
     """A game seated with ``colours``, its bridge up and Setup pressed; closed with the test."""
-    game = Game(save, data, repo_root, list(colours), seed=seed)
-    games.append(game)
-    game.start()
-    return game
+    return Game.started(games, save, data, repo_root, list(colours), seed=seed)

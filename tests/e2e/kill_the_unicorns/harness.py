@@ -8,24 +8,22 @@ hunt area and *Hunt* pressed, *Pass*, *Above*/*Below*, *Use power*/*Decline*, pa
 (and a token of it dragged onto the unicorn it goes on) and *Buy*, or *Skip*. Once the mod has asked the bridge
 and applied the ruling, :meth:`Game.check` compares the table with what the engine makes of the same action on the
 same table: every hand, pile, area, slot, the line, the catch areas with their pinned tricks and tokens, the
-market and the box, the decision the mod now waits for, and the score panel.
+market and the box, the decision the mod now waits for, and the score panel. The life cycle (build, bridge,
+start, reload) is :class:`tests.e2e.harness.LiveGame`'s.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import Any
 
 from bridge.rules.game import registered_game
 from bridge.tts_json import whole_numbers
-from tests.e2e.harness import ttsmod
-from tests.e2e.kill_the_unicorns.tableview import (
-    CARD, catch_owner, flat, inside, physical, read_table, seat_zone, zone,
-)
-from tests.livebridge import Bridge, free_port
-from tools.headless import Fidelity, HObject, Table
+from tests.e2e.harness import LiveGame, diff, flat, inside, lua_nulls
+from tests.e2e.harness import build as build_game
+from tests.e2e.kill_the_unicorns.tableview import CARD, catch_owner, physical, read_table, seat_zone, zone
+from tools.headless import Fidelity, HObject
 from tools.headless.geometry import Vec, position_to_world
 
 GAME = "kill-the-unicorns"
@@ -34,104 +32,42 @@ PHYSICAL_PLAYER = ("hand", "played", "hunt_discard", "trick_deck", "trick_hand",
 
 
 def build(repo: Path, out: Path) -> dict:
-    done = ttsmod("build", GAME, "--out", str(out), "--jobs", "2", cwd=repo)
-    assert done.returncode == 0, done.stderr
-    saves = sorted(out.glob("*.json"))
-    assert len(saves) == 1, saves
-    return json.loads(saves[0].read_text(encoding="utf-8"))
-
-
-def _none(value: Any) -> Any:
-    """Lua's false (and an absent key) for the engine's null, recursively in dicts."""
-    if value is False:
-        return None
-    if isinstance(value, dict):
-        return {k: _none(v) for k, v in value.items() if _none(v) is not None}
-    return value
+    return build_game(repo, out, GAME)
 
 
 def bookkeeping(snapshot: dict[str, Any]) -> dict[str, Any]:
     """The keys of a snapshot the table does not show (the engine's bookkeeping), null and false alike."""
-    out = {k: _none(v) for k, v in snapshot.items() if k not in PHYSICAL_TOP and k not in ("players", "rng")}
-    out["players"] = [{k: _none(v) for k, v in p.items() if k not in PHYSICAL_PLAYER}
+    out = {k: lua_nulls(v) for k, v in snapshot.items() if k not in PHYSICAL_TOP and k not in ("players", "rng")}
+    out["players"] = [{k: lua_nulls(v) for k, v in p.items() if k not in PHYSICAL_PLAYER}
                       for p in snapshot["players"]]
     return out
 
 
-class Game:
+class Game(LiveGame):
     """Scripted players at a headless Kill the Unicorns table with a live bridge (see the module docstring)."""
 
     def __init__(self, save: dict, data: Any, repo: Path, colours: list[str], *, seed: int = 1,
                  fidelity: Fidelity | None = None) -> None:
-        self.data, self.colours, self.seed = data, colours, seed
+        super().__init__(save, repo, colours, seed=seed, fidelity=fidelity)
+        self.data = data
         self.engine = registered_game(GAME)
         self.items = [m.id for m in data.market]
-        self.rng = random.Random(seed)
-        self.fidelity = fidelity if fidelity is not None else Fidelity.faithful()
-        port = free_port()
-        self.table = Table.load(save, seed=seed, bridge_port=port, listen_port=0, fidelity=self.fidelity)
-        self.bridge = Bridge(repo, port, self.table.endpoint.port)
-        self.reloads = 0
         self.actions_checked = 0
         self.kinds: dict[str, int] = {}
         self.over_checked = False
+        self._read_key: tuple[int, int] | None = None
 
-    # ------------------------------------------------------------------ life cycle
-    def close(self) -> None:
-        self.bridge.stop()
-        self.table.close()
-
-    def start(self) -> None:
-        self.bridge.start()
-        self.table.seat(*self.colours)
-        self.table.boot()
-        assert self.table.run_until(self.connected, max_seconds=30)
-        self.table.click("setupButton", self.colours[0])
-        self.wait_ready()
-
-    def connected(self) -> bool:
-        return "bridge connected" in self.table.ui_value("bridgeStatus")
-
-    def reload(self) -> None:
-        """Save, close, load the save into a fresh table on the same port and boot it; the bridge keeps running."""
-        saved = self.table.save()
-        port = self.table.endpoint.port
-        self.table.close()
-        self.reloads += 1
-        self.table = Table.load(saved, seed=self.seed + self.reloads, bridge_port=self.bridge.port,
-                                listen_port=port, fidelity=self.fidelity)
-        self.table.seat(*self.colours)
-        self.table.boot()
+    def reloaded(self) -> None:
         self._read_key = None
 
     # ------------------------------------------------------------------ what players see
-    @property
-    def status(self) -> str:
-        return self.table.ui_value("turnStatus")
-
-    @property
-    def over(self) -> bool:
-        return self.status.startswith("Game over")
-
-    def ready(self) -> bool:
-        s = self.status
-        waiting = any(s.startswith(f"{c} to ") for c in self.colours) or s.startswith("Game over")
-        return waiting and self.table.settled and not any(o.in_motion for o in self.table.objects)
-
-    def wait_ready(self, max_seconds: float = 120.0) -> None:
-        assert self.table.run_until(self.ready, max_seconds=max_seconds), \
-            f"the table did not get ready; status {self.status!r}; errors {self.table.errors[-3:]}"
-
-    def messages_to(self, colour: str | None, since: int = 0) -> list[str]:
-        return [m for m, c in self.table.broadcasts[since:] if c == colour]
-
-    def ledger(self) -> dict[str, Any]:
-        return json.loads(self.table.call_global("onSave"))["ledger"]
+    def waiting(self, s: str) -> bool:
+        return any(s.startswith(f"{c} to ") for c in self.colours) or s.startswith("Game over")
 
     def read(self) -> dict[str, Any]:
         """The table read in Python (read again only once the clock has moved)."""
         key = (id(self.table), self.table.frame)
-        if getattr(self, "_read_key", None) != key:
+        if self._read_key != key:
             self._read_key, self._read = key, read_table(self.table, self.colours, self.items)
         return json.loads(json.dumps(self._read))
 
@@ -154,12 +90,10 @@ class Game:
         return found[0]
 
     def drag(self, obj: HObject, colour: str, position: Vec) -> None:
-        self.table.pick_up(obj, colour)
-        self.table.drop(obj, colour, position=position)
-        self.table.run_until(lambda: not any(o.in_motion for o in self.table.objects), max_seconds=5)
+        self.move(obj, colour, position=position)
+        self.table.run_until(self.still, max_seconds=5)
 
     def spot(self, z: HObject, x: float, zz: float = 0.0) -> Vec:
-        from tools.headless.geometry import position_to_world
         return position_to_world(Vec(x, 0.0, zz), z.position, z.rotation, z.scale)
 
     def drop_on_unicorn(self, token: HObject, unicorn: HObject, colour: str) -> None:
@@ -215,11 +149,6 @@ class Game:
             assert button is not None, f"no way to play {a}"
             t.click(button, colour)
 
-    def requests(self, kind: str, since: int = 0) -> list[dict[str, Any]]:
-        """The bodies of the requests of ``kind`` the mod sent (from message ``since`` on), read as the bridge
-        reads them."""
-        return [whole_numbers(m["body"]) for m in self.table.sent_custom[since:] if m.get("type") == kind]
-
     def play(self, action) -> Any:
         """Perform ``action``, wait for the ruling to be applied, check the table against the engine: the
         snapshot the mod sent with the decision is the table as it lay (what the player moved for it counted
@@ -230,7 +159,7 @@ class Game:
         self.wait_ready()
         sent = self.requests("legal", asked)
         assert len(sent) == 1, sent
-        assert sent[0]["action"] == _none(action.to_json()) or sent[0]["action"] == action.to_json(), sent[0]
+        assert sent[0]["action"] == lua_nulls(action.to_json()) or sent[0]["action"] == action.to_json(), sent[0]
         assert physical(sent[0]["snapshot"]) == physical(before)
         assert bookkeeping(sent[0]["snapshot"]) == bookkeeping(before)
         state = self.engine.from_snapshot(self.data, sent[0]["snapshot"])
@@ -244,7 +173,7 @@ class Game:
         """The table is the engine's ``state``: what lies where, the bookkeeping, the decision, the panels."""
         engine = whole_numbers(state.to_snapshot())
         table = self.snapshot()
-        assert physical(table) == physical(engine), _diff(physical(table), physical(engine))
+        assert physical(table) == physical(engine), diff(physical(table), physical(engine))
         assert bookkeeping(table) == bookkeeping(engine)
         pending = engine.get("pending")
         if state.is_over():
@@ -277,13 +206,6 @@ class Game:
         assert legal, "no legal action on a game not over"
         table = {"pass": 0.4, "skip": 0.5, **(weights or {})}
         return self.rng.choices(legal, [table.get(a.to_json()["action"], 1.0) for a in legal])[0]
-
-    def play_game(self, max_actions: int = 2000) -> None:
-        for _ in range(max_actions):
-            if self.over:
-                return
-            self.play(self.pick())
-        raise AssertionError("the game did not end")
 
 
 def _fill(last: dict[str, Any], table: dict[str, Any]) -> dict[str, Any]:
@@ -318,16 +240,3 @@ def _fill(last: dict[str, Any], table: dict[str, Any]) -> dict[str, Any]:
         p["catch"] = catch
     return out
 
-
-def _diff(table: dict[str, Any], engine: dict[str, Any]) -> str:
-    lines = []
-    for key in table:
-        if table[key] != engine[key]:
-            if key == "players":
-                for i, (a, b) in enumerate(zip(table[key], engine[key])):
-                    for k in a:
-                        if a[k] != b[k]:
-                            lines.append(f"players[{i}].{k}: table {a[k]!r}\n   engine {b[k]!r}")
-            else:
-                lines.append(f"{key}: table {table[key]!r}\n   engine {engine[key]!r}")
-    return "the table is not the engine's state:\n" + "\n".join(lines)

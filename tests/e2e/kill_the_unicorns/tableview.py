@@ -12,12 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from tools.games.kill_the_unicorns.geometry import card_size_units
+from tests.e2e.harness import flat, inside
 from tools.headless import HObject, Table
-from tools.headless.geometry import Vec, inside_box, position_to_local
-
-
-def flat(a, b) -> float:
-    return ((a.x - b.x) ** 2 + (a.z - b.z) ** 2) ** 0.5
+from tools.headless.geometry import Vec, position_to_local
 
 
 def zone(table: Table, tag: str, **memo: Any) -> HObject:
@@ -33,10 +30,6 @@ def zone(table: Table, tag: str, **memo: Any) -> HObject:
 
 def seat_zone(table: Table, tag: str, colour: str) -> HObject:
     return zone(table, tag, owner=colour)
-
-
-def inside(z: HObject, obj: HObject) -> bool:
-    return inside_box(obj.position, z.position, z.rotation, z.scale)
 
 
 def _id(memo: dict[str, Any]) -> str | None:

@@ -13,7 +13,8 @@ import subprocess
 
 import pytest
 
-from tests.e2e.harness import Game, build, free_port
+from tests.e2e.four_humours.harness import Game, build
+from tests.livebridge import free_port
 from bridge.catalog import load_game
 from tests.selftestrun import Runner, table_state, ttsmod_args
 from tools.headless import Table

@@ -17,17 +17,14 @@ local link = require("lib.link")
 local stepper = require("lib.stepper")
 local saved = require("lib.ledger")
 local panel = require("lib.panel")
+local wiring = require("lib.wiring")
 local map = require("fifteen_days.tablemap")
 local game = require("generated.game")
 local ttsmod = require("generated.ttsmod")
 
-local REQUEST_TIMEOUT = 5    -- seconds before a request is sent again (once), then given up
-local HELLO_RETRY = 5        -- seconds between two hellos while the bridge is away
 local STEP_DELAY = 0.3       -- seconds between two steps of a ruling, so that players can follow them
 local SETTLE_TIMEOUT = 3     -- longest wait for moves to end
 local PILE_LIFT = 0.02       -- height of one card in a loose pile
-local ACT = "legal"          -- the bridge request that checks one decision and rules it
-local SCORE = "score"        -- the bridge request that scores the table
 local REMOVED_OFFSET = 5     -- cards out of the game lie this far (z) beyond draw pile 0, away from the market
 local FACE_UP = { 0, 180, 0 }
 local FACE_DOWN = { 0, 180, 180 }
@@ -53,7 +50,6 @@ local function removed_spot_far(k)
     return { x = p.x + 1.5 * k, y = p.y + 0.1, z = p.z + REMOVED_OFFSET + 3 }
 end
 local busy = false           -- a decision is being checked or its ruling applied
-local ask = link.ask
 local tell = panel.tell
 local when_settled = stepper.when_settled
 
@@ -153,11 +149,7 @@ local function refresh_score()
     if ledger.phase == "setup" then
         return
     end
-    when_settled(function()
-        ask(SCORE, { snapshot = map.snapshot(ledger, offered_cards()) }, show_scores, function(err)
-            print("ttsmod: the bridge could not score the table: " .. tostring(err.message))
-        end, nil)
-    end)
+    wiring.refresh_score(function() return map.snapshot(ledger, offered_cards()) end, show_scores)
 end
 
 -- ------------------------------------------------------------------ moving cards
@@ -602,12 +594,7 @@ local function finish_ruling(reply)
         if ledger.outcome ~= nil then
             ledger.phase = "ended"
             Turns.enable = false
-            local winners = {}
-            for _, seat in ipairs(ledger.outcome.winners or {}) do
-                table.insert(winners, tostring(colour_of(seat)))
-            end
-            broadcastToAll("Game over: " .. table.concat(winners, " and ") .. " won (decided by "
-                .. tostring(ledger.outcome.decided_by) .. ").", { 0.5, 1, 0.5 })
+            wiring.game_over(ledger.outcome, function(seat) return tostring(colour_of(seat)) end)
         end
         set_busy(false)
         show_turn()
@@ -627,46 +614,22 @@ end
 --  market column, the discard pile or a draw pile (counted as still on top there); on a refusal, `undo()` puts
 --  it back.
 send_decision = function(colour, action, undo, moved, taken)
+    local blocked = nil
     if ledger.phase ~= "play" then
-        if undo ~= nil then undo() end
-        tell(colour, "Nothing can be played now: " .. ledger.phase .. ".")
-        return
+        blocked = "Nothing can be played now: " .. ledger.phase .. "."
+    elseif busy then
+        blocked = "Wait a moment: the last move is still being applied."
     end
-    if busy then
-        if undo ~= nil then undo() end
-        tell(colour, "Wait a moment: the last move is still being applied.")
-        return
-    end
-    if not link.connected() then
-        if undo ~= nil then undo() end
-        tell(colour, "The rules bridge is not running, so nothing can be played yet ('ttsmod bridge').")
-        return
-    end
-    set_busy(true)
-    when_settled(function()
-        local snapshot = map.snapshot(ledger, { [colour] = moved or {} }, taken)
-        ask(ACT, { snapshot = snapshot, action = action }, function(reply)
-            if reply.legal == false then
-                set_busy(false)
-                if undo ~= nil then undo() end
-                tell(colour, "Not allowed: " .. tostring(reply.message) .. ".")
-                return
-            end
+    wiring.decide({ colour = colour, action = action, undo = undo, blocked = blocked, busy = set_busy,
+        snapshot = function() return map.snapshot(ledger, { [colour] = moved or {} }, taken) end,
+        ruled = function(reply)
             ledger.applied = 0
             if taken ~= nil and taken.tag == "fd-draw-pile" then
                 -- saved with the ledger, so that a reload in the middle of the ruling still draws this card
                 ledger.drag = { guid = taken.obj.getGUID(), pile = taken.index }
             end
             apply_ruling(reply)
-        end, function(err)
-            set_busy(false)
-            if undo ~= nil then undo() end
-            tell(colour, "Not allowed: " .. tostring(err.message))
-        end, nil, function()
-            set_busy(false)
-            if undo ~= nil then undo() end
-        end)
-    end)
+        end })
 end
 
 -- ------------------------------------------------------------------ buttons and drags
@@ -880,12 +843,9 @@ end
 
 -- ------------------------------------------------------------------ load, save, messages
 function onLoad(script_state)
-    data = util.decode(game.data)
-    data.player_colours = data.player_colours or { "White", "Red", "Yellow", "Blue" }
-    ledger = saved.restore(script_state, new_ledger())
-    stepper.configure({ moving = map.moving, step_delay = STEP_DELAY, settle_timeout = SETTLE_TIMEOUT })
-    link.start({ game = ttsmod.game, version = ttsmod.version, first_id = math.random(1, 1000) * 1000,
-                 timeout = REQUEST_TIMEOUT, hello_retry = HELLO_RETRY })
+    data, ledger = wiring.load({ game = game, ttsmod = ttsmod, script_state = script_state, new_ledger = new_ledger,
+        player_colours = { "White", "Red", "Yellow", "Blue" },
+        moving = map.moving, step_delay = STEP_DELAY, settle_timeout = SETTLE_TIMEOUT })
     if ledger.phase == "dealing" then
         -- saved while the cards were being laid out: they lie where they were going by now
         ledger.phase = "play"

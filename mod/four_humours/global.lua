@@ -16,13 +16,12 @@ local link = require("lib.link")
 local stepper = require("lib.stepper")
 local saved = require("lib.ledger")
 local panel = require("lib.panel")
+local wiring = require("lib.wiring")
 local map = require("four_humours.tablemap")
 local text = require("four_humours.text")
 local game = require("generated.game")
 local ttsmod = require("generated.ttsmod")
 
-local REQUEST_TIMEOUT = 5    -- seconds before a request is sent again (once), then given up
-local HELLO_RETRY = 5        -- seconds between two hellos while the bridge is away
 local STEP_DELAY = 0.4       -- seconds between two steps of a ruling, so that players can follow them
 local SETTLE_TIMEOUT = 3     -- longest wait for dealt potions to reach a hand, or for moves to end
 local STACK_HEIGHT = 0.2     -- height of one potion in a stack on a board cell
@@ -196,12 +195,8 @@ local function refresh_score()
     if ledger.phase == "setup" then
         return
     end
-    when_settled(function()
-        ask("score", { snapshot = map.snapshot(ledger, nil) }, function(body)
-            show_scores(body.standings, body.leaders, ledger.round)
-        end, function(err)
-            print("ttsmod: the bridge could not score the table: " .. tostring(err.message))
-        end, nil)
+    wiring.refresh_score(function() return map.snapshot(ledger, nil) end, function(body)
+        show_scores(body.standings, body.leaders, ledger.round)
     end)
 end
 
@@ -757,36 +752,27 @@ end
 local function check_place(colour, obj, slot)
     local seat = seat_of(colour)
     local humour = util.memo(obj).humour
-    set_busy(true)
     local action = { action = "place", player = seat, humour = humour,
         target = { kind = slot.kind, card = slot.card, slot = slot.slot } }
-    when_settled(function() ask("legal", { snapshot = map.snapshot(ledger, obj), action = action }, function(body)
-        if not body.legal then
-            set_busy(false)
-            to_hand(obj, colour)
-            tell(colour, text.refusal(body, colour_of(ledger.active_player)))
-            return
-        end
-        lay_face_down(obj, slot.position)
-        ledger.passes = 0
-        local after = function()
-            set_busy(false)
-            after_action(seat, body)
-        end
-        if rules().draw_after_place ~= false then
-            draw(colour, 1, after)    -- FH-3.7: the placer draws a replacement from their bag
-        else
-            after()
-        end
-    end, function(err)
-        set_busy(false)
-        to_hand(obj, colour)
-        tell(colour, "The bridge could not check that move: " .. tostring(err.message))
-    end, nil, function()
-        -- no answer: the potion goes back to the hand and nothing else changes
-        set_busy(false)
-        to_hand(obj, colour)
-    end) end)
+    -- refused, or no answer: the potion goes back to the hand and nothing else changes
+    wiring.decide({ colour = colour, action = action, busy = set_busy,
+        undo = function() to_hand(obj, colour) end,
+        snapshot = function() return map.snapshot(ledger, obj) end,
+        refusal = function(body) return text.refusal(body, colour_of(ledger.active_player)) end,
+        failure = function(err) return "The bridge could not check that move: " .. tostring(err.message) end,
+        ruled = function(body)
+            lay_face_down(obj, slot.position)
+            ledger.passes = 0
+            local after = function()
+                set_busy(false)
+                after_action(seat, body)
+            end
+            if rules().draw_after_place ~= false then
+                draw(colour, 1, after)    -- FH-3.7: the placer draws a replacement from their bag
+            else
+                after()
+            end
+        end })
 end
 
 function onObjectDrop(colour, obj)
@@ -842,31 +828,20 @@ local function do_pass(colour)
     if ledger.phase ~= "placement" or seat ~= ledger.active_player or busy then
         return
     end
-    if not link.connected() then
-        tell(colour, "The rules bridge is not running, so you cannot pass yet ('ttsmod bridge').")
-        return
-    end
-    set_busy(true)
-    when_settled(function() ask("legal", { snapshot = map.snapshot(ledger, nil),
-                                           action = { action = "pass", player = seat } },
-        function(body)
+    wiring.decide({ colour = colour, action = { action = "pass", player = seat }, busy = set_busy,
+        offline = "The rules bridge is not running, so you cannot pass yet ('ttsmod bridge').",
+        snapshot = function() return map.snapshot(ledger, nil) end,
+        refusal = function(body) return "You cannot pass: " .. tostring(body.message) .. "." end,
+        failure = function(err) return "You cannot pass: " .. tostring(err.message) end,
+        ruled = function(body)
             set_busy(false)
-            if not body.legal then
-                tell(colour, "You cannot pass: " .. tostring(body.message) .. ".")
-                return
-            end
             ledger.passes = ledger.passes + 1
             if util.index_of(ledger.passed, seat) == nil then
                 table.insert(ledger.passed, seat)
             end
             broadcastToAll(colour .. " passes.", { 1, 1, 1 })
             after_action(seat, body)
-        end, function(err)
-            set_busy(false)
-            tell(colour, "You cannot pass: " .. tostring(err.message))
-        end, nil, function()
-            set_busy(false)
-        end) end)
+        end })
 end
 
 function onPassClick(player, value, id)
@@ -884,15 +859,12 @@ end
 
 -- ------------------------------------------------------------------ load, save, messages
 function onLoad(script_state)
-    data = util.decode(game.data)
-    data.player_colours = data.player_colours or { "White", "Red", "Yellow", "Green", "Blue", "Purple" }
-    ledger = saved.restore(script_state, new_ledger())
+    data, ledger = wiring.load({ game = game, ttsmod = ttsmod, script_state = script_state, new_ledger = new_ledger,
+        player_colours = { "White", "Red", "Yellow", "Green", "Blue", "Purple" },
+        moving = map.moving, step_delay = STEP_DELAY, settle_timeout = SETTLE_TIMEOUT })
     if ledger.phase == "dealing" then
         ledger.phase = "placement"   -- saved while the first hands were dealt: they are in the hands now
     end
-    stepper.configure({ moving = map.moving, step_delay = STEP_DELAY, settle_timeout = SETTLE_TIMEOUT })
-    link.start({ game = ttsmod.game, version = ttsmod.version, first_id = math.random(1, 1000) * 1000,
-                 timeout = REQUEST_TIMEOUT, hello_retry = HELLO_RETRY })
     UI.setAttribute("setupButton", "active", tostring(ledger.phase == "setup"))
     show_turn()
     link.hello()

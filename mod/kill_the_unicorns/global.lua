@@ -19,17 +19,14 @@ local link = require("lib.link")
 local stepper = require("lib.stepper")
 local saved = require("lib.ledger")
 local panel = require("lib.panel")
+local wiring = require("lib.wiring")
 local map = require("kill_the_unicorns.tablemap")
 local game = require("generated.game")
 local ttsmod = require("generated.ttsmod")
 
-local REQUEST_TIMEOUT = 5    -- seconds before a request is sent again (once), then given up
-local HELLO_RETRY = 5        -- seconds between two hellos while the bridge is away
 local STEP_DELAY = 0.3       -- seconds between two steps of a ruling, so that players can follow them
 local SETTLE_TIMEOUT = 3     -- longest wait for moves to end
 local LAY_PASSES = 12        -- most rounds of moves laying the table from a snapshot takes
-local ACT = "legal"          -- the bridge request that checks one decision and rules it
-local SCORE = "score"        -- the bridge request that scores the table
 local SETUP = "setup"        -- the bridge request that sets a game up
 
 panel.SCORE_ROWS = 7         -- up to seven players (ui.xml has scoreRow1 … scoreRow7)
@@ -222,11 +219,7 @@ local function refresh_score(snapshot)
     if ledger.phase ~= "play" and ledger.phase ~= "over" then
         return
     end
-    when_settled(function()
-        ask(SCORE, { snapshot = snapshot or map.snapshot(ledger) }, show_scores, function(err)
-            print("ttsmod: the bridge could not score the table: " .. tostring(err.message))
-        end, nil)
-    end)
+    wiring.refresh_score(function() return snapshot or map.snapshot(ledger) end, show_scores)
 end
 
 -- ------------------------------------------------------------------ laying the table from a snapshot
@@ -938,12 +931,7 @@ local function finish_ruling()
         if ledger.outcome ~= nil then
             ledger.phase = "over"
             Turns.enable = false
-            local winners = {}
-            for _, seat in ipairs(ledger.outcome.winners or {}) do
-                table.insert(winners, who(seat))
-            end
-            broadcastToAll("Game over: " .. table.concat(winners, " and ") .. " won (decided by "
-                .. tostring(ledger.outcome.decided_by) .. ").", { 0.5, 1, 0.5 })
+            wiring.game_over(ledger.outcome, who)
         end
         set_busy(false)
         show_turn()
@@ -957,42 +945,20 @@ end
 
 --- Ask the bridge about `action` by `colour`; on a refusal `undo()` puts back what the player moved for it.
 local function send_decision(colour, action, undo)
-    local function refuse(message)
-        if undo ~= nil then undo() end
-        tell(colour, message)
-    end
+    local blocked = nil
     if ledger.phase ~= "play" then
-        refuse("Nothing can be played now.")
-        return
+        blocked = "Nothing can be played now."
+    elseif busy then
+        blocked = "Wait a moment: the last move is still being applied."
     end
-    if busy then
-        refuse("Wait a moment: the last move is still being applied.")
-        return
-    end
-    if not link.connected() then
-        refuse("The rules bridge is not running, so nothing can be played yet ('ttsmod bridge').")
-        return
-    end
-    set_busy(true)
-    when_settled(function()
-        ask(ACT, { snapshot = map.snapshot(ledger), action = action }, function(reply)
-            if reply.legal == false then
-                set_busy(false)
-                refuse("Not allowed: " .. tostring(reply.message) .. ".")
-                return
-            end
+    wiring.decide({ colour = colour, action = action, undo = undo, blocked = blocked, busy = set_busy,
+        snapshot = function() return map.snapshot(ledger) end,
+        ruled = function(reply)
             ledger.applied = 0
             ledger.target = keep_nulls(reply.snapshot)
             ledger.ruling = { events = reply.events or {}, complete = true }
             apply_ruling()
-        end, function(err)
-            set_busy(false)
-            refuse("Not allowed: " .. tostring(err.message))
-        end, nil, function()
-            set_busy(false)
-            if undo ~= nil then undo() end
-        end)
-    end)
+        end })
 end
 
 -- ------------------------------------------------------------------ buttons and drops
@@ -1164,13 +1130,10 @@ end
 
 -- ------------------------------------------------------------------ load, save, messages
 function onLoad(script_state)
-    data = util.decode(game.data)
+    data, ledger = wiring.load({ game = game, ttsmod = ttsmod, script_state = script_state, new_ledger = new_ledger,
+        player_colours = { "White", "Red", "Orange", "Yellow", "Green", "Blue", "Purple" },
+        moving = map.moving, step_delay = STEP_DELAY, settle_timeout = SETTLE_TIMEOUT })
     map.configure(data.layout)
-    data.player_colours = data.player_colours or { "White", "Red", "Orange", "Yellow", "Green", "Blue", "Purple" }
-    ledger = saved.restore(script_state, new_ledger())
-    stepper.configure({ moving = map.moving, step_delay = STEP_DELAY, settle_timeout = SETTLE_TIMEOUT })
-    link.start({ game = ttsmod.game, version = ttsmod.version, first_id = math.random(1, 1000) * 1000,
-                 timeout = REQUEST_TIMEOUT, hello_retry = HELLO_RETRY })
     -- saved in the middle of laying the table or of a ruling: busy (no move is taken, the status line says so)
     -- until the rest of it is done (the events applied before are skipped; laying the table is done again
     -- from where the cards lie)

@@ -135,8 +135,6 @@ function M.mat_of(colour)
     return M.zone("ku-seat-mat", { owner = colour })
 end
 
---- Whether obj lies in colour's hand zone (seen from above), by the hand's transform: a card a player has just
---  dropped is read where it lies, not from getHandObjects (updated by physics, a frame late).
 --- colour's hand transform (read once: hand zones do not move during a game).
 function M.hand_transform(colour)
     if hands[colour] == nil then
@@ -145,16 +143,22 @@ function M.hand_transform(colour)
     return hands[colour]
 end
 
-function M.over_hand(colour, obj)
+--- Whether position p lies in colour's hand zone (seen from above), by the hand's transform.
+local function in_hand_zone(colour, p)
     local t = M.hand_transform(colour)
     if t == nil then
         return false
     end
-    local p = obj.getPosition()
     local d = { x = p.x - t.position.x, y = p.y - t.position.y, z = p.z - t.position.z }
     local across = (d.x * t.right.x + d.y * t.right.y + d.z * t.right.z) / math.max(t.scale.x, 0.001)
     local along = (d.x * t.forward.x + d.y * t.forward.y + d.z * t.forward.z) / math.max(t.scale.z, 0.001)
     return math.abs(across) <= 0.5 and math.abs(along) <= 0.5
+end
+
+--- Whether obj lies in colour's hand zone (seen from above), by the hand's transform: a card a player has just
+--  dropped is read where it lies, not from getHandObjects (updated by physics, a frame late).
+function M.over_hand(colour, obj)
+    return in_hand_zone(colour, obj.getPosition())
 end
 
 -- ------------------------------------------------------------------ objects
@@ -535,15 +539,15 @@ local function read_catch(colour, found, before)
     return out
 end
 
---- Hunting and trick cards in colour's hand (as physics last saw it; read only when settled), by id.
-function M.hand_cards(colour)
+--- Hunting and trick cards lying in colour's hand zone, by id, read by position (`found`: M.everything(), the
+--  cards not held): getHandObjects is updated by physics a frame late, so it would miss a card that came to rest
+--  in the hand (sent back after a refusal, dealt by a ruling) in the frame the snapshot is taken.
+function M.hand_cards(colour, found)
     local hunting, tricks = {}, {}
-    for _, obj in ipairs(Player[colour].getHandObjects()) do
-        local m = util.memo(obj)
-        if m.role == "hunting" then
-            table.insert(hunting, m.card)
-        elseif m.role == "trick" then
-            table.insert(tricks, m.card)
+    for _, entry in ipairs(found or M.everything()) do
+        local role = entry.memo.role
+        if entry.obj ~= nil and (role == "hunting" or role == "trick") and in_hand_zone(colour, entry.position) then
+            table.insert(role == "hunting" and hunting or tricks, entry.id)
         end
     end
     table.sort(hunting)
@@ -586,7 +590,7 @@ function M.snapshot(ledger)
         if p.character ~= nil then
             seat_of_character[p.character] = seat
         end
-        local hand, trick_hand = M.hand_cards(colour)
+        local hand, trick_hand = M.hand_cards(colour, found)
         p.hand, p.trick_hand = hand, trick_hand
         local area = M.seat_zone("ku-hunt-area", colour)
         p.played = {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from tests.mod.handtable import obj
 from tests.mod.luasrc import bundle
 from tools.headless import Table
 
@@ -25,14 +26,8 @@ end
 """
 
 
-def _obj(guid, name, tags, memo=None, pos=(0, 1, 0), rot=(0, 0, 0), scale=(1, 1, 1), **extra):
-    d = {"GUID": guid, "Name": name, "Tags": list(tags),
-         "Transform": {"posX": pos[0], "posY": pos[1], "posZ": pos[2], "rotX": rot[0], "rotY": rot[1],
-                       "rotZ": rot[2], "scaleX": scale[0], "scaleY": scale[1], "scaleZ": scale[2]}}
-    if memo is not None:
-        d["Memo"] = json.dumps(memo)
-    d.update(extra)
-    return d
+def _obj(*args, **kwargs):
+    return obj(*args, ttsmod=False, **kwargs)
 
 
 def _snaps(prefix, points):

@@ -9,7 +9,9 @@ import json
 import tomllib
 from typing import Any
 
-from tests.mod.luasrc import MOD, REPO_ROOT, bundle
+from tests.mod import handtable
+from tests.mod.handtable import obj
+from tests.mod.luasrc import REPO_ROOT
 from tools.headless import Fidelity, Table
 
 COLOURS = ["White", "Red", "Yellow", "Blue"]
@@ -25,17 +27,6 @@ LIFT = 0.02
 def sample_cards() -> list[dict[str, Any]]:
     doc = tomllib.loads((REPO_ROOT / "assets" / "fifteen_days" / "cards.toml").read_text(encoding="utf-8"))
     return [{"id": c["id"], "season": c["season"], "value": c["value"], "back": c["back"]} for c in doc["cards"]]
-
-
-def obj(guid: str, name: str, tags: list[str], memo: dict | None = None, pos=(0, 1, 0), rot=(0, 0, 0),
-        scale=(1, 1, 1), **extra: Any) -> dict[str, Any]:
-    d = {"GUID": guid, "Name": name, "Tags": ["ttsmod", *tags],
-         "Transform": {"posX": pos[0], "posY": pos[1], "posZ": pos[2], "rotX": rot[0], "rotY": rot[1],
-                       "rotZ": rot[2], "scaleX": scale[0], "scaleY": scale[1], "scaleZ": scale[2]}}
-    if memo is not None:
-        d["Memo"] = json.dumps(memo)
-    d.update(extra)
-    return d
 
 
 def zone(guid: str, tag: str, memo: dict, pos, scale=(3, 2, 4)) -> dict[str, Any]:
@@ -104,46 +95,20 @@ def objects() -> list[dict[str, Any]]:
     return out
 
 
-def generated_game() -> str:
+def game_data() -> dict[str, Any]:
+    """What the builder's generated.game would carry for this table."""
     data = {"game": "fifteen-days", "mode": "standard", "protocol": 1, "player_colours": COLOURS,
             "seasons": ["spring", "summer", "autumn", "winter"], "values": [1, 2, 3, 4, 5, 6],
             "cards": {c["id"]: {k: c[k] for k in ("season", "value", "back")} for c in sample_cards()},
             "wilds": [f"wild-{i + 1}" for i in range(8)],
             "animals": [{"id": a, "season": s, "colour": c, "power": p} for a, s, c, p in ANIMALS],
             "feathers": 5, "rules": RULES, "layout": {"market_step": MARKET_STEP, "lift": LIFT}}
-    return "return { game = \"fifteen-days\", mode = \"standard\", data = " + json.dumps(json.dumps(data)) + " }"
-
-
-GENERATED_TTSMOD = ('MOD_VERSION = "0.0.0-test"\nMOD_GAME = "fifteen-days"\n'
-                    'return { version = "0.0.0-test", protocol = 1, game = "fifteen-days", mode = "standard" }')
-
-ROOT = (MOD / "fifteen_days" / "global.lua").read_text(encoding="utf-8") + """
-function test_snapshot() return JSON.encode(require("fifteen_days.tablemap").snapshot(ledger)) end
-function test_ledger() return JSON.encode(ledger) end
-"""
+    return data
 
 
 def save(script_state: str = "") -> dict[str, Any]:
-    return {"LuaScript": bundle(ROOT, {"generated.game": generated_game(), "generated.ttsmod": GENERATED_TTSMOD}),
-            "LuaScriptState": script_state, "XmlUI": (MOD / "fifteen_days" / "ui.xml").read_text(encoding="utf-8"),
-            "ObjectStates": objects()}
+    return handtable.save("fifteen_days", "fifteen-days", game_data(), objects(), script_state)
 
 
 def table(colours: list[str], *, seed: int = 1, fidelity: Fidelity | None = None, **kwargs: Any) -> Table:
-    t = Table.load(save(), seed=seed, bridge_port=None, listen_port=0,
-                   fidelity=fidelity if fidelity is not None else Fidelity.faithful(), **kwargs)
-    t.seat(*colours)
-    t.boot()
-    return t
-
-
-def answer(t: Table, kind: str, body: dict[str, Any], ok: bool = True) -> dict[str, Any]:
-    """Answer the mod's last request of ``kind`` as the bridge would; returns that request."""
-    request = [m for m in t.sent_custom if m["type"] == kind][-1]
-    reply: dict[str, Any] = {"ttsmod": 1, "re": request["id"], "type": kind, "ok": ok}
-    if ok:
-        reply["body"] = body
-    else:
-        reply["error"] = body
-    t.fire("onExternalMessage", reply)
-    return request
+    return handtable.table(save(), colours, seed=seed, fidelity=fidelity, **kwargs)

@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 from bridge.rules.fifteen_days.state import GameState
-from tests.mod.fifteen_days.handmade import COLOURS, answer, table
+from tests.mod.fifteen_days.handmade import COLOURS, table
+from tests.mod.handtable import answer
 from bridge.catalog import load_game
 
 def _data():

@@ -10,7 +10,9 @@ import random
 import tomllib
 from typing import Any
 
-from tests.mod.luasrc import MOD, REPO_ROOT, bundle
+from tests.mod import handtable
+from tests.mod.handtable import obj
+from tests.mod.luasrc import REPO_ROOT
 from tools.headless import Fidelity, Table
 
 COLOURS = ["White", "Red", "Orange", "Yellow", "Green", "Blue", "Purple"]
@@ -22,17 +24,6 @@ CARD = [2.0, 2.794]
 
 def cards() -> dict[str, Any]:
     return tomllib.loads((REPO_ROOT / "assets" / "kill_the_unicorns" / "cards.toml").read_text(encoding="utf-8"))
-
-
-def obj(guid: str, name: str, tags: list[str], memo: dict | None = None, pos=(0, 1, 0), rot=(0, 0, 0),
-        scale=(1, 1, 1), **extra: Any) -> dict[str, Any]:
-    d = {"GUID": guid, "Name": name, "Tags": ["ttsmod", *tags],
-         "Transform": {"posX": pos[0], "posY": pos[1], "posZ": pos[2], "rotX": rot[0], "rotY": rot[1],
-                       "rotZ": rot[2], "scaleX": scale[0], "scaleY": scale[1], "scaleZ": scale[2]}}
-    if memo is not None:
-        d["Memo"] = json.dumps(memo)
-    d.update(extra)
-    return d
 
 
 def zone(guid: str, tag: str, memo: dict, pos, scale=(2.5, 2, 3.5), extra_tags=()) -> dict[str, Any]:
@@ -125,7 +116,8 @@ def objects() -> list[dict[str, Any]]:
     return out
 
 
-def generated_game() -> str:
+def game_data() -> dict[str, Any]:
+    """What the builder's generated.game would carry for this table."""
     doc = cards()
     names: dict[str, Any] = {}
     for section in ("characters", "tricks", "unicorns", "market"):
@@ -139,49 +131,15 @@ def generated_game() -> str:
             "cards": {u["id"]: {"kind": "unicorn", "colour": u.get("colour"), "stars": u["stars"]}
                       for u in doc["unicorns"]},
             "layout": {"card": CARD, "catch_columns": CATCH_COLUMNS, "catch_step": 0.6, "catch_lift": 0.05}}
-    return ("return { game = \"kill-the-unicorns\", mode = \"standard\", data = "
-            + json.dumps(json.dumps(data)) + " }")
-
-
-GENERATED_TTSMOD = ('MOD_VERSION = "0.0.0-test"\nMOD_GAME = "kill-the-unicorns"\n'
-                    'return { version = "0.0.0-test", protocol = 1, game = "kill-the-unicorns", mode = "standard" }')
-
-ROOT = (MOD / "kill_the_unicorns" / "global.lua").read_text(encoding="utf-8") + """
-function test_snapshot() return JSON.encode(require("kill_the_unicorns.tablemap").snapshot(ledger)) end
-function test_ledger() return JSON.encode(ledger) end
-"""
+    return data
 
 
 def save(script_state: str = "") -> dict[str, Any]:
-    return {"LuaScript": bundle(ROOT, {"generated.game": generated_game(), "generated.ttsmod": GENERATED_TTSMOD}),
-            "LuaScriptState": script_state,
-            "XmlUI": (MOD / "kill_the_unicorns" / "ui.xml").read_text(encoding="utf-8"),
-            "ObjectStates": objects()}
+    return handtable.save("kill_the_unicorns", "kill-the-unicorns", game_data(), objects(), script_state)
 
 
 def table(colours: list[str], *, seed: int = 1, fidelity: Fidelity | None = None, **kwargs: Any) -> Table:
-    t = Table.load(save(), seed=seed, bridge_port=None, listen_port=0,
-                   fidelity=fidelity if fidelity is not None else Fidelity.faithful(), **kwargs)
-    t.seat(*colours)
-    t.boot()
-    return t
-
-
-def answer(t: Table, kind: str, body: dict[str, Any], ok: bool = True) -> dict[str, Any]:
-    """Answer the mod's last request of ``kind`` as the bridge would; returns that request."""
-    request = [m for m in t.sent_custom if m["type"] == kind][-1]
-    reply: dict[str, Any] = {"ttsmod": 1, "re": request["id"], "type": kind, "ok": ok}
-    if ok:
-        reply["body"] = body
-    else:
-        reply["error"] = body
-    t.fire("onExternalMessage", reply)
-    return request
-
-
-def connect(t: Table) -> None:
-    """Answer the mod's hello."""
-    answer(t, "hello", {"bridge": "1.0"})
+    return handtable.table(save(), colours, seed=seed, fidelity=fidelity, **kwargs)
 
 
 def setup_snapshot(characters: list[str], seed: int = 1) -> dict[str, Any]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 import json
 import math
 
-from tests.mod.kill_the_unicorns.handmade import (
-    CARD, CATCH_COLUMNS, answer, cards, connect, setup_snapshot, table,
-)
+from tests.mod.handtable import answer, connect
+from tests.mod.kill_the_unicorns.handmade import CARD, CATCH_COLUMNS, cards, setup_snapshot, table
 from tools.headless.geometry import Vec, inside_box, position_to_local
 
 STEP = 0.6

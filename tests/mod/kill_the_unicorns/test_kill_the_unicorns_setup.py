@@ -10,7 +10,8 @@ import json
 
 import pytest
 
-from tests.mod.kill_the_unicorns.handmade import COLOURS, answer, connect, setup_snapshot, table
+from tests.mod.handtable import answer, connect
+from tests.mod.kill_the_unicorns.handmade import COLOURS, setup_snapshot, table
 
 PHYSICAL = ("line", "unicorn_deck", "unicorn_discard", "box", "market")
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from bridge.rules import reader as r
+from bridge.rules.random import SeededRandom
 
 LANGUAGES: tuple[str, ...] = ("en", "uk", "ru")
 """The card languages every game's texts come in."""
@@ -207,6 +208,47 @@ class GameState(Protocol):
     # :func:`trusted_apply` returns it, or ``apply`` for a state that has none.
 
 
+class Policy(Protocol):
+    """A way to pick a move, for whichever seat is to move: ``policy(state, legal, rng)`` returns one of ``legal``
+    (``state.legal_actions()``), drawing any randomness from ``rng`` (the caller's, never the game's). It may read
+    only what ``state.to_move()`` may know (that seat's :meth:`GameState.view`): bots call it on the real game.
+    A game's heuristic policy (the optional :meth:`Game.heuristic`) is the bots' "easy" level and their search's
+    playout policy."""
+
+    def __call__(self, state: Any, legal: Sequence[Any], rng: SeededRandom) -> Any: ...
+
+
+def random_policy(state: Any, legal: Sequence[Any], rng: SeededRandom) -> Any:
+    """The uniform :class:`Policy`: any legal action, all equally likely."""
+    return legal[rng.randbelow(len(legal))]
+
+
+def heuristic_policy(game: "Game", data: Any) -> Policy:
+    """The game's heuristic :class:`Policy` (its optional ``heuristic(data)``), or :func:`random_policy`."""
+    make = getattr(game, "heuristic", None)
+    return make(data) if make is not None else random_policy
+
+
+def determinize(game: "Game", state: Any, player: int, seed: int) -> Any:
+    """A world ``player`` cannot tell from ``state``: the game's optional ``determinize`` when it has one, else its
+    ``redeal_hidden`` (or a plain copy when that hides nothing). Its chance stream (a state's ``rng``, when it has
+    one) is reseeded from ``seed`` too, so a search never foresees a draw."""
+    sample = getattr(game, "determinize", None)
+    other = sample(state, player, seed) if sample is not None else game.redeal_hidden(state, player, seed)
+    if other is None:
+        other = state.copy()
+    if isinstance(getattr(other, "rng", None), SeededRandom):
+        other.rng = SeededRandom(SeededRandom(seed ^ 0xD1CE).next_u64())
+    return other
+
+
+def own_actions(legal: Sequence[Any], seat: int | None) -> list[Any]:
+    """The actions of ``legal`` that ``seat`` takes (a game may list another seat's optional action beside the
+    mover's, as a redraw any seat may ask for); all of them when none names its player."""
+    mine = [a for a in legal if getattr(a, "player", seat) == seat]
+    return mine or list(legal)
+
+
 def trusted_apply(state: GameState) -> Callable[[Any], list[Any]]:
     """``state.apply_trusted`` when the game provides it, else ``state.apply``: the fastest way to play actions
     taken from ``state.legal_actions()`` (the optional method is described on :class:`GameState`)."""
@@ -252,6 +294,17 @@ class Game(Protocol):
     def redeal_hidden(self, state: Any, player: int, seed: int) -> Any:
         """A copy of ``state`` in which what ``player`` cannot see is dealt anew (same counts); ``None`` when
         nothing is hidden from ``player``. A view, and the events that follow, must not tell the two apart."""
+
+    # Optional (not part of the runtime check), for the bots (docs/bots.md):
+    #
+    #   def determinize(self, state, player, seed):
+    #       """A copy of ``state`` with everything ``player`` cannot see dealt anew, consistently with what they
+    #       see (face-down pieces included, unlike ``redeal_hidden``, which keeps what ``player``'s next action
+    #       could reveal), and a function of ``player``'s view and ``seed`` alone: two states with the same view
+    #       give the same world. Search samples its worlds with it (:func:`determinize`)."""
+    #
+    #   def heuristic(self, data) -> Policy:
+    #       """The game's heuristic :class:`Policy`: the "heuristic"/"easy" bot and the search's playouts."""
 
     def summary(self, state: Any, actions: Sequence[Any]) -> dict[str, Any]:
         """Figures of one finished game for balance runs (``ttsmod simulate``), as JSON: ``state`` is the game at

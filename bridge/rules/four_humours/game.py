@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Mapping, Sequence
 
-from bridge.rules.four_humours import service
+from bridge.rules.four_humours import bot, service
 from bridge.rules.four_humours.actions import Action, Pass, Place
 from bridge.rules.four_humours.data import parse_four_humours
 from bridge.rules.four_humours.records import HUMOURS, FourHumoursData
@@ -78,6 +78,19 @@ class FourHumours:
             entry["hand"] = hand
             entry["bag"] = {h: rest.count(h) for h in HUMOURS}
         return GameState.from_snapshot(state.data, snap)
+
+    def determinize(self, state: GameState, player: int, seed: int) -> GameState:
+        """A world ``player`` cannot tell from ``state``: hands, bags, face-down potions and the scene deck
+        dealt anew (:func:`bridge.rules.four_humours.bot.determinize`)."""
+        return bot.determinize(state, player, seed)
+
+    def heuristic(self, data: FourHumoursData) -> bot.Heuristic:
+        """The heuristic bot: where a potion is likely to win (:class:`bridge.rules.four_humours.bot.Heuristic`)."""
+        return bot.Heuristic(data)
+
+    def scores(self, state: GameState) -> list[int]:
+        """Goals marked by each seat (what decides the winner first)."""
+        return [sum(1 for goal in state.goals if seat in state.marks[goal]) for seat in range(state.num_players)]
 
     def summary(self, state: GameState, actions: Sequence[Action]) -> dict[str, Any]:
         """Rounds played, turns (placements and passes), winners, how the game ended and each goal's markers."""

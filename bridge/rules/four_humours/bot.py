@@ -1,0 +1,204 @@
+"""Four Humours for bots: the world sampler search needs, and a heuristic player.
+
+**The sampler** (:func:`determinize`): what a seat cannot see is every other player's hand, bag and face-down
+potions (on scene cards and party tiles), and the order of the scene deck. A world deals the other players'
+unseen potions anew from the humours they can still hold (their 20 less what lies face up), each face-down
+potion keeping a humour its slot accepts, and shuffles the scene deck. Every pool is sorted before it is
+shuffled, so the world is a function of the seat's view and the seed only.
+
+**The heuristic** (:class:`Heuristic`), a few rules from the resolution lists and the goals:
+
+1. *Where a potion is likely to win*: a placement is worth the potions of mine it makes win on that card
+   (the card resolved with my own face-down potions, whose humours I know) minus those it made win before, less
+   a risk for every other player's potion on the card (their humours are hidden and may spoil the count);
+   party tiles are worth a little more (their winners land anywhere).
+2. No placement gains a winner → start a pair that would win (two sanguines, two melancholics) when the hand
+   holds the second potion; else place where no winner of mine is lost (placing draws a fresh potion); pass only
+   when every placement would cost a winner.
+3. Four identical potions → redraw them (one humour wins at most once a card).
+4. A winner to put down → the cell that completes a goal I have not marked, else the one where I have the fewest
+   potions (goals want zones and cells covered).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from bridge.rules.four_humours.actions import Choose, Pass, Place, Redraw
+from bridge.rules.four_humours.goals import satisfied
+from bridge.rules.four_humours.records import HUMOURS
+from bridge.rules.four_humours.resolution import SlotPotion, resolve_card
+from bridge.rules.four_humours.state import GameState, Phase
+from bridge.rules.random import SeededRandom
+
+RISK_PER_OTHER_POTION = 0.3
+PARTY_BONUS = 0.2
+SETUP_VALUE = 0.3
+DUMP_VALUE = 0.02
+
+_SUBSETS = range(1, 1 << len(HUMOURS))
+
+
+def determinize(state: GameState, player: int, seed: int) -> GameState:
+    """A world ``player`` cannot tell from ``state`` (module docstring), from ``seed``."""
+    snap = state.to_snapshot()
+    rng = SeededRandom(seed)
+    placement = state.phase is Phase.PLACEMENT
+    for seat, entry in enumerate(snap["players"]):
+        if seat == player:
+            continue
+        # Face-down potions of this seat: (allowed humours bit mask, the slot entry to fill).
+        face_down: list[tuple[int, dict[str, Any]]] = []
+        cards = [(card["slots"], state.data.party_by_id[card["party"]].slots) for card in snap["parties"]]
+        if placement:
+            cards += [(card["slots"], state.data.scene_by_id[card["card"]].slots) for card in snap["scenes"]]
+        for slots, specs in cards:
+            for slot, spec in zip(slots, specs):
+                if slot is not None and slot["owner"] == seat:
+                    face_down.append((_mask(spec.humours), slot))
+        counts = [0] * len(HUMOURS)
+        for humour in entry["hand"]:
+            counts[HUMOURS.index(humour)] += 1
+        for i, humour in enumerate(HUMOURS):
+            counts[i] += entry["bag"][humour]
+        for _, slot in face_down:
+            counts[HUMOURS.index(slot["humour"])] += 1
+        # Slots in a canonical order (cards and slots are public), then dealt one by one, never into a corner.
+        for index, (mask, slot) in enumerate(face_down):
+            options = [i for i in range(len(HUMOURS)) if mask >> i & 1 and counts[i]]
+            pick = _weighted(options, [counts[i] for i in options], rng)
+            counts[pick] -= 1
+            if not _feasible([m for m, _ in face_down[index + 1:]], counts):
+                counts[pick] += 1
+                pick = next(i for i in options if i != pick)
+                counts[pick] -= 1
+            slot["humour"] = HUMOURS[pick]
+        pool = [h for i, h in enumerate(HUMOURS) for _ in range(counts[i])]
+        rng.shuffle(pool)
+        size = len(entry["hand"])
+        entry["hand"] = sorted(pool[:size], key=HUMOURS.index)
+        entry["bag"] = {h: pool[size:].count(h) for h in HUMOURS}
+    deck = sorted(snap["scene_deck"])
+    rng.shuffle(deck)
+    snap["scene_deck"] = deck
+    return GameState.from_snapshot(state.data, snap)
+
+
+def _mask(humours: Sequence[str]) -> int:
+    return sum(1 << HUMOURS.index(h) for h in humours)
+
+
+def _weighted(options: list[int], weights: list[int], rng: SeededRandom) -> int:
+    r = rng.randbelow(sum(weights))
+    for option, weight in zip(options, weights):
+        if r < weight:
+            return option
+        r -= weight
+    return options[-1]
+
+
+def _feasible(masks: list[int], counts: list[int]) -> bool:
+    """Hall's condition: every set of slots can take humours from ``counts`` (each slot one of its mask's)."""
+    for subset in _SUBSETS:
+        need = sum(1 for m in masks if m & ~subset == 0)
+        if need > sum(counts[i] for i in range(len(HUMOURS)) if subset >> i & 1):
+            return False
+    return True
+
+
+class Heuristic:
+    """The heuristic :class:`bridge.rules.game.Policy` of Four Humours (module docstring)."""
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self._values: dict[tuple, float] = {}
+
+    def __call__(self, state: GameState, legal: Sequence[Any], rng: SeededRandom) -> Any:
+        seat = state.to_move()
+        own = [a for a in legal if a.player == seat]
+        first = own[0]
+        if isinstance(first, Choose):
+            return self._cell(state, seat, own, rng)
+        if any(isinstance(a, Redraw) for a in own):
+            return next(a for a in own if isinstance(a, Redraw))
+        best: list[Any] = []
+        best_value = 0.0
+        values: dict[tuple[str, str, str], float] = {}
+        for action in own:
+            if not isinstance(action, Place):
+                continue
+            key = (action.target.kind, action.target.card, action.humour)
+            value = values.get(key)
+            if value is None:
+                value = values[key] = self._value(state, seat, action)
+            if value > best_value + 1e-9:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-9 and best_value > 0:
+                best.append(action)
+        if not best:
+            return next((a for a in own if isinstance(a, Pass)), own[rng.randbelow(len(own))])
+        return best[rng.randbelow(len(best))]
+
+    def _value(self, state: GameState, seat: int, action: Place) -> float:
+        target = action.target
+        slots = (state.scene_slots if target.kind == "scene" else state.party_slots)[target.card]
+        # What the value depends on (what the seat sees of the card, and whether it holds a second potion):
+        # playouts meet the same few situations again and again.
+        second = state.hands[seat][HUMOURS.index(action.humour)] >= 2
+        key = (target, action.humour, second,
+               tuple(None if p is None else (p[1] if p[0] == seat else "?") for p in slots))
+        found = self._values.get(key)
+        if found is None:
+            if len(self._values) > 100_000:
+                self._values.clear()
+            found = self._values[key] = self._compute_value(seat, action, slots, second)
+        return found
+
+    def _compute_value(self, seat: int, action: Place, slots: list[Any], second: bool) -> float:
+        target = action.target
+        data = self.data
+        card = data.scene_by_id[target.card] if target.kind == "scene" else data.party_by_id[target.card]
+        steps = data.resolution_for(card)
+        stops = data.rules.sneak_stops_resolution
+        mine = [SlotPotion(i, seat, p[1]) for i, p in enumerate(slots) if p is not None and p[0] == seat]
+        others = sum(1 for p in slots if p is not None and p[0] != seat)
+        before = len(resolve_card(mine, steps, sneak_stops=stops).winners) if mine else 0
+        after = resolve_card(mine + [SlotPotion(target.slot, seat, action.humour)], steps, sneak_stops=stops)
+        gain = len(after.winners) - before
+        if gain < 0:
+            return -1.0
+        if gain == 0:
+            # A pair in the making: another potion of this humour in hand and a free slot here that takes it,
+            # and the two would win together.
+            free = [i for i, p in enumerate(slots) if p is None and i != target.slot
+                    and action.humour in card.slots[i].humours]
+            if free and second:
+                pair = mine + [SlotPotion(target.slot, seat, action.humour), SlotPotion(free[0], seat, action.humour)]
+                if len(resolve_card(pair, steps, sneak_stops=stops).winners) > before:
+                    return SETUP_VALUE - RISK_PER_OTHER_POTION * others / 2
+            # Placing still draws a fresh potion (FH-3.7): better than passing with a hand that cannot win.
+            return DUMP_VALUE
+        value = gain - RISK_PER_OTHER_POTION * others
+        if target.kind == "party":
+            value += PARTY_BONUS
+        return max(value, SETUP_VALUE + 0.01)
+
+    def _cell(self, state: GameState, seat: int, own: list[Any], rng: SeededRandom) -> Any:
+        board_id = state.board_of(seat)
+        board = state.board(board_id)
+        occ = state._occ[seat]
+        open_goals = [state.data.goal_by_id[g].predicate for g in state.goals if seat not in state.marks[g]]
+        best: list[Any] = []
+        best_key: tuple[int, int] | None = None
+        for action in own:
+            cell = action.cell
+            after = dict(occ)
+            after[cell] = after.get(cell, 0) + 1
+            completes = sum(1 for goal in open_goals
+                            if satisfied(goal, board, after) and not satisfied(goal, board, occ))
+            key = (completes, -occ.get(cell, 0))
+            if best_key is None or key > best_key:
+                best, best_key = [action], key
+            elif key == best_key:
+                best.append(action)
+        return best[rng.randbelow(len(best))]

@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any, Mapping, Sequence
 
 from bridge.rules.errors import InvalidAction
-from bridge.rules.fifteen_days import service
+from bridge.rules.fifteen_days import bot, service
 from bridge.rules.fifteen_days.actions import Action
 from bridge.rules.fifteen_days.data import parse_fifteen_days
 from bridge.rules.fifteen_days.records import FifteenDaysData
@@ -70,7 +70,9 @@ class FifteenDays:
 
     def redeal_hidden(self, state: GameState, player: int, seed: int) -> GameState:
         """The other players' hands, the draw piles and the cards removed unseen, dealt anew among themselves,
-        each place keeping the back of the card it had (backs are public): ``player``'s view is unchanged."""
+        each place keeping the back of the card it had (backs are public): ``player``'s view is unchanged. The cards
+        are sorted before they are shuffled, so two states ``player`` cannot tell apart give the same deal (what
+        the bots' search samples its worlds with)."""
         snap = state.to_snapshot()
         back = state.t.back
         index = state.t.index
@@ -84,11 +86,19 @@ class FifteenDays:
         for place, i in slots:
             by_back.setdefault(back[index[place[i]]], []).append((place, i))
         for group in by_back.values():
-            cards = [place[i] for place, i in group]
+            cards = sorted(place[i] for place, i in group)  # sorted first: the deal depends on the view alone
             rng.shuffle(cards)
             for (place, i), card in zip(group, cards):
                 place[i] = card
         return GameState.from_snapshot(state.data, snap)
+
+    def heuristic(self, data: FifteenDaysData) -> bot.Heuristic:
+        """The heuristic bot: which card costs least and feeds an animal (:class:`bridge.rules.fifteen_days.bot.Heuristic`)."""
+        return bot.Heuristic(data)
+
+    def scores(self, state: GameState) -> list[int]:
+        """Each seat's score (FD-9.3)."""
+        return [standing.score for standing in state.standings()]
 
     def summary(self, state: GameState, actions: Sequence[Action]) -> dict[str, Any]:
         """Turns played, winners, how the game ended, every score and who owns each animal at the end."""

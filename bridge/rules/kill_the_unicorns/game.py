@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 
 from bridge.rules.errors import InvalidAction
 from bridge.rules.game import GameMeta, register_game
-from bridge.rules.kill_the_unicorns import service
+from bridge.rules.kill_the_unicorns import bot, service
 from bridge.rules.kill_the_unicorns.actions import Action
 from bridge.rules.kill_the_unicorns.data import parse_kill_the_unicorns
 from bridge.rules.kill_the_unicorns.records import KillTheUnicornsData
@@ -95,6 +95,20 @@ class KillTheUnicorns:
             rng.shuffle(below)
             other.unicorn_deck[:-keep] = below
         return other
+
+    def determinize(self, state: GameState, player: int, seed: int) -> GameState:
+        """A world ``player`` cannot tell from ``state``: hunting hands, face-down hunting cards, trick decks and
+        placed tricks, the unicorn deck dealt anew (:func:`bridge.rules.kill_the_unicorns.bot.determinize`)."""
+        return bot.determinize(state, player, seed)
+
+    def heuristic(self, data: Any) -> bot.Heuristic:
+        """The heuristic bot: which unicorn is worth a bid, what to pay
+        (:class:`bridge.rules.kill_the_unicorns.bot.Heuristic`)."""
+        return bot.Heuristic(data)
+
+    def scores(self, state: GameState) -> list[int]:
+        """Each seat's final score (KU-7)."""
+        return [standing.score for standing in state.standings()]
 
     def summary(self, state: GameState, actions: Sequence[Action]) -> dict[str, Any]:
         """Winners, characters by seat, each score and its parts, unicorns that ran away."""

@@ -33,6 +33,7 @@ class CommandEntry(NamedTuple):
 # One line per command, in --help order.
 COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("simulate", "simulate", "simulate", "Play random legal games and report balance figures."),
+    CommandEntry("arena", "arena", "arena", "Play bots against each other and report their win shares."),
     CommandEntry("adjudicate", "adjudicate", "adjudicate", "Print a game's ruling for a table snapshot."),
     CommandEntry("sheets", "sheets", "sheets", "Pack card images into TTS sheets and a deck object."),
     CommandEntry("build", "build", "build", "Build a game into a TTS save with card sheets."),

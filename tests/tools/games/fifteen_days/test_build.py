@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from tests.savejson import by_tag, memo, objects
-from click.testing import CliRunner
+from tests.tools.games.buildtest import assert_checks_clean, assert_rebuild_identical, build_cli, build_copy, game_copy
 
 from bridge.luabundle import unbundle
-from bridge.paths import assets_dir
 from tools.build import build
 from tools.check import check_file
-from tools.cli import cli
 
 ROOT = Path(__file__).resolve().parents[4]
 CONTRACT = ROOT / "docs" / "games" / "fifteen-days" / "table-contract.md"
@@ -30,17 +27,12 @@ CONTRACT = ROOT / "docs" / "games" / "fifteen-days" / "table-contract.md"
 
 def game_folder(tmp: Path) -> Path:
     """A copy of assets/fifteen_days/ (tests that break the layouts work on it)."""
-    source = assets_dir() / "fifteen_days"
-    folder = tmp / "fifteen_days"
-    shutil.copytree(source, folder)
-    return folder
+    return game_copy(tmp, "fifteen_days")
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("fd")
-    folder = game_folder(tmp)
-    return build(folder, tmp / "out", jobs=1), folder
+    return build_copy(tmp_path_factory, "fifteen_days", jobs=1)
 
 
 @pytest.fixture(scope="module")
@@ -194,20 +186,11 @@ def test_market_column_zones_hold_a_whole_column(save):
 
 
 def test_the_built_save_checks_clean(built):
-    result, _ = built
-    report = check_file(result.save_path)
-    assert [str(f) for f in report.findings if f.severity in ("error", "warning")] == []
-    cli_result = CliRunner().invoke(cli, ["check", str(result.save_path)])
-    assert cli_result.exit_code == 0, cli_result.output
+    assert_checks_clean(built[0])
 
 
-def test_two_builds_are_byte_identical(built, tmp_path):
-    result, folder = built
-    again = build(folder, result.save_path.parent, jobs=1, use_cache=False)
-    assert again.save_path.read_bytes() == result.save_path.read_bytes()
-    assert not again.save_changed
-    for sheet in result.sheets:
-        assert sheet.exists()
+def test_two_builds_are_byte_identical(built):
+    assert_rebuild_identical(*built)
 
 
 def test_a_build_in_ukrainian_names_backs_in_ukrainian(tmp_path):
@@ -218,16 +201,12 @@ def test_a_build_in_ukrainian_names_backs_in_ukrainian(tmp_path):
     assert check_file(result.save_path).exit_status == 0
 
 
-def _build_cli(folder: Path, out: Path):
-    return CliRunner().invoke(cli, ["build", str(folder), "--out", str(out), "--jobs", "1"])
-
-
 def test_a_corner_box_too_small_for_a_card_is_one_line_naming_the_layout(tmp_path):
     folder = game_folder(tmp_path)
     layouts = folder / "layouts.toml"
     layouts.write_text(layouts.read_text(encoding="utf-8").replace(
         "corner_2 = { box = [150, 864, 1100, 380] }", "corner_2 = { box = [150, 864, 200, 380] }"), encoding="utf-8")
-    result = _build_cli(folder, tmp_path / "out")
+    result = build_cli(folder, tmp_path / "out")
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         'error: layouts.toml: layout "board": boxes.corner_2.box: 200x380 px cannot hold a card of 267x372 px']
@@ -239,7 +218,7 @@ def test_a_card_title_the_font_cannot_draw_names_the_card(tmp_path):
     cards = folder / "cards.toml"
     text = cards.read_text(encoding="utf-8")
     cards.write_text(text.replace('en = "Grain Rain"', 'en = "Grain Rain 穀雨"', 1), encoding="utf-8")
-    result = _build_cli(folder, tmp_path / "out")
+    result = build_cli(folder, tmp_path / "out")
     assert result.exit_code == 2
     (line,) = result.output.strip().splitlines()
     assert line.startswith('error: cards.toml: card "spring-6-1": title.en: font DejaVuSerif-Bold.ttf has no glyph')

@@ -2,28 +2,24 @@
 its face and back, snap points that attract the cards meant for them, hands, generated.game, determinism,
 incremental rendering and a save that `ttsmod check` passes with no warnings.
 
-The build runs on a copy of the shipped game folder; when ttsmod's mod/kill_the_unicorns/global.lua does not
-exist yet, the copy carries a stand-in in its own mod/ (a game folder's own mod/ is searched first).
+The build runs on a copy of the shipped game folder.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from bridge.catalog import load_game
 from bridge.luabundle import unbundle
-from bridge.paths import assets_dir, mod_dir
 from tests.savejson import by_tag, memo, objects
+from tests.tools.games.buildtest import assert_checks_clean, assert_rebuild_identical, build_cli, build_copy, game_copy
 from tools.build import build
 from tools.check import check_file
-from tools.cli import cli
 
 ROOT = Path(__file__).resolve().parents[4]
 CONTRACT = ROOT / "docs" / "games" / "kill-the-unicorns" / "table-contract.md"
@@ -32,23 +28,13 @@ SAVE_NAME = "KillTheUnicorns.json"
 
 
 def game_folder(tmp: Path) -> Path:
-    """A copy of assets/kill_the_unicorns/ (tests that edit the data work on it), with a stand-in Global script
-    in its own mod/ while the mod's is not written yet."""
-    folder = tmp / "kill_the_unicorns"
-    shutil.copytree(assets_dir() / "kill_the_unicorns", folder)
-    if not (mod_dir() / "kill_the_unicorns" / "global.lua").is_file():
-        own = folder / "mod" / "kill_the_unicorns"
-        own.mkdir(parents=True)
-        (own / "global.lua").write_text('local game = require("generated.game")\n'
-                                        'local ttsmod = require("generated.ttsmod")\n', encoding="utf-8")
-    return folder
+    """A copy of assets/kill_the_unicorns/ (tests that edit the data work on it)."""
+    return game_copy(tmp, "kill_the_unicorns")
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("ku")
-    folder = game_folder(tmp)
-    return build(folder, tmp / "out", jobs=2), folder
+    return build_copy(tmp_path_factory, "kill_the_unicorns", jobs=2)
 
 
 @pytest.fixture(scope="module")
@@ -367,19 +353,11 @@ def test_generated_game_gives_the_mod_characters_cards_market_rules_and_layout(b
 # -- the whole save ---------------------------------------------------------------------------------------------
 
 def test_the_built_save_checks_clean(built):
-    result, _ = built
-    report = check_file(result.save_path)
-    assert [str(f) for f in report.findings if f.severity in ("error", "warning")] == []
-    cli_result = CliRunner().invoke(cli, ["check", str(result.save_path)])
-    assert cli_result.exit_code == 0, cli_result.output
+    assert_checks_clean(built[0])
 
 
 def test_two_builds_are_byte_identical(built):
-    result, folder = built
-    again = build(folder, result.save_path.parent, jobs=1, use_cache=False)
-    assert again.save_path.read_bytes() == result.save_path.read_bytes()
-    assert not again.save_changed
-    assert all(sheet.exists() for sheet in result.sheets)
+    assert_rebuild_identical(*built)
 
 
 def test_editing_one_unicorns_name_re_renders_only_that_card(tmp_path):
@@ -412,10 +390,6 @@ def test_a_build_in_another_language_names_cards_in_it(tmp_path, lang):
     assert check_file(result.save_path).exit_status == 0
 
 
-def _build_cli(folder: Path, out: Path):
-    return CliRunner().invoke(cli, ["build", str(folder), "--out", str(out), "--jobs", "1"])
-
-
 def test_a_seat_mat_box_too_small_for_a_card_is_one_line_naming_the_layout(tmp_path):
     folder = game_folder(tmp_path)
     layouts = folder / "layouts.toml"
@@ -423,7 +397,7 @@ def test_a_seat_mat_box_too_small_for_a_card_is_one_line_naming_the_layout(tmp_p
     assert "trick_deck = { box = [1010, 1030, 220, 290] }" in text
     layouts.write_text(text.replace("trick_deck = { box = [1010, 1030, 220, 290] }",
                                     "trick_deck = { box = [1010, 1030, 120, 290] }"), encoding="utf-8")
-    result = _build_cli(folder, tmp_path / "out")
+    result = build_cli(folder, tmp_path / "out")
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         'error: layouts.toml: layout "seat_mat": boxes.trick_deck.box: 120x290 px cannot hold 200x279 px']
@@ -437,7 +411,7 @@ def test_a_trick_text_the_font_cannot_draw_names_the_trick(tmp_path):
     needle = 'text = { en = "The winner\'s sum is 2 lower."'
     assert needle in text
     cards.write_text(text.replace(needle, 'text = { en = "The winner\'s sum is 2 lower 穀."'), encoding="utf-8")
-    result = _build_cli(folder, tmp_path / "out")
+    result = build_cli(folder, tmp_path / "out")
     assert result.exit_code == 2
     (line,) = result.output.strip().splitlines()
     assert line.startswith('error: cards.toml: trick "stink_bomb": text.en: font DejaVuSans.ttf has no glyph')

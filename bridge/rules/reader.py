@@ -17,6 +17,7 @@ import math
 import re
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
+from dataclasses import fields
 from typing import Any, Callable, Container
 
 from bridge.errors import DataError
@@ -180,6 +181,31 @@ def keys(at: At, value: dict[str, Any], required: tuple[str, ...], optional: tup
     for key in required:
         if key not in value:
             raise at.sub(key).error("missing")
+
+
+def rule_flags(at: At, value: Any, defaults: Any, minimums: dict[str, int], choices: dict[str, tuple[str, ...]],
+               special: dict[str, Callable[[At, Any], Any]] | None = None) -> dict[str, Any]:
+    """A game's ``[rules]`` table read flag by flag against ``defaults`` (an instance of the game's rules dataclass:
+    its fields are the flags every table names): a flag in ``special`` through its reader, a boolean flag as a
+    boolean, an integer one as an integer of at least ``minimums[name]``, any other one of ``choices[name]``.
+    Returns the flags by name, for the dataclass."""
+    special = special or {}
+    found = table(at, value)
+    names = tuple(f.name for f in fields(defaults))
+    keys(at, found, names)
+    parsed: dict[str, Any] = {}
+    for name in names:
+        field_at = at.sub(name)
+        default = getattr(defaults, name)
+        if name in special:
+            parsed[name] = special[name](field_at, found[name])
+        elif isinstance(default, bool):
+            parsed[name] = boolean(field_at, found[name])
+        elif isinstance(default, int):
+            parsed[name] = integer(field_at, found[name], minimums[name])
+        else:
+            parsed[name] = choice(field_at, found[name], choices[name], f"a {name} rule")
+    return parsed
 
 
 def top(file: str, document: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:

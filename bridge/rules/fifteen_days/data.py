@@ -10,7 +10,6 @@ Indexes in field paths count from 0. The files are documented in ``docs/games/fi
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -70,7 +69,6 @@ _RULE_MINIMUMS: dict[str, int] = {
     "animal_points": 0,
     "empty_corner_penalty": 0,
 }
-_RULE_FIELDS: tuple[str, ...] = tuple(field.name for field in dataclasses.fields(Rules))
 
 
 def _colour(at: r.At, value: Any) -> str:
@@ -128,21 +126,7 @@ def _parse_values(at: r.At, value: Any) -> tuple[int, ...]:
 
 def _parse_rules(value: Any) -> Rules:
     at = r.At.data("game.toml", "[rules]")
-    found = r.table(at, value)
-    r.keys(at, found, _RULE_FIELDS)
-    defaults = Rules()
-    parsed: dict[str, Any] = {}
-    for name in _RULE_FIELDS:
-        field_at = at.sub(name)
-        default = getattr(defaults, name)
-        if name == "values":
-            parsed[name] = _parse_values(field_at, found[name])
-        elif isinstance(default, bool):
-            parsed[name] = r.boolean(field_at, found[name])
-        elif isinstance(default, int):
-            parsed[name] = r.integer(field_at, found[name], _RULE_MINIMUMS[name])
-        else:
-            parsed[name] = r.choice(field_at, found[name], RULE_CHOICES[name], f"a {name} rule")
+    parsed = r.rule_flags(at, value, Rules(), _RULE_MINIMUMS, RULE_CHOICES, special={"values": _parse_values})
     rules = Rules(**parsed)
     if rules.otter_limit < rules.hand_limit:
         raise at.sub("otter_limit").error(f"{rules.otter_limit} is less than hand_limit ({rules.hand_limit}): "

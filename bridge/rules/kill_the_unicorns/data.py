@@ -29,7 +29,6 @@ COLOUR_COUNT = 4
 LEGENDARY_COUNT = 4
 MARKET_ITEMS: tuple[str, ...] = ("pate", "fake_horn", "cotton_candy", "fairy_dust")
 _HEX = re.compile(r"#[0-9a-fA-F]{6}\Z")
-_RULE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
 _RULE_MINIMUMS = {"days": 1, "unicorns_per_day": 1, "tricks_drawn": 1, "max_hunt_cards": 1,
                   "power_uses_per_day": 0, "collection_cap": 1, "rainbow_bonus": 0}
 
@@ -98,21 +97,9 @@ def _int_list(at: r.At, value: Any, minimum: int | None = None) -> tuple[int, ..
 
 def _parse_rules(value: Any) -> Rules:
     at = r.At.data("game.toml", "[rules]")
-    found = r.table(at, value)
-    r.keys(at, found, _RULE_FIELDS)
-    defaults = Rules()
-    parsed: dict[str, Any] = {}
-    for name in _RULE_FIELDS:
-        field_at = at.sub(name)
-        default = getattr(defaults, name)
-        if isinstance(default, tuple):
-            parsed[name] = _int_list(field_at, found[name], 0 if name == "hunting_values" else None)
-        elif isinstance(default, bool):
-            parsed[name] = r.boolean(field_at, found[name])
-        elif isinstance(default, int):
-            parsed[name] = r.integer(field_at, found[name], _RULE_MINIMUMS[name])
-        else:
-            parsed[name] = r.choice(field_at, found[name], RULE_CHOICES[name], f"a {name} rule")
+    parsed = r.rule_flags(at, value, Rules(), _RULE_MINIMUMS, RULE_CHOICES, special={
+        "hunting_values": lambda field_at, v: _int_list(field_at, v, 0),
+        "collection_bonus": lambda field_at, v: _int_list(field_at, v)})
     rules = Rules(**parsed)
     if len(rules.hunting_values) < rules.max_hunt_cards:
         raise at.sub("max_hunt_cards").error(

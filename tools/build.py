@@ -194,15 +194,20 @@ def attach_tag_scripts(save: dict[str, Any], scripts: dict[str, str]) -> int:
 
 
 def bundle_scripts(game, *, mode: str | None = None) -> dict[str, dict[str, str]]:
-    """The scripts of an already-built game for ``ttsmod push``: ``{"-1": {"LuaScript": ..., "XmlUI": ...}}``.
+    """The Global scripts of an already-built game for ``ttsmod push``: ``{"-1": {"LuaScript": ..., "XmlUI":
+    ...}}``. Keys are the GUIDs the External Editor API uses; ``"-1"`` is Global. ``mode`` defaults to the
+    game's first mode. The scripts of tagged objects: :func:`push_scripts_of`."""
+    return push_scripts_of(game, mode=mode)[0]
 
-    Keys are the GUIDs the External Editor API uses; ``"-1"`` is Global (the only scripted object today).
-    ``mode`` defaults to the game's first mode.
-    """
+
+def push_scripts_of(game, *, mode: str | None = None) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    """What ``ttsmod push GAME`` sends: the Global scripts (as :func:`bundle_scripts`) and the game's
+    ``[scripts]`` table, tag → bundled script (:func:`tag_scripts`). The GUIDs of tagged objects are known only
+    on the live table, so the caller looks them up there."""
     loaded = load(game)
     mode = check_mode(loaded.meta, mode)
     result, xml = global_bundle(loaded, builder_of(loaded.meta, loaded.folder), mode)
-    return {"-1": {"LuaScript": result.text, "XmlUI": xml}}
+    return {"-1": {"LuaScript": result.text, "XmlUI": xml}}, tag_scripts(loaded)
 
 
 def check_mode(meta: GameMeta, mode: str | None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -107,24 +107,81 @@ async def serve(bridge: Any, *, report: Callable[[str, str], None], watch_game: 
 
 
 def script_states_for(source: str, lua_path: Sequence[str] = ()) -> list[ScriptState]:
-    """Script states from a tree written by ``ttsmod unpack`` (it holds a ``save.json``), a pulled folder
-    (``<Name>.<guid>.lua|.xml``; scripts that require modules are bundled with ``lua_path`` or the folder's
-    search path, :mod:`tools.scriptfolder`) or a game's bundled scripts (a game id or a game folder, which holds
-    a ``game.toml``)."""
+    """The script states :func:`push_plan` gives for ``source`` (without the tagged objects of a game, whose
+    GUIDs only the live table knows)."""
+    return push_plan(source, lua_path).states
+
+
+@dataclass(frozen=True)
+class PushPlan:
+    """What ``ttsmod push`` sends: ``states`` known before asking TTS, and ``tag_scripts`` (tag → script) for
+    the objects of the live table that carry a tag (a game's ``[scripts]`` table), looked up when pushing."""
+
+    states: list[ScriptState]
+    tag_scripts: dict[str, str] = field(default_factory=dict)
+
+
+def push_plan(source: str, lua_path: Sequence[str] = ()) -> PushPlan:
+    """What to push for a tree written by ``ttsmod unpack`` (it holds a ``save.json``), a pulled folder
+    (``<Name>.<guid>.lua|.xml``) or a game (a game id or a game folder, which holds a ``game.toml``). In a tree
+    and a pulled folder, scripts that require modules are bundled with ``lua_path`` or the folder's search path
+    and XML includes are expanded (:mod:`tools.scriptfolder`); a game gives its Global and its ``[scripts]``."""
     from bridge.editor import states_from_bundle_scripts
 
     path = Path(source)
     if path.is_dir() and (path / "save.json").is_file():
         from tools.savetree import script_states   # a tree written by ttsmod unpack
 
-        return script_states(path)
+        return PushPlan(script_states(path, lua_path))
     if path.is_dir() and not (path / "game.toml").is_file():
         from tools.scriptfolder import push_states
 
-        return push_states(path, lua_path)
-    from tools.build import bundle_scripts   # brings Pillow: only when a game is pushed
+        return PushPlan(push_states(path, lua_path))
+    from tools.build import push_scripts_of   # brings Pillow: only when a game is pushed
 
-    return states_from_bundle_scripts(bundle_scripts(source))
+    global_scripts, tag_scripts = push_scripts_of(source)
+    return PushPlan(states_from_bundle_scripts(global_scripts), dict(tag_scripts))
+
+
+TAGGED_LUA = """local found = {{}}
+for _, tag in ipairs({{{tags}}}) do
+  local objects = {{}}
+  for _, obj in ipairs(getObjectsWithTag(tag)) do
+    table.insert(objects, {{guid = obj.getGUID(), name = obj.getName(), type = obj.name}})
+  end
+  found[tag] = objects
+end
+return found
+"""
+
+
+async def tagged_states(session: Any, tag_scripts: dict[str, str], *, timeout: float) -> list[ScriptState]:
+    """A script state (script, no UI: the push keeps the one TTS has) for every object of the live table that
+    carries a tag of ``tag_scripts``, found with one Execute Lua round trip (``getObjectsWithTag``).
+    :class:`TtsmodError` when the lookup fails or an object carries two such tags (exit 1)."""
+    from bridge.luabundle import lua_string
+
+    tags = sorted(tag_scripts)
+    lua = TAGGED_LUA.format(tags=", ".join(lua_string(tag) for tag in tags))
+    result = await session.execute(lua, timeout=timeout)
+    if not result.ok:
+        raise TtsmodError(f"could not look up the tagged objects on the table: {result.error}")
+    found = result.value if isinstance(result.value, dict) else {}
+    owner: dict[str, str] = {}
+    states: list[ScriptState] = []
+    for tag in tags:
+        objects = found.get(tag)
+        for obj in objects if isinstance(objects, list) else ():
+            if not isinstance(obj, dict) or not isinstance(obj.get("guid"), str) or not obj["guid"]:
+                continue
+            guid = obj["guid"]
+            if guid in owner:
+                raise TtsmodError(f"the object {guid} on the table has the tags {owner[guid]} and {tag}, each with "
+                                  "a script in [scripts]; give it one")
+            owner[guid] = tag
+            name = obj.get("name") or obj.get("type") or guid
+            states.append(ScriptState(str(name), guid, tag_scripts[tag], None))
+    return states
 
 
 @dataclass(frozen=True)
@@ -146,11 +203,13 @@ class PushResult:
         return f"pushed {self.objects} object(s); TTS reloaded the game ({self.reloaded} scripted objects)"
 
 
-async def push_scripts(bridge: Any, states: list[ScriptState], *, wait: bool, timeout: float) -> PushResult:
-    """Save & Play with ``states`` through ``bridge`` (not yet started).
+async def push_scripts(bridge: Any, states: list[ScriptState], *, wait: bool, timeout: float,
+                       tag_scripts: dict[str, str] | None = None) -> PushResult:
+    """Save & Play with ``states`` through ``bridge`` (not yet started), and with ``tag_scripts`` given to the
+    objects of the table that carry their tag (:func:`tagged_states`; each keeps its UI).
 
     When the bridge's port is held by another editor (perhaps a running bridge), a complete push (every state
-    with a script and a UI) is sent directly, since it needs no answer; an incomplete one raises
+    with a script and a UI, no tags to look up) is sent directly, since it needs no answer; any other raises
     :class:`bridge.server.PortInUse`. A refused push raises :class:`bridge.errors.TtsmodError`.
     """
     from bridge.protocol import SaveAndPlay
@@ -161,12 +220,16 @@ async def push_scripts(bridge: Any, states: list[ScriptState], *, wait: bool, ti
         await bridge.start()
     except PortInUse:
         # Another editor receives TTS's answers; a complete push needs none.
-        if any(s.script is None or s.ui is None for s in states):
+        if tag_scripts or any(s.script is None or s.ui is None for s in states):
             raise
         check_push(states)
         await send_message(SaveAndPlay(script_states=tuple(states)), bridge.tts_host, bridge.tts_port)
         return PushResult(len(states), busy_port=bridge.port)
     try:
+        if tag_scripts:
+            known = {s.guid for s in states}
+            states = states + [s for s in await tagged_states(bridge.session, tag_scripts, timeout=timeout)
+                               if s.guid not in known]
         loaded = await bridge.session.push(states, wait=wait, timeout=timeout)
     finally:
         await bridge.close()

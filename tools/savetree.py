@@ -38,7 +38,7 @@ import os
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from bridge.errors import InputError
 from bridge.fsio import atomic_write_bytes, replace_tree
@@ -404,15 +404,29 @@ def pack(folder: str | os.PathLike, save_path: str | os.PathLike | None = None) 
     return TreeResult(shown, Path(folder).absolute(), objects, scripts, len(tree_files(save))), raw
 
 
-def script_states(folder: str | os.PathLike) -> list:
+def script_states(folder: str | os.PathLike, lua_path: Sequence[str | os.PathLike] = ()) -> list:
     """What ``ttsmod push DIR`` sends for a tree: Global and every top-level object with a script or a UI, each
     with both (an empty string for the one it lacks: a state without ``ui`` would delete the object's UI).
+    A script that ``require``\\ s modules is bundled with them and ``<Include src>`` in a UI is expanded, from
+    ``lua_path`` or the tree's search path (:func:`tools.scriptfolder.ready_states`).
 
     Objects in containers are left out: TTS knows no scripts of objects it has not taken out (the save keeps
     them, and ``pack`` writes them)."""
+    from tools.scriptfolder import ready_states
+
+    root = Path(folder)
+    states, folders = _top_script_states(root)
+    return ready_states(states, lambda guid: folders[guid] / SCRIPT_FILE, root, lua_path)
+
+
+def _top_script_states(folder: Path) -> tuple[list, dict[str, Path]]:
+    """The tree's script states as its files hold them, and the folder of each (by GUID)."""
     from bridge.protocol import GLOBAL_GUID, ScriptState
 
     save = save_from_tree(folder)
+    names = json.loads((folder / OBJECTS_DIR / ORDER_FILE).read_bytes()) \
+        if (folder / OBJECTS_DIR / ORDER_FILE).is_file() else []
+    folders: dict[str, Path] = {GLOBAL_GUID: folder}
 
     def text(value: Any) -> str:
         return value if isinstance(value, str) else ""
@@ -420,7 +434,7 @@ def script_states(folder: str | os.PathLike) -> list:
     states = [ScriptState(name="Global", guid=GLOBAL_GUID, script=text(save.get("LuaScript")),
                           ui=text(save.get("XmlUI")))]
     seen = {GLOBAL_GUID}
-    for obj in save.get("ObjectStates") or []:
+    for index, obj in enumerate(save.get("ObjectStates") or []):
         if not isinstance(obj, dict) or not (text(obj.get("LuaScript")) or text(obj.get("XmlUI"))):
             continue
         guid = obj.get("GUID")
@@ -429,7 +443,8 @@ def script_states(folder: str | os.PathLike) -> list:
                              f"{'a GUID another object has' if guid in seen else 'no GUID'}; TTS could not tell "
                              "which object the script is for")
         seen.add(guid)
+        folders[guid] = folder / OBJECTS_DIR / names[index]
         name = obj.get("Nickname") if isinstance(obj.get("Nickname"), str) and obj.get("Nickname") else obj.get("Name")
         states.append(ScriptState(name=str(name or ""), guid=guid, script=text(obj.get("LuaScript")),
                                   ui=text(obj.get("XmlUI"))))
-    return states
+    return states, folders

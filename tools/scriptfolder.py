@@ -83,13 +83,21 @@ def push_states(folder: str | os.PathLike, lua_path: Sequence[str | os.PathLike]
     from bridge.editor import read_script_files
 
     folder = Path(folder)
-    states = read_script_files(folder)
+    return ready_states(read_script_files(folder), lambda guid: _script_file(folder, guid), folder, lua_path)
+
+
+def ready_states(states: Iterable[ScriptState], script_file: Callable[[str], Path], folder: Path,
+                 lua_path: Sequence[str | os.PathLike] = ()) -> list[ScriptState]:
+    """``states`` as Save & Play should get them: each script that ``require``\\ s modules bundled with them
+    (``script_file(guid)`` is the file it was read from, which the bundle's root and its errors name) and
+    ``<Include src="…"/>`` in each UI expanded, from the search path of ``folder`` (see the module docstring).
+    Raises :class:`bridge.luabundle.BundleError` or :class:`bridge.xmlinclude.IncludeError` (exit 2)."""
     roots: list[Path] | None = None
     out: list[ScriptState] = []
     for state in states:
         script, ui = state.script, state.ui
         if script:
-            path = _script_file(folder, state.guid)
+            path = script_file(state.guid)
             if roots is None and _requires_anything(script):
                 roots = folder_search_roots(folder, lua_path)
             script = bundled_script(path, script, roots or [folder])

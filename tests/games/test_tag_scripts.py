@@ -72,3 +72,53 @@ def test_a_bad_scripts_table_is_one_line_exit_2_and_nothing_written(tmp_path, re
     errors = [line for line in done.stderr.splitlines() if line.startswith("error")]
     assert len(errors) == 1 and message in errors[0] and "Traceback" not in done.stderr
     assert not (tmp_path / "out" / "PebbleRace.json").exists()
+
+
+def test_push_game_sends_each_tag_script_to_the_tagged_objects_on_the_live_table(tmp_path, repo_root):
+    """``ttsmod push GAME`` looks the tagged objects up on the table (their GUIDs are only known there) and sends
+    each its tag's script, keeping its UI; Global is sent too. Against the headless table, which runs the Lua."""
+    import time
+
+    from tests.livebridge import free_port
+    from tools.headless import Table
+
+    game = game_copy(tmp_path, 'pr-track = "objects/track.lua"\npr-pebble = "objects/pebble.lua"\n')
+    track_lua = game / "mod" / "pebble_race" / "objects" / "track.lua"
+    track_lua.write_text('function onLoad() self.setName("track as built") end\n', encoding="utf-8")
+    assert build(game, tmp_path / "out", repo_root).returncode == 0
+    save = json.loads((tmp_path / "out" / "PebbleRace.json").read_text(encoding="utf-8"))
+    track = next(o for o in save["ObjectStates"] if "pr-track" in (o.get("Tags") or ()))
+    track["XmlUI"] = '<Text id="lap">lap 1</Text>'
+    # the modder edits the track's script after building
+    track_lua.write_text('function onLoad() self.setName("edited") end\n', encoding="utf-8")
+    (track_lua.parent / "pebble.lua").write_text('function onPickUp(c) print("picked by " .. c) end\n',
+                                                  encoding="utf-8")
+    table = Table.load(save, seed=1, bridge_port=free_port(), listen_port=0)
+    try:
+        table.boot()
+        table.step(5)
+        tagged = [o.guid for o in table.objects if {"pr-track", "pr-pebble"} & set(o.tags)]
+        assert track["GUID"] in tagged and len(tagged) > 1   # the board and the pebbles dealt out of the deck
+        proc = subprocess.Popen([sys.executable, "-c", "from tools.cli import main; main()", "push", str(game),
+                                 "--port", str(table.endpoint.editor_port), "--tts-port", str(table.endpoint.port),
+                                 "--timeout", "10"], cwd=repo_root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < deadline:
+            table.run_until(lambda: proc.poll() is not None, max_seconds=1, real_pause=0.003, reply_wait=0.2)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0, out + err
+        assert f"pushed {1 + len(tagged)} object(s)" in out and "Traceback" not in err
+        live = table.object(track["GUID"])
+        assert table.object(track["GUID"]) is not None and live.script == \
+            'function onLoad() self.setName("edited") end\n'
+        assert live.nickname == "edited"                      # TTS reloaded: the new script ran
+        assert live.data["XmlUI"] == '<Text id="lap">lap 1</Text>'   # its UI kept
+        assert table.save_data["LuaScript"] == save["LuaScript"]     # Global as built
+        pebbles = [table.object(guid) for guid in tagged if guid != track["GUID"]]
+        assert all(p.script == 'function onPickUp(c) print("picked by " .. c) end\n' for p in pebbles)
+        # cards still in the deck keep the built script: TTS knows no scripts of objects in containers
+        deck = next(o for o in table.objects if o.contents)
+        assert all(c.data.get("LuaScript") == "function onPickUp(colour) print(colour) end\n" for c in deck.contents)
+    finally:
+        table.close()

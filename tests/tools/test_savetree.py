@@ -345,6 +345,45 @@ def test_push_of_an_unpacked_tree_sends_global_and_every_scripted_top_level_obje
                     "a1b2c3": ("Score board", "function onLoad() print(1) end", "")}
 
 
+def test_push_of_a_tree_bundles_required_modules_and_expands_xml_includes(tmp_path):
+    """A tree is a modder's project like a pulled folder: push bundles what a script requires (from the tree's
+    search path: ttsmod.toml [lua] path) and expands <Include src>; the tree's own files stay as they are."""
+    from bridge.luabundle import is_bundle, unbundle
+    from tests.tools.threadtts import ThreadTTS
+
+    tree = tmp_path / "tree"
+    unpack(write_save(tmp_path / "a.json", small_save()), tree)
+    (tree / "lua" / "ui").mkdir(parents=True)
+    (tree / "ttsmod.toml").write_text('[lua]\npath = ["lua"]\n', encoding="utf-8")
+    (tree / "lua" / "score.lua").write_text("return {points = 3}\n", encoding="utf-8")
+    (tree / "lua" / "ui" / "row.xml").write_text("<Text>row</Text>\n", encoding="utf-8")
+    board = tree / "objects" / "Score board.a1b2c3"
+    (board / "script.lua").write_text('local score = require("score")\nprint(score.points)\n', encoding="utf-8")
+    (board / "ui.xml").write_text('<Panel>\n  <Include src="ui/row.xml"/>\n</Panel>', encoding="utf-8")
+    data = json.loads((board / "object.json").read_text(encoding="utf-8"))
+    del data["XmlUI"]      # the empty UI moves to its file
+    (board / "object.json").write_text(json.dumps(data), encoding="utf-8")
+    before = tree_of(tree)
+    with ThreadTTS() as tts:
+        result = CliRunner().invoke(cli, ["push", str(tree), *tts.args(), "--no-wait"])
+        assert result.exit_code == 0, result.output + result.stderr
+        table = tts.scripts()
+    script = table["a1b2c3"].script
+    assert is_bundle(script) and unbundle(script) == {
+        "__root": 'local score = require("score")\nprint(score.points)\n', "score": "return {points = 3}\n"}
+    assert table["a1b2c3"].ui == ("<Panel>\n  <!-- include ui/row.xml -->\n  <Text>row</Text>\n"
+                                  "  <!-- include ui/row.xml -->\n</Panel>")
+    assert table["-1"].script == "print('global')\r\n-- CRLF kept\n"      # requires nothing: sent as it is
+    assert tree_of(tree) == before
+    # a module that is not there: one line naming the file and line, exit 2, nothing sent
+    (board / "script.lua").write_text('local x = require("missing")\n', encoding="utf-8")
+    with ThreadTTS() as tts:
+        result = CliRunner().invoke(cli, ["push", str(tree), *tts.args()])
+        assert tts.scripts() == {}
+    assert result.exit_code == 2 and "script.lua:1" in result.stderr and "missing" in result.stderr
+    assert "Traceback" not in result.output + result.stderr
+
+
 def test_the_documented_json_report_has_the_keys_unpack_prints(tmp_path):
     import re
 

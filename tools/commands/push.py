@@ -18,16 +18,18 @@ from tools.commands.common import console, make_bridge, network_options, run_asy
 def push_command(source: str, no_wait: bool, timeout: float, lua_path: tuple[str, ...], **network: Any) -> None:
     """Send scripts and UI to TTS and reload the game (Save & Play).
 
-    GAME pushes the game's bundled scripts; DIR pushes <Name>.<guid>.lua/.xml files (as written by pull), each
-    script that require()s modules bundled with them (luabundle format) and <Include src="F"/> in the UI
-    expanded, or a tree written by unpack.
+    GAME pushes the game's bundled Global, and each tag's script of its [scripts] table to the objects on the
+    table that carry the tag (looked up in TTS first). DIR pushes <Name>.<guid>.lua/.xml files (as written by
+    pull) or a tree written by unpack: each script that require()s modules is bundled with them (luabundle
+    format) and <Include src="F"/> in a UI is expanded.
     Every object keeps its UI: a missing .xml is filled in from what TTS has. An empty Global is refused.
     """
-    from tools.live import push_scripts, script_states_for
+    from tools.live import push_plan, push_scripts
 
     setup_logging()
-    states = script_states_for(source, lua_path)
+    plan = push_plan(source, lua_path)
     bridge = make_bridge(**network, console=console)
-    result = run_async(push_scripts(bridge, states, wait=not no_wait, timeout=timeout))
+    result = run_async(push_scripts(bridge, plan.states, wait=not no_wait, timeout=timeout,
+                                    tag_scripts=plan.tag_scripts))
     if result is not None:
         click.secho(result.summary(), fg="green")

@@ -26,6 +26,7 @@ Rulings not fixed by the rule text, beyond the AMB-FD flags of ``game.toml`` ``[
 from __future__ import annotations
 
 from dataclasses import dataclass
+from bisect import insort
 from itertools import combinations
 from typing import Any, Sequence
 
@@ -61,6 +62,8 @@ class Tables:
         face_number = {face: i for i, face in enumerate(self.faces)}
         self.face_id = tuple(face_number[Face(card.season, card.value)] for card in data.cards)
         self.face = tuple(self.faces[i] for i in self.face_id)
+        self.season_faces = {season: tuple(i for i, face in enumerate(self.faces) if face.season == season)
+                             for season in sorted({face.season for face in self.faces})}
         self.animals = tuple(animal.id for animal in data.animals)
         self.animal_season = {animal.id: animal.season for animal in data.animals}
         self.animal_power = {animal.id: animal.power for animal in data.animals}
@@ -82,6 +85,19 @@ class Tables:
         self.pays = [tuple(Pay(p, face) for face in self.faces) for p in seats]
         self.discards = [tuple(Discard(p, face) for face in self.faces) for p in seats]
         self._take_wilds: dict[tuple[int, tuple[int, ...]], TakeWild] = {}
+        self._wild_lists: dict[tuple[int, tuple[int, ...]], list[TakeWild]] = {}
+
+    def take_wilds(self, p: int, candidates: tuple[int, ...], need: int) -> list[TakeWild]:
+        """Every ``TakeWild`` of seat ``p`` paying ``need`` of the faces numbered ``candidates`` (ascending, a
+        face as often as it may be paid), in order (cached: the lists repeat)."""
+        key = (p, candidates)
+        found = self._wild_lists.get(key)
+        if found is None:
+            if len(self._wild_lists) > 65536:  # bounded
+                self._wild_lists.clear()
+            found = self._wild_lists[key] = [self.take_wild(p, combo)
+                                             for combo in sorted(set(combinations(candidates, need)))]
+        return found
 
     def take_wild(self, p: int, combo: tuple[int, ...]) -> TakeWild:
         """``TakeWild`` of seat ``p`` paying the faces numbered ``combo``."""
@@ -128,19 +144,135 @@ class Corner:
 
 
 class Seat:
-    __slots__ = ("hand", "feathers", "corners", "directions")
+    """One player's hand (card numbers), feathers and board. ``count`` (copies of each face number in the hand)
+    and ``faces`` (the face numbers in the hand, each once, ascending) follow the hand: the engine changes a
+    hand only through :meth:`add` and :meth:`remove`. ``board`` is what legal_actions derives from the corners
+    (:class:`Board`), made on demand and dropped whenever a corner changes."""
 
-    def __init__(self, hand: list[int], feathers: int, corners: list[Corner], directions: tuple[str, ...]) -> None:
+    __slots__ = ("hand", "feathers", "corners", "directions", "face_id", "count", "faces", "board")
+
+    def __init__(self, hand: list[int], feathers: int, corners: list[Corner], directions: tuple[str, ...],
+                 face_id: Sequence[int]) -> None:
         self.hand = hand
         self.feathers = feathers
         self.corners = corners
         self.directions = directions
+        self.face_id = face_id
+        self.count = [0] * (max(face_id, default=-1) + 1)
+        for card in hand:
+            self.count[face_id[card]] += 1
+        self.faces = [i for i, n in enumerate(self.count) if n]
+        self.board: Board | None = None
 
     def copy(self) -> "Seat":
-        return Seat(list(self.hand), self.feathers, [c.copy() for c in self.corners], self.directions)
+        other = Seat.__new__(Seat)
+        other.hand, other.feathers, other.directions = list(self.hand), self.feathers, self.directions
+        other.corners = [c.copy() for c in self.corners]
+        other.face_id, other.count, other.faces = self.face_id, list(self.count), list(self.faces)
+        other.board = None
+        return other
+
+    def add(self, card: int) -> None:
+        """``card`` joins the hand (last)."""
+        self.hand.append(card)
+        i = self.face_id[card]
+        self.count[i] += 1
+        if self.count[i] == 1:
+            insort(self.faces, i)
+
+    def remove(self, card: int) -> None:
+        """``card`` leaves the hand."""
+        self.hand.remove(card)
+        i = self.face_id[card]
+        self.count[i] -= 1
+        if not self.count[i]:
+            self.faces.remove(i)
 
     def wilds(self) -> int:
         return sum(1 for c in self.corners if c.wild is not None)
+
+
+class Board:
+    """What a seat's corners allow, for legal_actions: per face number, the plays it may make and those of them
+    that cost 1 (:meth:`plays`, worked out on first use); the faces of the real cards on the board
+    (``on_board``, by face number), whether a wild has a place (``wild_spot``), and whether every set is
+    complete (``complete``)."""
+
+    __slots__ = ("t", "seat", "p", "own", "empty", "made", "on_board", "needs_real", "wild_spot", "complete")
+
+    def __init__(self, t: "Tables", rules: Any, seat: Seat, p: int) -> None:
+        self.t, self.seat, self.p = t, seat, p
+        corners = seat.corners
+        own: dict[str, int] = {}
+        empty: list[int] = []
+        for k, corner in enumerate(corners):
+            if corner.season is None:
+                empty.append(k)
+            else:
+                own[corner.season] = k
+        self.own, self.empty = own, empty
+        self.made: list[tuple[tuple[Play, ...], tuple[Play, ...]] | None] = [None] * len(t.faces)
+        face_id = t.face_id
+        on_board = [False] * len(t.faces)
+        for corner in corners:
+            for card in corner.cards.values():
+                on_board[face_id[card]] = True
+        self.on_board = on_board
+        self.needs_real = rules.wild_needs_real_card
+        self._corners_changed()
+
+    def _corners_changed(self) -> None:
+        corners, t = self.seat.corners, self.t
+        needs_real, values = self.needs_real, t.values
+        self.wild_spot = False
+        for corner in corners:
+            if corner.wild is not None:
+                continue
+            if not corner.cards and (needs_real or corner.season is not None):
+                continue
+            cards = corner.cards
+            if any(v not in cards for v in values):
+                self.wild_spot = True
+                break
+        value_set = t.value_set
+        self.complete = all(c.season is not None and value_set <= c.values() for c in corners)
+
+    def placed(self, k: int, card: int, opened: bool) -> None:
+        """Card number ``card`` went into corner ``k`` (which had no season yet when ``opened``); a wild of its
+        value there, if any, has left it."""
+        t, made = self.t, self.made
+        season = t.season[card]
+        self.on_board[t.face_id[card]] = True
+        if opened:     # the corner is its season's now: no longer one of the empty corners
+            self.empty.remove(k)
+            self.own[season] = k
+            own = self.own
+            for i, face in enumerate(t.faces):
+                if face.season == season or face.season not in own:
+                    made[i] = None
+        else:          # only the plays into this corner (its season's faces) change
+            for i in t.season_faces[season]:
+                made[i] = None
+        self._corners_changed()
+
+    def plays(self, i: int) -> tuple[tuple[Play, ...], tuple[Play, ...]]:
+        """(every play of face number ``i``, those that cost 1), in corner order."""
+        found = self.made[i]
+        if found is None:
+            t, corners, directions = self.t, self.seat.corners, self.seat.directions
+            face = t.faces[i]
+            made = t.plays[self.p][i]
+            every: list[Play] = []
+            ones: list[Play] = []
+            if face.value in t.value_set:
+                k = self.own.get(face.season)
+                targets = ([] if face.value in corners[k].cards else [k]) if k is not None else self.empty
+                for k in targets:
+                    every.append(made[k])
+                    if placement_cost(directions[k], corners[k], face.value) <= 1:
+                        ones.append(made[k])
+            found = self.made[i] = (tuple(every), tuple(ones))
+        return found
 
 
 def longest_run(values: set[int]) -> int:
@@ -323,7 +455,7 @@ class GameState:
         return corner.season is not None and self.t.value_set <= corner.values()
 
     def all_sets_complete(self, seat: int) -> bool:
-        return all(self.corner_complete(c) for c in self.seats[seat].corners)
+        return self.board(seat).complete
 
     def standing(self, seat: int) -> Standing:
         player = self.seats[seat]
@@ -359,21 +491,19 @@ class GameState:
 
     def _hand_face_ids(self, seat: Seat) -> list[int]:
         """The numbers (``Tables.faces`` order) of the faces in ``seat``'s hand, each once, in order."""
-        face_id = self.t.face_id
-        return sorted({face_id[c] for c in seat.hand})
+        return seat.faces
+
+    def board(self, p: int) -> Board:
+        """What seat ``p``'s corners allow (made once per change of the corners)."""
+        seat = self.seats[p]
+        found = seat.board
+        if found is None:
+            found = seat.board = Board(self.t, self.rules, seat, p)
+        return found
 
     def _has_wild_spot(self, seat: int) -> bool:
         """Whether :meth:`wild_spots` is not empty."""
-        needs_real, values = self.rules.wild_needs_real_card, self.t.values
-        for corner in self.seats[seat].corners:
-            if corner.wild is not None:
-                continue
-            if not corner.cards and (needs_real or corner.season is not None):
-                continue
-            cards = corner.cards
-            if any(v not in cards for v in values):
-                return True
-        return False
+        return self.board(seat).wild_spot
 
     def wild_spots(self, seat: int, exclude: int | None = None) -> list[tuple[int, int]]:
         """(corner, value) places a wild may go on ``seat``'s board (FD-5.1, 5.2)."""
@@ -432,9 +562,9 @@ class GameState:
         return found
 
     def _play_options(self, p: int) -> list[Action]:
-        # The same checks as play_check, without exceptions: this runs on every decision of a playout.
-        # A card costs 1 or 2 (placement_cost): with 2 or more to spare every placement is affordable.
-        found: list[Action] = []
+        # The same checks as play_check, without exceptions: this runs on every decision of a playout. The
+        # board lists each face's placements (its season's corner, or any empty one while the season has none,
+        # FD-3.2); a card costs 1 or 2 (placement_cost): with 2 or more to spare every placement is affordable.
         seat = self.seats[p]
         if self.pending == "play":
             base, discount = self.play_total, self.play_discount
@@ -442,49 +572,33 @@ class GameState:
             base, discount = 0, self.discount()
         spare = len(seat.hand) - 1 - base + discount  # the highest cost the hand can still pay
         if spare < 1:
-            return found
-        # A face goes only into its season's corner, or into any empty one while its season has none (FD-3.2).
-        corners = seat.corners
-        own: dict[str, int] = {}
-        empty: list[int] = []
-        for k, corner in enumerate(corners):
-            if corner.season is None:
-                empty.append(k)
-            else:
-                own[corner.season] = k
-        values = self.t.value_set
-        faces, plays, directions = self.t.faces, self.t.plays[p], seat.directions
-        for i in self._hand_face_ids(seat):
-            face = faces[i]
-            if face.value not in values:
-                continue
-            k = own.get(face.season)
-            if k is not None:
-                corner = corners[k]
-                if face.value in corner.cards:
-                    continue
-                if spare < 2 and placement_cost(directions[k], corner, face.value) > spare:
-                    continue
-                found.append(plays[i][k])
-                continue
-            for k in empty:
-                if spare < 2 and placement_cost(directions[k], corners[k], face.value) > spare:
-                    continue
-                found.append(plays[i][k])
+            return []
+        board = seat.board or self.board(p)
+        which = 0 if spare >= 2 else 1
+        made, plays = board.made, board.plays
+        found: list[Action] = []
+        for i in seat.faces:
+            found += (made[i] or plays(i))[which]
         return found
 
     def _wild_options(self, p: int) -> list[Action]:
-        if self.wild_supply <= 0 or not self._has_wild_spot(p):
+        if self.wild_supply <= 0:
             return []
         seat = self.seats[p]
-        face_id = self.t.face_id
-        on_board = {face_id[c] for corner in seat.corners for c in corner.cards.values()}
-        candidates = sorted(face_id[c] for c in seat.hand if face_id[c] in on_board)
-        if len(candidates) < self.rules.wild_discard_count:
+        board = seat.board or self.board(p)
+        if not board.wild_spot:
             return []
-        combos = sorted(set(combinations(candidates, self.rules.wild_discard_count)))
-        take_wild = self.t.take_wild
-        return [take_wild(p, combo) for combo in combos]
+        # The hand's faces that are on the board, each as often as it is in hand (at most the cards discarded:
+        # more copies add no other choice).
+        need, on_board, count = self.rules.wild_discard_count, board.on_board, seat.count
+        candidates: list[int] = []
+        for i in seat.faces:
+            if on_board[i]:
+                n = count[i]
+                candidates += [i] * (n if n < need else need)
+        if len(candidates) < need:
+            return []
+        return self.t.take_wilds(p, tuple(candidates), need)
 
     def _feather_options(self, p: int) -> list[Action]:
         seat = self.seats[p]
@@ -521,7 +635,7 @@ class GameState:
                 found += self._play_options(p)
             if self.owed() > 0:
                 pays = self.t.pays[p]
-                found += [pays[i] for i in self._hand_face_ids(seat)]
+                found += [pays[i] for i in seat.faces]
             elif not self.paying:
                 found.append(self.t.done[p])
             return found
@@ -534,7 +648,7 @@ class GameState:
             return found
         if len(seat.hand) > self.hand_limit(p):
             discards = self.t.discards[p]
-            return [discards[i] for i in self._hand_face_ids(seat)] + self._feather_options(p)
+            return [discards[i] for i in seat.faces] + self._feather_options(p)
         return [self.t.end_turn[p]]
 
     # ----------------------------------------------------------------------------------------- apply
@@ -635,7 +749,7 @@ class GameState:
         return card
 
     def _to_discard(self, card: int, why: str, out: list[ev.Event]) -> None:
-        self.seats[self.active].hand.remove(card)
+        self.seats[self.active].remove(card)
         self.discard.append(card)
         self.fresh_discards.append(card)
         out.append(ev.CardDiscarded(self.active, self.t.ids[card], self.t.season[card], self.t.value[card], why))
@@ -715,7 +829,7 @@ class GameState:
                                if self.has_power(DRAW_DOWN) else 0)
             self.pending = "draw"
         card = self._pop_pile(action.pile, out, lambda left: ev.CardDrawn(self.active, action.pile, left))
-        self.seats[self.active].hand.append(card)
+        self.seats[self.active].add(card)
         if self.draw_left:
             self.draw_left -= 1
         else:
@@ -733,7 +847,7 @@ class GameState:
         card = source.pop()
         if action.column is None and card in self.fresh_discards:
             self.fresh_discards.remove(card)
-        self.seats[self.active].hand.append(card)
+        self.seats[self.active].add(card)
         out.append(ev.CardTaken(self.active, action.column, self.t.ids[card], self.t.season[card], self.t.value[card]))
         if self.take_left:
             self.take_left -= 1
@@ -766,7 +880,9 @@ class GameState:
         self._await_wild("action", None, out)
 
     def _on_put_wild(self, action: PutWild, out: list[ev.Event]) -> None:
-        corner = self.seats[self.active].corners[action.corner]
+        seat = self.seats[self.active]
+        seat.board = None
+        corner = seat.corners[action.corner]
         corner.wild = action.value
         out.append(ev.WildPlaced(self.active, action.corner, action.value, self.wild_from))
         why = self.wild_why
@@ -783,8 +899,11 @@ class GameState:
                 self._next_turn(out)
 
     def _on_play(self, action: Play, out: list[ev.Event]) -> None:
-        card, cost = self.play_check(action.player, action.card, action.corner)
+        # Legal (from legal_actions, or checked by apply): the card and the cost without play_check's checks.
+        seat = self.seats[self.active]
+        card = self._first(seat, action.card)
         assert card is not None
+        cost = placement_cost(seat.directions[action.corner], seat.corners[action.corner], action.card.value)
         if self.pending is None:
             self._begin("play", out)
             self.pending = "play"
@@ -793,12 +912,15 @@ class GameState:
             self.paying = False
         seat = self.seats[self.active]
         corner = seat.corners[action.corner]
-        seat.hand.remove(card)
+        seat.remove(card)
+        opened = corner.season is None
         replaced = corner.wild == action.card.value
         corner.cards[action.card.value] = card
         corner.season = action.card.season
         if replaced:
             corner.wild = None
+        if seat.board is not None:
+            seat.board.placed(action.corner, card, opened)
         self.play_total += cost
         self.play_placed += 1
         out.append(ev.CardPlayed(self.active, self.t.ids[card], action.card.season, action.card.value,
@@ -976,7 +1098,8 @@ def new_game(data: FifteenDaysData, players: int, *, mode: str | None = None, se
     for seat in range(players):
         directions = data.board_of_seat(seat).corners
         hand = [deck.pop() for _ in range(rules.starting_hand)]
-        state.seats.append(Seat(hand, rules.feathers_per_player, [Corner() for _ in directions], directions))
+        state.seats.append(Seat(hand, rules.feathers_per_player, [Corner() for _ in directions], directions,
+                                t.face_id))
     state.market = [[deck.pop() for _ in range(rules.market_column_height)] for _ in range(rules.market_columns)]
     state.discard = [deck.pop()]
     half = (len(deck) + 1) // 2                   # FD-1.6: the larger half is the first (left) pile
@@ -1065,7 +1188,7 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
         seasons = [c.season for c in corners if c.season is not None]
         if len(seasons) != len(set(seasons)):
             raise corners_at.error("two corners hold the same season (FD-3.2)")
-        state.seats.append(Seat(hand, feathers, corners, directions))
+        state.seats.append(Seat(hand, feathers, corners, directions, t.face_id))
     n = len(state.seats)
 
     def seat_or_none(place: r.At, value: Any) -> int | None:

@@ -120,3 +120,50 @@ EVALUATORS: Mapping[str, Evaluator] = {
 def satisfied(pred: GoalPredicate, board: Board, occupancy: Occupancy) -> bool:
     """Whether a player whose potions lie on ``board`` as ``occupancy`` (cell → count > 0) meets ``pred``."""
     return EVALUATORS[pred.kind](pred, board, occupancy)
+
+
+Check = Callable[[Occupancy], bool]
+
+
+def checker(pred: GoalPredicate, board: Board) -> Check:
+    """``occupancy -> satisfied(pred, board, occupancy)`` with the board's tables looked up once: the engine
+    checks the goals of a game against the same boards again and again."""
+    kind, need = pred.kind, pred.min
+    if kind == "zones_covered":
+        tile_of = {c.id: c.tile for c in board.cells}
+        return lambda occ: len(occ) >= need and len({tile_of[c] for c in occ}) >= need
+    if kind == "bridge_pairs":
+        bridges = board.bridges
+        return lambda occ: sum(1 for a, b in bridges if a in occ and b in occ) >= need
+    if kind == "connected_cells":
+        joined = board.joined_by(tuple(pred.via))
+
+        def connected(occ: Occupancy) -> bool:
+            if len(occ) < need:
+                return False
+            seen: set[str] = set()
+            for start in occ:
+                if start in seen:
+                    continue
+                stack, size = [start], 0
+                seen.add(start)
+                while stack:
+                    cell = stack.pop()
+                    size += 1
+                    for nxt in joined[cell]:
+                        if nxt in occ and nxt not in seen:
+                            seen.add(nxt)
+                            stack.append(nxt)
+                if size >= need:
+                    return True
+            return False
+
+        return connected
+    if kind == "stack_on_cell":
+        return lambda occ: max(occ.values(), default=0) >= need
+    if kind in ("all", "any"):
+        parts = tuple(checker(part, board) for part in pred.parts)
+        if kind == "all":
+            return lambda occ: all(part(occ) for part in parts)
+        return lambda occ: any(part(occ) for part in parts)
+    return lambda occ: satisfied(pred, board, occ)

@@ -67,6 +67,21 @@ class CardResult:
         }
 
 
+
+def card_result(revealed: tuple[SlotPotion, ...], steps: tuple[StepResult, ...], winners: tuple[SlotPotion, ...],
+                sneakers: tuple[SlotPotion, ...], discards: tuple[SlotPotion, ...]) -> CardResult:
+    """``CardResult(revealed, steps, winners, sneakers, discards)``, made without the frozen dataclass's per-field
+    ``object.__setattr__`` (the engine makes one for every card it resolves)."""
+    made = object.__new__(CardResult)
+    fields = made.__dict__
+    fields["revealed"] = revealed
+    fields["steps"] = steps
+    fields["winners"] = winners
+    fields["sneakers"] = sneakers
+    fields["discards"] = discards
+    return made
+
+
 def resolve_card(
     potions: Sequence[SlotPotion], steps: Sequence[Step], *, sneak_stops: bool = False
 ) -> CardResult:

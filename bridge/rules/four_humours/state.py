@@ -31,9 +31,9 @@ from bridge.rules import reader as r
 from bridge.rules.errors import IllegalAction
 from bridge.rules.four_humours import events as ev
 from bridge.rules.four_humours.actions import Action, Choose, Pass, Place, Redraw, Target
-from bridge.rules.four_humours.goals import satisfied
+from bridge.rules.four_humours.goals import Check, checker
 from bridge.rules.four_humours.records import HUMOURS, MODES, Board, FourHumoursData
-from bridge.rules.four_humours.resolution import SlotPotion, resolve_card
+from bridge.rules.four_humours.resolution import SlotPotion, card_result, resolve_card
 from bridge.rules.random import SeededRandom
 
 SNAPSHOT_VERSION = 1
@@ -118,6 +118,21 @@ class Pending:
         }
 
 
+
+def pending(owner: int, humour: str, source: Target, reason: str, board: str, cells: tuple[str, ...]) -> Pending:
+    """``Pending(owner, humour, source, reason, board, cells)``, made without the frozen dataclass's per-field
+    ``object.__setattr__`` (the resolution makes one for every winner and sneaker)."""
+    made = object.__new__(Pending)
+    fields = made.__dict__
+    fields["owner"] = owner
+    fields["humour"] = humour
+    fields["source"] = source
+    fields["reason"] = reason
+    fields["board"] = board
+    fields["cells"] = cells
+    return made
+
+
 class _Catalog:
     """Per-data lookup tables for the hot path: slot humour pairs as indexes and the action values.
 
@@ -147,11 +162,34 @@ class _Catalog:
         self.targets.update({("party", p.id): [Target("party", p.id, i) for i in range(len(p.slots))]
                              for p in data.parties})
         self._chooses: dict[tuple[int, tuple[str, ...]], tuple[Choose, ...]] = {}
+        # (kind, card) -> {humour on each slot (None: empty): the card's plan}, see plan(); and where a winner or
+        # sneaker from a slot may land, by (kind, card, slot, "win" | "sneak", board, mode).
+        self.plans: dict[tuple[str, str], dict[tuple[str | None, ...], tuple]] = {
+            key: {} for key in self.targets}
+        self.destinations: dict[tuple[str, str, int, str, str, str], tuple[str, ...]] = {}
+        self.goal_checks: dict[tuple[str, str], Check] = {}  # (goal, board) -> goal_check()
 
     def slot_potion(self, slot: int, potion: Potion) -> SlotPotion:
         found = self.slot_potions.get((slot, potion))
         if found is None:
             found = self.slot_potions[(slot, potion)] = SlotPotion(slot, potion[0], potion[1])
+        return found
+
+    def plan(self, kind: str, card: str, pattern: tuple[str | None, ...]) -> tuple:
+        """How card ``card`` resolves with ``pattern`` (the humour on each slot, None for an empty one): the
+        steps that fired, then the slots holding a potion, the winning, the sneaking and the discarded slots,
+        each in slot order — :func:`resolve_card` of those potions, whose owners play no part in it."""
+        record = self.data.scene_by_id[card] if kind == "scene" else self.data.party_by_id[card]
+        result = resolve_card([SlotPotion(i, 0, h) for i, h in enumerate(pattern) if h is not None],
+                              self.data.resolution_for(record), sneak_stops=self.data.rules.sneak_stops_resolution)
+        plan = (result.steps, tuple(p.slot for p in result.revealed), tuple(p.slot for p in result.winners),
+                tuple(p.slot for p in result.sneakers), tuple(p.slot for p in result.discards))
+        self.plans[kind, card][pattern] = plan
+        return plan
+
+    def goal_check(self, goal: str, board_id: str, board: Board) -> Check:
+        """``occupancy -> satisfied(goal's predicate, board, occupancy)``, kept in :attr:`goal_checks`."""
+        found = self.goal_checks[(goal, board_id)] = checker(self.data.goal_by_id[goal].predicate, board)
         return found
 
     def chooses(self, owner: int, cells: tuple[str, ...]) -> tuple[Choose, ...]:
@@ -260,6 +298,7 @@ class GameState:
         self._party_count: dict[str, list[int]] = {}  # party -> potions on it of each seat, then in all
         self._occ: list[dict[str, int]] = []          # seat -> occupancy (what goals read)
         self._goal_dirty: set[int] = set()            # seats whose occupancy changed since goals were checked
+        self._party_rule: tuple[int, bool] = (1, False)  # party_limit, whether it counts every seat's potions
         # The Place actions of the seat to move, found by the "can anyone still place" check at the end of the
         # last turn (seat, list), for legal_actions to take once; None when there are none to take.
         self._next_places: tuple[int, list[Action]] | None = None
@@ -347,8 +386,8 @@ class GameState:
             actions += found
         if self.parties:
             moves, party_open, party_count = catalog.party_moves, self._party_open, self._party_count
-            limit = self.party_limit
-            counted = len(self.colours) if self.rules.party_limit_scope == "per_tile" else seat
+            limit, per_tile = self._party_rule
+            counted = len(self.colours) if per_tile else seat
             for party in self.parties:
                 if party_count[party][counted] < limit:
                     key = party_open[party] | shift
@@ -492,23 +531,31 @@ class GameState:
         self._history = history
 
     def _place(self, action: Place, events: list[ev.Event]) -> None:
-        seat, target = action.player, action.target
-        self.hands[seat][_HI[action.humour]] -= 1
-        card, bit = target.card, ~(1 << target.slot)
+        seat, target, humour = action.player, action.target, action.humour
+        self.hands[seat][_HI[humour]] -= 1
+        card, slot = target.card, target.slot
         if target.kind == "scene":
-            self.scene_slots[card][target.slot] = (seat, action.humour)
-            self._scene_open[card] &= bit
+            self.scene_slots[card][slot] = (seat, humour)
+            self._scene_open[card] &= ~(1 << slot)
         else:
-            self.party_slots[card][target.slot] = (seat, action.humour)
-            self._party_open[card] &= bit
+            self.party_slots[card][slot] = (seat, humour)
+            self._party_open[card] &= ~(1 << slot)
             count = self._party_count[card]
             count[seat] += 1
             count[-1] += 1
         events.append(ev.PotionPlaced(seat, target))
         if self.rules.draw_after_place:
-            drawn = self._draw(seat, 1)
-            if drawn:
-                events.append(ev.PotionsDrawn(seat, drawn))
+            bag = self.bags[seat]
+            total = bag[0] + bag[1] + bag[2] + bag[3]
+            if total:  # _draw(seat, 1), inlined: a draw follows almost every placement
+                r = self.rng.randbelow(total)
+                i = 0
+                while r >= bag[i]:
+                    r -= bag[i]
+                    i += 1
+                bag[i] -= 1
+                self.hands[seat][i] += 1
+                events.append(ev.PotionsDrawn(seat, 1))
         self.passes = 0
         self._after_turn(seat, events)
 
@@ -611,33 +658,50 @@ class GameState:
         self._advance(events)
 
     def _resolve(self, kind: str, card_id: str, slots: list[Potion | None], events: list[ev.Event]) -> None:
-        card = self.data.scene_by_id[card_id] if kind == "scene" else self.data.party_by_id[card_id]
         catalog = self._cat
-        slot_potion = catalog.slot_potion
-        on_card = [slot_potion(i, p) for i, p in enumerate(slots) if p is not None]
-        result = resolve_card(
-            on_card, self.data.resolution_for(card), sneak_stops=self.rules.sneak_stops_resolution
-        )
-        events.append(ev.CardResolved(kind, card_id, result))
-        for i in range(len(slots)):
+        # What the card's steps do depends on the humours on its slots alone: the plan of that pattern says which
+        # steps fired and which slots win, sneak and are discarded (resolve_card's answer, worked out once).
+        pattern = tuple([None if p is None else p[1] for p in slots])
+        plans = catalog.plans[kind, card_id]
+        plan = plans.get(pattern)
+        if plan is None:
+            plan = catalog.plan(kind, card_id, pattern)
+        fired, on_card, win, sneak, discard = plan
+        slot_potions = catalog.slot_potions
+        sp = [None] * len(slots)
+        for i in on_card:
+            p = slots[i]
+            found = slot_potions.get((i, p))
+            sp[i] = found if found is not None else catalog.slot_potion(i, p)
             slots[i] = None
+        winners = tuple([sp[i] for i in win])
+        sneakers = tuple([sp[i] for i in sneak])
+        events.append(ev.CardResolved(kind, card_id, card_result(
+            tuple([sp[i] for i in on_card]), fired, winners, sneakers, tuple([sp[i] for i in discard]))))
         if kind == "scene":
             self._scene_open[card_id] = catalog.scene_full[card_id]
         targets = catalog.targets[(kind, card_id)]
-        for p in result.discards:
-            self.bags[p.owner][_HI[p.humour]] += 1
-            events.append(ev.PotionReturned(p.owner, p.humour, targets[p.slot], "discard"))
-        if not (result.winners or result.sneakers):
+        bags = self.bags
+        for i in discard:
+            p = sp[i]
+            bags[p.owner][_HI[p.humour]] += 1
+            events.append(ev.PotionReturned(p.owner, p.humour, targets[i], "discard"))
+        if not (winners or sneakers):
             return
         n = len(self.colours)
         first = self.first_player
-        moving = [(p, "win") for p in result.winners] + [(p, "sneak") for p in result.sneakers]
-        moving.sort(key=lambda item: ((item[0].owner - first) % n, item[0].slot))  # seat order (FH-6.6)
+        moving = [(p, "win") for p in winners] + [(p, "sneak") for p in sneakers]
+        if len(moving) > 1:
+            moving.sort(key=lambda item: ((item[0].owner - first) % n, item[0].slot))  # seat order (FH-6.6)
+        destinations = catalog.destinations
         for p, why in moving:
-            citizen = card.slots[p.slot].citizen
             board_id = self.board_of(p.owner)
-            cells = self._destinations(kind, card, citizen, why, board_id)
-            self.pending.append(Pending(p.owner, p.humour, targets[p.slot], why, board_id, cells))
+            key = (kind, card_id, p.slot, why, board_id, self.mode)
+            cells = destinations.get(key)
+            if cells is None:
+                card = self.data.scene_by_id[card_id] if kind == "scene" else self.data.party_by_id[card_id]
+                cells = destinations[key] = self._destinations(kind, card, card.slots[p.slot].citizen, why, board_id)
+            self.pending.append(pending(p.owner, p.humour, targets[p.slot], why, board_id, cells))
 
     def _destinations(self, kind: str, card: Any, citizen: str, why: str, board_id: str) -> tuple[str, ...]:
         """Where a winner or sneaker may land (FH-6, FH-8.3, FH-11; AMB-FH-04, 06, 08)."""
@@ -728,14 +792,17 @@ class GameState:
         dirty.clear()
         queued = set(self.goal_queue)
         found = []
-        goal_by_id = self.data.goal_by_id
+        checks = self._cat.goal_checks
+        boards = [self.board_of(seat) for seat in range(len(self.colours))]
         for goal_id in self.goals:
-            predicate = goal_by_id[goal_id].predicate
             marked = self.marks[goal_id]
             for seat in seats:
                 if seat in marked or (seat, goal_id) in queued:
                     continue
-                if satisfied(predicate, self.board(self.board_of(seat)), self._occ[seat]):
+                check = checks.get((goal_id, boards[seat]))
+                if check is None:
+                    check = self._cat.goal_check(goal_id, boards[seat], self.board(boards[seat]))
+                if check(self._occ[seat]):
                     found.append((seat, goal_id))
         return found
 
@@ -1000,6 +1067,7 @@ class GameState:
                 if n:
                     occ[cell] = n
         self._goal_dirty = set(range(players))
+        self._party_rule = (self.party_limit, self.rules.party_limit_scope == "per_tile")
 
 
 def new_game(

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.rules.four_humours.goals import satisfied
+from bridge.rules.random import SeededRandom
+
+from bridge.rules.four_humours.goals import checker, satisfied
 from bridge.rules.four_humours.records import GoalPredicate as P
 
 
@@ -60,3 +62,22 @@ def test_fief_patterns(sample):
 def test_all_and_any_combine_parts(sample, kind, expected):
     parts = (P("stack_on_cell", min=1), P("stack_on_cell", min=2))
     assert satisfied(P(kind, parts=parts), sample.kingdom, occ("mill")) is expected
+
+
+def test_a_checker_answers_as_satisfied(sample):
+    """goals.checker (the engine's goal check with the board's tables bound once) agrees with satisfied for
+    every goal of the data, each leaf kind, and all/any, on random occupancies of every size."""
+    rng = SeededRandom(7)
+    leaves = [P("zones_covered", min=3), P("bridge_pairs", min=1), P("connected_cells", min=3, via=("path",)),
+              P("connected_cells", min=4), P("cells_in_one_zone", min=2), P("stack_on_cell", min=2),
+              P("citizen_types_covered", min=3), P("fief_line", length=3), P("fief_line", length=3, same_type=True)]
+    preds = [g.predicate for g in sample.goals] + leaves + [P("all", parts=tuple(leaves[:3])),
+                                                            P("any", parts=tuple(leaves[3:6]))]
+    for board in (sample.kingdom, *sample.fiefs):
+        cells = list(board.cell_ids)
+        for pred in preds:
+            check = checker(pred, board)
+            for size in range(len(cells) + 1):
+                for _ in range(3):
+                    found = occ(*[cells[rng.randbelow(len(cells))] for _ in range(size)])
+                    assert check(found) == satisfied(pred, board, found), (board.id, pred, found)

@@ -84,6 +84,7 @@ class Tables:
         self.plays = [[tuple(Play(p, face, k) for k in corners) for face in self.faces] for p in seats]
         self.pays = [tuple(Pay(p, face) for face in self.faces) for p in seats]
         self.discards = [tuple(Discard(p, face) for face in self.faces) for p in seats]
+        self.feathers = [tuple((animal, Feather(p, animal)) for animal in self.animals) for p in seats]
         self._take_wilds: dict[tuple[int, tuple[int, ...]], TakeWild] = {}
         self._wild_lists: dict[tuple[int, tuple[int, ...]], list[TakeWild]] = {}
 
@@ -427,7 +428,12 @@ class GameState:
 
     def has_power(self, power: str) -> bool:
         """The active seat has ``power`` for the current action: owned, or lent by a feather (FD-2.E)."""
-        return self.owns(self.active, power) or (self.power is not None and self.t.animal_power[self.power] == power)
+        t = self.t
+        animal = t.power_animal.get(power)
+        if animal is not None and self.owner.get(animal) == self.active:
+            return True
+        lent = self.power
+        return lent is not None and t.animal_power[lent] == power
 
     def hand_limit(self, seat: int) -> int:
         if self.owns(seat, HAND_LIMIT) or (seat == self.active and self.otter_turn):
@@ -605,14 +611,15 @@ class GameState:
         if seat.feathers <= 0 or self.boost is not None:
             return []
         found: list[Action] = []
-        for animal in self.t.animals:
-            if self.owner.get(animal) == p:
+        t, owner = self.t, self.owner
+        for animal, feather in t.feathers[p]:
+            if owner.get(animal) == p:
                 continue
-            if self.t.animal_power[animal] == HAND_LIMIT:
+            if t.animal_power[animal] == HAND_LIMIT:
                 if self.rules.feather_otter_raises_limit and not self.otter_turn:
-                    found.append(Feather(p, animal))
+                    found.append(feather)
             elif self.actions_left > 0:
-                found.append(Feather(p, animal))
+                found.append(feather)
         return found
 
     def _compute_legal(self) -> list[Action]:
@@ -621,35 +628,42 @@ class GameState:
         p = self.active
         seat = self.seats[p]
         kind = self.pending
+        t = self.t
+        if kind is None and self.actions_left > 0:    # the main decision: the most frequent
+            found = [draw for draw, pile in zip(t.draws[p], self.piles) if pile]
+            found += [take for take, column in zip(t.takes[p], self.market) if column]
+            if self.discard and (self.rules.take_own_discard or self.discard[-1] not in self.fresh_discards):
+                found.append(t.take_discard[p])
+            if self.wild_supply > 0:
+                found += self._wild_options(p)
+            found += self._play_options(p)
+            if not found:
+                found.append(t.passes[p])
+            if seat.feathers > 0:
+                found += self._feather_options(p)
+            return found
         if kind == "draw":
-            return self._draw_options(p) + ([self.t.done[p]] if self.draw_left == 0 else [])
+            return self._draw_options(p) + ([t.done[p]] if self.draw_left == 0 else [])
         if kind == "take":
-            return self._take_options(p) + ([self.t.done[p]] if self.take_left == 0 else [])
+            return self._take_options(p) + ([t.done[p]] if self.take_left == 0 else [])
         if kind == "refill":
             return self._draw_options(p, Refill)
         if kind == "wild":
             return [PutWild(p, k, v) for k, v in self.wild_spots(p, self.wild_from)]
         if kind == "play":
-            found: list[Action] = []
+            found = []
             if not self.paying and (self.rules.play_many_cards or self.play_placed == 0):
                 found += self._play_options(p)
             if self.owed() > 0:
-                pays = self.t.pays[p]
+                pays = t.pays[p]
                 found += [pays[i] for i in seat.faces]
             elif not self.paying:
-                found.append(self.t.done[p])
-            return found
-        if self.actions_left > 0:
-            found = self._draw_options(p) + self._take_options(p) + self._wild_options(p) + self._play_options(p)
-            if not found:
-                found.append(self.t.passes[p])
-            if seat.feathers > 0:
-                found += self._feather_options(p)
+                found.append(t.done[p])
             return found
         if len(seat.hand) > self.hand_limit(p):
-            discards = self.t.discards[p]
+            discards = t.discards[p]
             return [discards[i] for i in seat.faces] + self._feather_options(p)
-        return [self.t.end_turn[p]]
+        return [t.end_turn[p]]
 
     # ----------------------------------------------------------------------------------------- apply
 

@@ -55,6 +55,10 @@ def _compositions(total: int, parts: int) -> Iterable[tuple[int, ...]]:
             yield (first,) + rest
 
 
+_BEST: dict[int, tuple[Rules, dict[Any, Collections]]] = {}
+"""Per rules (by identity): the best collections of each distinct input (what the optimiser reads of it)."""
+
+
 def best_collections(unicorns: Sequence[ScoredUnicorn], colours: Sequence[str], rules: Rules) -> Collections:
     """The exact best of KU-7.3 for one player's unicorns (see the module docstring)."""
     fixed: dict[str, list[int]] = {c: [] for c in colours}
@@ -71,6 +75,26 @@ def best_collections(unicorns: Sequence[ScoredUnicorn], colours: Sequence[str], 
         key = stars if sixth else 0
         groups[key] = groups.get(key, 0) + 1
     group_items = sorted(groups.items())
+    # The optimiser reads only the colours, each colour's count (with sixth_scores_nothing, its sorted stars)
+    # and the groups: the same of those, the same answer (games repeat them: it is worked out once).
+    cache = _BEST.get(id(rules))
+    if cache is None or cache[0] is not rules:
+        cache = _BEST[id(rules)] = (rules, {})
+    memo = cache[1]
+    key = (tuple(colours), tuple(tuple(sorted(fixed[c])) if sixth else len(fixed[c]) for c in colours),
+           tuple(group_items))
+    found = memo.get(key)
+    if found is None:
+        if len(memo) > 65536:  # bounded
+            memo.clear()
+        found = memo[key] = _best_collections(fixed, group_items, colours, rules)
+    return Collections(found.collections, found.rainbows, found.rainbow_sets, found.lost_stars, dict(found.colours),
+                       found.double_rainbow)
+
+
+def _best_collections(fixed: dict[str, list[int]], group_items: list[tuple[int, int]], colours: Sequence[str],
+                      rules: Rules) -> Collections:
+    sixth = rules.sixth_scores_nothing
     k = len(colours)
     best: Collections | None = None
     can_double = False

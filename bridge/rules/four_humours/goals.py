@@ -159,6 +159,19 @@ def checker(pred: GoalPredicate, board: Board) -> Check:
             return False
 
         return connected
+    if kind == "cells_in_one_zone":
+        tile_of = {c.id: c.tile for c in board.cells}
+
+        def in_one_zone(occ: Occupancy) -> bool:
+            if len(occ) < need:
+                return False
+            per_tile: dict[str, int] = {}
+            for c in occ:
+                tile = tile_of[c]
+                per_tile[tile] = per_tile.get(tile, 0) + 1
+            return max(per_tile.values(), default=0) >= need
+
+        return in_one_zone
     if kind == "stack_on_cell":
         return lambda occ: max(occ.values(), default=0) >= need
     if kind in ("all", "any"):

@@ -562,7 +562,23 @@ class GameState:
     def _after_turn(self, seat: int, events: list[ev.Event]) -> None:
         self.last_actor = seat
         self.turn_no += 1
-        upcoming = (seat + 1) % len(self.colours)
+        players = len(self.colours)
+        upcoming = (seat + 1) % players
+        # round_over_reason(upcoming), its usual answer (None: the next seat has a placement) found first
+        rules = self.rules
+        full = 0
+        scene_open = self._scene_open
+        for card in self.scenes:
+            if not scene_open[card]:
+                full += 1
+        if (full < 2 and rules.round_ends_when_stuck
+                and (len(self.passed_this_round) if rules.passes_to_end_round == "each_once" else self.passes)
+                < players):
+            places = self._places_of(upcoming)
+            if places:
+                self._next_places = (upcoming, places)
+                self.active = upcoming
+                return
         reason = self.round_over_reason(upcoming)
         if reason:
             self._end_round(reason, events)
@@ -871,26 +887,31 @@ class GameState:
 
     def standings(self) -> list[Standing]:
         """Every player's goals and tie-break figures now (FH-10.4), in seat order."""
-        result = []
-        for seat in range(self.num_players):
-            by_humour = [0, 0, 0, 0]
-            board_id = self.board_of(seat)
-            for potions in self.boards[board_id].values():
+        n = self.num_players
+        by_humour = [[0, 0, 0, 0] for _ in range(n)]
+        home = [self.board_of(seat) for seat in range(n)]
+        for board_id, cells in self.boards.items():  # one pass: a potion counts on its owner's board
+            for potions in cells.values():
                 for owner, humour in potions:
-                    if owner == seat:
-                        by_humour[_HI[humour]] += 1
-            if self.rules.tiebreak_counts_parties:
-                for slots in self.party_slots.values():
-                    for p in slots:
-                        if p is not None and p[0] == seat:
-                            by_humour[_HI[p[1]]] += 1
-            goals = sum(1 for marked in self.marks.values() if seat in marked)
-            result.append(Standing(seat, goals, sum(by_humour), tuple(by_humour)))
-        return result
+                    if home[owner] == board_id:
+                        by_humour[owner][_HI[humour]] += 1
+        if self.rules.tiebreak_counts_parties:
+            for slots in self.party_slots.values():
+                for p in slots:
+                    if p is not None:
+                        by_humour[p[0]][_HI[p[1]]] += 1
+        goals = [0] * n
+        for marked in self.marks.values():
+            for seat in set(marked):
+                goals[seat] += 1
+        return [Standing(seat, goals[seat], sum(by_humour[seat]), tuple(by_humour[seat])) for seat in range(n)]
 
     def leaders(self) -> tuple[int, ...]:
         """The seats that would win if the game ended now (ties share)."""
-        standings = self.standings()
+        return self._leaders(self.standings())
+
+    @staticmethod
+    def _leaders(standings: list[Standing]) -> tuple[int, ...]:
         best = max(s.key for s in standings)
         return tuple(s.player for s in standings if s.key == best)
 
@@ -898,7 +919,8 @@ class GameState:
         """The result once the game is over, else ``None``."""
         if self.termination is None:
             return None
-        return GameOutcome(self.termination, self.leaders(), tuple(self.standings()))
+        standings = self.standings()
+        return GameOutcome(self.termination, self._leaders(standings), tuple(standings))
 
     # ------------------------------------------------------------------ views and snapshots
 

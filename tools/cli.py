@@ -44,6 +44,7 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("push", "push", "push_command", "Send scripts and UI to TTS and reload (Save & Play)."),
     CommandEntry("pull", "pull", "pull_command", "Get every script and UI from TTS into files."),
     CommandEntry("exec", "exec", "exec_command", "Run Lua in the running TTS game and print the result."),
+    CommandEntry("console", "console", "console_command", "Type Lua into the running TTS game and see the results."),
     CommandEntry("selftest", "selftest", "selftest_command", "Check a running TTS game against what the mod assumes."),
     CommandEntry("watch", "watch", "watch_command", "Rebuild and push to TTS as game files change."),
     CommandEntry("replay", "replay", "replay_command", "Re-run a journal's adjudications and report changes."),

@@ -64,13 +64,17 @@ class Tables:
 
     def place_trick(self, seat: int, card: str, index: int, slot: int) -> Any:
         """``PlaceTrick(seat, card, index, SLOTS[slot])``, made once."""
+        return self.place_rows(seat, card, index)[index][slot]
+
+    def place_rows(self, seat: int, card: str, index: int) -> list[list[Any]]:
+        """Row i (up to ``index`` at least) is ``[PlaceTrick(seat, card, i, SLOTS[0]), ... SLOTS[1])]``."""
         rows = self.place_tricks.get((seat, card))
         if rows is None:
             rows = self.place_tricks[(seat, card)] = []
         while len(rows) <= index:
             i = len(rows)
             rows.append([PlaceTrick(seat, card, i, SLOTS[0]), PlaceTrick(seat, card, i, SLOTS[1])])
-        return rows[index][slot]
+        return rows
 
     def buy(self, seat: int, item: str, paid: tuple[str, ...], unicorn: str | None) -> Any:
         """``Buy(seat, item, paid, unicorn)``, made once."""
@@ -247,8 +251,12 @@ class GameState:
         if decision == "place_trick":
             line, slots = self.line, self.slots
             free = [(i, s) for i in range(len(line)) if line[i] is not None for s in (0, 1) if slots[i][s] is None]
-            place = t.place_trick
-            out = [place(seat, card, i, s) for card in self.trick_hand[seat] for i, s in free]
+            out = []
+            if free:
+                last = free[-1][0]
+                for card in self.trick_hand[seat]:
+                    rows = t.place_rows(seat, card, last)
+                    out += [rows[i][s] for i, s in free]
             if not t.rules.mandatory_trick:
                 out.append(t.bare(seat)[0])
             return out

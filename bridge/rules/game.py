@@ -10,7 +10,8 @@ A game is data plus a pure engine (OpenSpiel's split between a game type and its
   ``register_game`` does. :func:`registered_game` finds it by id.
 - **A state** follows :class:`GameState`, the same for every game: ``to_move``, ``legal_actions``, ``apply``
   (returning events), ``is_over``, ``outcome``, ``view``, ``to_snapshot``, a cheap ``copy``; and optionally
-  ``apply_trusted`` (:func:`trusted_apply` finds it, or falls back to ``apply``).
+  ``apply_trusted`` (:func:`trusted_apply` finds it, or falls back to ``apply``) and ``apply_quiet``, the same
+  without events (:func:`quiet_apply` finds it, or falls back to :func:`trusted_apply`'s choice).
 
 Finding a game folder by id or path and loading its files is I/O and lives in :mod:`bridge.catalog`; this
 module is pure.
@@ -206,6 +207,12 @@ class GameState(Protocol):
     #       action that is not legal now leaves the state undefined. Random playouts and search use it."""
     #
     # :func:`trusted_apply` returns it, or ``apply`` for a state that has none.
+    #
+    #   def apply_quiet(self, action) -> None:
+    #       """``apply_trusted(action)`` without making the events: the same state after, nothing returned.
+    #       Random playouts that read no events use it (making events is a good part of a playout's cost)."""
+    #
+    # :func:`quiet_apply` returns it, or :func:`trusted_apply`'s choice for a state that has none.
 
 
 class Policy(Protocol):
@@ -253,6 +260,12 @@ def trusted_apply(state: GameState) -> Callable[[Any], list[Any]]:
     """``state.apply_trusted`` when the game provides it, else ``state.apply``: the fastest way to play actions
     taken from ``state.legal_actions()`` (the optional method is described on :class:`GameState`)."""
     return getattr(state, "apply_trusted", None) or state.apply
+
+
+def quiet_apply(state: GameState) -> Callable[[Any], Any]:
+    """``state.apply_quiet`` when the game provides it, else :func:`trusted_apply`'s: the fastest way to play
+    actions taken from ``state.legal_actions()`` when nobody reads the events (what it returns is not used)."""
+    return getattr(state, "apply_quiet", None) or trusted_apply(state)
 
 
 @runtime_checkable

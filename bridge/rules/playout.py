@@ -4,7 +4,8 @@ One loop serves ``ttsmod simulate``, the property and conformance tests and ``be
 decision is drawn uniformly from ``state.legal_actions()`` by a *chooser* — a :class:`SeededRandom` of its own,
 kept apart from the game's randomness (bag draws, shuffles), so the game's own stream is exactly what the
 seed gives and a playout depends only on (data, players, mode, seed). Drawn actions are played with the
-game's unchecked ``apply_trusted`` when it has one (:func:`bridge.rules.game.trusted_apply`).
+game's unchecked ``apply_trusted`` when it has one (:func:`bridge.rules.game.trusted_apply`), or, when no
+``on_step`` reads the events, its ``apply_quiet`` that makes none (:func:`bridge.rules.game.quiet_apply`).
 
 Pure: no I/O.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from bridge.rules.game import Game, GameState, trusted_apply
+from bridge.rules.game import Game, GameState, quiet_apply, trusted_apply
 from bridge.rules.random import SeededRandom
 
 CHOOSER_STREAM = 0x5EED_A6E7
@@ -53,8 +54,10 @@ def play_out(state: GameState, chooser: SeededRandom, *, seed: int = 0, max_acti
     """
     actions: list[Any] = []
     # Bound once: this loop runs for every decision of every playout. Actions come from legal_actions(), so
-    # the game's unchecked apply (if it has one) plays them.
-    is_over, legal_actions, apply = state.is_over, state.legal_actions, trusted_apply(state)
+    # the game's unchecked apply (if it has one) plays them; without on_step nobody reads the events, so the
+    # game's apply_quiet (if it has one) need not make them.
+    apply = trusted_apply(state) if on_step is not None else quiet_apply(state)
+    is_over, legal_actions = state.is_over, state.legal_actions
     randbelow, append = chooser.randbelow, actions.append
     count = 0
     while not is_over():

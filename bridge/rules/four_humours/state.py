@@ -495,15 +495,26 @@ class GameState:
     def apply_trusted(self, action: Action) -> list[ev.Event]:
         """Apply ``action``, taken from :meth:`legal_actions` of this state, without checking it again: what
         :meth:`apply` does after its check (random playouts and search)."""
+        events: list[ev.Event] = []
+        self._play(action, events)
+        return events
+
+    def apply_quiet(self, action: Action) -> None:
+        """:meth:`apply_trusted` without making the events (a playout that reads none): the same state after."""
+        self._play(action, None)
+
+    def _play(self, action: Action, events: list[ev.Event] | None) -> None:
+        """Apply ``action`` (trusted); append what happened to ``events`` unless it is None (nobody reads them:
+        every event is made only ``if events is not None``)."""
         if self._history is not None:
             self._history.append(self.copy())
         self._next_places = None
-        events: list[ev.Event] = []
         kind = type(action)
         if kind is Place:
             self._place(action, events)
         elif kind is Pass:
-            events.append(ev.Passed(action.player))
+            if events is not None:
+                events.append(ev.Passed(action.player))
             self.passes += 1
             self.passed_this_round.add(action.player)
             self._after_turn(action.player, events)
@@ -514,7 +525,6 @@ class GameState:
             pending = self.pending.pop(0)
             self._land(pending, action.cell, True, events)
             self._advance(events)
-        return events
 
     def enable_undo(self) -> None:
         """Keep a copy of the state before every :meth:`apply` so that :meth:`undo` can step back."""
@@ -530,7 +540,7 @@ class GameState:
         self.__dict__.update(previous.__dict__)
         self._history = history
 
-    def _place(self, action: Place, events: list[ev.Event]) -> None:
+    def _place(self, action: Place, events: list[ev.Event] | None) -> None:
         seat, target, humour = action.player, action.target, action.humour
         self.hands[seat][_HI[humour]] -= 1
         card, slot = target.card, target.slot
@@ -543,7 +553,8 @@ class GameState:
             count = self._party_count[card]
             count[seat] += 1
             count[-1] += 1
-        events.append(ev.PotionPlaced(seat, target))
+        if events is not None:
+            events.append(ev.PotionPlaced(seat, target))
         if self.rules.draw_after_place:
             bag = self.bags[seat]
             total = bag[0] + bag[1] + bag[2] + bag[3]
@@ -555,11 +566,12 @@ class GameState:
                     i += 1
                 bag[i] -= 1
                 self.hands[seat][i] += 1
-                events.append(ev.PotionsDrawn(seat, 1))
+                if events is not None:
+                    events.append(ev.PotionsDrawn(seat, 1))
         self.passes = 0
         self._after_turn(seat, events)
 
-    def _after_turn(self, seat: int, events: list[ev.Event]) -> None:
+    def _after_turn(self, seat: int, events: list[ev.Event] | None) -> None:
         self.last_actor = seat
         self.turn_no += 1
         players = len(self.colours)
@@ -622,12 +634,14 @@ class GameState:
             return True
         return any(self._can_place(s) for s in range(players) if s != active and s != upcoming)
 
-    def _redraw(self, seat: int, events: list[ev.Event]) -> None:
+    def _redraw(self, seat: int, events: list[ev.Event] | None) -> None:
         for i in range(len(HUMOURS)):
             self.bags[seat][i] += self.hands[seat][i]
             self.hands[seat][i] = 0
-        events.append(ev.Redrew(seat))
-        events.append(ev.PotionsDrawn(seat, self._draw(seat, self.rules.hand_size)))
+        drawn = self._draw(seat, self.rules.hand_size)
+        if events is not None:
+            events.append(ev.Redrew(seat))
+            events.append(ev.PotionsDrawn(seat, drawn))
 
     def _draw(self, seat: int, count: int) -> int:
         """Draw up to ``count`` random potions from ``seat``'s bag into the hand; return how many came."""
@@ -662,10 +676,11 @@ class GameState:
         self._end_round(reason, events)
         return events
 
-    def _end_round(self, reason: str, events: list[ev.Event]) -> None:
+    def _end_round(self, reason: str, events: list[ev.Event] | None) -> None:
         self.phase = Phase.RESOLUTION
         self.round_end_reason = reason
-        events.append(ev.RoundEnded(self.round_no, reason))
+        if events is not None:
+            events.append(ev.RoundEnded(self.round_no, reason))
         for card in self.scenes:
             slots = self.scene_slots[card]
             if not self.rules.resolve_all_scenes and None in slots:
@@ -673,7 +688,7 @@ class GameState:
             self._resolve("scene", card, slots, events)
         self._advance(events)
 
-    def _resolve(self, kind: str, card_id: str, slots: list[Potion | None], events: list[ev.Event]) -> None:
+    def _resolve(self, kind: str, card_id: str, slots: list[Potion | None], events: list[ev.Event] | None) -> None:
         catalog = self._cat
         # What the card's steps do depends on the humours on its slots alone: the plan of that pattern says which
         # steps fired and which slots win, sneak and are discarded (resolve_card's answer, worked out once).
@@ -692,8 +707,9 @@ class GameState:
             slots[i] = None
         winners = tuple([sp[i] for i in win])
         sneakers = tuple([sp[i] for i in sneak])
-        events.append(ev.CardResolved(kind, card_id, card_result(
-            tuple([sp[i] for i in on_card]), fired, winners, sneakers, tuple([sp[i] for i in discard]))))
+        if events is not None:
+            events.append(ev.CardResolved(kind, card_id, card_result(
+                tuple([sp[i] for i in on_card]), fired, winners, sneakers, tuple([sp[i] for i in discard]))))
         if kind == "scene":
             self._scene_open[card_id] = catalog.scene_full[card_id]
         targets = catalog.targets[(kind, card_id)]
@@ -701,7 +717,8 @@ class GameState:
         for i in discard:
             p = sp[i]
             bags[p.owner][_HI[p.humour]] += 1
-            events.append(ev.PotionReturned(p.owner, p.humour, targets[i], "discard"))
+            if events is not None:
+                events.append(ev.PotionReturned(p.owner, p.humour, targets[i], "discard"))
         if not (winners or sneakers):
             return
         n = len(self.colours)
@@ -749,20 +766,21 @@ class GameState:
             return board.cell_ids if scope == "any" else ()
         return (card.cell,) if why == "win" else board.neighbours[card.cell]
 
-    def _land(self, pending: Pending, cell: str | None, chosen: bool, events: list[ev.Event]) -> None:
+    def _land(self, pending: Pending, cell: str | None, chosen: bool, events: list[ev.Event] | None) -> None:
         if cell is None:
             self.bags[pending.owner][_HI[pending.humour]] += 1
-            events.append(ev.PotionReturned(pending.owner, pending.humour, pending.source, "no_cell"))
+            if events is not None:
+                events.append(ev.PotionReturned(pending.owner, pending.humour, pending.source, "no_cell"))
             return
         self.boards[pending.board].setdefault(cell, []).append((pending.owner, pending.humour))
         occ = self._occ[pending.owner]
         occ[cell] = occ.get(cell, 0) + 1
         self._goal_dirty.add(pending.owner)
-        events.append(
-            ev.PotionMoved(pending.owner, pending.humour, pending.source, pending.reason, pending.board, cell, chosen)
-        )
+        if events is not None:
+            events.append(ev.PotionMoved(
+                pending.owner, pending.humour, pending.source, pending.reason, pending.board, cell, chosen))
 
-    def _advance(self, events: list[ev.Event]) -> None:
+    def _advance(self, events: list[ev.Event] | None) -> None:
         """Run the resolution until a player must choose, then stop; or on to the next round / the end."""
         while True:
             # Potions with one place to go (or none) land first; choices do not interact before goals
@@ -776,16 +794,18 @@ class GameState:
             self.pending = waiting
             if waiting:
                 head = waiting[0]
-                events.append(
-                    ev.DecisionRequired(head.owner, head.humour, head.source, head.reason, head.board, head.cells)
-                )
+                if events is not None:
+                    events.append(
+                        ev.DecisionRequired(head.owner, head.humour, head.source, head.reason, head.board, head.cells)
+                    )
                 return
             self.goal_queue.extend(self._new_goal_completions())
             if not self.goal_queue:
                 break
             seat, goal = self.goal_queue.pop(0)
             self.marks[goal].append(seat)
-            events.append(ev.GoalMarked(seat, goal))
+            if events is not None:
+                events.append(ev.GoalMarked(seat, goal))
             if self.parties:  # FH-8.1: every marker resolves the next party tile
                 party = self.parties.pop(0)
                 self.resolved_parties.append(party)
@@ -822,12 +842,13 @@ class GameState:
                     found.append((seat, goal_id))
         return found
 
-    def _cleanup(self, events: list[ev.Event]) -> None:
+    def _cleanup(self, events: list[ev.Event] | None) -> None:
         for card in self.scenes:
             for index, p in enumerate(self.scene_slots[card]):
                 if p is not None:  # only when AMB-FH-11 is off: the card did not resolve
                     self.bags[p[0]][_HI[p[1]]] += 1
-                    events.append(ev.PotionReturned(p[0], None, Target("scene", card, index), "cleanup"))
+                    if events is not None:
+                        events.append(ev.PotionReturned(p[0], None, Target("scene", card, index), "cleanup"))
         self.scene_discard.extend(self.scenes)
         self.scenes = []
         self.scene_slots = {}
@@ -857,7 +878,7 @@ class GameState:
             return (self.round_starter + 1) % n
         return self.first_player if self.last_actor is None else (self.last_actor + 1) % n
 
-    def _start_round(self, events: list[ev.Event], starter: int | None = None) -> None:
+    def _start_round(self, events: list[ev.Event] | None, starter: int | None = None) -> None:
         self.round_no += 1
         self.turn_no = 0
         self.passes = 0
@@ -870,18 +891,21 @@ class GameState:
         full = self._cat.scene_full
         self._scene_open = {c: full[c] for c in self.scenes}
         self.round_starter = self.active = self._next_starter() if starter is None else starter
-        events.append(ev.RoundStarted(self.round_no, tuple(self.scenes), self.active))
+        if events is not None:
+            events.append(ev.RoundStarted(self.round_no, tuple(self.scenes), self.active))
         for seat in self._seat_order():
             drawn = self._draw(seat, self.rules.hand_size - sum(self.hands[seat]))
             if drawn:
-                events.append(ev.PotionsDrawn(seat, drawn))
+                if events is not None:
+                    events.append(ev.PotionsDrawn(seat, drawn))
         if self.rules.round_ends_when_stuck and not self._anyone_can_place():
             self._end_round("stuck", events)
 
-    def _finish(self, termination: Termination, events: list[ev.Event]) -> None:
+    def _finish(self, termination: Termination, events: list[ev.Event] | None) -> None:
         self.phase = Phase.ENDED
         self.termination = termination
-        events.append(ev.GameEnded(self.outcome()))
+        if events is not None:
+            events.append(ev.GameEnded(self.outcome()))
 
     # ------------------------------------------------------------------ scoring
 

@@ -11,6 +11,8 @@ For each mode, at the smallest and largest player count, from several seeds:
   anew what that player cannot see;
 - every legal action's text and JSON forms read back as the same action;
 - the optional unchecked ``apply_trusted`` plays every legal action exactly as ``apply`` does.
+- the optional ``apply_quiet`` (no events) leaves the same state as ``apply``; a playout without ``on_step``
+  (which uses it) plays the same game as one with.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 import pytest
 
 from bridge.catalog import LoadedGame, builtin_games, load
-from bridge.rules.game import Game, GameState, trusted_apply
+from bridge.rules.game import Game, GameState, quiet_apply, trusted_apply
 from bridge.rules.playout import chooser_for, play_random_game
 
 GAME_FOLDERS: list[Path] = [Path(__file__).resolve().parents[2] / "games" / "pebble_race"]
@@ -176,3 +178,28 @@ def test_trusted_apply_plays_like_apply(game: LoadedGame):
             assert events_json(apply(action)) == events_json(checked.apply(action)), str(action)
             assert trusted.to_snapshot() == checked.to_snapshot(), str(action)
         assert trusted.is_over()
+
+
+def test_quiet_apply_plays_like_apply(game: LoadedGame):
+    """A game's optional ``apply_quiet`` (what playouts that read no events use) leaves the same state as ``apply``
+    after every action ``legal_actions`` lists, and a playout without ``on_step`` plays the same actions to the same
+    end as one with; a game without it falls back to ``apply_trusted`` or ``apply``."""
+    for mode, players, seed in setups(game):
+        checked = game.engine.new_game(game.data, players, mode=mode, seed=seed)
+        quiet = game.engine.new_game(game.data, players, mode=mode, seed=seed)
+        apply = quiet_apply(quiet)
+        assert apply == (getattr(quiet, "apply_quiet", None) or trusted_apply(quiet))
+        chooser = chooser_for(seed)
+        while not checked.is_over():
+            legal = checked.legal_actions()
+            assert quiet.legal_actions() == legal
+            action = legal[chooser.randbelow(len(legal))]
+            apply(action)
+            checked.apply(action)
+            assert quiet.to_snapshot() == checked.to_snapshot(), str(action)
+        assert quiet.is_over()
+        assert quiet.outcome() == checked.outcome()
+        told = play_random_game(game.engine, game.data, players, mode=mode, seed=seed, on_step=lambda *_: None)
+        untold = play_random_game(game.engine, game.data, players, mode=mode, seed=seed)
+        assert [str(a) for a in untold.actions] == [str(a) for a in told.actions]
+        assert untold.state.to_snapshot() == told.state.to_snapshot()

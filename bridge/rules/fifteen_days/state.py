@@ -734,14 +734,22 @@ class GameState:
         self._legal = None
         return out
 
+    def apply_quiet(self, action: Any) -> None:
+        """:meth:`apply_trusted` without making the events (playouts that read none): the handlers are given no
+        event list (``out`` None) and skip every event."""
+        self._legal = None
+        _HANDLERS[type(action)](self, action, None)
+        self._legal = None
+
     # -- helpers of the handlers
 
-    def _begin(self, name: str, out: list[ev.Event]) -> None:
+    def _begin(self, name: str, out: list[ev.Event] | None) -> None:
         self.actions_left -= 1
         self.power, self.boost = self.boost, None
-        out.append(ev.ActionStarted(self.active, name, self.actions_left, self.power))
+        if out is not None:
+            out.append(ev.ActionStarted(self.active, name, self.actions_left, self.power))
 
-    def _end_action(self, out: list[ev.Event]) -> None:
+    def _end_action(self, out: list[ev.Event] | None) -> None:
         self.pending = None
         self.power = None
         if self.all_sets_complete(self.active):
@@ -750,25 +758,28 @@ class GameState:
             else:
                 self.complete_at_end = True
 
-    def _pop_pile(self, pile: int, out: list[ev.Event], told: Any) -> int:
+    def _pop_pile(self, pile: int, out: list[ev.Event] | None, told: Any) -> int:
         """The top card of draw pile ``pile``; ``told(cards_left)`` is the event saying so, followed by the end
         trigger when the pile is now empty (FD-9.2)."""
         card = self.piles[pile].pop()
-        out.append(told(len(self.piles[pile])))
+        if out is not None:
+            out.append(told(len(self.piles[pile])))
         if not self.piles[pile]:
             triggers = self.trigger is None
             if triggers:
                 self.trigger = self.active
-            out.append(ev.DrawPileEmptied(self.active, pile, triggers))
+            if out is not None:
+                out.append(ev.DrawPileEmptied(self.active, pile, triggers))
         return card
 
-    def _to_discard(self, card: int, why: str, out: list[ev.Event]) -> None:
+    def _to_discard(self, card: int, why: str, out: list[ev.Event] | None) -> None:
         self.seats[self.active].remove(card)
         self.discard.append(card)
         self.fresh_discards.append(card)
-        out.append(ev.CardDiscarded(self.active, self.t.ids[card], self.t.season[card], self.t.value[card], why))
+        if out is not None:
+            out.append(ev.CardDiscarded(self.active, self.t.ids[card], self.t.season[card], self.t.value[card], why))
 
-    def _update_animal(self, season: str, out: list[ev.Event]) -> None:
+    def _update_animal(self, season: str, out: list[ev.Event] | None) -> None:
         """FD-6.2 for the season whose count just changed on the active seat's board."""
         animal = self.t.animal_of_season.get(season)
         if animal is None:
@@ -785,36 +796,40 @@ class GameState:
             if mine < theirs or (mine == theirs and not self.rules.steal_on_equal):
                 return
         self.owner[animal] = me
-        out.append(ev.AnimalTaken(me, animal, holder, mine))
+        if out is not None:
+            out.append(ev.AnimalTaken(me, animal, holder, mine))
         if holder is not None and self.feather_supply > 0:
             self.feather_supply -= 1
             self.seats[holder].feathers += 1
-            out.append(ev.FeatherGained(holder, self.feather_supply))
+            if out is not None:
+                out.append(ev.FeatherGained(holder, self.feather_supply))
 
-    def _await_wild(self, why: str, exclude: int | None, out: list[ev.Event]) -> bool:
+    def _await_wild(self, why: str, exclude: int | None, out: list[ev.Event] | None) -> bool:
         """Ask for a place for a wild; False (and the wild back to the supply) when there is none."""
         if not self.wild_spots(self.active, exclude):
             self.wild_supply += 1
-            out.append(ev.WildReturned(self.active, exclude))
+            if out is not None:
+                out.append(ev.WildReturned(self.active, exclude))
             return False
         self.pending, self.wild_why, self.wild_from = "wild", why, exclude
         return True
 
-    def _after_take(self, out: list[ev.Event]) -> None:
+    def _after_take(self, out: list[ev.Event] | None) -> None:
         if (self.take_left or self.take_extra) and self._take_options(self.active):
             self.pending = "take"
         else:
             self._end_action(out)
 
-    def _start_turn(self, out: list[ev.Event]) -> None:
+    def _start_turn(self, out: list[ev.Event] | None) -> None:
         self.actions_left = self.rules.actions_per_turn
         self.boost = self.power = None
         self.otter_turn = False
         self.fresh_discards = []
         self.pending = None
-        out.append(ev.TurnStarted(self.active, self.turn, self.final_left is not None))
+        if out is not None:
+            out.append(ev.TurnStarted(self.active, self.turn, self.final_left is not None))
 
-    def _next_turn(self, out: list[ev.Event]) -> None:
+    def _next_turn(self, out: list[ev.Event] | None) -> None:
         self.pending = None
         if self.trigger is not None:
             self.final_left = self.players - 1 if self.final_left is None else self.final_left - 1
@@ -825,17 +840,18 @@ class GameState:
         self.turn += 1
         self._start_turn(out)
 
-    def _finish(self, reason: str, out: list[ev.Event]) -> None:
+    def _finish(self, reason: str, out: list[ev.Event] | None) -> None:
         self.over = reason
         self.pending = None
-        outcome = self.outcome()
-        assert outcome is not None
-        out.append(ev.GameOver(reason, outcome.winners, tuple(s.score for s in outcome.standings),
-                               outcome.decided_by))
+        if out is not None:
+            outcome = self.outcome()
+            assert outcome is not None
+            out.append(ev.GameOver(reason, outcome.winners, tuple(s.score for s in outcome.standings),
+                                   outcome.decided_by))
 
     # -- one handler per action kind
 
-    def _on_draw(self, action: Draw, out: list[ev.Event]) -> None:
+    def _on_draw(self, action: Draw, out: list[ev.Event] | None) -> None:
         if self.pending is None:
             self._begin("draw", out)
             self.draw_left = self.rules.draw_count
@@ -851,7 +867,7 @@ class GameState:
         if not (self.draw_left or self.draw_extra) or not any(self.piles):
             self._end_action(out)
 
-    def _on_take(self, action: Take, out: list[ev.Event]) -> None:
+    def _on_take(self, action: Take, out: list[ev.Event] | None) -> None:
         if self.pending is None:
             self._begin("take", out)
             self.take_left = self.rules.take_count
@@ -862,7 +878,9 @@ class GameState:
         if action.column is None and card in self.fresh_discards:
             self.fresh_discards.remove(card)
         self.seats[self.active].add(card)
-        out.append(ev.CardTaken(self.active, action.column, self.t.ids[card], self.t.season[card], self.t.value[card]))
+        if out is not None:
+            out.append(ev.CardTaken(self.active, action.column, self.t.ids[card], self.t.season[card],
+                                    self.t.value[card]))
         if self.take_left:
             self.take_left -= 1
         else:
@@ -873,7 +891,7 @@ class GameState:
             return
         self._after_take(out)
 
-    def _on_refill(self, action: Refill, out: list[ev.Event]) -> None:
+    def _on_refill(self, action: Refill, out: list[ev.Event] | None) -> None:
         column = self.refill_column
         card = self._pop_pile(action.pile, out,
                               lambda left: ev.ColumnRefilled(self.active, column, action.pile, left))
@@ -882,7 +900,7 @@ class GameState:
         if self.refill_left == 0 or not any(self.piles):
             self._after_take(out)
 
-    def _on_take_wild(self, action: TakeWild, out: list[ev.Event]) -> None:
+    def _on_take_wild(self, action: TakeWild, out: list[ev.Event] | None) -> None:
         self._begin("wild", out)
         seat = self.seats[self.active]
         for face in action.cards:
@@ -890,15 +908,17 @@ class GameState:
             assert card is not None
             self._to_discard(card, "wild", out)
         self.wild_supply -= 1
-        out.append(ev.WildTaken(self.active, "action", self.wild_supply))
+        if out is not None:
+            out.append(ev.WildTaken(self.active, "action", self.wild_supply))
         self._await_wild("action", None, out)
 
-    def _on_put_wild(self, action: PutWild, out: list[ev.Event]) -> None:
+    def _on_put_wild(self, action: PutWild, out: list[ev.Event] | None) -> None:
         seat = self.seats[self.active]
         seat.board = None
         corner = seat.corners[action.corner]
         corner.wild = action.value
-        out.append(ev.WildPlaced(self.active, action.corner, action.value, self.wild_from))
+        if out is not None:
+            out.append(ev.WildPlaced(self.active, action.corner, action.value, self.wild_from))
         why = self.wild_why
         if self.rules.wilds_count_for_animals and corner.season is not None:
             self._update_animal(corner.season, out)
@@ -912,7 +932,7 @@ class GameState:
             else:
                 self._next_turn(out)
 
-    def _on_play(self, action: Play, out: list[ev.Event]) -> None:
+    def _on_play(self, action: Play, out: list[ev.Event] | None) -> None:
         # Legal (from legal_actions, or checked by apply): the card and the cost without play_check's checks.
         seat = self.seats[self.active]
         card = self._first(seat, action.card)
@@ -937,17 +957,19 @@ class GameState:
             seat.board.placed(action.corner, card, opened)
         self.play_total += cost
         self.play_placed += 1
-        out.append(ev.CardPlayed(self.active, self.t.ids[card], action.card.season, action.card.value,
-                                 action.corner, cost, replaced))
+        if out is not None:
+            out.append(ev.CardPlayed(self.active, self.t.ids[card], action.card.season, action.card.value,
+                                     action.corner, cost, replaced))
         self._update_animal(action.card.season, out)
         if replaced:
             self._await_wild("move", action.corner, out)
 
-    def _play_cost_event(self, out: list[ev.Event]) -> None:
+    def _play_cost_event(self, out: list[ev.Event] | None) -> None:
         discount = min(self.play_discount, self.play_total)
-        out.append(ev.PlayCost(self.active, self.play_total, discount, self.play_total - discount))
+        if out is not None:
+            out.append(ev.PlayCost(self.active, self.play_total, discount, self.play_total - discount))
 
-    def _on_pay(self, action: Pay, out: list[ev.Event]) -> None:
+    def _on_pay(self, action: Pay, out: list[ev.Event] | None) -> None:
         if not self.paying:
             self.paying = True
             self._play_cost_event(out)
@@ -958,31 +980,33 @@ class GameState:
         if self.owed() == 0:
             self._end_action(out)
 
-    def _on_done(self, action: Done, out: list[ev.Event]) -> None:
+    def _on_done(self, action: Done, out: list[ev.Event] | None) -> None:
         if self.pending == "play":
             self._play_cost_event(out)
         self._end_action(out)
 
-    def _on_feather(self, action: Feather, out: list[ev.Event]) -> None:
+    def _on_feather(self, action: Feather, out: list[ev.Event] | None) -> None:
         seat = self.seats[self.active]
         seat.feathers -= 1
         if self.rules.feather_returns_to_supply:
             self.feather_supply += 1
         else:
             self.feathers_out += 1
-        out.append(ev.FeatherSpent(self.active, action.animal, self.rules.feather_returns_to_supply))
+        if out is not None:
+            out.append(ev.FeatherSpent(self.active, action.animal, self.rules.feather_returns_to_supply))
         if self.t.animal_power[action.animal] == HAND_LIMIT:
             self.otter_turn = True
         else:
             self.boost = action.animal
 
-    def _on_discard(self, action: Discard, out: list[ev.Event]) -> None:
+    def _on_discard(self, action: Discard, out: list[ev.Event] | None) -> None:
         card = self._first(self.seats[self.active], action.card)
         assert card is not None
         self._to_discard(card, "hand_limit", out)
 
-    def _on_end_turn(self, action: EndTurn, out: list[ev.Event]) -> None:
-        out.append(ev.TurnEnded(self.active, len(self.seats[self.active].hand)))
+    def _on_end_turn(self, action: EndTurn, out: list[ev.Event] | None) -> None:
+        if out is not None:
+            out.append(ev.TurnEnded(self.active, len(self.seats[self.active].hand)))
         if self.complete_at_end:
             self._finish("complete_sets", out)
             return
@@ -990,12 +1014,13 @@ class GameState:
             self.bonus_done = True
             if self.rules.bonus_wild_on_pile_end and self.wild_supply > 0:
                 self.wild_supply -= 1
-                out.append(ev.WildTaken(self.active, "bonus", self.wild_supply))
+                if out is not None:
+                    out.append(ev.WildTaken(self.active, "bonus", self.wild_supply))
                 if self._await_wild("bonus", None, out):
                     return
         self._next_turn(out)
 
-    def _on_pass(self, action: Pass, out: list[ev.Event]) -> None:
+    def _on_pass(self, action: Pass, out: list[ev.Event] | None) -> None:
         self._begin("pass", out)
         self._end_action(out)
 

@@ -392,6 +392,15 @@ class GameState:
         """Play ``action`` taken from :meth:`legal_actions` of this very state, without checking it again: the same
         events and state as :meth:`apply` (random playouts use it)."""
         out: list[Any] = []
+        self._play(action, out)
+        return out
+
+    def apply_quiet(self, action: Action) -> None:
+        """:meth:`apply_trusted` without making the events (playouts that read none): the steps are given no
+        event list (``out`` None) and skip every event."""
+        self._play(action, None)
+
+    def _play(self, action: Action, out: list[Any] | None) -> None:
         seat = action.player
         self.market_buys = None
         kind = type(action)
@@ -402,7 +411,8 @@ class GameState:
                 self._decline(seat, out, forced=False)
             else:
                 self.hunt["passed"].append(seat)
-                out.append(ev.Passed(seat, False))
+                if out is not None:
+                    out.append(ev.Passed(seat, False))
                 self._next_joiner(seat, out)
         elif kind is Join:
             hand, played = self.hand[seat], self.played[seat]
@@ -410,7 +420,8 @@ class GameState:
                 hand.remove(card)
                 played.append(card)
             self.hunt["joined"].append(seat)
-            out.append(ev.Joined(seat, len(action.cards)))
+            if out is not None:
+                out.append(ev.Joined(seat, len(action.cards)))
             self._next_joiner(seat, out)
         elif kind is Open:
             self._open(seat, action.cards, out)
@@ -420,11 +431,13 @@ class GameState:
             if self.phase == "tricks":
                 for card in self.trick_hand[seat]:
                     self.trick_discard[seat].append(card)
-                    out.append(ev.TrickDiscarded(seat, card))
+                    if out is not None:
+                        out.append(ev.TrickDiscarded(seat, card))
                 self.trick_hand[seat] = []
                 self._next_trick_turn(seat, out)
             else:
-                out.append(ev.Skipped(seat, False))
+                if out is not None:
+                    out.append(ev.Skipped(seat, False))
                 self._next_buyer(seat, out)
         elif kind is Buy:
             self._buy(action, out)
@@ -434,14 +447,13 @@ class GameState:
             self._next_power(seat, out)
         elif kind is ChooseTrick:
             self._apply_trick(SLOTS.index(action.slot), out)
-        return out
 
     # ------------------------------------------------------------------------------------------ setup and days
 
     def _ask(self, seat: int | None, decision: str | None) -> None:
         self.pending_player, self.pending_decision = seat, decision
 
-    def start_day(self, out: list[Any]) -> None:
+    def start_day(self, out: list[Any] | None) -> None:
         """KU-2: lay the line, draw the tricks, start the trick phase with the first player."""
         rules = self.t.rules
         self.line = [self.unicorn_deck.pop() for _ in range(min(rules.unicorns_per_day, len(self.unicorn_deck)))]
@@ -449,15 +461,17 @@ class GameState:
         self.power_uses = [0] * self.players
         self.phase = "tricks"
         self.hunt = None
-        out.append(ev.DayStarted(self.day, tuple(self.line)))
+        if out is not None:
+            out.append(ev.DayStarted(self.day, tuple(self.line)))
         for seat in _clockwise(self.first, self.players):
             count = min(rules.tricks_drawn, len(self.trick_deck[seat]))
             for _ in range(count):
                 self.trick_hand[seat].append(self.trick_deck[seat].pop())
-            out.append(ev.TricksDrawn(seat, count))
+            if out is not None:
+                out.append(ev.TricksDrawn(seat, count))
         self._trick_turn(self.first, out)
 
-    def _trick_turn(self, seat: int, out: list[Any]) -> None:
+    def _trick_turn(self, seat: int, out: list[Any] | None) -> None:
         """Ask ``seat`` or the next player clockwise who still holds tricks; then the hunts start."""
         for candidate in _clockwise(seat, self.players):
             if candidate != seat and candidate == self.first:
@@ -469,7 +483,8 @@ class GameState:
             if not free:  # KU-3.3: nowhere to put a trick: both are discarded
                 for card in self.trick_hand[candidate]:
                     self.trick_discard[candidate].append(card)
-                    out.append(ev.TrickDiscarded(candidate, card))
+                    if out is not None:
+                        out.append(ev.TrickDiscarded(candidate, card))
                 self.trick_hand[candidate] = []
                 continue
             self._ask(candidate, "place_trick")
@@ -477,7 +492,7 @@ class GameState:
         self.phase = "hunt"
         self._start_hunt(0, out)
 
-    def _next_trick_turn(self, seat: int, out: list[Any]) -> None:
+    def _next_trick_turn(self, seat: int, out: list[Any] | None) -> None:
         nxt = (seat + 1) % self.players
         if nxt == self.first:
             self.phase = "hunt"
@@ -485,19 +500,21 @@ class GameState:
         else:
             self._trick_turn(nxt, out)
 
-    def _place_trick(self, seat: int, action: PlaceTrick, out: list[Any]) -> None:
+    def _place_trick(self, seat: int, action: PlaceTrick, out: list[Any] | None) -> None:
         self.trick_hand[seat].remove(action.card)
         self.slots[action.unicorn][SLOTS.index(action.slot)] = action.card
-        out.append(ev.TrickPlaced(seat, action.unicorn, action.slot))
+        if out is not None:
+            out.append(ev.TrickPlaced(seat, action.unicorn, action.slot))
         for card in self.trick_hand[seat]:
             self.trick_discard[seat].append(card)
-            out.append(ev.TrickDiscarded(seat, card))
+            if out is not None:
+                out.append(ev.TrickDiscarded(seat, card))
         self.trick_hand[seat] = []
         self._next_trick_turn(seat, out)
 
     # ------------------------------------------------------------------------------------------ a hunt
 
-    def _start_hunt(self, index: int, out: list[Any]) -> None:
+    def _start_hunt(self, index: int, out: list[Any] | None) -> None:
         while index < len(self.line) and self.line[index] is None:
             index += 1
         if index >= len(self.line):
@@ -506,10 +523,11 @@ class GameState:
         self.hunt = {"index": index, "holder": self.first, "opener": None, "n": None, "passed": [],
                      "declined": [], "joined": [], "to_decide": self.first, "step": "open", "sums": None,
                      "winner": None}
-        out.append(ev.HuntStarted(index, self.line[index], self.first))
+        if out is not None:
+            out.append(ev.HuntStarted(index, self.line[index], self.first))
         self._ask_opener(out)
 
-    def _ask_opener(self, out: list[Any]) -> None:
+    def _ask_opener(self, out: list[Any] | None) -> None:
         """KU-4.1: the token holder opens or passes; one without cards passes by force; all declined → runs away."""
         hunt = self.hunt
         while len(hunt["declined"]) < self.players:
@@ -521,28 +539,31 @@ class GameState:
             self._decline(holder, out, forced=True, ask_next=False)
         self._run_away(out)
 
-    def _decline(self, seat: int, out: list[Any], *, forced: bool, ask_next: bool = True) -> None:
+    def _decline(self, seat: int, out: list[Any] | None, *, forced: bool, ask_next: bool = True) -> None:
         hunt = self.hunt
         hunt["declined"].append(seat)
         if self.t.rules.decline_to_open_passes:
             hunt["passed"].append(seat)
-        out.append(ev.Passed(seat, forced))
+        if out is not None:
+            out.append(ev.Passed(seat, forced))
         left = (seat + 1) % self.players
         hunt["holder"] = self.first = left
-        out.append(ev.TokenPassed(seat, left))
+        if out is not None:
+            out.append(ev.TokenPassed(seat, left))
         if ask_next:
             self._ask_opener(out)
 
-    def _open(self, seat: int, cards: tuple[str, ...], out: list[Any]) -> None:
+    def _open(self, seat: int, cards: tuple[str, ...], out: list[Any] | None) -> None:
         hunt = self.hunt
         for card in cards:
             self.hand[seat].remove(card)
             self.played[seat].append(card)
         hunt["opener"], hunt["n"], hunt["step"] = seat, len(cards), "join"
-        out.append(ev.Opened(seat, len(cards)))
+        if out is not None:
+            out.append(ev.Opened(seat, len(cards)))
         self._next_joiner(seat, out)
 
-    def _next_joiner(self, seat: int, out: list[Any]) -> None:
+    def _next_joiner(self, seat: int, out: list[Any] | None) -> None:
         """KU-4.2: clockwise from the opener, each player who has not passed joins or passes."""
         hunt = self.hunt
         candidate = (seat + 1) % self.players
@@ -550,7 +571,8 @@ class GameState:
             if candidate not in hunt["passed"]:
                 if len(self.hand[candidate]) < hunt["n"]:
                     hunt["passed"].append(candidate)
-                    out.append(ev.Passed(candidate, True))
+                    if out is not None:
+                        out.append(ev.Passed(candidate, True))
                 else:
                     hunt["to_decide"] = candidate
                     self._ask(candidate, "join")
@@ -568,13 +590,14 @@ class GameState:
             return [opener]
         return [s for s in [(opener + i) % players for i in range(players)] if s == opener or s in joined]
 
-    def _reveal(self, out: list[Any]) -> None:
+    def _reveal(self, out: list[Any] | None) -> None:
         hunt = self.hunt
         seats = self.participants()
         value = self.t.value
         hunt["sums"] = {seat: sum(value[c] for c in self.played[seat]) for seat in seats}
-        out.append(ev.Revealed({str(s): list(self.played[s]) for s in seats},
-                               {str(s): hunt["sums"][s] for s in seats}))
+        if out is not None:
+            out.append(ev.Revealed({str(s): list(self.played[s]) for s in seats},
+                                   {str(s): hunt["sums"][s] for s in seats}))
         hunt["step"] = "power"
         self._next_power(None, out)
 
@@ -582,7 +605,7 @@ class GameState:
         power = self.t.power[self.chars[seat]]
         return power.timing == fx.AFTER_REVEAL and self.power_uses[seat] < self.t.rules.power_uses_per_day
 
-    def _next_power(self, after: int | None, out: list[Any]) -> None:
+    def _next_power(self, after: int | None, out: list[Any] | None) -> None:
         """AMB-KU-13: each hunter whose power acts after the reveal may use it, clockwise from the opener."""
         seats = self.participants()
         start = 0 if after is None else seats.index(after) + 1
@@ -593,34 +616,37 @@ class GameState:
                 return
         self._resolve(out)
 
-    def _use_power(self, seat: int, out: list[Any]) -> None:
+    def _use_power(self, seat: int, out: list[Any] | None) -> None:
         hunt = self.hunt
         character = self.t.data.character_by_id[self.chars[seat]]
         effect = character.power.effect
         self.power_uses[seat] += 1
         ctx = fx.HuntContext(hunt["sums"], frozenset(hunt["passed"]), seat, None, self.t.rules.tie_rule)
         result = fx.apply_hunt_effect(effect, ctx)
-        out.append(ev.PowerUsed(seat, character.id, effect.to_json(),
-                                {**result.detail, "sums": {str(s): v for s, v in hunt["sums"].items()}}))
+        if out is not None:
+            out.append(ev.PowerUsed(seat, character.id, effect.to_json(),
+                                    {**result.detail, "sums": {str(s): v for s, v in hunt["sums"].items()}}))
         if effect.type == "runs_away":
-            out.append(ev.Winner(None, ()))
+            if out is not None:
+                out.append(ev.Winner(None, ()))
             self._run_away(out)
         else:
             self._next_power(seat, out)
 
-    def _resolve(self, out: list[Any]) -> None:
+    def _resolve(self, out: list[Any] | None) -> None:
         """KU-4.4: the provisional winner by the tie cascade, then the tricks (KU-4.5) or the escape (KU-4.6)."""
         hunt = self.hunt
         sums = hunt["sums"]
         winner = fx.cascade(sums, self.t.rules.tie_rule)
-        dropped = []
-        for value in sorted(set(sums.values()), reverse=True):
-            group = tuple(s for s in sums if sums[s] == value)
-            if len(group) == 1 and group[0] == winner:
-                break
-            if len(group) > 1:
-                dropped.append(group)
-        out.append(ev.Winner(winner, tuple(dropped)))
+        if out is not None:    # the tied groups that dropped out, for the event
+            dropped = []
+            for value in sorted(set(sums.values()), reverse=True):
+                group = tuple(s for s in sums if sums[s] == value)
+                if len(group) == 1 and group[0] == winner:
+                    break
+                if len(group) > 1:
+                    dropped.append(group)
+            out.append(ev.Winner(winner, tuple(dropped)))
         if winner is None:
             self._run_away(out)
             return
@@ -642,7 +668,7 @@ class GameState:
     def _owner(self, trick: str) -> int:
         return self.chars.index(self.t.trick_character[trick])
 
-    def _apply_trick(self, slot: int, out: list[Any]) -> None:
+    def _apply_trick(self, slot: int, out: list[Any] | None) -> None:
         hunt = self.hunt
         index = hunt["index"]
         card = self.slots[index][slot]
@@ -650,7 +676,8 @@ class GameState:
         self.slots[index] = [None, None]
         owner = self._owner(card)
         kind = self.t.trick_kind[card]
-        out.append(ev.TrickRevealed(card, owner, index, SLOTS[slot]))
+        if out is not None:
+            out.append(ev.TrickRevealed(card, owner, index, SLOTS[slot]))
         before = hunt["winner"]
         if fx.is_hunt_effect(kind.effect):
             ctx = fx.HuntContext(hunt["sums"], frozenset(hunt["passed"]), owner, before, self.t.rules.tie_rule)
@@ -658,11 +685,13 @@ class GameState:
             after, runs, ignored = result.winner, result.runs_away, result.ignored
         else:
             after, runs, ignored = before, False, False
-        out.append(ev.TrickApplied(card, kind.effect.to_json(), before, after, ignored))
+        if out is not None:
+            out.append(ev.TrickApplied(card, kind.effect.to_json(), before, after, ignored))
         if other is not None:
             other_owner = self._owner(other)
             self.trick_discard[other_owner].append(other)
-            out.append(ev.TrickUnplayed(other, other_owner))
+            if out is not None:
+                out.append(ev.TrickUnplayed(other, other_owner))
         if runs or after is None:
             self.trick_discard[owner].append(card)
             self._run_away(out, (card,))
@@ -674,7 +703,7 @@ class GameState:
             self.trick_discard[owner].append(card)
             self._capture(after, [], out)
 
-    def _run_away(self, out: list[Any], applied: tuple[str, ...] = ()) -> None:
+    def _run_away(self, out: list[Any] | None, applied: tuple[str, ...] = ()) -> None:
         """KU-4.6: the unicorn and its tricks are discarded (tricks face up to their owners)."""
         index = self.hunt["index"]
         unicorn = self.line[index]
@@ -685,17 +714,19 @@ class GameState:
                 tricks.append(card)
         self.slots[index] = [None, None]
         self.unicorn_discard.append(unicorn)
-        out.append(ev.RanAway(unicorn, tuple(tricks)))
+        if out is not None:
+            out.append(ev.RanAway(unicorn, tuple(tricks)))
         self._end_hunt(None, out)
 
-    def _capture(self, winner: int, pinned: list[str], out: list[Any]) -> None:
+    def _capture(self, winner: int, pinned: list[str], out: list[Any] | None) -> None:
         index = self.hunt["index"]
         unicorn = self.line[index]
         self.catch[winner].append([unicorn, pinned, []])
-        out.append(ev.Captured(winner, unicorn, tuple(pinned)))
+        if out is not None:
+            out.append(ev.Captured(winner, unicorn, tuple(pinned)))
         self._end_hunt(winner, out)
 
-    def _end_hunt(self, catcher: int | None, out: list[Any]) -> None:
+    def _end_hunt(self, catcher: int | None, out: list[Any] | None) -> None:
         """KU-4.8, 4.9: played cards to their owners' discards; the catcher takes the first-player token."""
         hunt = self.hunt
         self.line[hunt["index"]] = None
@@ -703,21 +734,24 @@ class GameState:
             cards = self.played[seat]
             self.hunt_discard[seat].extend(cards)
             self.played[seat] = []
-            out.append(ev.HuntingDiscarded(seat, tuple(cards)))
+            if out is not None:
+                out.append(ev.HuntingDiscarded(seat, tuple(cards)))
         if catcher is not None:
             self.first = catcher
-            out.append(ev.FirstPlayer(catcher))
+            if out is not None:
+                out.append(ev.FirstPlayer(catcher))
         self._start_hunt(hunt["index"] + 1, out)
 
     # ------------------------------------------------------------------------------------------ the market
 
-    def _open_market(self, out: list[Any]) -> None:
+    def _open_market(self, out: list[Any] | None) -> None:
         self.phase = "market"
         self.hunt = None
-        out.append(ev.MarketOpened())
+        if out is not None:
+            out.append(ev.MarketOpened())
         self._market_turn(self.first, out)
 
-    def _market_turn(self, seat: int, out: list[Any]) -> None:
+    def _market_turn(self, seat: int, out: list[Any] | None) -> None:
         """KU-5.1: from the first player clockwise; a player who can buy nothing skips by force."""
         for candidate in _clockwise(seat, self.players):
             if candidate != seat and candidate == self.first:
@@ -727,19 +761,20 @@ class GameState:
                 self._ask(candidate, "market")
                 self.market_buys = (candidate, buys)  # what legal_actions offers next, computed once
                 return
-            out.append(ev.Skipped(candidate, True))
+            if out is not None:
+                out.append(ev.Skipped(candidate, True))
             if (candidate + 1) % self.players == self.first:
                 break
         self._end_day(out)
 
-    def _next_buyer(self, seat: int, out: list[Any]) -> None:
+    def _next_buyer(self, seat: int, out: list[Any] | None) -> None:
         nxt = (seat + 1) % self.players
         if nxt == self.first:
             self._end_day(out)
         else:
             self._market_turn(nxt, out)
 
-    def _buy(self, action: Buy, out: list[Any]) -> None:
+    def _buy(self, action: Buy, out: list[Any] | None) -> None:
         seat = action.player
         spec = self.t.item[action.item]
         power = self.t.data.character_by_id[self.chars[seat]].power
@@ -750,7 +785,8 @@ class GameState:
         for card in action.cards:
             self.hand[seat].remove(card)
             self.hunt_discard[seat].append(card)
-        out.append(ev.Bought(seat, action.item, token, tuple(action.cards), action.unicorn))
+        if out is not None:
+            out.append(ev.Bought(seat, action.item, token, tuple(action.cards), action.unicorn))
         if spec.effect.type == "remove_own_unicorn":
             mine = self.catch[seat]
             at = next(i for i, entry in enumerate(mine) if entry[0] == action.unicorn)
@@ -759,7 +795,8 @@ class GameState:
                 self.trick_discard[self._owner(card)].append(card)
             self.box.extend(tokens)
             self.box.append(unicorn)   # out of the game
-            out.append(ev.UnicornTurnedIn(seat, unicorn))
+            if out is not None:
+                out.append(ev.UnicornTurnedIn(seat, unicorn))
             self.tokens[seat].append(token)
         elif spec.target == "player_area":
             self.tokens[seat].append(token)
@@ -770,24 +807,27 @@ class GameState:
                         entry[2].append(token)
         self._next_buyer(seat, out)
 
-    def _end_day(self, out: list[Any]) -> None:
+    def _end_day(self, out: list[Any] | None) -> None:
         """KU-6: every hunting card back to hand; the next day, or the end after the last."""
-        out.append(ev.DayEnded(self.day))
+        if out is not None:
+            out.append(ev.DayEnded(self.day))
         index = self.t.hunt_index
         for seat in range(self.players):
             self.hand[seat] = sorted(self.hand[seat] + self.hunt_discard[seat] + self.played[seat],
                                      key=index.__getitem__)
             self.hunt_discard[seat] = []
             self.played[seat] = []
-        out.append(ev.HandsReturned())
+        if out is not None:
+            out.append(ev.HandsReturned())
         if self.day >= self.t.rules.days:
             self.phase = "over"
             self.hunt = None
             self._ask(None, None)
             outcome = self.outcome()
             assert outcome is not None
-            out.append(ev.GameOver(outcome.winners, outcome.decided_by,
-                                   tuple(s.to_json() for s in outcome.standings)))
+            if out is not None:
+                out.append(ev.GameOver(outcome.winners, outcome.decided_by,
+                                       tuple(s.to_json() for s in outcome.standings)))
             return
         self.day += 1
         self.start_day(out)

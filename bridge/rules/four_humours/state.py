@@ -363,9 +363,11 @@ class GameState:
         actions.append(self._cat.passes[seat])
         if self.rules.four_identical_redraw:
             size = self.rules.hand_size
-            for other, hand in enumerate(self.hands):
+            other = 0
+            for hand in self.hands:
                 if size in hand and self._may_redraw(other):
                     actions.append(Redraw(other))
+                other += 1
         return actions
 
     def _places_of(self, seat: int) -> list[Action]:
@@ -378,12 +380,12 @@ class GameState:
         catalog = self._cat
         shift = hand_mask << 32 | seat << 36  # _Catalog.move_key without its open mask
         moves, scene_open = catalog.scene_moves, self._scene_open
-        for card in self.scenes:
+        for card in self.scenes:  # moves[card][key] found almost always: subscripts, not get() calls
             key = scene_open[card] | shift
-            found = moves[card].get(key)
-            if found is None:
-                found = catalog.scene_legal(card, key)
-            actions += found
+            try:
+                actions += moves[card][key]
+            except KeyError:
+                actions += catalog.scene_legal(card, key)
         if self.parties:
             moves, party_open, party_count = catalog.party_moves, self._party_open, self._party_count
             limit, per_tile = self._party_rule
@@ -391,10 +393,10 @@ class GameState:
             for party in self.parties:
                 if party_count[party][counted] < limit:
                     key = party_open[party] | shift
-                    found = moves[party].get(key)
-                    if found is None:
-                        found = catalog.party_legal(party, key)
-                    actions += found
+                    try:
+                        actions += moves[party][key]
+                    except KeyError:
+                        actions += catalog.party_legal(party, key)
         return actions
 
     def check(self, action: Action) -> None:

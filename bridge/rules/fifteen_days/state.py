@@ -630,8 +630,9 @@ class GameState:
         kind = self.pending
         t = self.t
         if kind is None and self.actions_left > 0:    # the main decision: the most frequent
-            found = [draw for draw, pile in zip(t.draws[p], self.piles) if pile]
-            found += [take for take, column in zip(t.takes[p], self.market) if column]
+            piles, market = self.piles, self.market
+            found = list(t.draws[p]) if all(piles) else [draw for draw, pile in zip(t.draws[p], piles) if pile]
+            found += t.takes[p] if all(market) else [take for take, column in zip(t.takes[p], market) if column]
             if self.discard and (self.rules.take_own_discard or self.discard[-1] not in self.fresh_discards):
                 found.append(t.take_discard[p])
             if self.wild_supply > 0:

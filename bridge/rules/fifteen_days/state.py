@@ -223,20 +223,22 @@ class Board:
         self._corners_changed()
 
     def _corners_changed(self) -> None:
-        corners, t = self.seat.corners, self.t
-        needs_real, values = self.needs_real, t.values
+        # A corner's real cards have values of the game (the data checks every card's value) and distinct, and
+        # its wild a value none of them has (play replaces it, snapshots are checked): so a corner lacks a value
+        # exactly when it holds fewer cards than there are values, and its set is complete when its cards and
+        # wild number as many as the values.
+        corners, size = self.seat.corners, len(self.t.values)
+        needs_real = self.needs_real
         self.wild_spot = False
         for corner in corners:
             if corner.wild is not None:
                 continue
             if not corner.cards and (needs_real or corner.season is not None):
                 continue
-            cards = corner.cards
-            if any(v not in cards for v in values):
+            if len(corner.cards) < size:
                 self.wild_spot = True
                 break
-        value_set = t.value_set
-        self.complete = all(c.season is not None and value_set <= c.values() for c in corners)
+        self.complete = all(c.season is not None and len(c.cards) + (c.wild is not None) == size for c in corners)
 
     def placed(self, k: int, card: int, opened: bool) -> None:
         """Card number ``card`` went into corner ``k`` (which had no season yet when ``opened``); a wild of its
@@ -436,7 +438,8 @@ class GameState:
         return lent is not None and t.animal_power[lent] == power
 
     def hand_limit(self, seat: int) -> int:
-        if self.owns(seat, HAND_LIMIT) or (seat == self.active and self.otter_turn):
+        otter = self.t.power_animal.get(HAND_LIMIT)
+        if (otter is not None and self.owner.get(otter) == seat) or (seat == self.active and self.otter_turn):
             return self.rules.otter_limit
         return self.rules.hand_limit
 
@@ -575,7 +578,7 @@ class GameState:
         if self.pending == "play":
             base, discount = self.play_total, self.play_discount
         else:
-            base, discount = 0, self.discount()
+            base, discount = 0, (self.rules.frog_discount if self.has_power(DISCOUNT) else 0)
         spare = len(seat.hand) - 1 - base + discount  # the highest cost the hand can still pay
         if spare < 1:
             return []

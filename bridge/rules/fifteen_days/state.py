@@ -246,13 +246,10 @@ class Board:
         t, made = self.t, self.made
         season = t.season[card]
         self.on_board[t.face_id[card]] = True
-        if opened:     # the corner is its season's now: no longer one of the empty corners
+        if opened:     # the corner is its season's now, no longer an empty one: every face's plays anew
             self.empty.remove(k)
             self.own[season] = k
-            own = self.own
-            for i, face in enumerate(t.faces):
-                if face.season == season or face.season not in own:
-                    made[i] = None
+            self.made = [None] * len(made)
         else:          # only the plays into this corner (its season's faces) change
             for i in t.season_faces[season]:
                 made[i] = None
@@ -646,6 +643,8 @@ class GameState:
             if seat.feathers > 0:
                 found += self._feather_options(p)
             return found
+        if kind is None:                              # both actions made: discard to the limit, end the turn
+            return self._turn_end_options(p)
         if kind == "draw":
             return self._draw_options(p) + ([t.done[p]] if self.draw_left == 0 else [])
         if kind == "take":
@@ -664,10 +663,14 @@ class GameState:
             elif not self.paying:
                 found.append(t.done[p])
             return found
+        return self._turn_end_options(p)
+
+    def _turn_end_options(self, p: int) -> list[Action]:
+        seat = self.seats[p]
         if len(seat.hand) > self.hand_limit(p):
-            discards = t.discards[p]
+            discards = self.t.discards[p]
             return [discards[i] for i in seat.faces] + self._feather_options(p)
-        return [t.end_turn[p]]
+        return [self.t.end_turn[p]]
 
     # ----------------------------------------------------------------------------------------- apply
 

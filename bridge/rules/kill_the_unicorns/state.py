@@ -53,6 +53,7 @@ class Tables:
         self.place_tricks: dict[tuple[int, str], list[list[Any]]] = {}
         self.buy_actions: dict[tuple[int, str, tuple[str, ...] | None, str | None], Any] = {}
         self.seat_actions: dict[int, tuple[Any, ...]] = {}
+        self.price_lists: dict[tuple[str, bool], dict[str, int]] = {}
 
     def bare(self, seat: int) -> tuple[Any, ...]:
         """(Skip, UsePower, Decline, ChooseTrick above, ChooseTrick below) of ``seat``."""
@@ -114,6 +115,18 @@ class Tables:
                     seen.add(values)
                     found.append(combo)
             self.choices[key] = found
+        return found
+
+    def prices(self, character: str, power_left: bool) -> dict[str, int]:
+        """Every market item's price to ``character``, whose market power (if any) is still unused when
+        ``power_left`` (made once)."""
+        key = (character, power_left)
+        found = self.price_lists.get(key)
+        if found is None:
+            effect = self.market_power[character]
+            effects = [effect] if effect is not None and power_left else []
+            found = self.price_lists[key] = {item: fx.price_with(effects, spec.price)
+                                             for item, spec in self.item.items()}
         return found
 
     def payment(self, hand: tuple[str, ...], price: int) -> tuple[str, ...] | None:
@@ -273,9 +286,7 @@ class GameState:
 
     def _price(self, seat: int, item: str) -> int:
         t = self.t
-        effect = t.market_power[self.chars[seat]]
-        effects = [effect] if effect is not None and self.power_uses[seat] < t.rules.power_uses_per_day else []
-        return fx.price_with(effects, t.item[item].price)
+        return t.prices(self.chars[seat], self.power_uses[seat] < t.rules.power_uses_per_day)[item]
 
     def _token_targets(self, seat: int, item: str) -> list[str | None]:
         spec = self.t.item[item]
@@ -292,10 +303,11 @@ class GameState:
         hand = tuple(self.hand[seat])
         t = self.t
         payment, buy = t.payment, t.buy
+        prices = t.prices(self.chars[seat], self.power_uses[seat] < t.rules.power_uses_per_day)
         for item, stock in self.market.items():
             if not stock:
                 continue
-            paid = payment(hand, self._price(seat, item))
+            paid = payment(hand, prices[item])
             if paid is None:
                 continue
             out += [buy(seat, item, paid, u) for u in self._token_targets(seat, item)]

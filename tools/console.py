@@ -311,6 +311,10 @@ async def run_lines(console: LuaConsole, read_line: Callable[[str], Awaitable[st
                 result = await console.run("\n".join(buffer), first_line)
                 failed += not result.ok
                 report(result)
+            if console.settle > 0:
+                # what the last chunks set off (a Wait.time callback, a late print) comes on connections of its
+                # own after their answer: give it the moment it needs to be shown before the console ends
+                await asyncio.sleep(console.settle)
             return failed
         number += 1
         if not buffer:

@@ -153,7 +153,7 @@ def main() -> int:
 
     results: dict[str, Any] = {"ttsmod": __version__, "cpus": os.cpu_count(), "targets": TARGETS, "quick": args.quick}
     results["playouts"] = [simulate_bench.measure(game, games) for game in builtin_games()]
-    results["jobs"] = [simulate_bench.measure_jobs(game, games * 3) for game in builtin_games()]
+    results["jobs"] = [simulate_bench.measure_jobs(game, games * 10) for game in builtin_games()]
     results["python_start_seconds"] = round(python_start(runs), 4)
     results["help_seconds"] = round(process_seconds([*TTSMOD, "--help"], ROOT, runs), 4)
     results["legal"] = [bridge_bench.measure_legal(game, 400 if args.quick else 2000) for game in builtin_games()]

@@ -11,6 +11,7 @@ Format (documented in ``docs/data-format.md``, "Layouts")::
     [player_colours]     # TTS seat colour name = "#rrggbb"
     [strings.<id>]       # en/uk/ru texts printed on cards ("win", "discard", ...)
     [layouts.<kind>]     # size = [w, h] (or tile_size = [w, h] for boards), optional integer params,
+                         # optional size_mm = [w, h]: the printed size in millimetres (ttsmod pnp)
     [layouts.<kind>.boxes]  # name = { box = [x, y, w, h], font = "...", size = [min, max], align, valign,
                             #          colour, line_spacing, anchor = "card" | "cell" }
 
@@ -84,6 +85,7 @@ class CardLayout:
     boxes: Mapping[str, Box]
     params: Mapping[str, int] = field(default_factory=dict)
     tiled: bool = False  # True: width/height are one board tile's size
+    size_mm: tuple[float, float] | None = None  # printed size in millimetres (``ttsmod pnp``); not in fingerprint
 
     def box(self, name: str) -> Box:
         return self.boxes[name]
@@ -213,7 +215,7 @@ def _int_pair(file: str, entry: str, fld: str, value: Any, *, low: int, high: in
 
 def _layout(file: str, kind: str, spec: dict, fonts_dir: Path, required: BoxSpec) -> CardLayout:
     entry = f'layout "{kind}"'
-    known = {"size", "tile_size", "boxes", *NUMERIC_PARAMS}
+    known = {"size", "tile_size", "size_mm", "boxes", *NUMERIC_PARAMS}
     unknown = set(spec) - known
     if unknown:
         raise DataError(file, entry, sorted(unknown)[0], "unknown field")
@@ -238,7 +240,31 @@ def _layout(file: str, kind: str, spec: dict, fonts_dir: Path, required: BoxSpec
             raise DataError(file, entry, f"boxes.{name}", "missing")
         if is_text and boxes[name].font is None:
             raise DataError(file, entry, f"boxes.{name}.font", "missing (a text box needs a font)")
-    return CardLayout(kind, width, height, boxes, params, tiled)
+    size_mm = _size_mm(file, entry, spec["size_mm"], width, height, tiled) if "size_mm" in spec else None
+    return CardLayout(kind, width, height, boxes, params, tiled, size_mm)
+
+
+MM_RANGE = (5.0, 2000.0)
+"""Smallest and largest printed side, in millimetres, a ``size_mm`` may give."""
+MM_ASPECT_TOLERANCE = 0.01
+"""How far (relative) ``size_mm``'s width/height ratio may stray from the pixel size's: a face is never stretched."""
+
+
+def _size_mm(file: str, entry: str, value: Any, width: int, height: int, tiled: bool) -> tuple[float, float]:
+    """``size_mm = [w, h]``: two numbers in :data:`MM_RANGE`, of the pixel size's shape (within 1 %)."""
+    if tiled:
+        raise DataError(file, entry, "size_mm", 'goes with "size" (a card), not "tile_size"')
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+        raise DataError(file, entry, "size_mm", "must be two numbers [width, height] in millimetres")
+    low, high = MM_RANGE
+    if not all(low <= v <= high for v in value):
+        raise DataError(file, entry, "size_mm", f"values must be {low:g}..{high:g} mm")
+    mm_w, mm_h = float(value[0]), float(value[1])
+    if abs((mm_w / mm_h) / (width / height) - 1) > MM_ASPECT_TOLERANCE:
+        raise DataError(file, entry, "size_mm", f"[{mm_w:g}, {mm_h:g}] mm is not the shape of the {width}x{height} "
+                                                "px image (the face would be stretched)")
+    return mm_w, mm_h
 
 
 def _box(file: str, entry: str, fld: str, name: str, spec: dict, width: int, height: int,

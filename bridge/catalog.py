@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from bridge import sheets
 from bridge.errors import DataError
 from bridge.paths import assets_dir
 from bridge.rules.game import Game, GameMeta, parse_game_meta, registered_game
@@ -113,15 +114,32 @@ def engine_of(meta: GameMeta, folder: Path | None = None) -> Game:
 
 
 def load_documents(folder: Path, meta: GameMeta) -> dict[str, Any]:
-    """Every data file of the game, parsed: file name → TOML document."""
-    return {name: read_toml(folder, name) for name in meta.data_files}
+    """Every data file of the game, parsed: file name → TOML document (lists game.toml's ``[sheets]`` names read
+    from their spreadsheets: :mod:`bridge.sheets`)."""
+    return read_documents(folder, meta)[0]
+
+
+def read_documents(folder: Path, meta: GameMeta) -> tuple[dict[str, Any], sheets.Origins]:
+    """:func:`load_documents`, and where each record read from a spreadsheet came from."""
+    first = "game.toml"   # parse_game_meta makes every game list it
+    documents = {first: read_toml(folder, first)}
+    origins = sheets.apply_sheets(folder, first, documents, read_toml, meta.data_files)
+    for name in meta.data_files:
+        if name not in documents:
+            documents[name] = read_toml(folder, name)
+    return {name: documents[name] for name in meta.data_files}, origins
 
 
 def load(game: str | os.PathLike[str]) -> LoadedGame:
-    """Resolve GAME, import its engine and parse its data files into its records."""
+    """Resolve GAME, import its engine and parse its data files into its records; an error about a record read
+    from a spreadsheet names its file, sheet, row and column."""
     found = resolve_game(game)
     engine = found.engine()
-    data = engine.parse(load_documents(found.folder, found.meta))
+    documents, origins = read_documents(found.folder, found.meta)
+    try:
+        data = engine.parse(documents)
+    except DataError as exc:
+        raise origins.locate(exc) from None
     return LoadedGame(found.folder, found.meta, engine, data)
 
 

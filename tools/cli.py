@@ -37,6 +37,7 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("adjudicate", "adjudicate", "adjudicate", "Print a game's ruling for a table snapshot."),
     CommandEntry("sheets", "sheets", "sheets", "Pack card images into TTS sheets and a deck object."),
     CommandEntry("build", "build", "build", "Build a game into a TTS save with card sheets."),
+    CommandEntry("data", "data", "data", "Export a game's card lists as CSV or XLSX sheets."),
     CommandEntry("check", "check", "check", "Lint a TTS save and report problems."),
     CommandEntry("install", "install", "install", "Copy a built save into the TTS Saves folder."),
     CommandEntry("publish", "publish", "publish", "Upload a build's images to a web host."),

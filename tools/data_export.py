@@ -142,3 +142,9 @@ def sheets_table(written: list[ExportedList], prefix: str = "") -> str:
             fields.append(f'into = "{item.into}"')
         lines.append(f"{item.name} = {{ {', '.join(fields)} }}")
     return "\n".join(lines) + "\n"
+
+
+def card_lists_count(game: str) -> int:
+    """How many lists :func:`export` writes for GAME (for a progress bar)."""
+    found = resolve_game(game)
+    return len(card_lists(load_documents(found.folder, found.meta)))

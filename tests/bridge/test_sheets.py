@@ -1,0 +1,262 @@
+"""Card lists read from spreadsheets (bridge.sheets): the flat form, the [sheets] table of game.toml, and errors
+that name the spreadsheet, the sheet, the row and the column, for every built-in game."""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bridge import sheets
+from bridge.catalog import builtin_games, load, load_documents, resolve_game
+from bridge.errors import DataError
+from tools.data_export import card_lists, export, sheets_table
+
+GAMES = sorted(builtin_games())
+
+
+def game_copy(tmp_path: Path, game: str, fmt: str = "csv") -> tuple[Path, list]:
+    """A copy of GAME's folder whose game.toml reads every list from sheets exported into its sheets/ folder."""
+    folder = tmp_path / "game"
+    shutil.copytree(builtin_games()[game], folder)
+    written = export(game, fmt, folder / "sheets")
+    with (folder / "game.toml").open("a", encoding="utf-8") as handle:
+        handle.write("\n" + sheets_table(written, "sheets/"))
+    return folder, written
+
+
+def read_csv(path: Path) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"), newline="")))
+
+
+def write_csv(path: Path, rows: list[list[str]]) -> None:
+    out = io.StringIO(newline="")
+    csv.writer(out, lineterminator="\n").writerows(rows)
+    path.write_text(out.getvalue(), encoding="utf-8")
+
+
+def id_list(folder: Path, written) -> tuple[Path, list[list[str]]]:
+    """The first exported CSV whose first column is ``id`` and which has at least three rows."""
+    for item in written:
+        path = folder / "sheets" / item.file
+        rows = read_csv(path)
+        if rows[0][0] == "id" and len(rows) >= 4:
+            return path, rows
+    raise AssertionError("no list with ids")
+
+
+def error_of(folder: Path) -> str:
+    with pytest.raises(DataError) as caught:
+        load(folder)
+    return str(caught.value)
+
+
+# --- the flat form --------------------------------------------------------------------------------------------
+
+
+def test_a_record_flattens_to_dotted_numbered_and_joined_columns():
+    record = {"id": "mill", "title": {"en": "Mill", "uk": "Млин"}, "slots": [
+        {"citizen": "peasant", "humours": ["sanguine", "phlegmatic"]}, {"citizen": "nun"}], "tags": [], "n": 3}
+    assert sheets.flatten(record) == {
+        "id": "mill", "title.en": "Mill", "title.uk": "Млин", "slots.1.citizen": "peasant",
+        "slots.1.humours[]": "sanguine|phlegmatic", "slots.2.citizen": "nun", "tags[]": "[]", "n": 3}
+
+
+@pytest.mark.parametrize("value", [3, -2, 0.25, True, False, "text", "3", "true", "'quoted", " spaced ", "1e5"])
+def test_a_scalar_written_as_text_reads_back_as_itself(value):
+    text = sheets.format_scalar(value)
+    back = sheets.parse_text(text)
+    assert back == value and type(back) is type(value)
+
+
+def test_a_text_that_looks_like_a_number_is_written_with_a_leading_quote():
+    assert sheets.format_scalar("12") == "'12"
+    assert sheets.parse_text("'12") == "12"
+    assert sheets.parse_text("12") == 12
+
+
+def test_a_list_of_lists_or_a_separator_inside_an_item_has_no_flat_form():
+    with pytest.raises(sheets.FlattenError, match="list of lists"):
+        sheets.flatten({"grid": [[1, 2], [3]]})
+    with pytest.raises(sheets.FlattenError, match=r"\|"):
+        sheets.flatten({"tags": ["a|b"]})
+
+
+# --- every built-in game ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_whose_lists_come_from_csv_loads_the_same_records(tmp_path, game):
+    folder, written = game_copy(tmp_path, game)
+    assert {item.name for item in written} == {name for _, name, _ in card_lists(
+        load_documents(builtin_games()[game], resolve_game(game).meta))}
+    assert load(folder).data == load(game).data
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_bad_value_names_the_file_row_and_column(tmp_path, game):
+    folder, written = game_copy(tmp_path, game)
+    path, rows = id_list(folder, written)
+    rows[2][0] = "not an id!"
+    write_csv(path, rows)
+    assert error_of(folder) == (f'sheets/{path.name}: row 3, column "id": "not an id!" is not a valid id '
+                                "(letters, digits, - and _, not starting with - or _)")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_duplicate_id_names_the_row_of_its_second_use(tmp_path, game):
+    folder, written = game_copy(tmp_path, game)
+    path, rows = id_list(folder, written)
+    rows[3][0] = rows[1][0]
+    write_csv(path, rows)
+    message = error_of(folder)
+    assert message.startswith(f'sheets/{path.name}: row 4, column "id": duplicate '), message
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_blank_rows_are_skipped_and_rows_keep_their_spreadsheet_numbers(tmp_path, game):
+    folder, written = game_copy(tmp_path, game)
+    path, rows = id_list(folder, written)
+    rows.insert(2, [""] * len(rows[0]))   # a blank row 3: the second record is now on row 4
+    rows[3][0] = "bad id!"
+    write_csv(path, rows)
+    assert error_of(folder).startswith(f'sheets/{path.name}: row 4, column "id": ')
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_xlsx_error_names_the_sheet(tmp_path, game):
+    import openpyxl
+
+    folder, written = game_copy(tmp_path, game, "xlsx")
+    item = next(item for item in written if item.records >= 3)
+    path = folder / "sheets" / item.file
+    book = openpyxl.load_workbook(path)
+    sheet = book[item.sheet]
+    sheet.cell(row=3, column=1).value = "bad id!" if sheet.cell(row=1, column=1).value == "id" else None
+    header = [cell.value for cell in sheet[1]]
+    book.save(path)
+    message = error_of(folder)
+    assert message.startswith(f'sheets/{item.file}: sheet "{item.sheet}", row 3, column "{header[0]}": '), message
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_data_file_holding_only_sheeted_lists_may_be_left_out(tmp_path, game):
+    folder, written = game_copy(tmp_path, game)
+    documents = load_documents(folder, resolve_game(folder).meta)
+    sheeted = {item.into for item in written}
+    for name in sheeted:
+        rest = {key for key in documents[name] if key not in {i.name for i in written if i.into == name}}
+        if not rest:
+            (folder / name).unlink()
+    assert load(folder).data == load(game).data
+
+
+# --- the sheet itself -------------------------------------------------------------------------------------------
+
+
+def sheet_game(tmp_path: Path, header: str) -> tuple[Path, Path]:
+    """A copy of the first built-in game whose first list comes from sheets/list.csv (header written here)."""
+    game = GAMES[0]
+    folder, written = game_copy(tmp_path, game)
+    first = written[0]
+    path = folder / "sheets" / first.file
+    rows = read_csv(path)
+    path.write_text(header + "\n" + "\n".join(",".join(row) for row in rows[1:2]) + "\n", encoding="utf-8")
+    return folder, path
+
+
+def test_a_duplicate_column_is_refused(tmp_path):
+    folder, path = sheet_game(tmp_path, "id,id")
+    assert error_of(folder) == f'sheets/{path.name}: row 1, column 2: "id" is also column 1'
+
+
+def test_a_bad_column_name_is_refused(tmp_path):
+    folder, path = sheet_game(tmp_path, "id,title..en")
+    assert f'sheets/{path.name}: row 1, column 2: "title..en" is not a column name' in error_of(folder)
+
+
+def test_a_value_and_a_table_under_one_name_are_refused(tmp_path):
+    folder, path = sheet_game(tmp_path, "title,title.en")
+    assert 'column "title.en" makes it a table' in error_of(folder)
+
+
+def test_a_value_under_an_unnamed_column_is_refused(tmp_path):
+    folder, path = sheet_game(tmp_path, "id")
+    path.write_text("id,\nx,y\n", encoding="utf-8")
+    assert error_of(folder) == (f'sheets/{path.name}: row 2: a value ("y") in column 2, which has no name in '
+                                "row 1")
+
+
+def test_numbered_columns_must_run_without_a_gap(tmp_path):
+    folder, path = sheet_game(tmp_path, "id")
+    path.write_text("id,slots.1.a,slots.3.a\nx,1,2\n", encoding="utf-8")
+    assert error_of(folder) == (f'sheets/{path.name}: row 2, column "slots.3.*": slots.2 is empty: fill the '
+                                "numbered columns from 1 with no gap")
+
+
+def test_an_empty_sheet_is_refused(tmp_path):
+    folder, path = sheet_game(tmp_path, "")
+    path.write_text("", encoding="utf-8")
+    assert error_of(folder) == f"sheets/{path.name}: no header row (row 1 names the columns)"
+
+
+def test_a_missing_sheet_file_or_xlsx_sheet_is_named(tmp_path):
+    folder, written = game_copy(tmp_path, GAMES[0], "xlsx")
+    (folder / "sheets" / written[0].file).rename(folder / "sheets" / "gone.xlsx")
+    assert error_of(folder).startswith(f"sheets/{written[0].file}: file not found in the game folder")
+    folder, written = game_copy(tmp_path / "2", GAMES[0], "xlsx")
+    text = (folder / "game.toml").read_text(encoding="utf-8")
+    first = f'{written[0].name} = {{ file = "sheets/{written[0].file}"'
+    (folder / "game.toml").write_text(text.replace(first, first + ', sheet = "nope"'), encoding="utf-8")
+    assert error_of(folder).startswith(f'sheets/{written[0].file}: no sheet "nope" (sheets: ')
+
+
+@pytest.mark.parametrize("entry, message", [
+    ('x = "a.csv"', 'game.toml: [sheets]: x: expected a table like { file = "x.csv" }, got "a.csv"'),
+    ('x = { file = "a.txt" }', 'game.toml: [sheets]: x.file: "a.txt" is neither a .csv nor an .xlsx file'),
+    ('x = { file = "a.csv", sheet = "s" }', "game.toml: [sheets]: x.sheet: a CSV file has no sheets: leave sheet out"),
+    ('x = { file = "a.csv", colour = 1 }', "game.toml: [sheets]: x.colour: unknown field (expected file, sheet, into)"),
+    ('x = { file = "a.csv", into = "nope.toml" }', 'game.toml: [sheets]: x.into: "nope.toml" is not one of'),
+    ('x = { file = "../a.csv", into = "game.toml" }', "game.toml: [sheets]: x.into: "),
+    ('x = { file = "a.csv" }', "game.toml: [sheets]: x.into: x.toml is not a data file of the game"),
+])
+def test_the_sheets_table_is_checked(tmp_path, entry, message):
+    folder = tmp_path / "game"
+    shutil.copytree(builtin_games()[GAMES[0]], folder)
+    with (folder / "game.toml").open("a", encoding="utf-8") as handle:
+        handle.write(f"\n[sheets]\n{entry}\n")
+    assert error_of(folder).startswith(message)
+
+
+def test_a_sheet_file_outside_the_game_folder_is_refused(tmp_path):
+    folder, written = game_copy(tmp_path, GAMES[0])
+    text = (folder / "game.toml").read_text(encoding="utf-8")
+    (folder / "game.toml").write_text(text.replace(f'"sheets/{written[0].file}"', '"../outside.csv"'),
+                                      encoding="utf-8")
+    assert error_of(folder) == f'game.toml: [sheets]: {written[0].name}.file: "../outside.csv" leads outside the game folder'
+
+
+def test_a_csv_game_loads_without_importing_openpyxl(tmp_path):
+    folder, _ = game_copy(tmp_path, GAMES[0])
+    code = ("import sys; from bridge.catalog import load; load(sys.argv[1]); "
+            "print('openpyxl' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"
+
+
+def test_the_cli_reports_a_sheet_error_as_one_line_with_exit_2(tmp_path):
+    folder, written = game_copy(tmp_path, GAMES[0])
+    path, rows = id_list(folder, written)
+    rows[2][0] = "bad id!"
+    write_csv(path, rows)
+    result = subprocess.run([sys.executable, "-c", "from tools.cli import main; main()", "simulate", str(folder), "--games", "1"],
+                            capture_output=True, text=True)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines() == [
+        f'error: sheets/{path.name}: row 3, column "id": "bad id!" is not a valid id (letters, digits, - and _, '
+        "not starting with - or _)"]

@@ -1,0 +1,43 @@
+"""``ttsmod data``: a game's card data in the forms designers keep it in (``data export``: CSV or XLSX sheets)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from bridge.sheets import FORMATS
+
+
+@click.group("data", short_help="Export a game's card lists as CSV or XLSX sheets.")
+def data() -> None:
+    """A game's card data as spreadsheets (docs/data-format.md, "Card data from spreadsheets")."""
+
+
+@data.command("export", short_help="Write a game's card lists as CSV files or XLSX workbooks.")
+@click.argument("game")
+@click.option("--to", "fmt", type=click.Choice(FORMATS), required=True,
+              help="csv: one <list>.csv per list; xlsx: one workbook per data file, a sheet per list.")
+@click.argument("out_dir", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
+def export_command(game: str, fmt: str, out_dir: Path) -> None:
+    """Write every card list of GAME (a built-in game id or a game folder) into DIR in the flat form that
+    game.toml's [sheets] table reads back, then print that [sheets] table (paths relative to the game folder
+    when DIR is inside it). Export then import gives the same records."""
+    from bridge.catalog import resolve_game
+    from tools.data_export import card_lists_count, export, sheets_table
+
+    folder = resolve_game(game).folder
+    with click.progressbar(length=card_lists_count(game), label="Writing lists", file=click.get_text_stream("stderr"),
+                           show_eta=False) as bar:
+        written = export(game, fmt, out_dir, progress=lambda name: bar.update(1))
+    try:
+        prefix = out_dir.resolve().relative_to(folder).as_posix() + "/"
+        where_to = "add to game.toml"
+    except ValueError:
+        prefix = ""   # the sheets must lie in the game folder: copy them there
+        where_to = "copy them into the game folder and add to game.toml"
+    for item in written:
+        where = f'{item.file} sheet "{item.sheet}"' if item.sheet else item.file
+        click.secho(f"{item.name}: {item.records} rows -> {where}", err=True, dim=True)
+    click.secho(f"Wrote {len(written)} lists to {out_dir}. To read them, {where_to}:", fg="green", err=True)
+    click.echo(sheets_table(written, "" if prefix == "./" else prefix), nl=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -82,7 +83,6 @@ def xlsx_bytes(tables: list[tuple[str, list[str], list[dict[str, Any]]]]) -> byt
         sheet.freeze_panes = "A2"
     fixed = datetime.datetime(2000, 1, 1)
     book.properties.created = fixed
-    book.properties.modified = fixed
     raw = io.BytesIO()
     book.save(raw)
     # openpyxl stamps each zip member with the current time: rewrite them with a fixed one.
@@ -93,7 +93,10 @@ def xlsx_bytes(tables: list[tuple[str, list[str], list[dict[str, Any]]]]) -> byt
             member = zipfile.ZipInfo(info.filename, FIXED_ZIP_TIME)
             member.compress_type = zipfile.ZIP_DEFLATED
             member.external_attr = 0o644 << 16
-            target.writestr(member, source.read(info.filename))
+            data = source.read(info.filename)
+            if info.filename == "docProps/core.xml":   # openpyxl sets "modified" to the time of saving
+                data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*", rb"\g<1>2000-01-01T00:00:00Z", data)
+            target.writestr(member, data)
     return out.getvalue()
 
 

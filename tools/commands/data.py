@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -27,7 +28,7 @@ def export_command(game: str, fmt: str, out_dir: Path) -> None:
     from tools.data_export import card_lists_count, export, sheets_table
 
     folder = resolve_game(game).folder
-    with click.progressbar(length=card_lists_count(game), label="Writing lists", file=click.get_text_stream("stderr"),
+    with click.progressbar(length=card_lists_count(game), label="Writing lists", file=sys.stderr,
                            show_eta=False) as bar:
         written = export(game, fmt, out_dir, progress=lambda name: bar.update(1))
     try:

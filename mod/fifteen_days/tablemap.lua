@@ -206,11 +206,14 @@ function M.card_point_at(board, pos, points)
     return best.corner, best.value
 end
 
---- Season and wild cards held in colour's hand (as physics last saw it; read only when settled).
+--- Season and wild cards in colour's hand, read by position in the hand zone: getHandObjects is updated by
+--  physics a frame late, so it would miss a card that came to rest in the hand (dealt by a ruling, sent back
+--  after a refusal) in the frame the snapshot is taken.
 function M.hand_cards(colour)
     local out = {}
-    for _, obj in ipairs(Player[colour].getHandObjects()) do
-        if obj.hasTag("fd-card") then
+    for _, obj in ipairs(getObjectsWithTag("fd-card")) do
+        -- a card, not a deck that took its tags (a hand holds cards only)
+        if util.memo(obj).card ~= nil and M.over_hand(colour, obj) then
             table.insert(out, obj)
         end
     end

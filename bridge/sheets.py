@@ -109,7 +109,8 @@ def sheet_specs(game_document: dict[str, Any], data_files: Iterable[str], file: 
         into = value.get("into", f"{name}.toml")
         if into not in files or into == file:
             if "into" in value:
-                raise fail(f"{show(into)} is not one of the game's data files ({', '.join(f for f in files if f != file)})", "into")
+                others = ", ".join(name_ for name_ in files if name_ != file)
+                raise fail(f"{show(into)} is not one of the game's data files ({others})", "into")
             raise fail(f"{name}.toml is not a data file of the game: say which file the list belongs to, "
                        f"e.g. into = {show(files[-1])}", "into")
         specs.append(SheetSpec(name, path, sheet, into))

@@ -220,7 +220,8 @@ def test_a_missing_sheet_file_or_xlsx_sheet_is_named(tmp_path):
     ('x = "a.csv"', 'game.toml: [sheets]: x: expected a table like { file = "x.csv" }, got "a.csv"'),
     ('x = { file = "a.txt" }', 'game.toml: [sheets]: x.file: "a.txt" is neither a .csv nor an .xlsx file'),
     ('x = { file = "a.csv", sheet = "s" }', "game.toml: [sheets]: x.sheet: a CSV file has no sheets: leave sheet out"),
-    ('x = { file = "a.csv", colour = 1 }', "game.toml: [sheets]: x.colour: unknown field (expected file, sheet, into)"),
+    ('x = { file = "a.csv", colour = 1 }',
+     "game.toml: [sheets]: x.colour: unknown field (expected file, sheet, into)"),
     ('x = { file = "a.csv", into = "nope.toml" }', 'game.toml: [sheets]: x.into: "nope.toml" is not one of'),
     ('x = { file = "../a.csv", into = "game.toml" }', "game.toml: [sheets]: x.into: "),
     ('x = { file = "a.csv" }', "game.toml: [sheets]: x.into: x.toml is not a data file of the game"),
@@ -238,7 +239,8 @@ def test_a_sheet_file_outside_the_game_folder_is_refused(tmp_path):
     text = (folder / "game.toml").read_text(encoding="utf-8")
     (folder / "game.toml").write_text(text.replace(f'"sheets/{written[0].file}"', '"../outside.csv"'),
                                       encoding="utf-8")
-    assert error_of(folder) == f'game.toml: [sheets]: {written[0].name}.file: "../outside.csv" leads outside the game folder'
+    assert error_of(folder) == (f'game.toml: [sheets]: {written[0].name}.file: "../outside.csv" leads outside '
+                                "the game folder")
 
 
 def test_a_csv_game_loads_without_importing_openpyxl(tmp_path):

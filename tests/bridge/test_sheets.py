@@ -256,8 +256,8 @@ def test_the_cli_reports_a_sheet_error_as_one_line_with_exit_2(tmp_path):
     path, rows = id_list(folder, written)
     rows[2][0] = "bad id!"
     write_csv(path, rows)
-    result = subprocess.run([sys.executable, "-c", "from tools.cli import main; main()", "simulate", str(folder), "--games", "1"],
-                            capture_output=True, text=True)
+    command = [sys.executable, "-c", "from tools.cli import main; main()", "simulate", str(folder), "--games", "1"]
+    result = subprocess.run(command, capture_output=True, text=True)
     assert result.returncode == 2, result.stderr
     assert result.stderr.strip().splitlines() == [
         f'error: sheets/{path.name}: row 3, column "id": "bad id!" is not a valid id (letters, digits, - and _, '

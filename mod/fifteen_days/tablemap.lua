@@ -45,19 +45,8 @@ function M.over(zone, obj)
     return math.abs(q.x) <= 0.5 and math.abs(q.z) <= 0.5
 end
 
---- Whether obj lies inside colour's hand zone (seen from above), by the hand's transform: a card a player has
---  just dropped is read where it lies, not from getHandObjects (updated by physics, a frame late).
-function M.over_hand(colour, obj)
-    local t = Player[colour].getHandTransform()
-    if t == nil then
-        return false
-    end
-    local p = obj.getPosition()
-    local d = { x = p.x - t.position.x, y = p.y - t.position.y, z = p.z - t.position.z }
-    local across = (d.x * t.right.x + d.y * t.right.y + d.z * t.right.z) / math.max(t.scale.x, 0.001)
-    local along = (d.x * t.forward.x + d.y * t.forward.y + d.z * t.forward.z) / math.max(t.scale.z, 0.001)
-    return math.abs(across) <= 0.5 and math.abs(along) <= 0.5
-end
+--- Whether obj lies inside colour's hand zone (a card a player has just dropped is read where it lies).
+M.over_hand = seats.in_hand
 
 -- The zones a player may take a card from by dragging it into their hand: market columns (FD-2.B), the
 -- discard pile (FD-2.B) and the draw piles (FD-2.A).

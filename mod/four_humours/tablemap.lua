@@ -31,10 +31,11 @@ function M.bag_of(colour)
     return nil
 end
 
+--- The potions in colour's hand, read by position in the hand zone (seats.in_hand: hand membership lags a frame).
 function M.hand_potions(colour)
     local out = {}
-    for _, obj in ipairs(Player[colour].getHandObjects()) do
-        if obj.hasTag("fh-potion") then
+    for _, obj in ipairs(getObjectsWithTag("fh-potion")) do
+        if seats.in_hand(colour, obj) then
             table.insert(out, obj)
         end
     end

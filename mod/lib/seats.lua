@@ -16,6 +16,21 @@ function M.same(a, b)
     return a ~= nil and b ~= nil and a.getGUID() == b.getGUID()
 end
 
+--- Whether `obj` lies in `colour`'s hand zone (seen from above), by the hand's transform. Mods read hands this
+--  way, not with getHandObjects: TTS updates hand membership with physics, a frame late, so a card that came to
+--  rest in a hand in the frame a snapshot is taken would be missing from it.
+function M.in_hand(colour, obj)
+    local t = Player[colour].getHandTransform()
+    if t == nil then
+        return false
+    end
+    local p = obj.getPosition()
+    local d = { x = p.x - t.position.x, y = p.y - t.position.y, z = p.z - t.position.z }
+    local across = (d.x * t.right.x + d.y * t.right.y + d.z * t.right.z) / math.max(t.scale.x, 0.001)
+    local along = (d.x * t.forward.x + d.y * t.forward.y + d.z * t.forward.z) / math.max(t.scale.z, 0.001)
+    return math.abs(across) <= 0.5 and math.abs(along) <= 0.5
+end
+
 --- The seated colours among `player_colours`, in seat order.
 function M.colours_in_play(player_colours)
     local seated = getSeatedPlayers()

@@ -1,0 +1,282 @@
+"""``ttsmod pnp``: print-and-play PDFs, for every built-in game.
+
+The layout is checked on the plan the writer draws (millimetres, ±0.1 mm), the PDF itself by reading its bytes
+back: page count, each page's MediaBox in points, the crop-mark lines of its content streams, the same bytes
+twice.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from bridge.catalog import assets_dir, builtin_games
+from bridge.errors import DataError, InputError
+from tools.cli import cli
+from tools.pnp import (MARGIN_MM, PAPERS, PT_PER_MM, DeckArt, deck_sizes, game_art, plan_pages, with_bleed,
+                       write_pdf)
+from tools.render.layout import load_layouts
+
+GAMES = sorted(builtin_games())
+TOL = 0.1
+
+
+@pytest.fixture(scope="module")
+def arts(tmp_path_factory):
+    """Each game's art, rendered once into a build folder of this module."""
+    cache = {}
+
+    def get(game):
+        if game not in cache:
+            cache[game] = game_art(game, out_dir=tmp_path_factory.mktemp(game), jobs=2)
+        return cache[game]
+    return get
+
+
+def pdf_pages(data: bytes) -> list[tuple[list[float], str]]:
+    """Each page's MediaBox and its decompressed content stream, read back from the PDF's bytes."""
+    objects = {int(m.group(1)): m.group(2) for m in re.finditer(rb"(\d+) 0 obj(.*?)endobj", data, re.S)}
+
+    def stream(body: bytes) -> str:
+        length = int(re.search(rb"/Length (\d+)", body).group(1))
+        start = re.search(rb"stream\r?\n", body).end()
+        raw = body[start:start + length]
+        return (zlib.decompress(raw) if b"/FlateDecode" in body else raw).decode("latin-1")
+
+    pages = []
+    for body in objects.values():
+        if re.search(rb"/Type\s*/Page\b", body):
+            box = re.search(rb"/MediaBox\s*\[([^\]]*)\]", body)
+            if box is None:   # fpdf2 gives the page size on the Pages node
+                box = re.search(rb"/MediaBox\s*\[([^\]]*)\]", data)
+            content = int(re.search(rb"/Contents\s+(\d+) 0 R", body).group(1))
+            pages.append(([float(v) for v in box.group(1).split()], stream(objects[content])))
+    return pages
+
+
+def lines_mm(content: str, page_h: float) -> list[tuple[float, float, float, float]]:
+    """The ``x1 y1 m x2 y2 l S`` lines of a content stream, in mm from the page's top-left corner."""
+    out = []
+    for m in re.finditer(r"([-\d.]+) ([-\d.]+) m ([-\d.]+) ([-\d.]+) l S", content):
+        x1, y1, x2, y2 = (float(v) / PT_PER_MM for v in m.groups())
+        out.append((x1, page_h - y1, x2, page_h - y2))
+    return out
+
+
+def overlaps(a, b) -> bool:
+    return a[0] < b[2] - 1e-6 and b[0] < a[2] - 1e-6 and a[1] < b[3] - 1e-6 and b[1] < a[3] - 1e-6
+
+
+def bleed_rect(card):
+    left, top, right, bottom = card.cut
+    return left - card.bleed, top - card.bleed, right + card.bleed, bottom + card.bleed
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_deck_prints_at_its_size_mm_with_the_faces_shape(game, arts):
+    art = arts(game)
+    layouts = load_layouts(builtin_games()[game] / "layouts.toml", fonts_dir=assets_dir() / "fonts")
+    assert art.decks
+    for deck in art.decks:
+        face = art.images[deck.faces[0]]()
+        w, h = deck.size_mm
+        assert abs(w / h - face.width / face.height) < 0.01 * (w / h), deck.name
+        assert any(lay.size_mm == deck.size_mm for lay in layouts.layouts.values())
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("game", GAMES)
+def test_cards_are_centred_in_a_grid_inside_the_margins_and_never_overlap(game, paper, arts):
+    art = arts(game)
+    for bleed, gap in ((0.0, 0.0), (3.0, 2.0)):
+        plan = plan_pages(art.decks, paper=paper, bleed=bleed, gap=gap)
+        page_w, page_h = PAPERS[paper]
+        assert (plan.width, plan.height) == (page_w, page_h)
+        placed = [c.image for p in plan.pages if p.kind == "faces" for c in p.cards]
+        assert placed == [f for d in _by_size(art.decks) for f in d.faces]   # every face once, in deck order
+        for page in plan.pages:
+            rects = [bleed_rect(c) for c in page.cards]
+            left, top = min(r[0] for r in rects), min(r[1] for r in rects)
+            right, bottom = max(r[2] for r in rects), max(r[3] for r in rects)
+            assert left >= MARGIN_MM - TOL and top >= MARGIN_MM - TOL
+            assert right <= page_w - MARGIN_MM + TOL and bottom <= page_h - MARGIN_MM + TOL
+            if page.kind == "faces" and len(page.cards) > 1:
+                first_row = [c for c in page.cards if abs(c.y - page.cards[0].y) < TOL]
+                if len(page.cards) > len(first_row):     # a full row: the block is centred left to right
+                    assert abs(left - (page_w - max(r[2] for r in rects[:len(first_row)]))) < TOL
+            for i, a in enumerate(rects):
+                for b in rects[i + 1:]:
+                    assert not overlaps(a, b)
+            xs = sorted({round(c.x, 3) for c in page.cards})
+            for a, b in zip(xs, xs[1:]):   # neighbours: one card, two bleeds and the gap apart
+                assert abs(b - a - (page.cards[0].width + 2 * bleed + gap)) < TOL
+
+
+def _by_size(decks):
+    sizes = list(dict.fromkeys(d.size_mm for d in decks if d.faces))
+    return [d for s in sizes for d in decks if d.size_mm == s and d.faces]
+
+
+def test_poker_cards_on_a4_sit_three_by_three_centred_to_the_tenth_of_a_millimetre():
+    deck = DeckArt("d", (63.0, 88.0), tuple(f"f{i}" for i in range(10)), "back")
+    plan = plan_pages([deck], paper="a4", bleed=0, gap=0)
+    first = plan.pages[0].cards
+    assert len(first) == 9
+    # 3 × 63 = 189 mm wide, 3 × 88 = 264 mm high on 210 × 297 mm
+    assert (first[0].x, first[0].y) == pytest.approx((10.5, 16.5), abs=TOL)
+    assert (first[4].x, first[4].y) == pytest.approx((73.5, 104.5), abs=TOL)
+    assert (first[8].x + 63, first[8].y + 88) == pytest.approx((199.5, 280.5), abs=TOL)
+    assert [p.kind for p in plan.pages] == ["faces", "backs", "faces", "backs"]
+    assert len(plan.pages[2].cards) == 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_duplex_puts_the_back_of_face_k_behind_face_k_for_a_long_edge_flip(game, arts):
+    art = arts(game)
+    plan = plan_pages(art.decks, paper="a4", bleed=2.0, gap=1.0, duplex=True)
+    backs_of = {d.name: d.back for d in art.decks}
+    assert [p.kind for p in plan.pages] == ["faces", "backs"] * (len(plan.pages) // 2)
+    for faces, backs in zip(plan.pages[::2], plan.pages[1::2]):
+        assert len(faces.cards) == len(backs.cards)
+        for face, back in zip(faces.cards, backs.cards):
+            assert (back.deck, back.index, back.image) == (face.deck, face.index, backs_of[face.deck])
+            # turned over about the long (vertical) edge: x mirrors, y stays
+            assert back.x == pytest.approx(plan.width - face.x - face.width, abs=TOL)
+            assert back.y == pytest.approx(face.y, abs=TOL)
+            assert (back.width, back.height) == (face.width, face.height)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_without_duplex_each_deck_back_is_printed_once(game, arts):
+    art = arts(game)
+    plan = plan_pages(art.decks, paper="letter", duplex=False)
+    backs = [c for p in plan.pages if p.kind == "backs" for c in p.cards]
+    assert sorted(c.image for c in backs) == sorted(d.back for d in art.decks if d.faces)
+    assert plan.pages[-1].kind == "backs" and plan.pages[0].kind == "faces"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_crop_marks_lie_outside_every_card_and_bleed_on_each_cut_line(game, arts):
+    art = arts(game)
+    plan = plan_pages(art.decks, paper="a4", bleed=3.0, gap=2.0)
+    for page in plan.pages:
+        rects = [bleed_rect(c) for c in page.cards]
+        for x1, y1, x2, y2 in page.marks:
+            assert x1 == x2 or y1 == y2
+            mark = (min(x1, x2), min(y1, y2), max(x1, x2) + 1e-3, max(y1, y2) + 1e-3)
+            assert not any(overlaps(mark, r) for r in rects)
+            assert 0 <= mark[0] and mark[2] <= plan.width and 0 <= mark[1] and mark[3] <= plan.height
+        vertical = {round(m[0], 3) for m in page.marks if m[0] == m[2]}
+        horizontal = {round(m[1], 3) for m in page.marks if m[1] == m[3]}
+        for card in page.cards:
+            left, top, right, bottom = card.cut
+            assert {round(left, 3), round(right, 3)} <= vertical
+            assert {round(top, 3), round(bottom, 3)} <= horizontal
+    assert all(not p.marks for p in plan_pages(art.decks, crop_marks=False).pages)
+
+
+def test_bleed_repeats_the_edge_pixels_and_leaves_the_face_unscaled():
+    face = Image.new("RGB", (63 * 4, 88 * 4), (200, 200, 200))
+    for x in range(face.width):
+        face.putpixel((x, 0), (255, 0, 0))               # top row red
+        face.putpixel((x, face.height - 1), (0, 0, 255))  # bottom row blue
+    out = with_bleed(face, 63, 88, 3)
+    b = round(3 / 25.4 * 300)
+    w, h = round(63 / 25.4 * 300), round(88 / 25.4 * 300)
+    assert out.size == (w + 2 * b, h + 2 * b)
+    assert out.getpixel((b + w // 2, 0)) == (255, 0, 0)            # top bleed: the top row
+    assert out.getpixel((b + w // 2, h + 2 * b - 1)) == (0, 0, 255)  # bottom bleed: the bottom row
+    assert out.getpixel((b + w // 2, b + h // 2)) == (200, 200, 200)
+    # the face's first grey row starts just inside the cut line: the face was resampled to its size, no bigger
+    # (a face scaled up into the bleed would push its red row out past the cut line)
+    assert out.getpixel((b + w // 2, b))[0] > 230 and out.getpixel((b + w // 2, b - 1)) == (255, 0, 0)
+    assert all(abs(v - 200) <= 3 for v in out.getpixel((b + w // 2, b + 20)))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_pdf_has_a_page_per_plan_page_of_the_paper_size_in_points_and_draws_the_marks(game, arts):
+    art = arts(game)
+    plan = plan_pages(art.decks, paper="a4", bleed=1.0)
+    data = write_pdf(plan, art.images, title=art.name)
+    assert data.startswith(b"%PDF-")
+    pages = pdf_pages(data)
+    assert len(pages) == len(plan.pages)
+    for (box, content), page in zip(pages, plan.pages):
+        assert box[2:] == pytest.approx((595.28, 841.89), abs=0.01)
+        drawn = sorted(lines_mm(content, plan.height))
+        assert len(drawn) == len(page.marks)
+        for got, want in zip(drawn, sorted(page.marks)):
+            assert got == pytest.approx(want, abs=TOL)
+        assert content.count(" Do") == len(page.cards)   # one image per card
+    assert b"/DCTDecode" in data                          # images embedded as JPEG
+    assert write_pdf(plan, art.images, title=art.name) == data   # fixed creation date: same bytes
+
+
+def test_a_letter_pdf_is_612_by_792_points():
+    deck = DeckArt("d", (63.0, 88.0), ("f", "f"), "b")
+    plan = plan_pages([deck], paper="letter")
+    images = {"f": lambda: Image.new("RGB", (63, 88), "red"), "b": lambda: Image.new("RGB", (63, 88), "blue")}
+    pages = pdf_pages(write_pdf(plan, images, title="t"))
+    assert [box[2:] for box, _ in pages] == [pytest.approx([612.0, 792.0], abs=0.01)] * 2
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_pdf_after_a_build_renders_nothing_again(game, arts, tmp_path):
+    first = arts(game)
+    totals = []
+    game_art(game, out_dir=first.out_dir, jobs=1, progress=lambda done, total: totals.append(total))
+    assert totals and max(totals) == 0
+
+
+def test_a_deck_without_size_mm_is_one_error_naming_layouts_toml(tmp_path):
+    layouts_file = tmp_path / "layouts.toml"
+    layouts_file.write_text('[layouts.card]\nsize = [630, 880]\n', encoding="utf-8")
+    layouts = load_layouts(layouts_file, fonts_dir=tmp_path)
+    with pytest.raises(DataError, match=r"layouts.toml: deck 'tricks': no layout of 630x880 px gives size_mm"):
+        deck_sizes(layouts, (630, 880), "tricks")
+    layouts_file.write_text('[layouts.a]\nsize = [630, 880]\nsize_mm = [63, 88]\n'
+                            '[layouts.b]\nsize = [630, 880]\nsize_mm = [57, 80]\n', encoding="utf-8")
+    with pytest.raises(DataError, match=r'layout "a": size_mm: .*different printed sizes'):
+        deck_sizes(load_layouts(layouts_file, fonts_dir=tmp_path), (630, 880), "tricks")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("size_mm = [63]", "must be two numbers"),
+    ('size_mm = ["a", 88]', "must be two numbers"),
+    ("size_mm = [1, 88]", "values must be 5..2000 mm"),
+    ("size_mm = [88, 63]", "is not the shape of the 630x880 px image"),
+])
+def test_bad_size_mm_is_reported_with_file_layout_and_field(tmp_path, text, message):
+    layouts_file = tmp_path / "layouts.toml"
+    layouts_file.write_text(f"[layouts.card]\nsize = [630, 880]\n{text}\n", encoding="utf-8")
+    with pytest.raises(DataError) as err:
+        load_layouts(layouts_file, fonts_dir=tmp_path)
+    assert str(err.value).startswith('layouts.toml: layout "card": size_mm: ') and message in str(err.value)
+
+
+def test_a_card_larger_than_the_page_and_bad_options_are_input_errors():
+    with pytest.raises(InputError, match="does not fit"):
+        plan_pages([DeckArt("map", (300.0, 400.0), ("f",), "b")], paper="a4")
+    with pytest.raises(InputError, match="--bleed"):
+        plan_pages([], bleed=-1)
+    with pytest.raises(InputError, match="--paper"):
+        plan_pages([], paper="a3")
+
+
+def test_the_command_writes_the_pdf_atomically_and_reports_bad_options_in_one_line(tmp_path, arts):
+    game = GAMES[0]
+    build_dir = arts(game).out_dir
+    out = tmp_path / "cards.pdf"
+    runner = CliRunner()
+    result = runner.invoke(cli, ["pnp", game, "--build-dir", str(build_dir), "--out", str(out), "--paper", "letter",
+                                 "--bleed", "2", "--gap", "1", "--no-crop-marks"])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(b"%PDF-") and str(out) in result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["cards.pdf"]   # no temporary file left
+    bad = runner.invoke(cli, ["pnp", game, "--build-dir", str(build_dir), "--out", str(tmp_path / "x.pdf"),
+                              "--bleed", "40"])
+    assert bad.exit_code == 2 and "--bleed must be 0..10 mm" in bad.output
+    assert "Traceback" not in bad.output and not (tmp_path / "x.pdf").exists()

@@ -1,0 +1,67 @@
+"""``ttsmod pnp``: a game's cards as a print-and-play PDF (:mod:`tools.pnp`)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from bridge.rules.game import LANGUAGES
+
+PAPERS = ("a4", "letter")   # tools.pnp.PAPERS, kept here so --help does not import Pillow
+
+
+@click.command("pnp", short_help="Write a game's cards as a print-and-play PDF.")
+@click.argument("game")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="The PDF to write (default: <build folder>/<Game>-pnp-<paper>.pdf).")
+@click.option("--build-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="The build folder whose render cache is used (default: build/<game>/).")
+@click.option("--paper", type=click.Choice(PAPERS), default="a4", show_default=True, help="Paper size.")
+@click.option("--lang", type=click.Choice(LANGUAGES), default="en", show_default=True,
+              help="Card language (one of the game's languages).")
+@click.option("--mode", metavar="MODE", help="One of the game's modes (checked; the cards are the same for each).")
+@click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
+              help="Art extended past each cut line, in mm (edge pixels repeated outward).")
+@click.option("--crop-marks/--no-crop-marks", default=True, show_default=True,
+              help="Draw cut lines' marks in the margin.")
+@click.option("--duplex/--no-duplex", default=True, show_default=True,
+              help="A page of backs after each page of faces (long-edge flip); else each deck's back once.")
+@click.option("--gap", type=float, default=0.0, show_default=True, metavar="MM",
+              help="Space between neighbouring cards' bleeds, in mm.")
+@click.option("--jobs", type=click.IntRange(min=1), help="Render processes (default: all cores).")
+def pnp_command(game: str, out: Path | None, build_dir: Path | None, paper: str, lang: str, mode: str | None,
+                bleed: float, crop_marks: bool, duplex: bool, gap: float, jobs: int | None) -> None:
+    """Write GAME's cards (a built-in game id, or a game data folder) as a print-and-play PDF.
+
+    Cards print at their size in millimetres (size_mm in the game's layouts.toml), as many per page as fit.
+    The art comes from the build folder's render cache, so after ttsmod build nothing is drawn again.
+    """
+    from tools.pnp import check_options, pnp
+
+    check_options(paper, bleed, gap)
+    bars: dict[str, object] = {}
+
+    def bar_for(label: str):
+        def progress(done: int, total: int) -> None:
+            bar = bars.get(label)
+            if bar is None:
+                if total == 0:
+                    return
+                bar = bars[label] = click.progressbar(length=total, label=label, file=sys.stderr)
+                bar.__enter__()
+            bar.update(done - bar.pos)
+        return progress
+
+    try:
+        path, plan = pnp(game, out, paper=paper, lang=lang, mode=mode, bleed=bleed, crop_marks=crop_marks,
+                         duplex=duplex, gap=gap, build_dir=build_dir, jobs=jobs,
+                         render_progress=bar_for("rendering"), page_progress=bar_for("pages"))
+    finally:
+        for bar in bars.values():
+            bar.__exit__(None, None, None)
+    cards = sum(len(p.cards) for p in plan.pages if p.kind == "faces")
+    click.echo(f"{path}  {len(plan.pages)} page(s), {cards} card(s), {paper}")
+    if duplex:
+        click.secho("print double-sided, flip on the long edge", fg="green")

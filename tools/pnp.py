@@ -1,0 +1,415 @@
+"""``ttsmod pnp``: a game's cards as a print-and-play PDF.
+
+The art comes from the build's own render pipeline, run into the build folder (``build/<game>/`` by default), so a
+PDF made after a build draws nothing again: each card face is cut from its deck's packed sheet, each back is the
+deck's back image. Every deck's printed size is data: ``size_mm`` of the layouts in the game's ``layouts.toml``
+whose pixel size is the deck's face size (they must agree).
+
+The work is split in two so it can be tested to the millimetre:
+
+- :func:`plan_pages` lays the cards out (a :class:`Plan`: pages, each card's cut rectangle and bleed, the crop
+  marks) from sizes alone — no images, no PDF;
+- :func:`write_pdf` draws a plan with fpdf2: each image extended by the bleed (its edge pixels repeated outward,
+  the face itself never scaled past its cut line), resampled to 300 dpi and embedded as JPEG; crop marks as vector
+  lines outside the cards. The creation date is fixed, so the same inputs give the same bytes.
+
+Layout: the cards of one printed size (deck after deck, in the game's deck order) fill a page's grid, row by
+row, the grid centred on the page; the next card size starts a new page. With duplex, each page of faces is
+followed by a page of their backs (each card its own deck's back) mirrored left to right, so that printed
+double-sided with a long-edge flip the back of face k lies behind face k. Without duplex, each
+deck's back is printed once, after every face page.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import io
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+from bridge.errors import DataError, InputError
+
+PAPERS: Mapping[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+"""Paper name → (width, height) in millimetres, portrait."""
+
+DPI = 300
+"""The resolution images are embedded at."""
+JPEG_QUALITY = 90
+MM_PER_INCH = 25.4
+PT_PER_MM = 72 / MM_PER_INCH
+
+MARGIN_MM = 5.0
+"""The edge of the sheet no card, bleed or mark goes into (most printers cannot print there)."""
+MARK_OFFSET_MM = 1.0
+"""Crop marks start this far outside the outermost bleed, so they never touch printed art."""
+MARK_LENGTH_MM = 4.0
+MARK_WIDTH_MM = 0.2
+
+DEFAULT_BLEED_MM = 0.0
+"""No bleed by default: 3 × 3 poker cards fit an A4 or letter page only without it (``--bleed 3``: 2 × 2)."""
+DEFAULT_GAP_MM = 0.0
+MAX_BLEED_MM = 10.0
+MAX_GAP_MM = 50.0
+
+CREATION_DATE = _dt.datetime(2000, 1, 1, tzinfo=_dt.timezone.utc)
+"""The fixed creation date every PDF carries (same inputs, same bytes)."""
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class DeckArt:
+    """One deck to print: its name, printed card size (mm), one image key per face, the back's image key."""
+
+    name: str
+    size_mm: tuple[float, float]
+    faces: tuple[str, ...]
+    back: str
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One card on a page: image ``image`` cut to the rectangle ``x, y, width, height`` (mm from the page's
+    top-left corner), its art extended ``bleed`` mm past every side. ``index`` is the face's index in its deck
+    (on a back page: the index of the face it lies behind)."""
+
+    image: str
+    deck: str
+    index: int
+    x: float
+    y: float
+    width: float
+    height: float
+    bleed: float
+
+    @property
+    def cut(self) -> tuple[float, float, float, float]:
+        """``(left, top, right, bottom)`` of the cut line, in mm."""
+        return self.x, self.y, self.x + self.width, self.y + self.height
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of the plan: ``kind`` is ``"faces"`` or ``"backs"``; ``marks`` are crop-mark lines
+    ``(x1, y1, x2, y2)`` in mm."""
+
+    kind: str
+    cards: tuple[Placement, ...]
+    marks: tuple[tuple[float, float, float, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every page of the PDF, paper size in mm."""
+
+    paper: str
+    width: float
+    height: float
+    pages: tuple[Page, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """How a deck's cards fall on a page: columns × rows of cut rectangles, the first one's top-left corner."""
+
+    columns: int
+    rows: int
+    left: float
+    top: float
+    pitch_x: float
+    pitch_y: float
+    card_w: float
+    card_h: float
+
+    @property
+    def per_page(self) -> int:
+        return self.columns * self.rows
+
+    def slot(self, k: int) -> tuple[float, float]:
+        """Top-left corner (mm) of slot ``k``'s cut rectangle."""
+        return self.left + (k % self.columns) * self.pitch_x, self.top + (k // self.columns) * self.pitch_y
+
+
+def check_options(paper: str, bleed: float, gap: float) -> None:
+    """:class:`InputError` for an unknown paper or a bleed or gap out of range."""
+    if paper not in PAPERS:
+        raise InputError(f'--paper must be one of {", ".join(PAPERS)}, not "{paper}"')
+    if not 0 <= bleed <= MAX_BLEED_MM:
+        raise InputError(f"--bleed must be 0..{MAX_BLEED_MM:g} mm, not {bleed:g}")
+    if not 0 <= gap <= MAX_GAP_MM:
+        raise InputError(f"--gap must be 0..{MAX_GAP_MM:g} mm, not {gap:g}")
+
+
+def grid_for(size_mm: tuple[float, float], paper: tuple[float, float], *, bleed: float, gap: float,
+             crop_marks: bool, deck: str = "") -> Grid:
+    """The most cards of ``size_mm`` a page holds, the block centred on the page.
+
+    Cards are ``2 × bleed + gap`` apart (bleeds never overlap); the block with its bleed, and the crop marks
+    outside it, stay :data:`MARGIN_MM` inside the sheet's edge. :class:`InputError` when not one card fits.
+    """
+    page_w, page_h = paper
+    card_w, card_h = size_mm
+    pitch_x, pitch_y = card_w + 2 * bleed + gap, card_h + 2 * bleed + gap
+    edge = MARGIN_MM + (MARK_OFFSET_MM + MARK_LENGTH_MM if crop_marks else 0.0)
+
+    def count(room: float, card: float, pitch: float) -> int:
+        # n cards take n * card + n * 2 * bleed + (n - 1) * gap
+        usable = room - 2 * edge
+        return max(0, math.floor((usable - card - 2 * bleed) / pitch + 1e-9) + 1) if usable >= card + 2 * bleed else 0
+
+    columns, rows = count(page_w, card_w, pitch_x), count(page_h, card_h, pitch_y)
+    if columns < 1 or rows < 1:
+        raise InputError(f"deck {deck!r}: a {card_w:g} x {card_h:g} mm card with {bleed:g} mm bleed does not fit "
+                         f"on a {page_w:g} x {page_h:g} mm page")
+    block_w = columns * card_w + (columns - 1) * (pitch_x - card_w)   # cut edge to cut edge
+    block_h = rows * card_h + (rows - 1) * (pitch_y - card_h)
+    return Grid(columns, rows, (page_w - block_w) / 2, (page_h - block_h) / 2, pitch_x, pitch_y, card_w, card_h)
+
+
+def crop_marks_for(cards: Sequence[Placement]) -> tuple[tuple[float, float, float, float], ...]:
+    """Crop marks for the cards of a page: for every cut line, a short line in the margin beyond each end of the
+    block of cards (outside every card and its bleed), so the marks can be lined up with a ruler."""
+    if not cards:
+        return ()
+    bleed = max(c.bleed for c in cards)
+    left = min(c.x for c in cards) - bleed
+    right = max(c.x + c.width for c in cards) + bleed
+    top = min(c.y for c in cards) - bleed
+    bottom = max(c.y + c.height for c in cards) + bleed
+    xs = sorted({round(v, 6) for c in cards for v in (c.x, c.x + c.width)})
+    ys = sorted({round(v, 6) for c in cards for v in (c.y, c.y + c.height)})
+    near, far = MARK_OFFSET_MM, MARK_OFFSET_MM + MARK_LENGTH_MM
+    marks: list[tuple[float, float, float, float]] = []
+    for x in xs:
+        marks.append((x, top - far, x, top - near))
+        marks.append((x, bottom + near, x, bottom + far))
+    for y in ys:
+        marks.append((left - far, y, left - near, y))
+        marks.append((right + near, y, right + far, y))
+    return tuple(marks)
+
+
+def plan_pages(decks: Sequence[DeckArt], *, paper: str = "a4", bleed: float = DEFAULT_BLEED_MM,
+               gap: float = DEFAULT_GAP_MM, crop_marks: bool = True, duplex: bool = True) -> Plan:
+    """Lay ``decks`` out on pages (see the module docstring); sizes only, no image is read."""
+    check_options(paper, bleed, gap)
+    page_w, page_h = PAPERS[paper]
+    pages: list[Page] = []
+
+    def page(kind: str, cards: list[Placement]) -> Page:
+        marks = crop_marks_for(cards) if crop_marks else ()
+        return Page(kind, tuple(cards), marks)
+
+    by_size: dict[tuple[float, float], list[DeckArt]] = {}
+    for deck in decks:
+        if deck.faces:
+            by_size.setdefault(deck.size_mm, []).append(deck)
+    for size, group in by_size.items():
+        grid = grid_for(size, (page_w, page_h), bleed=bleed, gap=gap, crop_marks=crop_marks, deck=group[0].name)
+        cards = [(deck, i, image) for deck in group for i, image in enumerate(deck.faces)]
+        for start in range(0, len(cards), grid.per_page):
+            faces = []
+            backs = []
+            for k, (deck, index, image) in enumerate(cards[start:start + grid.per_page]):
+                x, y = grid.slot(k)
+                faces.append(Placement(image, deck.name, index, x, y, grid.card_w, grid.card_h, bleed))
+                # long-edge flip: the sheet turns about its vertical axis, so x mirrors and y stays
+                backs.append(Placement(deck.back, deck.name, index, page_w - x - grid.card_w, y,
+                                       grid.card_w, grid.card_h, bleed))
+            pages.append(page("faces", faces))
+            if duplex:
+                pages.append(page("backs", backs))
+    if not duplex:
+        # each deck's back once, decks of one card size sharing pages
+        for size, group in by_size.items():
+            grid = grid_for(size, (page_w, page_h), bleed=bleed, gap=gap, crop_marks=crop_marks, deck=group[0].name)
+            for start in range(0, len(group), grid.per_page):
+                cards = []
+                for k, deck in enumerate(group[start:start + grid.per_page]):
+                    x, y = grid.slot(k)
+                    cards.append(Placement(deck.back, deck.name, 0, x, y, grid.card_w, grid.card_h, bleed))
+                pages.append(page("backs", cards))
+    return Plan(paper, page_w, page_h, tuple(pages))
+
+
+# -- images ------------------------------------------------------------------------------------------------
+
+def px(mm: float) -> int:
+    """Millimetres → pixels at :data:`DPI` (at least 1)."""
+    return max(1, round(mm / MM_PER_INCH * DPI))
+
+
+def with_bleed(face, width_mm: float, height_mm: float, bleed_mm: float):
+    """``face`` resampled to 300 dpi at its printed size, then extended by ``bleed_mm`` on every side by repeating
+    its edge pixels outward (the face itself is not enlarged: its pixels end on the cut line)."""
+    from PIL import Image
+
+    w, h = px(width_mm), px(height_mm)
+    face = face.convert("RGB")
+    if face.size != (w, h):
+        face = face.resize((w, h), Image.Resampling.LANCZOS)
+    b = round(bleed_mm / MM_PER_INCH * DPI)
+    if b <= 0:
+        return face
+    out = Image.new("RGB", (w + 2 * b, h + 2 * b))
+    out.paste(face, (b, b))
+    out.paste(face.crop((0, 0, w, 1)).resize((w, b)), (b, 0))                  # top edge
+    out.paste(face.crop((0, h - 1, w, h)).resize((w, b)), (b, b + h))          # bottom edge
+    out.paste(face.crop((0, 0, 1, h)).resize((b, h)), (0, b))                  # left edge
+    out.paste(face.crop((w - 1, 0, w, h)).resize((b, h)), (b + w, b))          # right edge
+    for (cx, cy), (ox, oy) in (((0, 0), (0, 0)), ((w - 1, 0), (b + w, 0)), ((0, h - 1), (0, b + h)),
+                               ((w - 1, h - 1), (b + w, b + h))):
+        out.paste(face.getpixel((cx, cy)), (ox, oy, ox + b, oy + b))           # corners: the corner pixel
+    return out
+
+
+def jpeg(image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="JPEG", quality=JPEG_QUALITY, optimize=True, dpi=(DPI, DPI))
+    return buffer.getvalue()
+
+
+def write_pdf(plan: Plan, images: Mapping[str, Callable[[], object]], *, title: str,
+              progress: Progress | None = None) -> bytes:
+    """The PDF of ``plan``: ``images`` maps each image key of the plan to a function returning its PIL image.
+    Each distinct (image, size, bleed) is encoded once and embedded once."""
+    from fpdf import FPDF
+
+    pdf = FPDF(orientation="P", unit="mm", format=(plan.width, plan.height))
+    pdf.set_creation_date(CREATION_DATE)
+    pdf.set_title(title)
+    pdf.set_creator("ttsmod pnp")
+    pdf.set_auto_page_break(False)
+    pdf.set_margin(0)
+    pdf.set_draw_color(0, 0, 0)
+    pdf.set_line_width(MARK_WIDTH_MM)
+    encoded: dict[tuple[str, float, float, float], bytes] = {}
+    total = len(plan.pages)
+    if progress is not None:
+        progress(0, total)
+    for number, page in enumerate(plan.pages):
+        pdf.add_page()
+        for card in page.cards:
+            key = (card.image, card.width, card.height, card.bleed)
+            data = encoded.get(key)
+            if data is None:
+                data = encoded[key] = jpeg(with_bleed(images[card.image](), card.width, card.height, card.bleed))
+            pdf.image(io.BytesIO(data), x=card.x - card.bleed, y=card.y - card.bleed,
+                      w=card.width + 2 * card.bleed, h=card.height + 2 * card.bleed)
+        for x1, y1, x2, y2 in page.marks:
+            pdf.line(x1, y1, x2, y2)
+        if progress is not None:
+            progress(number + 1, total)
+    return bytes(pdf.output())
+
+
+# -- a game's decks, from its build --------------------------------------------------------------------------
+
+def deck_sizes(layouts, face_size: tuple[int, int], deck: str) -> tuple[float, float]:
+    """The printed size of a deck whose faces are ``face_size`` pixels: the ``size_mm`` of the layouts of that
+    pixel size. :class:`DataError` when none has one or they disagree."""
+    found = {k: lay.size_mm for k, lay in layouts.layouts.items()
+             if not lay.tiled and (lay.width, lay.height) == tuple(face_size) and lay.size_mm is not None}
+    sizes = set(found.values())
+    if not sizes:
+        raise DataError(layouts.file, None, None,
+                        f"deck {deck!r}: no layout of {face_size[0]}x{face_size[1]} px gives size_mm, its printed "
+                        "size (add size_mm = [width, height] in millimetres)")
+    if len(sizes) > 1:
+        kinds = sorted(found)
+        raise DataError(layouts.file, f'layout "{kinds[0]}"', "size_mm",
+                        f"deck {deck!r}: the {face_size[0]}x{face_size[1]} px layouts {', '.join(kinds)} give "
+                        "different printed sizes")
+    return sizes.pop()
+
+
+@dataclass(frozen=True)
+class GameArt:
+    """What the PDF of a game is made of: its decks and a loader per image key."""
+
+    id: str
+    name: str
+    out_dir: Path
+    decks: tuple[DeckArt, ...]
+    images: Mapping[str, Callable[[], object]]
+
+
+def _sheet_face(sheet_path: Path, column: int, row: int, cell: tuple[int, int]) -> Callable[[], object]:
+    def load():
+        from PIL import Image
+
+        with Image.open(sheet_path) as sheet:
+            cw, ch = cell
+            return sheet.crop((column * cw, row * ch, (column + 1) * cw, (row + 1) * ch)).convert("RGB")
+    return load
+
+
+def _whole(path: Path) -> Callable[[], object]:
+    def load():
+        from PIL import Image
+
+        with Image.open(path) as image:
+            return image.convert("RGB")
+    return load
+
+
+def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str | None = None,
+             jobs: int | None = None, progress: Progress | None = None) -> GameArt:
+    """Render ``game``'s art through the build's pipeline into ``out_dir`` (default the build folder: a PDF after
+    a build renders nothing again) and describe its decks for :func:`plan_pages`."""
+    from bridge.catalog import load
+    from tools.build import JPEG_QUALITY as BUILD_QUALITY, check_lang, check_mode
+    from tools.buildstamp import default_out_dir
+    from tools.folderlock import folder_lock
+    from tools.games.builder import builder_of
+    from tools.render.layout import load_layouts
+    from bridge.catalog import assets_dir
+
+    loaded = load(game)
+    check_lang(loaded.meta, lang)
+    check_mode(loaded.meta, mode)
+    builder = builder_of(loaded.meta, loaded.folder)
+    out = Path(out_dir) if out_dir is not None else default_out_dir(loaded.meta.id)
+    layouts = load_layouts(loaded.folder / "layouts.toml", fonts_dir=assets_dir() / "fonts")
+    with folder_lock(out, what="pnp"):
+        # prune=False: files of the last build stay for its save; the next build tidies up
+        art = builder.render(loaded.data, out, lang=lang, fmt="jpg", quality=BUILD_QUALITY, use_cache=True,
+                             jobs=jobs, progress=progress, game_dir=loaded.folder, prune=False)
+    decks: list[DeckArt] = []
+    images: dict[str, Callable[[], object]] = {}
+    for name, packed in art.decks.items():
+        size = deck_sizes(layouts, packed.face_size, name)
+        faces = []
+        for i, (sheet_no, slot) in enumerate(packed.placement):
+            sheet = packed.sheets[sheet_no]
+            key = f"{name}:{i}"
+            images[key] = _sheet_face(sheet.path, slot % sheet.columns, slot // sheet.columns,
+                                      (sheet.cell_width, sheet.cell_height))
+            faces.append(key)
+        back = f"{name}:back"
+        images[back] = _whole(packed.back_path)
+        decks.append(DeckArt(name, size, tuple(faces), back))
+    return GameArt(loaded.meta.id, loaded.meta.name.en, out, tuple(decks), images)
+
+
+def pnp(game, out: Path | None = None, *, paper: str = "a4", lang: str = "en", mode: str | None = None,
+        bleed: float = DEFAULT_BLEED_MM, crop_marks: bool = True, duplex: bool = True, gap: float = DEFAULT_GAP_MM,
+        build_dir: Path | None = None, jobs: int | None = None, render_progress: Progress | None = None,
+        page_progress: Progress | None = None) -> tuple[Path, Plan]:
+    """Write ``game``'s print-and-play PDF to ``out`` (default ``<build folder>/<Game>-pnp-<paper>.pdf``)
+    atomically; returns the path and the plan it drew."""
+    from bridge.fsio import atomic_write_bytes
+    from tools.build import output_stem
+
+    check_options(paper, bleed, gap)
+    art = game_art(game, out_dir=build_dir, lang=lang, mode=mode, jobs=jobs, progress=render_progress)
+    plan = plan_pages(art.decks, paper=paper, bleed=bleed, gap=gap, crop_marks=crop_marks, duplex=duplex)
+    data = write_pdf(plan, art.images, title=art.name, progress=page_progress)
+    if out is None:
+        out = art.out_dir / f"{output_stem(art.name)}-pnp-{paper}.pdf"
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(out, data)
+    return out, plan

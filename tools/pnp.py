@@ -53,6 +53,15 @@ DEFAULT_GAP_MM = 0.0
 MAX_BLEED_MM = 10.0
 MAX_GAP_MM = 50.0
 
+COVER_FONT = "DejaVuSans.ttf"
+"""The font (of ``assets/fonts/``) of the cover and the tile indexes: any game's name prints."""
+TILE_OVERLAP_MM = 10.0
+"""How much neighbouring tiles of a board overlap (the alignment marks lie in the middle of the overlap)."""
+TILE_INDEX_MM = 14.0
+"""The strip at a tile page's foot that holds its page index."""
+ALIGN_MARK_MM = 6.0
+"""Length of each arm of an alignment cross on a tiled board."""
+
 CREATION_DATE = _dt.datetime(2000, 1, 1, tzinfo=_dt.timezone.utc)
 """The fixed creation date every PDF carries (same inputs, same bytes)."""
 
@@ -70,6 +79,15 @@ class DeckArt:
 
 
 @dataclass(frozen=True)
+class SingleArt:
+    """A component printed once (a board, a token, a player mat): its name, printed size (mm), image key."""
+
+    name: str
+    size_mm: tuple[float, float]
+    image: str
+
+
+@dataclass(frozen=True)
 class Placement:
     """One card on a page: image ``image`` cut to the rectangle ``x, y, width, height`` (mm from the page's
     top-left corner), its art extended ``bleed`` mm past every side. ``index`` is the face's index in its deck
@@ -83,6 +101,9 @@ class Placement:
     width: float
     height: float
     bleed: float
+    region: tuple[float, float, float, float] | None = None   # part of the source shown: mm of its printed size
+    source_mm: tuple[float, float] | None = None             # the source's whole printed size (with region)
+    rotated: bool = False                                     # the source turned 90° clockwise to fit the page
 
     @property
     def cut(self) -> tuple[float, float, float, float]:
@@ -98,6 +119,22 @@ class Page:
     kind: str
     cards: tuple[Placement, ...]
     marks: tuple[tuple[float, float, float, float], ...] = ()
+    texts: tuple[tuple[float, float, float, str], ...] = ()          # (x, y baseline, size pt, text), mm
+    boxes: tuple[tuple[float, float, float, float, bool], ...] = ()  # (x, y, w, h, filled): the tile index
+    tile: "TileInfo | None" = None
+
+
+@dataclass(frozen=True)
+class TileInfo:
+    """Which part of a board a tile page shows: the board, its tile grid, this tile's row and column and the
+    board rectangle (mm of the board's printed size) it covers."""
+
+    board: str
+    rows: int
+    columns: int
+    row: int
+    column: int
+    region: tuple[float, float, float, float]
 
 
 @dataclass(frozen=True)
@@ -191,9 +228,12 @@ def crop_marks_for(cards: Sequence[Placement]) -> tuple[tuple[float, float, floa
     return tuple(marks)
 
 
-def plan_pages(decks: Sequence[DeckArt], *, paper: str = "a4", bleed: float = DEFAULT_BLEED_MM,
-               gap: float = DEFAULT_GAP_MM, crop_marks: bool = True, duplex: bool = True) -> Plan:
-    """Lay ``decks`` out on pages (see the module docstring); sizes only, no image is read."""
+def plan_pages(decks: Sequence[DeckArt], singles: Sequence[SingleArt] = (), *, paper: str = "a4",
+               bleed: float = DEFAULT_BLEED_MM, gap: float = DEFAULT_GAP_MM, crop_marks: bool = True,
+               duplex: bool = True, title: str | None = None) -> Plan:
+    """Lay ``decks`` and ``singles`` out on pages (see the module docstring); sizes only, no image is read.
+
+    With a ``title``, the first page is a cover: the title, the component count and the contents."""
     check_options(paper, bleed, gap)
     page_w, page_h = PAPERS[paper]
     pages: list[Page] = []
@@ -231,7 +271,128 @@ def plan_pages(decks: Sequence[DeckArt], *, paper: str = "a4", bleed: float = DE
                     x, y = grid.slot(k)
                     cards.append(Placement(deck.back, deck.name, 0, x, y, grid.card_w, grid.card_h, bleed))
                 pages.append(page("backs", cards))
+    for extra in plan_singles(singles, (page_w, page_h), bleed=bleed, gap=gap, crop_marks=crop_marks):
+        # printed double-sided, a one-sided page gets a blank back: nothing lands behind a board or a token
+        pages += [extra, Page("blank", ())] if duplex else [extra]
+    if title is not None:
+        cover = cover_pages(title, decks, singles, pages, (page_w, page_h))
+        pages[:0] = [p for c in cover for p in ([c, Page("blank", ())] if duplex else [c])]
     return Plan(paper, page_w, page_h, tuple(pages))
+
+
+def fits(size_mm: tuple[float, float], paper: tuple[float, float], *, bleed: float, crop_marks: bool) -> bool:
+    edge = MARGIN_MM + (MARK_OFFSET_MM + MARK_LENGTH_MM if crop_marks else 0.0)
+    return (size_mm[0] + 2 * bleed <= paper[0] - 2 * edge + 1e-9
+            and size_mm[1] + 2 * bleed <= paper[1] - 2 * edge + 1e-9)
+
+
+def plan_singles(singles: Sequence[SingleArt], paper: tuple[float, float], *, bleed: float, gap: float,
+                 crop_marks: bool) -> list[Page]:
+    """Components printed once: those that fit a page (upright, else turned) as punch-out sheets, grouped by
+    size, with crop marks; larger ones (boards, maps) as overlapping tiles (:func:`plan_tiles`)."""
+    pages: list[Page] = []
+    sheets: dict[tuple[tuple[float, float], bool], list[SingleArt]] = {}
+    large: list[SingleArt] = []
+    for single in singles:
+        if fits(single.size_mm, paper, bleed=bleed, crop_marks=crop_marks):
+            sheets.setdefault((single.size_mm, False), []).append(single)
+        elif fits(single.size_mm[::-1], paper, bleed=bleed, crop_marks=crop_marks):
+            sheets.setdefault((single.size_mm, True), []).append(single)
+        else:
+            large.append(single)
+    for (size, turned), group in sheets.items():
+        printed = size[::-1] if turned else size
+        grid = grid_for(printed, paper, bleed=bleed, gap=gap, crop_marks=crop_marks, deck=group[0].name)
+        for start in range(0, len(group), grid.per_page):
+            cards = []
+            for k, single in enumerate(group[start:start + grid.per_page]):
+                x, y = grid.slot(k)
+                cards.append(Placement(single.image, single.name, 0, x, y, grid.card_w, grid.card_h, bleed,
+                                       rotated=turned))
+            pages.append(Page("components", tuple(cards), crop_marks_for(cards) if crop_marks else ()))
+    for single in large:
+        pages += plan_tiles(single, paper)
+    return pages
+
+
+def tile_spans(length: float, room: float, overlap: float = TILE_OVERLAP_MM) -> list[tuple[float, float]]:
+    """Split ``length`` mm into the fewest equal spans of at most ``room`` mm, neighbours overlapping by
+    ``overlap``: ``[(start, end), ...]`` from 0 to ``length``."""
+    if length <= room + 1e-9:
+        return [(0.0, length)]
+    count = math.ceil((length - overlap) / (room - overlap) - 1e-9)
+    span = (length + (count - 1) * overlap) / count
+    return [(i * (span - overlap), i * (span - overlap) + span) for i in range(count)]
+
+
+def plan_tiles(single: SingleArt, paper: tuple[float, float]) -> list[Page]:
+    """A board larger than a page as overlapping tiles, one a page, each centred above a page index (the
+    board's name, the tile's row and column, a small map of the tiles with this one filled). Alignment crosses
+    sit in the middle of each overlap, at the same board position on both tiles that share it."""
+    page_w, page_h = paper
+    edge = MARGIN_MM + MARK_OFFSET_MM
+    room_w, room_h = page_w - 2 * edge, page_h - 2 * edge - TILE_INDEX_MM
+    board_w, board_h = single.size_mm
+    columns, rows = tile_spans(board_w, room_w), tile_spans(board_h, room_h)
+    # alignment crosses, in board mm: the middle of each overlap, at a quarter and three quarters of the span
+    seams_x = [(columns[i + 1][0] + columns[i][1]) / 2 for i in range(len(columns) - 1)]
+    seams_y = [(rows[i + 1][0] + rows[i][1]) / 2 for i in range(len(rows) - 1)]
+    crosses: list[tuple[float, float]] = []
+    for x in seams_x:
+        for top, bottom in rows:
+            crosses += [(x, top + (bottom - top) / 4), (x, top + 3 * (bottom - top) / 4)]
+    for y in seams_y:
+        for left, right in columns:
+            crosses += [(left + (right - left) / 4, y), (left + 3 * (right - left) / 4, y)]
+    pages = []
+    total = len(columns) * len(rows)
+    for r, (top, bottom) in enumerate(rows):
+        for c, (left, right) in enumerate(columns):
+            w, h = right - left, bottom - top
+            x0, y0 = (page_w - w) / 2, edge + (room_h - h) / 2
+            card = Placement(single.image, single.name, r * len(columns) + c, x0, y0, w, h, 0.0,
+                             region=(left, top, right, bottom), source_mm=single.size_mm)
+            marks = []
+            arm = ALIGN_MARK_MM / 2
+            for bx, by in crosses:
+                if left - 1e-9 <= bx <= right + 1e-9 and top - 1e-9 <= by <= bottom + 1e-9:
+                    px_, py_ = x0 + bx - left, y0 + by - top
+                    marks += [(px_ - arm, py_, px_ + arm, py_), (px_, py_ - arm, px_, py_ + arm)]
+            index_top = page_h - edge - TILE_INDEX_MM + 3
+            cell = 3.0
+            grid_x = page_w - edge - len(columns) * cell
+            boxes = tuple((grid_x + cc * cell, index_top + rr * cell, cell, cell, (rr, cc) == (r, c))
+                          for rr in range(len(rows)) for cc in range(len(columns)))
+            text = (f"{single.name}: tile {r * len(columns) + c + 1} of {total}, row {r + 1} of {len(rows)}, "
+                    f"column {c + 1} of {len(columns)}; overlap {TILE_OVERLAP_MM:g} mm, match the crosses")
+            pages.append(Page("tile", (card,), tuple(marks), ((edge, index_top + 3, 8.0, text),), boxes,
+                              TileInfo(single.name, len(rows), len(columns), r, c, (left, top, right, bottom))))
+    return pages
+
+
+def cover_pages(title: str, decks: Sequence[DeckArt], singles: Sequence[SingleArt], pages: Sequence[Page],
+                paper: tuple[float, float]) -> list[Page]:
+    """The cover: the game's name, how many components, and the contents (each deck with its card count and
+    size, each component with its size, boards with their tile count), continued on more pages as needed."""
+    page_w, page_h = paper
+    count = sum(len(d.faces) for d in decks) + len(singles)
+    tiles: dict[str, int] = {}
+    for page in pages:
+        if page.tile is not None:
+            tiles[page.tile.board] = tiles.get(page.tile.board, 0) + 1
+    lines = [f"{d.name}: {len(d.faces)} card(s), {d.size_mm[0]:g} x {d.size_mm[1]:g} mm" for d in decks if d.faces]
+    for single in singles:
+        extra = f", on {tiles[single.name]} tiled pages" if single.name in tiles else ""
+        lines.append(f"{single.name}: {single.size_mm[0]:g} x {single.size_mm[1]:g} mm{extra}")
+    left, top, step = MARGIN_MM + 10, MARGIN_MM + 15, 5.5
+    per_page = max(1, int((page_h - top - 30 - MARGIN_MM) // step))
+    out = []
+    for start in range(0, max(1, len(lines)), per_page):
+        texts = [(left, top, 22.0, title), (left, top + 10, 11.0, f"{count} components, {len(pages)} pages to print"),
+                 (left, top + 20, 11.0, "Contents:" if start == 0 else "Contents (continued):")]
+        texts += [(left + 5, top + 30 + i * step, 10.0, line) for i, line in enumerate(lines[start:start + per_page])]
+        out.append(Page("cover", (), (), tuple(texts)))
+    return out
 
 
 # -- images ------------------------------------------------------------------------------------------------
@@ -271,8 +432,21 @@ def jpeg(image) -> bytes:
     return buffer.getvalue()
 
 
+def source_image(card: Placement, image):
+    """What a placement shows of its source ``image``: its region (tiles), turned (components laid sideways)."""
+    if card.region is not None and card.source_mm is not None:
+        sx, sy = image.width / card.source_mm[0], image.height / card.source_mm[1]
+        left, top, right, bottom = card.region
+        image = image.crop((round(left * sx), round(top * sy), round(right * sx), round(bottom * sy)))
+    if card.rotated:
+        from PIL import Image
+
+        image = image.transpose(Image.Transpose.ROTATE_270)
+    return image
+
+
 def write_pdf(plan: Plan, images: Mapping[str, Callable[[], object]], *, title: str,
-              progress: Progress | None = None) -> bytes:
+              progress: Progress | None = None, font: Path | None = None) -> bytes:
     """The PDF of ``plan``: ``images`` maps each image key of the plan to a function returning its PIL image.
     Each distinct (image, size, bleed) is encoded once and embedded once."""
     from fpdf import FPDF
@@ -284,22 +458,33 @@ def write_pdf(plan: Plan, images: Mapping[str, Callable[[], object]], *, title: 
     pdf.set_auto_page_break(False)
     pdf.set_margin(0)
     pdf.set_draw_color(0, 0, 0)
+    pdf.set_fill_color(0, 0, 0)
     pdf.set_line_width(MARK_WIDTH_MM)
-    encoded: dict[tuple[str, float, float, float], bytes] = {}
+    family = "helvetica"
+    if font is not None:
+        pdf.add_font("body", "", str(font))
+        family = "body"
+    encoded: dict[tuple, bytes] = {}
     total = len(plan.pages)
     if progress is not None:
         progress(0, total)
     for number, page in enumerate(plan.pages):
         pdf.add_page()
         for card in page.cards:
-            key = (card.image, card.width, card.height, card.bleed)
+            key = (card.image, card.width, card.height, card.bleed, card.region, card.rotated)
             data = encoded.get(key)
             if data is None:
-                data = encoded[key] = jpeg(with_bleed(images[card.image](), card.width, card.height, card.bleed))
+                face = source_image(card, images[card.image]())
+                data = encoded[key] = jpeg(with_bleed(face, card.width, card.height, card.bleed))
             pdf.image(io.BytesIO(data), x=card.x - card.bleed, y=card.y - card.bleed,
                       w=card.width + 2 * card.bleed, h=card.height + 2 * card.bleed)
         for x1, y1, x2, y2 in page.marks:
             pdf.line(x1, y1, x2, y2)
+        for x, y, w, h, filled in page.boxes:
+            pdf.rect(x, y, w, h, style="DF" if filled else "D")
+        for x, y, size, text in page.texts:
+            pdf.set_font(family, size=size)
+            pdf.text(x, y, text)
         if progress is not None:
             progress(number + 1, total)
     return bytes(pdf.output())
@@ -325,15 +510,42 @@ def deck_sizes(layouts, face_size: tuple[int, int], deck: str) -> tuple[float, f
     return sizes.pop()
 
 
+def single_size(layouts, size_px: tuple[int, int], name: str) -> tuple[float, float] | None:
+    """The printed size of a component image of ``size_px`` pixels: the ``size_mm`` of the layouts of that
+    size, else of the tiled layouts (boards) whose tile size divides it (``size_mm`` is then one tile's);
+    ``None`` when no layout gives one. :class:`DataError` when they disagree."""
+    width, height = size_px
+    found: dict[str, tuple[float, float]] = {}
+    for kind, lay in layouts.layouts.items():
+        if lay.size_mm is None:
+            continue
+        if not lay.tiled and (lay.width, lay.height) == (width, height):
+            found[kind] = lay.size_mm
+    if not found:
+        for kind, lay in layouts.layouts.items():
+            if lay.size_mm is not None and lay.tiled and width % lay.width == 0 and height % lay.height == 0:
+                found[kind] = (lay.size_mm[0] * width // lay.width, lay.size_mm[1] * height // lay.height)
+    sizes = set(found.values())
+    if len(sizes) > 1:
+        kinds = sorted(found)
+        raise DataError(layouts.file, f'layout "{kinds[0]}"', "size_mm",
+                        f"{name}: the layouts {', '.join(kinds)} of its {width}x{height} px give different printed "
+                        "sizes")
+    return sizes.pop() if sizes else None
+
+
 @dataclass(frozen=True)
 class GameArt:
-    """What the PDF of a game is made of: its decks and a loader per image key."""
+    """What the PDF of a game is made of: its decks, its components printed once, a loader per image key, and
+    the components no layout gives a printed size (left out)."""
 
     id: str
     name: str
     out_dir: Path
     decks: tuple[DeckArt, ...]
     images: Mapping[str, Callable[[], object]]
+    singles: tuple[SingleArt, ...] = ()
+    unsized: tuple[str, ...] = ()
 
 
 def _sheet_face(sheet_path: Path, column: int, row: int, cell: tuple[int, int]) -> Callable[[], object]:
@@ -364,8 +576,10 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
     from tools.buildstamp import default_out_dir
     from tools.folderlock import folder_lock
     from tools.games.builder import builder_of
-    from tools.render.layout import load_layouts
     from bridge.catalog import assets_dir
+    from tools.imageio import image_size
+    from tools.render.layout import load_layouts
+    from tools.render.pipeline import THUMBNAIL
 
     loaded = load(game)
     check_lang(loaded.meta, lang)
@@ -391,13 +605,24 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
         back = f"{name}:back"
         images[back] = _whole(packed.back_path)
         decks.append(DeckArt(name, size, tuple(faces), back))
-    return GameArt(loaded.meta.id, loaded.meta.name.en, out, tuple(decks), images)
+    singles: list[SingleArt] = []
+    unsized: list[str] = []
+    for name, path in art.images.items():
+        if name == THUMBNAIL:
+            continue
+        size = single_size(layouts, image_size(path), name)
+        if size is None:
+            unsized.append(name)
+            continue
+        images[name] = _whole(path)
+        singles.append(SingleArt(name, size, name))
+    return GameArt(loaded.meta.id, loaded.meta.name.en, out, tuple(decks), images, tuple(singles), tuple(unsized))
 
 
 def pnp(game, out: Path | None = None, *, paper: str = "a4", lang: str = "en", mode: str | None = None,
         bleed: float = DEFAULT_BLEED_MM, crop_marks: bool = True, duplex: bool = True, gap: float = DEFAULT_GAP_MM,
         build_dir: Path | None = None, jobs: int | None = None, render_progress: Progress | None = None,
-        page_progress: Progress | None = None) -> tuple[Path, Plan]:
+        page_progress: Progress | None = None) -> tuple[Path, Plan, GameArt]:
     """Write ``game``'s print-and-play PDF to ``out`` (default ``<build folder>/<Game>-pnp-<paper>.pdf``)
     atomically; returns the path and the plan it drew."""
     from bridge.fsio import atomic_write_bytes
@@ -405,11 +630,15 @@ def pnp(game, out: Path | None = None, *, paper: str = "a4", lang: str = "en", m
 
     check_options(paper, bleed, gap)
     art = game_art(game, out_dir=build_dir, lang=lang, mode=mode, jobs=jobs, progress=render_progress)
-    plan = plan_pages(art.decks, paper=paper, bleed=bleed, gap=gap, crop_marks=crop_marks, duplex=duplex)
-    data = write_pdf(plan, art.images, title=art.name, progress=page_progress)
+    from bridge.catalog import assets_dir
+
+    plan = plan_pages(art.decks, art.singles, paper=paper, bleed=bleed, gap=gap, crop_marks=crop_marks,
+                      duplex=duplex, title=art.name)
+    data = write_pdf(plan, art.images, title=art.name, progress=page_progress,
+                     font=assets_dir() / "fonts" / COVER_FONT)
     if out is None:
         out = art.out_dir / f"{output_stem(art.name)}-pnp-{paper}.pdf"
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(out, data)
-    return out, plan
+    return out, plan, art

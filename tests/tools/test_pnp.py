@@ -16,8 +16,8 @@ from PIL import Image
 from bridge.catalog import assets_dir, builtin_games
 from bridge.errors import DataError, InputError
 from tools.cli import cli
-from tools.pnp import (MARGIN_MM, PAPERS, PT_PER_MM, DeckArt, deck_sizes, game_art, plan_pages, with_bleed,
-                       write_pdf)
+from tools.pnp import (COVER_FONT, MARGIN_MM, PAPERS, PT_PER_MM, TILE_OVERLAP_MM, DeckArt, SingleArt, deck_sizes,
+                       game_art, plan_pages, with_bleed, write_pdf)
 from tools.render.layout import load_layouts
 
 GAMES = sorted(builtin_games())
@@ -199,8 +199,8 @@ def test_bleed_repeats_the_edge_pixels_and_leaves_the_face_unscaled():
 @pytest.mark.parametrize("game", GAMES)
 def test_the_pdf_has_a_page_per_plan_page_of_the_paper_size_in_points_and_draws_the_marks(game, arts):
     art = arts(game)
-    plan = plan_pages(art.decks, paper="a4", bleed=1.0)
-    data = write_pdf(plan, art.images, title=art.name)
+    plan = plan_pages(art.decks, art.singles, paper="a4", bleed=1.0, title=art.name)
+    data = write_pdf(plan, art.images, title=art.name, font=assets_dir() / "fonts" / COVER_FONT)
     assert data.startswith(b"%PDF-")
     pages = pdf_pages(data)
     assert len(pages) == len(plan.pages)
@@ -212,7 +212,8 @@ def test_the_pdf_has_a_page_per_plan_page_of_the_paper_size_in_points_and_draws_
             assert got == pytest.approx(want, abs=TOL)
         assert content.count(" Do") == len(page.cards)   # one image per card
     assert b"/DCTDecode" in data                          # images embedded as JPEG
-    assert write_pdf(plan, art.images, title=art.name) == data   # fixed creation date: same bytes
+    assert b"/FontFile2" in data                          # the cover's font is embedded
+    assert write_pdf(plan, art.images, title=art.name, font=assets_dir() / "fonts" / COVER_FONT) == data  # same bytes
 
 
 def test_a_letter_pdf_is_612_by_792_points():
@@ -280,3 +281,79 @@ def test_the_command_writes_the_pdf_atomically_and_reports_bad_options_in_one_li
                               "--bleed", "40"])
     assert bad.exit_code == 2 and "--bleed must be 0..10 mm" in bad.output
     assert "Traceback" not in bad.output and not (tmp_path / "x.pdf").exists()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_component_prints_once_on_a_punch_out_sheet_or_as_tiles(game, arts):
+    art = arts(game)
+    assert art.singles and not art.unsized      # every built-in component has its printed size
+    plan = plan_pages(art.decks, art.singles, paper="a4", crop_marks=True)
+    on_sheets = [c.deck for p in plan.pages if p.kind == "components" for c in p.cards]
+    tiled = {p.tile.board for p in plan.pages if p.kind == "tile"}
+    assert sorted(on_sheets + sorted(tiled)) == sorted(s.name for s in art.singles)
+    sizes = {s.name: s.size_mm for s in art.singles}
+    for page in plan.pages:
+        if page.kind == "components":
+            for card in page.cards:
+                want = sizes[card.deck][::-1] if card.rotated else sizes[card.deck]
+                assert (card.width, card.height) == pytest.approx(want, abs=TOL)
+                assert MARGIN_MM <= card.x and card.x + card.width <= plan.width - MARGIN_MM
+
+
+def _check_tiles(plan, board: SingleArt):
+    pages = [p for p in plan.pages if p.kind == "tile" and p.tile.board == board.name]
+    assert pages
+    rows, columns = pages[0].tile.rows, pages[0].tile.columns
+    assert len(pages) == rows * columns
+    spans_x = sorted({(p.tile.region[0], p.tile.region[2]) for p in pages})
+    spans_y = sorted({(p.tile.region[1], p.tile.region[3]) for p in pages})
+    for spans, length in ((spans_x, board.size_mm[0]), (spans_y, board.size_mm[1])):
+        assert spans[0][0] == pytest.approx(0, abs=TOL) and spans[-1][1] == pytest.approx(length, abs=TOL)
+        for (_, end), (start, _) in zip(spans, spans[1:]):
+            assert end - start == pytest.approx(TILE_OVERLAP_MM, abs=TOL)   # neighbours overlap: no gap anywhere
+    crosses = {}
+    for page in pages:
+        (card,) = page.cards
+        left, top, right, bottom = page.tile.region
+        assert (card.width, card.height) == pytest.approx((right - left, bottom - top), abs=TOL)  # not scaled
+        assert card.region == page.tile.region and card.source_mm == board.size_mm
+        assert MARGIN_MM <= card.x and card.x + card.width <= plan.width - MARGIN_MM
+        assert MARGIN_MM <= card.y and card.y + card.height <= plan.height - MARGIN_MM
+        assert page.texts and f"row {page.tile.row + 1} of {rows}" in page.texts[0][3]
+        assert sum(1 for b in page.boxes if b[4]) == 1 and len(page.boxes) == rows * columns
+        for x1, y1, x2, y2 in page.marks:
+            if y1 == y2:   # the horizontal arm: its centre, in board millimetres
+                at = (round((x1 + x2) / 2 - card.x + left, 3), round(y1 - card.y + top, 3))
+                crosses.setdefault(at, set()).add((page.tile.row, page.tile.column))
+    # each alignment cross is on the two tiles sharing its overlap, at the same place of the board
+    assert crosses and all(len(tiles) == 2 for tiles in crosses.values())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_boards_larger_than_a_page_are_overlapping_tiles_covering_the_whole_board(game, arts):
+    art = arts(game)
+    for paper in PAPERS:
+        plan = plan_pages(art.decks, art.singles, paper=paper)
+        for board in {p.tile.board for p in plan.pages if p.kind == "tile"}:
+            _check_tiles(plan, next(s for s in art.singles if s.name == board))
+    big = SingleArt("map", (600.0, 420.0), "map")
+    _check_tiles(plan_pages([], [big], paper="a4"), big)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_cover_names_the_game_counts_the_components_and_duplex_pages_stay_paired(game, arts):
+    art = arts(game)
+    plan = plan_pages(art.decks, art.singles, paper="a4", duplex=True, title=art.name)
+    cover = plan.pages[0]
+    assert cover.kind == "cover" and cover.texts[0][3] == art.name
+    count = sum(len(d.faces) for d in art.decks) + len(art.singles)
+    assert cover.texts[1][3].startswith(f"{count} components")
+    listed = [t[3] for p in plan.pages if p.kind == "cover" for t in p.texts[3:]]
+    assert len(listed) == len([d for d in art.decks if d.faces]) + len(art.singles)
+    # printed double-sided: a faces page always on a front (odd page) with its backs behind it, every one-sided
+    # page (cover, components, tiles) with a blank back
+    for number, page in enumerate(plan.pages):
+        if page.kind == "faces":
+            assert number % 2 == 0 and plan.pages[number + 1].kind == "backs"
+        if page.kind in ("cover", "components", "tile"):
+            assert number % 2 == 0 and plan.pages[number + 1].kind == "blank"

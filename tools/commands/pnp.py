@@ -38,6 +38,7 @@ def pnp_command(game: str, out: Path | None, build_dir: Path | None, paper: str,
     Cards print at their size in millimetres (size_mm in the game's layouts.toml), as many per page as fit.
     The art comes from the build folder's render cache, so after ttsmod build nothing is drawn again.
     """
+    from tools.commands.common import warn
     from tools.pnp import check_options, pnp
 
     check_options(paper, bleed, gap)
@@ -55,13 +56,15 @@ def pnp_command(game: str, out: Path | None, build_dir: Path | None, paper: str,
         return progress
 
     try:
-        path, plan = pnp(game, out, paper=paper, lang=lang, mode=mode, bleed=bleed, crop_marks=crop_marks,
+        path, plan, art = pnp(game, out, paper=paper, lang=lang, mode=mode, bleed=bleed, crop_marks=crop_marks,
                          duplex=duplex, gap=gap, build_dir=build_dir, jobs=jobs,
                          render_progress=bar_for("rendering"), page_progress=bar_for("pages"))
     finally:
         for bar in bars.values():
             bar.__exit__(None, None, None)
     cards = sum(len(p.cards) for p in plan.pages if p.kind == "faces")
-    click.echo(f"{path}  {len(plan.pages)} page(s), {cards} card(s), {paper}")
+    click.echo(f"{path}  {len(plan.pages)} page(s), {cards} card(s), {len(art.singles)} other component(s), {paper}")
+    if art.unsized:
+        warn(f"not printed, no size_mm in layouts.toml: {', '.join(art.unsized)}")
     if duplex:
         click.secho("print double-sided, flip on the long edge", fg="green")

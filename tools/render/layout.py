@@ -11,7 +11,7 @@ Format (documented in ``docs/data-format.md``, "Layouts")::
     [player_colours]     # TTS seat colour name = "#rrggbb"
     [strings.<id>]       # en/uk/ru texts printed on cards ("win", "discard", ...)
     [layouts.<kind>]     # size = [w, h] (or tile_size = [w, h] for boards), optional integer params,
-                         # optional size_mm = [w, h]: the printed size in millimetres (ttsmod pnp)
+                         # optional size_mm = [w, h]: the printed size in millimetres (ttsmod pnp; of one tile for boards)
     [layouts.<kind>.boxes]  # name = { box = [x, y, w, h], font = "...", size = [min, max], align, valign,
                             #          colour, line_spacing, anchor = "card" | "cell" }
 
@@ -251,9 +251,8 @@ MM_ASPECT_TOLERANCE = 0.01
 
 
 def _size_mm(file: str, entry: str, value: Any, width: int, height: int, tiled: bool) -> tuple[float, float]:
-    """``size_mm = [w, h]``: two numbers in :data:`MM_RANGE`, of the pixel size's shape (within 1 %)."""
-    if tiled:
-        raise DataError(file, entry, "size_mm", 'goes with "size" (a card), not "tile_size"')
+    """``size_mm = [w, h]``: two numbers in :data:`MM_RANGE`, of the pixel size's shape (within 1 %); with
+    ``tile_size`` it is one tile's printed size."""
     if (not isinstance(value, list) or len(value) != 2
             or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
         raise DataError(file, entry, "size_mm", "must be two numbers [width, height] in millimetres")

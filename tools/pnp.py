@@ -1,4 +1,4 @@
-"""``ttsmod pnp``: a game's cards as a print-and-play PDF.
+"""``ttsmod pnp``: a game's cards and components as a print-and-play PDF.
 
 The art comes from the build's own render pipeline, run into the build folder (``build/<game>/`` by default), so a
 PDF made after a build draws nothing again: each card face is cut from its deck's packed sheet, each back is the
@@ -18,6 +18,11 @@ row, the grid centred on the page; the next card size starts a new page. With du
 followed by a page of their backs (each card its own deck's back) mirrored left to right, so that printed
 double-sided with a long-edge flip the back of face k lies behind face k. Without duplex, each
 deck's back is printed once, after every face page.
+
+Every other component image (tokens, mats, boards; ``size_mm`` of the layouts of its pixel size, or of a tiled
+layout's tile) prints once: those that fit a page as punch-out sheets with crop marks, larger ones as tiles that
+overlap by :data:`TILE_OVERLAP_MM`, with alignment crosses and a page index. A cover page comes first. Printed
+double-sided, these one-sided pages get blank backs.
 """
 
 from __future__ import annotations

@@ -225,11 +225,28 @@ def test_a_letter_pdf_is_612_by_792_points():
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_pdf_after_a_build_renders_nothing_again(game, arts, tmp_path):
-    first = arts(game)
+def test_a_pdf_after_a_build_renders_nothing_again(game, tmp_path):
+    from tools.build import build
+
+    build(game, tmp_path / "build", jobs=2)
     totals = []
-    game_art(game, out_dir=first.out_dir, jobs=1, progress=lambda done, total: totals.append(total))
-    assert totals and max(totals) == 0
+    art = game_art(game, out_dir=tmp_path / "build", jobs=1, progress=lambda done, total: totals.append(total))
+    assert totals and max(totals) == 0 and art.decks
+
+
+def test_a_game_folder_without_size_mm_fails_in_one_line_and_writes_no_pdf(tmp_path):
+    import shutil
+
+    folder = tmp_path / "game"
+    shutil.copytree(builtin_games()[GAMES[0]], folder)
+    layouts = folder / "layouts.toml"
+    layouts.write_text("\n".join(line for line in layouts.read_text(encoding="utf-8").splitlines()
+                                 if not line.startswith("size_mm")) + "\n", encoding="utf-8")
+    out = tmp_path / "out.pdf"
+    result = CliRunner().invoke(cli, ["pnp", str(folder), "--build-dir", str(tmp_path / "b"), "--out", str(out)])
+    assert result.exit_code == 2, result.output
+    assert "layouts.toml: deck " in result.output and "no layout of" in result.output
+    assert "Traceback" not in result.output and not out.exists()
 
 
 def test_a_deck_without_size_mm_is_one_error_naming_layouts_toml(tmp_path):

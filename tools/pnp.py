@@ -1,8 +1,10 @@
 """``ttsmod pnp``: a game's cards and components as a print-and-play PDF.
 
 The art comes from the build's own render pipeline, run into the build folder (``build/<game>/`` by default), so a
-PDF made after a build draws nothing again: each card face is cut from its deck's packed sheet, each back is the
-deck's back image. Every deck's printed size is data: ``size_mm`` of the layouts in the game's ``layouts.toml``
+PDF made after a build draws none of the build's images again. Card faces print from their full-size images, not
+from their deck's packed sheet (whose cells are scaled down under TTS's sheet limit and JPEG-compressed): the first
+PDF of a game draws them once into the build's whole-image cache (:func:`tools.render.pipeline.whole_images`);
+later PDFs, and builds, reuse them while the face is unchanged. Each back is the deck's back image. Every deck's printed size is data: ``size_mm`` of the layouts in the game's ``layouts.toml``
 whose pixel size is the deck's face size (they must agree).
 
 The work is split in two so it can be tested to the millimetre:
@@ -75,12 +77,14 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class DeckArt:
-    """One deck to print: its name, printed card size (mm), one image key per face, the back's image key."""
+    """One deck to print: its name, printed card size (mm), one image key per face, the back's image key, and
+    (from a build) the full pixel size its faces are drawn at."""
 
     name: str
     size_mm: tuple[float, float]
     faces: tuple[str, ...]
     back: str
+    face_px: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -553,29 +557,30 @@ class GameArt:
     unsized: tuple[str, ...] = ()
 
 
-def _sheet_face(sheet_path: Path, column: int, row: int, cell: tuple[int, int]) -> Callable[[], object]:
+def _whole(path: Path, shape: tuple[int, int] | None = None) -> Callable[[], object]:
+    """A loader of the image ``path``; given its deck's face ``shape``, a face of another shape is fitted into
+    it as the deck's sheet fits it into its cell (:func:`tools.sheets.fit_face`)."""
     def load():
         from PIL import Image
 
-        with Image.open(sheet_path) as sheet:
-            cw, ch = cell
-            return sheet.crop((column * cw, row * ch, (column + 1) * cw, (row + 1) * ch)).convert("RGB")
-    return load
-
-
-def _whole(path: Path) -> Callable[[], object]:
-    def load():
-        from PIL import Image
+        from tools.render.pipeline import FIT
+        from tools.sheets import fit_face, shape_differs
 
         with Image.open(path) as image:
-            return image.convert("RGB")
+            face = image.convert("RGB")
+        if shape is not None and shape_differs(face.size, shape):
+            scale = max(face.width / shape[0], face.height / shape[1])
+            face = fit_face(face, (round(shape[0] * scale), round(shape[1] * scale)), FIT)
+        return face
     return load
 
 
 def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str | None = None,
-             jobs: int | None = None, progress: Progress | None = None) -> GameArt:
+             jobs: int | None = None, progress: Progress | None = None,
+             face_progress: Progress | None = None) -> GameArt:
     """Render ``game``'s art through the build's pipeline into ``out_dir`` (default the build folder: a PDF after
-    a build renders nothing again) and describe its decks for :func:`plan_pages`."""
+    a build renders none of its images again), draw the card faces not drawn full-size yet (``face_progress``
+    counts those; none after the first PDF) and describe the decks for :func:`plan_pages`."""
     from bridge.catalog import load
     from tools.build import JPEG_QUALITY as BUILD_QUALITY, check_lang, check_mode
     from tools.buildstamp import default_out_dir
@@ -584,7 +589,7 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
     from bridge.catalog import assets_dir
     from tools.imageio import image_size
     from tools.render.layout import load_layouts
-    from tools.render.pipeline import THUMBNAIL
+    from tools.render.pipeline import THUMBNAIL, whole_images
 
     loaded = load(game)
     check_lang(loaded.meta, lang)
@@ -596,20 +601,22 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
         # prune=False: files of the last build stay for its save; the next build tidies up
         art = builder.render(loaded.data, out, lang=lang, fmt="jpg", quality=BUILD_QUALITY, use_cache=True,
                              jobs=jobs, progress=progress, game_dir=loaded.folder, prune=False)
+        for name, packed in art.decks.items():   # a deck without a printed size fails before any face is drawn
+            deck_sizes(layouts, packed.face_size, name)
+        # every card face at full size (the sheets hold them scaled down), drawn once into the build's cache
+        whole = whole_images(art.renderer, out, [f for name in art.decks for f in art.faces[name]], jobs=jobs,
+                             progress=face_progress)
     decks: list[DeckArt] = []
     images: dict[str, Callable[[], object]] = {}
     for name, packed in art.decks.items():
         size = deck_sizes(layouts, packed.face_size, name)
         faces = []
-        for i, (sheet_no, slot) in enumerate(packed.placement):
-            sheet = packed.sheets[sheet_no]
-            key = f"{name}:{i}"
-            images[key] = _sheet_face(sheet.path, slot % sheet.columns, slot // sheet.columns,
-                                      (sheet.cell_width, sheet.cell_height))
-            faces.append(key)
+        for face in art.faces[name]:
+            images[face] = _whole(whole[face], packed.face_size)
+            faces.append(face)
         back = f"{name}:back"
         images[back] = _whole(packed.back_path)
-        decks.append(DeckArt(name, size, tuple(faces), back))
+        decks.append(DeckArt(name, size, tuple(faces), back, tuple(packed.face_size)))
     singles: list[SingleArt] = []
     unsized: list[str] = []
     for name, path in art.images.items():
@@ -627,14 +634,15 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
 def pnp(game, out: Path | None = None, *, paper: str = "a4", lang: str = "en", mode: str | None = None,
         bleed: float = DEFAULT_BLEED_MM, crop_marks: bool = True, duplex: bool = True, gap: float = DEFAULT_GAP_MM,
         build_dir: Path | None = None, jobs: int | None = None, render_progress: Progress | None = None,
-        page_progress: Progress | None = None) -> tuple[Path, Plan, GameArt]:
+        face_progress: Progress | None = None, page_progress: Progress | None = None) -> tuple[Path, Plan, GameArt]:
     """Write ``game``'s print-and-play PDF to ``out`` (default ``<build folder>/<Game>-pnp-<paper>.pdf``)
     atomically; returns the path and the plan it drew."""
     from bridge.fsio import atomic_write_bytes
     from tools.build import output_stem
 
     check_options(paper, bleed, gap)
-    art = game_art(game, out_dir=build_dir, lang=lang, mode=mode, jobs=jobs, progress=render_progress)
+    art = game_art(game, out_dir=build_dir, lang=lang, mode=mode, jobs=jobs, progress=render_progress,
+                   face_progress=face_progress)
     from bridge.catalog import assets_dir
 
     plan = plan_pages(art.decks, art.singles, paper=paper, bleed=bleed, gap=gap, crop_marks=crop_marks,

@@ -7,8 +7,10 @@ twice.
 
 from __future__ import annotations
 
+import io
 import re
 import zlib
+
 import pytest
 from click.testing import CliRunner
 from PIL import Image
@@ -16,8 +18,8 @@ from PIL import Image
 from bridge.catalog import assets_dir, builtin_games
 from bridge.errors import DataError, InputError
 from tools.cli import cli
-from tools.pnp import (COVER_FONT, MARGIN_MM, PAPERS, PT_PER_MM, TILE_OVERLAP_MM, DeckArt, SingleArt, deck_sizes,
-                       game_art, plan_pages, with_bleed, write_pdf)
+from tools.pnp import (COVER_FONT, MARGIN_MM, PAPERS, PT_PER_MM, TILE_OVERLAP_MM, DeckArt, Page, Placement, Plan,
+                       SingleArt, deck_sizes, game_art, plan_pages, px, with_bleed, write_pdf)
 from tools.render.layout import load_layouts
 
 GAMES = sorted(builtin_games())
@@ -225,13 +227,67 @@ def test_a_letter_pdf_is_612_by_792_points():
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_pdf_after_a_build_renders_nothing_again(game, tmp_path):
+def test_the_first_pdf_draws_the_faces_once_then_pdfs_and_builds_draw_nothing(game, tmp_path):
     from tools.build import build
 
-    build(game, tmp_path / "build", jobs=2)
+    out = tmp_path / "build"
+    first = build(game, out, jobs=2)
+    save = first.save_path.read_bytes()
+    renders, faces = [], []
+    art = game_art(game, out_dir=out, jobs=2, progress=lambda done, total: renders.append(total),
+                   face_progress=lambda done, total: faces.append(total))
+    distinct = {f for d in art.decks for f in d.faces}
+    assert renders and max(renders) == 0 and art.decks               # none of the build's images drawn again
+    assert faces and 0 < max(faces) <= len(distinct)                 # the full-size faces, each once
+    renders.clear(), faces.clear()
+    again = game_art(game, out_dir=out, jobs=2, progress=lambda done, total: renders.append(total),
+                     face_progress=lambda done, total: faces.append(total))
+    assert max(renders) == 0 and max(faces) == 0                     # a second PDF draws nothing
+    assert again.decks == art.decks
+    cached = sorted(p.name for p in (out / ".cache" / "faces").iterdir())
     totals = []
-    art = game_art(game, out_dir=tmp_path / "build", jobs=1, progress=lambda done, total: totals.append(total))
-    assert totals and max(totals) == 0 and art.decks
+    rebuilt = build(game, out, jobs=2, progress=lambda done, total: totals.append(total))
+    # the build after the PDFs: nothing drawn or written, the same save, every full-size face kept
+    assert max(totals, default=0) == 0 and rebuilt.changed_sheets == ()
+    assert rebuilt.save_path.read_bytes() == save
+    assert sorted(p.name for p in (out / ".cache" / "faces").iterdir()) == cached
+    faces.clear()
+    game_art(game, out_dir=out, jobs=2, face_progress=lambda done, total: faces.append(total))
+    assert max(faces) == 0
+
+
+def _embedded_images(data: bytes) -> list[Image.Image]:
+    """The JPEG images of a PDF, decoded."""
+    out = []
+    for m in re.finditer(rb"obj\s*<<((?:(?!endobj).)*?/Subtype /Image(?:(?!endobj).)*?)>>\s*stream\r?\n", data, re.S):
+        length = int(re.search(rb"/Length (\d+)", m.group(1)).group(1))
+        out.append(Image.open(io.BytesIO(data[m.end():m.end() + length])).convert("RGB"))
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_card_faces_print_from_the_full_size_face_not_a_sheet_cell(game, arts):
+    art = arts(game)
+    for deck in art.decks:
+        face_w, face_h = deck.face_px
+        for name in dict.fromkeys(deck.faces):
+            face = art.images[name]()
+            assert face.size == (face_w, face_h), (deck.name, name)     # the whole face, not its cell
+        # what the PDF embeds for a face: at least the face's own width, or 300 dpi at its printed size
+        name = deck.faces[len(deck.faces) // 2]
+        w_mm, h_mm = deck.size_mm
+        plan = Plan("a4", *PAPERS["a4"], (Page("faces", (Placement(name, deck.name, 0, 10, 10, w_mm, h_mm, 0.0),)),))
+        (embedded,) = _embedded_images(write_pdf(plan, art.images, title=art.name))
+        assert embedded.width >= min(face_w, px(w_mm)) and embedded.width == px(w_mm), deck.name
+        # and it is that face: brought back to the face's size it matches the full-size drawing
+        full = art.images[name]()
+        assert _mean_difference(embedded.resize(full.size, Image.Resampling.LANCZOS), full) < 4.0, deck.name
+
+
+def _mean_difference(a: Image.Image, b: Image.Image) -> float:
+    from PIL import ImageChops, ImageStat
+
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
 
 
 def test_a_game_folder_without_size_mm_fails_in_one_line_and_writes_no_pdf(tmp_path):

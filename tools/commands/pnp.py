@@ -36,7 +36,8 @@ def pnp_command(game: str, out: Path | None, build_dir: Path | None, paper: str,
     """Write GAME's cards (a built-in game id, or a game data folder) as a print-and-play PDF.
 
     Cards print at their size in millimetres (size_mm in the game's layouts.toml), as many per page as fit.
-    The art comes from the build folder's render cache, so after ttsmod build nothing is drawn again.
+    The art comes from the build folder's render cache: after ttsmod build only the card faces are drawn again,
+    at full size, once; later PDFs draw nothing.
     """
     from tools.commands.common import warn
     from tools.pnp import check_options, pnp
@@ -58,7 +59,8 @@ def pnp_command(game: str, out: Path | None, build_dir: Path | None, paper: str,
     try:
         path, plan, art = pnp(game, out, paper=paper, lang=lang, mode=mode, bleed=bleed, crop_marks=crop_marks,
                          duplex=duplex, gap=gap, build_dir=build_dir, jobs=jobs,
-                         render_progress=bar_for("rendering"), page_progress=bar_for("pages"))
+                         render_progress=bar_for("rendering"), face_progress=bar_for("full-size faces"),
+                         page_progress=bar_for("pages"))
     finally:
         for bar in bars.values():
             bar.__exit__(None, None, None)

@@ -16,6 +16,10 @@ A game's renderer (a :class:`FaceRenderer`) only names its images, keys them and
   sheet after one card changed draws that card only and decodes the others small; images needed whole (backs,
   singles, the thumbnail's source, and a deck's first face until its size — which sets the deck's cells — is
   known, ``sizes`` in the manifest) are cached whole in ``.cache/faces/<key>.png``;
+- :func:`whole_images` draws any of a renderer's images whole into that same cache (print-and-play wants every
+  card face at full size, not as its sheet cell); a build keeps every whole image whose key is still one of its
+  items' keys and reads nothing more for it (a face whose cell is cached is not read whole), so its output and
+  its speed do not change, and one whose key changed (the face was edited) is deleted and drawn again when asked;
 - single images (boards, tokens) and the thumbnail are written once per key, under content-hashed names;
 - files this pipeline wrote before and no longer uses are deleted, or with ``prune=False`` left in place and
   listed in :attr:`Art.stale` for the caller to delete once its own output is written. Caches are written
@@ -32,7 +36,7 @@ import hashlib
 import io
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, Protocol, Sequence
 
@@ -67,6 +71,10 @@ class Art:
     rendered: int
     repacked: tuple[str, ...]
     stale: tuple[str, ...] = ()
+    faces: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Deck name → the image names of its faces, in order (for :func:`whole_images`)."""
+    renderer: "FaceRenderer | None" = field(default=None, compare=False, repr=False)
+    """The renderer that drew this art (for :func:`whole_images`)."""
 
 
 class FaceRenderer(Protocol):
@@ -242,11 +250,33 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
     used_files |= {p.name for p in images.values()}
     used_keys = set(keys.values())
     manifest["sizes"] = {k: v for k, v in sorted(sizes.items()) if k in used_keys}
-    # The whole-image cache keeps what later runs read whole; a deck face is kept as its cell.
-    stale = _forget_stale(previous, manifest, used_files, sheets_dir, faces_dir, {keys[n] for n in needed}, prune)
+    # The whole-image cache keeps every image still current: what later runs read whole, and deck faces drawn
+    # whole by whole_images (a build reads a deck face from its cell).
+    stale = _forget_stale(previous, manifest, used_files, sheets_dir, faces_dir, used_keys, prune)
     _forget_cells(cells_dir, used_cells)
     atomic_write_text(manifest_path, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    return Art(packed, images, rendered, tuple(written), stale)
+    return Art(packed, images, rendered, tuple(written), stale,
+               faces={plan.name: plan.faces for plan in plans}, renderer=renderer)
+
+
+def whole_images(renderer: FaceRenderer, out_dir: Path, names: Sequence[str], *, jobs: int | None = None,
+                 progress: Progress | None = None) -> dict[str, Path]:
+    """Full-size PNGs of the images ``names`` of ``renderer`` (name → path), from the whole-image cache
+    ``out_dir/.cache/faces/<key>.png``; the missing ones are drawn into it in parallel over ``jobs`` processes
+    (as :func:`render_art` draws them), ``progress(done, total)`` counting those. Later calls, and builds, reuse
+    them while their key stays current (see the module docstring). An unknown name is a :class:`KeyError`; a
+    :class:`DataError` while drawing stops with the first failing image in item order."""
+    faces_dir = Path(out_dir) / ".cache" / "faces"
+    items = renderer.items()
+    kinds = dict(items)
+    wanted = list(dict.fromkeys(names))
+    whole = {name: faces_dir / f"{renderer.key(name, kinds[name])}.png" for name in wanted}
+    todo = [name for name in wanted if not whole[name].is_file()]
+    tracker = _Progress(progress, len(todo))
+    with _Workers(renderer, jobs) as workers:
+        for _ in workers.render_whole(todo, whole, tracker, [n for n, _ in items]):
+            pass
+    return whole
 
 
 FIT = "contain"

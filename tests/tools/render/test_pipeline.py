@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from bridge.errors import DataError, InputError
-from tools.render.pipeline import DeckPlan, ThumbnailPlan, render_art
+from tools.render.pipeline import DeckPlan, ThumbnailPlan, render_art, whole_images
 from tools.sheets import pack_faces
 
 
@@ -141,3 +141,59 @@ def test_a_big_deck_is_packed_sheet_by_sheet_and_one_change_repacks_one_sheet(tm
     assert again.repacked == (again.decks["cards"].sheets[1].file,)
     assert [s.file for i, s in enumerate(again.decks["cards"].sheets) if i != 1] == \
         [s.file for i, s in enumerate(first.decks["cards"].sheets) if i != 1]
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file under ``folder``: its modification time and bytes (only the bytes of the manifest, which every
+    run rewrites)."""
+    return {str(p.relative_to(folder)): (0 if p.name == "manifest.json" else p.stat().st_mtime_ns, p.read_bytes())
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_whole_images_draws_each_missing_face_once_at_full_size_with_progress(tmp_path, jobs):
+    run(tiles(), tmp_path, jobs=1)
+    faces = [f"card:{i}" for i in range(5)]
+    renderer = tiles()
+    calls = []
+    paths = whole_images(renderer, tmp_path, faces + faces[:2], jobs=jobs,
+                         progress=lambda done, total: calls.append((done, total)))
+    assert list(paths) == faces                          # each name once, in order
+    for name, path in paths.items():
+        assert path.parent == tmp_path / ".cache" / "faces"
+        with Image.open(path) as image:                  # the face as drawn, not its sheet cell
+            assert image.size == (40, 56) and image.convert("RGB").getpixel((20, 28)) == renderer.colours[name]
+    # the first face was kept whole by the build (its size sets the cells): 4 drawn now
+    assert calls[0] == (0, 4) and calls[-1] == (4, 4)
+    again = tiles()
+    calls.clear()
+    assert whole_images(again, tmp_path, faces, progress=lambda d, t: calls.append((d, t)), jobs=1) == paths
+    assert again.drawn == [] and calls == [(0, 0)]
+
+
+def test_a_build_after_whole_images_writes_nothing_keeps_the_faces_and_redraws_an_edited_one(tmp_path):
+    faces = [f"card:{i}" for i in range(5)]
+    first = run(tiles(), tmp_path / "plain", jobs=1)
+    run(tiles(), tmp_path, jobs=1)
+    paths = whole_images(tiles(), tmp_path, faces, jobs=1)
+    before = _snapshot(tmp_path)
+    renderer = tiles()
+    art = run(renderer, tmp_path, jobs=1)
+    # nothing drawn, written or deleted: every whole face of a current key stays, the folder is as it was
+    assert (art.rendered, art.repacked, art.stale, renderer.drawn) == (0, (), (), [])
+    assert _snapshot(tmp_path) == before and all(p.is_file() for p in paths.values())
+    # and the build's output is the bytes of a build that never saw whole_images
+    assert {n: p.read_bytes() for n, p in art.images.items()} == {n: p.read_bytes() for n, p in first.images.items()}
+    assert [s.path.read_bytes() for s in art.decks["cards"].sheets] == \
+        [s.path.read_bytes() for s in first.decks["cards"].sheets]
+    # a face edited since: the build redraws it for its sheet and drops its old whole image; the next
+    # whole_images draws the new one (and only it)
+    edited = tiles(**{"card:2": (255, 0, 0)})
+    art = run(edited, tmp_path, jobs=1)
+    assert edited.drawn == ["card:2"] and not paths["card:2"].exists()
+    assert all(paths[n].is_file() for n in faces if n != "card:2")
+    edited = tiles(**{"card:2": (255, 0, 0)})
+    new = whole_images(edited, tmp_path, faces, jobs=1)
+    assert edited.drawn == ["card:2"] and new["card:2"] != paths["card:2"]
+    with Image.open(new["card:2"]) as image:
+        assert image.convert("RGB").getpixel((0, 0)) == (255, 0, 0)

@@ -367,7 +367,7 @@ def test_push_of_a_tree_bundles_required_modules_and_expands_xml_includes(tmp_pa
     with ThreadTTS() as tts:
         result = CliRunner().invoke(cli, ["push", str(tree), *tts.args(), "--no-wait"])
         assert result.exit_code == 0, result.output + result.stderr
-        table = tts.scripts()
+        table = tts.scripts_once(lambda scripts: "a1b2c3" in scripts)
     script = table["a1b2c3"].script
     assert is_bundle(script) and unbundle(script) == {
         "__root": 'local score = require("score")\nprint(score.points)\n', "score": "return {points = 3}\n"}

@@ -41,3 +41,15 @@ class ThreadTTS:
             return dict(self.tts.scripts)
 
         return asyncio.run_coroutine_threadsafe(copy(), self.loop).result(timeout=10)
+
+    def scripts_once(self, ready, timeout: float = 5.0) -> dict[str, ScriptState]:
+        """:meth:`scripts` as soon as ``ready(scripts)`` holds: a command run with ``--no-wait`` returns once it has
+        sent, before this TTS has read what it sent."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while True:
+            table = self.scripts()
+            if ready(table) or time.monotonic() > deadline:
+                return table
+            time.sleep(0.02)

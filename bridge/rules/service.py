@@ -62,3 +62,27 @@ def apply_each(make_state: Callable[[], Any], actions: Any, parse: Callable[[Any
         except InvalidAction as exc:
             raise InvalidAction(f"actions[{index}]: {exc}") from None
     return state, events
+
+
+def bot_reply(game: Any, data: Any, state: Any, players: int, body: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``bot_move`` request: the action the bot ``body["level"]`` (a :data:`bridge.bots.BOT_NAMES` name) chooses
+    for the seat to move in ``state``, seeded with ``body["seed"]`` (an integer, 0 when absent) so the same table
+    and seed give the same move after a reload or a bridge restart.
+
+    Reply: ``{"player": <index of the seat to move>, "level": <name>, "action": <the action's JSON form, as the
+    game's legal and apply requests take it>}``. ``InvalidAction`` for an unknown level, a bad seed or a table where
+    nobody is to move (the game is over, or it waits for a reveal rather than a seat)."""
+    from bridge.bots import BOT_NAMES, make_bot   # the search code loads only when a bot plays
+
+    level = body.get("level")
+    if level not in BOT_NAMES:
+        raise InvalidAction(f"level must be one of {', '.join(BOT_NAMES)}, not {level!r}")
+    seed = body.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:
+        raise InvalidAction(f"seed must be a whole number from 0 to 2^63-1, not {seed!r}")
+    seat = state.to_move()
+    if seat is None or state.is_over():
+        raise InvalidAction("no seat is to move on this table: there is nothing for a bot to do")
+    bot = make_bot(level, game, data, players, seed=seed)
+    action = bot.choose(state)
+    return {"player": seat, "level": level, "action": action.to_json()}

@@ -63,3 +63,42 @@ def test_apply_needs_a_bounded_non_empty_list_before_it_reads_the_state(actions)
         raise AssertionError("the state was read although the action list is bad")
     with pytest.raises(InvalidAction):
         service.apply_each(unreadable, actions, parse)
+
+
+# ---- bot_reply: the move a bot seat plays, as the bridge answers a table's bot_move request
+
+@pytest.fixture(scope="module", params=["four-humours", "fifteen-days", "kill-the-unicorns"])
+def opening(request):
+    """A 3-player game of each shipped game at its first decision, rebuilt from its snapshot as the table sends it."""
+    from bridge.catalog import load
+
+    loaded = load(request.param)
+    state = loaded.engine.new_game(loaded.data, 3, seed=5)
+    return loaded, loaded.engine.from_snapshot(loaded.data, state.to_snapshot())
+
+
+@pytest.mark.parametrize("level", ["random", "heuristic"])
+def test_bot_reply_names_a_legal_action_of_the_seat_to_move(opening, level):
+    from bridge.rules.service import bot_reply
+
+    loaded, state = opening
+    reply = bot_reply(loaded.engine, loaded.data, state, 3, {"level": level, "seed": 3})
+    assert reply["player"] == state.to_move() and reply["level"] == level
+    action = loaded.engine.action_from_json(loaded.data, reply["action"])
+    state.check(action)   # raises IllegalAction if the bot chose a move the table would refuse
+    assert reply == bot_reply(loaded.engine, loaded.data, state, 3, {"level": level, "seed": 3}), "same seed, same move"
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"level": "grandmaster"}, "level must be one of"),
+    ({"level": "easy", "seed": -1}, "seed must be"),
+    ({"level": "easy", "seed": 1.5}, "seed must be"),
+    ({"level": "easy", "seed": True}, "seed must be"),
+])
+def test_bot_reply_refuses_an_unknown_level_or_a_bad_seed(opening, body, words):
+    from bridge.rules.errors import InvalidAction
+    from bridge.rules.service import bot_reply
+
+    loaded, state = opening
+    with pytest.raises(InvalidAction, match=words):
+        bot_reply(loaded.engine, loaded.data, state, 3, body)

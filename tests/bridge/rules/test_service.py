@@ -67,9 +67,15 @@ def test_apply_needs_a_bounded_non_empty_list_before_it_reads_the_state(actions)
 
 # ---- bot_reply: the move a bot seat plays, as the bridge answers a table's bot_move request
 
-@pytest.fixture(scope="module", params=["four-humours", "fifteen-days", "kill-the-unicorns"])
+def _builtin_ids():
+    from bridge.catalog import builtin_games
+
+    return sorted(builtin_games())
+
+
+@pytest.fixture(scope="module", params=_builtin_ids())
 def opening(request):
-    """A 3-player game of each shipped game at its first decision, rebuilt from its snapshot as the table sends it."""
+    """A 3-player game of each built-in game at its first decision, rebuilt from its snapshot as the table sends it."""
     from bridge.catalog import load
 
     loaded = load(request.param)

@@ -8,6 +8,10 @@ Every request carries the table as a snapshot; the engine keeps nothing between 
 * ``apply`` — ``{"snapshot", "actions": [...]}`` → the ruling of the actions in order (a refused one raises,
   naming ``actions[i]``).
 * ``score`` — ``{"snapshot"}`` → ``{"day", "over", "standings", "leaders", "decided_by"}``.
+* ``bot_move`` — ``{"snapshot", "level", "seed"}`` → ``{"player", "level", "action"}``: the move a bot plays for
+  the seat that owes the table's pending decision (any decision: a trick to place, a hunt to open or join, a
+  power, a blind trick choice, a purchase), seen only through that seat's view
+  (:func:`bridge.rules.service.bot_reply`).
 
 A ruling is ``{"events", "snapshot", "next", "game_over"}``; ``next`` = ``{"player", "decision", "legal"}``.
 """
@@ -23,7 +27,7 @@ from bridge.rules.kill_the_unicorns.records import KillTheUnicornsData
 from bridge.rules.kill_the_unicorns.scoring import decide
 from bridge.rules.kill_the_unicorns.state import GAME_ID, GameState, start_game
 
-REQUEST_TYPES: tuple[str, ...] = ("legal", "apply", "score", "setup")
+REQUEST_TYPES: tuple[str, ...] = ("legal", "apply", "score", "setup", "bot_move")
 
 
 def handle_request(data: KillTheUnicornsData, request_type: str, body: Any) -> dict[str, Any]:
@@ -37,6 +41,8 @@ def handle_request(data: KillTheUnicornsData, request_type: str, body: Any) -> d
         return check_action(data, body["snapshot"], body.get("action"))
     if request_type == "apply":
         return apply_actions(data, body["snapshot"], body.get("actions"))
+    if request_type == "bot_move":
+        return bot_move(data, body["snapshot"], body)
     return score(data, body["snapshot"])
 
 
@@ -72,6 +78,15 @@ def check_action(data: KillTheUnicornsData, snapshot: Any, action: Any) -> dict[
 
 def apply_actions(data: KillTheUnicornsData, snapshot: Any, actions: Any) -> dict[str, Any]:
     return ruling(*shared.apply_each(lambda: GameState.from_snapshot(data, snapshot), actions, Action.from_json))
+
+
+def bot_move(data: KillTheUnicornsData, snapshot: Any, body: Any) -> dict[str, Any]:
+    """The action the bot ``body["level"]`` (seeded with ``body["seed"]``) plays for the seat whose decision the
+    table waits for: ``{"player", "level", "action"}``, the action in the JSON form ``legal`` takes."""
+    from bridge.rules.game import registered_game   # the registered engine (this module is imported by it)
+
+    state = GameState.from_snapshot(data, snapshot)
+    return shared.bot_reply(registered_game(GAME_ID), data, state, state.players, body)
 
 
 def score(data: KillTheUnicornsData, snapshot: Any) -> dict[str, Any]:

@@ -14,6 +14,10 @@ random state). The engine keeps nothing between requests, so a restarted bridge 
 * ``score`` — ``{"snapshot": S}`` → ``{"turn", "over", "standings": [{player, score, runs, animals,
   empty_corners, hand, wilds}], "leaders": [seats], "decided_by": "score"|"hand"|"wilds"|"shared"}``: the
   score panel after every action, with the FD-9.4 tie-break figures.
+* ``bot_move`` — ``{"snapshot": S, "level": random|heuristic|easy|normal|hard, "seed": int}`` → ``{"player":
+  seat, "level": name, "action": A}``: the decision a bot of that level takes for the seat to move (the mod
+  performs it on the table, then sends it as ``legal`` like a player's); the same table and seed give the same
+  action. Refused (``invalid_action``) for an unknown level, a bad seed or a game that is over.
 
 A *ruling* is ``{"events": [E, ...], "snapshot": S', "next": N, "game_over": O|null}``: the events
 (:mod:`bridge.rules.fifteen_days.events`, in order; none names a hidden face), the table after them, and
@@ -33,7 +37,7 @@ from bridge.rules.fifteen_days.actions import Action
 from bridge.rules.fifteen_days.records import FifteenDaysData
 from bridge.rules.fifteen_days.state import GAME_ID, GameState, decide, new_game
 
-REQUEST_TYPES: tuple[str, ...] = ("legal", "apply", "score", "setup")
+REQUEST_TYPES: tuple[str, ...] = ("legal", "apply", "score", "setup", "bot_move")
 
 
 def handle_request(data: FifteenDaysData, request_type: str, body: Any) -> dict[str, Any]:
@@ -47,6 +51,8 @@ def handle_request(data: FifteenDaysData, request_type: str, body: Any) -> dict[
         return check_action(data, body["snapshot"], body.get("action"))
     if request_type == "apply":
         return apply_actions(data, body["snapshot"], body.get("actions"))
+    if request_type == "bot_move":
+        return bot_move(data, body["snapshot"], body)
     return score(data, body["snapshot"])
 
 
@@ -88,6 +94,15 @@ def check_action(data: FifteenDaysData, snapshot: Any, action: Any) -> dict[str,
 def apply_actions(data: FifteenDaysData, snapshot: Any, actions: Any) -> dict[str, Any]:
     """The ruling of ``actions`` (JSON, in order) applied to ``snapshot``; a refused one raises naming it."""
     return ruling(*shared.apply_each(lambda: GameState.from_snapshot(data, snapshot), actions, Action.from_json))
+
+
+def bot_move(data: FifteenDaysData, snapshot: Any, body: Any) -> dict[str, Any]:
+    """The action the bot ``body["level"]`` (seeded with ``body["seed"]``) takes for the seat to move on the table
+    ``snapshot``: :func:`bridge.rules.service.bot_reply`'s reply."""
+    from bridge.rules.fifteen_days.game import FIFTEEN_DAYS   # game.py imports this module
+
+    state = GameState.from_snapshot(data, snapshot)
+    return shared.bot_reply(FIFTEEN_DAYS, data, state, state.players, body)
 
 
 def score(data: FifteenDaysData, snapshot: Any) -> dict[str, Any]:

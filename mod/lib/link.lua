@@ -15,6 +15,7 @@ local NO_BRIDGE = "No bridge. On the host computer run:  ttsmod bridge"
 local settings = { version = "?", hello_retry = 5 }
 local status = { connected = false, polling = false }
 local waiting_for_bridge = {}   -- functions to run again once the bridge answers hello
+local on_connected = {}         -- functions to run each time the bridge answers hello after being away
 
 --- Whether the last hello was answered (and no request has been lost since).
 function M.connected()
@@ -53,6 +54,11 @@ say_hello = function()
                     fn()
                 end
             end
+            if was_down then
+                for _, fn in ipairs(on_connected) do
+                    fn()
+                end
+            end
         end,
         refused = function(err)
             panel.bridge("bridge refused hello: " .. tostring(err.message), "#FF6347")
@@ -76,9 +82,16 @@ function M.start(options)
     status.connected = false
     status.polling = false
     waiting_for_bridge = {}
+    on_connected = {}
     bridge.reset(options.game, options.first_id)
     bridge.timeout = options.timeout or 5
     panel.bridge("Connecting to the ttsmod bridge…", "#FFFFFF")
+end
+
+--- Run `fn()` each time the bridge answers hello after being away: the first answer after start() and every
+--  answer after a request was lost (a bridge restarted). Cleared by start().
+function M.when_connected(fn)
+    table.insert(on_connected, fn)
 end
 
 --- Say hello to the bridge (and keep saying it until it answers).

@@ -38,23 +38,29 @@ end
 --  Likewise when the bridge refuses the decision (`d.refusal(reply)`, default "Not allowed: <message>.") or the
 --  request (`d.failure(err)`, default "Not allowed: <message>"); with no answer at all `undo()` runs (lib.link
 --  tells everyone the bridge is away).
+--  `d.done(result)` (optional; a bot's move gives it, lib.bots) hears how a decision that was not ruled ended:
+--  false when the bridge refused it, nil when nothing could be asked or no answer came (a ruled decision is the
+--  game's to finish: its `ruled` says done(true) once the table has taken it).
 function M.decide(d)
     local refusal = d.refusal or function(reply) return "Not allowed: " .. tostring(reply.message) .. "." end
     local failure = d.failure or function(err) return "Not allowed: " .. tostring(err.message) end
-    local function refuse(message)
+    local function refuse(message, result)
         if d.undo ~= nil then
             d.undo()
         end
         if message ~= nil then
             panel.tell(d.colour, message)
         end
+        if d.done ~= nil then
+            d.done(result)
+        end
     end
     if d.blocked ~= nil then
-        refuse(d.blocked)
+        refuse(d.blocked, nil)
         return
     end
     if not link.connected() then
-        refuse(d.offline or M.OFFLINE)
+        refuse(d.offline or M.OFFLINE, nil)
         return
     end
     d.busy(true)
@@ -62,16 +68,16 @@ function M.decide(d)
         link.ask("legal", { snapshot = d.snapshot(), action = d.action }, function(reply)
             if not reply.legal then
                 d.busy(false)
-                refuse(refusal(reply))
+                refuse(refusal(reply), false)
                 return
             end
             d.ruled(reply)
         end, function(err)
             d.busy(false)
-            refuse(failure(err))
+            refuse(failure(err), false)
         end, nil, function()
             d.busy(false)
-            refuse(nil)
+            refuse(nil, nil)
         end)
     end)
 end

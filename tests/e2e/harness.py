@@ -6,7 +6,9 @@ bridge on an ephemeral 127.0.0.1 port, the save loaded on a headless table point
 scripts booted, the bridge connected, Setup pressed, then the clock run until the table is ready
 (:meth:`LiveGame.start`); a host's reload (:meth:`LiveGame.reload`) and, through ``game.bridge``, the bridge
 stopped and started again. It also reads what every game's table shows alike: the status line, broadcasts, the
-mod's saved ledger and the requests it sent (read as the bridge reads them).
+mod's saved ledger and the requests it sent (read as the bridge reads them). Seats given in ``bots`` (colour →
+level) are nobody's: their seat buttons (lib.bots) are set before Setup and the bridge's bots play them
+(:meth:`LiveGame.wait_for_humans` runs the clock while they do).
 
 A game's harness (``tests/e2e/<game>/harness.py``) extends it with only its own players and table reading: when
 its table waits for a player (:meth:`LiveGame.waiting`), how a player performs an action, and how the table is
@@ -87,8 +89,11 @@ class LiveGame:
     (:meth:`reloaded`)."""
 
     def __init__(self, save: dict, repo: Path, colours: list[str], *, seed: int = 1,
-                 fidelity: Fidelity | None = None) -> None:
+                 fidelity: Fidelity | None = None, bots: dict[str, str] | None = None) -> None:
         self.colours, self.seed = colours, seed
+        self.bots = dict(bots or {})   # seat colour → level (lib.bots): a bot plays it, nobody sits there
+        self.humans = [c for c in colours if c not in self.bots]
+        assert self.humans, "at least one player sits at the table (they press Setup)"
         self.rng = random.Random(seed)
         self.fidelity = fidelity if fidelity is not None else Fidelity.faithful()
         self.reloads = 0
@@ -111,12 +116,15 @@ class LiveGame:
         self.table.close()
 
     def start(self) -> None:
-        """Bridge up, players seated, scripts loaded, bridge connected, Setup pressed, the table ready."""
+        """Bridge up, players seated, scripts loaded, bridge connected, the bot seats given their levels with the
+        seat buttons, Setup pressed, the table ready."""
         self.bridge.start()
-        self.table.seat(*self.colours)
+        self.table.seat(*self.humans)
         self.table.boot()
         assert self.table.run_until(self.connected, max_seconds=30)
-        self.table.click("setupButton", self.colours[0])
+        for colour, level in self.bots.items():
+            self.set_bot(colour, level)
+        self.table.click("setupButton", self.humans[0])
         self.wait_ready()
 
     def connected(self) -> bool:
@@ -131,7 +139,7 @@ class LiveGame:
         self.reloads += 1
         self.table = Table.load(saved, seed=self.seed + self.reloads, bridge_port=self.bridge.port,
                                 listen_port=port, fidelity=self.fidelity)
-        self.table.seat(*self.colours)
+        self.table.seat(*self.humans)
         self.table.boot()
         self._sent = []
         self.reloaded()
@@ -187,6 +195,38 @@ class LiveGame:
     def requests(self, kind: str, since: int = 0) -> list[dict[str, Any]]:
         """The bodies of the requests of ``kind`` the mod sent (from message ``since`` on)."""
         return [m["body"] for m in self.sent[since:] if m.get("type") == kind]
+
+    # ------------------------------------------------------------------ bot seats (lib.bots)
+    def bot_label(self, colour: str) -> str:
+        """What ``colour``'s seat button says ("Red: no bot", "Red: bot (easy)")."""
+        return self.table.ui_value(f"bot_{colour}")
+
+    def set_bot(self, colour: str, level: str) -> None:
+        """The first seated player clicks ``colour``'s seat button until it shows ``level`` (off, easy, normal,
+        hard)."""
+        want = f"{colour}: no bot" if level == "off" else f"{colour}: bot ({level})"
+        for _ in range(4):
+            if self.bot_label(colour) == want:
+                return
+            self.table.click(f"bot_{colour}", self.humans[0])
+        assert self.bot_label(colour) == want, self.bot_label(colour)
+
+    def bot_announcements(self, since: int = 0) -> list[str]:
+        """The broadcasts to everyone announcing a bot's move ("Red (bot, easy) ...") from broadcast ``since``."""
+        return [m for m in self.messages_to(None, since) if any(m.startswith(f"{c} (bot, ") for c in self.bots)]
+
+    def deciding(self) -> str | None:
+        """The colour whose decision the table waits for (None when nobody's, or the game is over)."""
+        raise NotImplementedError
+
+    def human_ready(self) -> bool:
+        """The table is ready (:meth:`ready`) and waits for a seated player, or the game is over."""
+        return self.ready() and (self.over or self.deciding() in self.humans)
+
+    def wait_for_humans(self, max_seconds: float = 120.0) -> None:
+        """Run the clock while the bots play, until the table waits for a seated player or the game is over."""
+        assert self.run(self.human_ready, max_seconds), \
+            f"the bots did not hand over; status {self.status!r}; errors {self.table.errors[-3:]}"
 
     # ------------------------------------------------------------------ players
     def move(self, obj: HObject, colour: str, *, position=None, snap: tuple[HObject, int] | None = None) -> None:

@@ -8,6 +8,8 @@ bridge carries on where the table is.  All functions are pure: JSON-shaped value
 * ``legal`` — ``{"snapshot": S, "action": A}`` → whether the action is allowed, why not, and what follows
   (:func:`check_action`).
 * ``score`` — ``{"snapshot": S}`` → standings and leaders (:func:`score`).
+* ``bot_move`` — ``{"snapshot": S, "level": L, "seed": n}`` (with ``"choices"`` as ``end_round`` takes them when
+  a ruling waits for a cell) → the seat to move, its colour and the action its bot takes (:func:`bot_move`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from bridge.rules.four_humours.actions import Action, Choose
 from bridge.rules.four_humours.records import FourHumoursData
 from bridge.rules.four_humours.state import GameState, Phase
 
-REQUEST_TYPES: tuple[str, ...] = ("end_round", "legal", "score")
+REQUEST_TYPES: tuple[str, ...] = ("end_round", "legal", "score", "bot_move")
 
 
 def handle_request(data: FourHumoursData, request_type: str, body: Any) -> dict[str, Any]:
@@ -39,6 +41,8 @@ def handle_request(data: FourHumoursData, request_type: str, body: Any) -> dict[
         return resolve_round(data, body["snapshot"], choices, force=bool(body.get("force", False)))
     if request_type == "legal":
         return check_action(data, body["snapshot"], body.get("action"))
+    if request_type == "bot_move":
+        return bot_move(data, body["snapshot"], body)
     return score(data, body["snapshot"])
 
 
@@ -51,6 +55,14 @@ def resolve_round(
     far as the rules go without a player and says who must choose next, or that the round is complete.
     ``force`` ends the round even when no round-end condition holds (a host's decision).
     """
+    state, round_no, reason, events = _resolving(data, snapshot, choices, force)
+    return _ruling(state, round_no, reason, events)
+
+
+def _resolving(data: FourHumoursData, snapshot: Any, choices: Sequence[Any], force: bool
+               ) -> tuple[GameState, int, str | None, list[ev.Event]]:
+    """The state :func:`resolve_round` rules from: ``snapshot``'s round ended and ``choices`` applied; with the
+    round's number, why it ended and the events on the way."""
     state = GameState.from_snapshot(data, snapshot)
     events: list[ev.Event] = []
     if state.phase is Phase.ENDED:
@@ -77,7 +89,7 @@ def resolve_round(
             raise IllegalAction(f"choices[{index}]: {exc}", exc.reason) from None
         except InvalidAction as exc:
             raise InvalidAction(f"choices[{index}]: {exc}") from None
-    return _ruling(state, round_no, reason, events)
+    return state, round_no, reason, events
 
 
 def _ruling(state: GameState, round_no: int, reason: str | None, events: list[ev.Event]) -> dict[str, Any]:
@@ -133,6 +145,30 @@ def check_action(data: FourHumoursData, snapshot: Any, action: Any) -> dict[str,
         "round_end_reason": ended[0].reason if ended else None,
         "next_player": None if ended else trial.active,
     }
+
+
+def bot_move(data: FourHumoursData, snapshot: Any, body: Mapping[str, Any]) -> dict[str, Any]:
+    """The decision the bot ``body["level"]`` (seeded with ``body["seed"]``) takes for the seat to move:
+    :func:`bridge.rules.service.bot_reply`'s reply plus ``"seat"``, that seat's colour.
+
+    Without ``choices`` the table ``snapshot`` is in placement and the bot places, passes or redraws for the
+    active player. With ``choices`` (a list, as ``end_round`` takes it) the round of ``snapshot`` is ended and
+    the choices so far applied, as :func:`resolve_round` does, and the bot chooses the cell of the potion the
+    ruling waits for. ``InvalidAction`` when nobody is to decide (a round over in placement, a ruling that waits
+    for nobody, the game over)."""
+    from bridge.rules.four_humours.game import FOUR_HUMOURS   # game.py imports this module
+
+    choices = body.get("choices")
+    if choices is None:
+        state = GameState.from_snapshot(data, snapshot)
+        if state.phase is Phase.PLACEMENT and state.round_over_reason() is not None:
+            raise InvalidAction("the round is over: the table waits for end_round, not for a seat")
+    else:
+        if not isinstance(choices, list):
+            raise InvalidAction("choices must be a list")
+        state = _resolving(data, snapshot, choices, bool(body.get("force", False)))[0]
+    reply = shared.bot_reply(FOUR_HUMOURS, data, state, state.num_players, body)
+    return {**reply, "seat": state.colours[reply["player"]]}
 
 
 def score(data: FourHumoursData, snapshot: Any) -> dict[str, Any]:

@@ -25,10 +25,9 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from bridge.rules.four_humours.actions import Choose, Pass, Place, Redraw
-from bridge.rules.four_humours.goals import satisfied
 from bridge.rules.four_humours.records import HUMOURS
 from bridge.rules.four_humours.resolution import SlotPotion, resolve_card
-from bridge.rules.four_humours.state import GameState, Phase
+from bridge.rules.four_humours.state import _HI, GameState, Phase
 from bridge.rules.random import SeededRandom
 
 RISK_PER_OTHER_POTION = 0.3
@@ -119,18 +118,24 @@ class Heuristic:
         first = own[0]
         if isinstance(first, Choose):
             return self._cell(state, seat, own, rng)
-        if any(isinstance(a, Redraw) for a in own):
-            return next(a for a in own if isinstance(a, Redraw))
+        for action in own:
+            if isinstance(action, Redraw):
+                return action
         best: list[Any] = []
         best_value = 0.0
+        # A placement's value is worked out once per (card, humour), from the first such placement listed; what
+        # the seat sees of each card is read once per call (search calls this for every playout decision).
         values: dict[tuple[str, str, str], float] = {}
+        seen: dict[tuple[str, str], tuple] = {}
+        hand = state.hands[seat]
         for action in own:
             if not isinstance(action, Place):
                 continue
-            key = (action.target.kind, action.target.card, action.humour)
+            target = action.target
+            key = (target.kind, target.card, action.humour)
             value = values.get(key)
             if value is None:
-                value = values[key] = self._value(state, seat, action)
+                value = values[key] = self._value(state, seat, action, hand, seen)
             if value > best_value + 1e-9:
                 best, best_value = [action], value
             elif abs(value - best_value) <= 1e-9 and best_value > 0:
@@ -139,14 +144,20 @@ class Heuristic:
             return next((a for a in own if isinstance(a, Pass)), own[rng.randbelow(len(own))])
         return best[rng.randbelow(len(best))]
 
-    def _value(self, state: GameState, seat: int, action: Place) -> float:
+    def _value(self, state: GameState, seat: int, action: Place, hand: list[int] | None = None,
+               seen: dict[tuple[str, str], tuple] | None = None) -> float:
         target = action.target
-        slots = (state.scene_slots if target.kind == "scene" else state.party_slots)[target.card]
+        kind, card = target.kind, target.card
+        slots = (state.scene_slots if kind == "scene" else state.party_slots)[card]
         # What the value depends on (what the seat sees of the card, and whether it holds a second potion):
         # playouts meet the same few situations again and again.
-        second = state.hands[seat][HUMOURS.index(action.humour)] >= 2
-        key = (target, action.humour, second,
-               tuple(None if p is None else (p[1] if p[0] == seat else "?") for p in slots))
+        pattern = seen.get((kind, card)) if seen is not None else None
+        if pattern is None:
+            pattern = tuple([None if p is None else (p[1] if p[0] == seat else "?") for p in slots])
+            if seen is not None:
+                seen[(kind, card)] = pattern
+        second = (state.hands[seat] if hand is None else hand)[_HI[action.humour]] >= 2
+        key = (kind, card, target.slot, action.humour, second, pattern)
         found = self._values.get(key)
         if found is None:
             if len(self._values) > 100_000:
@@ -187,18 +198,36 @@ class Heuristic:
         board_id = state.board_of(seat)
         board = state.board(board_id)
         occ = state._occ[seat]
-        open_goals = [state.data.goal_by_id[g].predicate for g in state.goals if seat not in state.marks[g]]
+        # Only the goals the seat has not marked and does not meet yet can be completed by one more potion;
+        # they are checked with the engine's compiled checks (the same answers as ``satisfied``).
+        checks = []
+        for goal in state.goals:
+            if seat in state.marks[goal]:
+                continue
+            check = goal_check(state, goal, board_id, board)
+            if not check(occ):
+                checks.append(check)
         best: list[Any] = []
         best_key: tuple[int, int] | None = None
         for action in own:
             cell = action.cell
             after = dict(occ)
-            after[cell] = after.get(cell, 0) + 1
-            completes = sum(1 for goal in open_goals
-                            if satisfied(goal, board, after) and not satisfied(goal, board, occ))
-            key = (completes, -occ.get(cell, 0))
+            had = occ.get(cell, 0)
+            after[cell] = had + 1
+            completes = 0
+            for check in checks:
+                if check(after):
+                    completes += 1
+            key = (completes, -had)
             if best_key is None or key > best_key:
                 best, best_key = [action], key
             elif key == best_key:
                 best.append(action)
         return best[rng.randbelow(len(best))]
+
+
+def goal_check(state: GameState, goal: str, board_id: str, board: Any) -> Any:
+    """The engine's compiled check of ``goal`` on ``board_id`` (``occupancy -> bool``), made once per data."""
+    catalog = state._cat
+    found = catalog.goal_checks.get((goal, board_id))
+    return found if found is not None else catalog.goal_check(goal, board_id, board)

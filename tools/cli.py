@@ -34,6 +34,7 @@ class CommandEntry(NamedTuple):
 COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("simulate", "simulate", "simulate", "Play random legal games and report balance figures."),
     CommandEntry("arena", "arena", "arena", "Play bots against each other and report their win shares."),
+    CommandEntry("sweep", "sweep", "sweep_command", "Run a balance study over rule flags, player counts and bots."),
     CommandEntry("adjudicate", "adjudicate", "adjudicate", "Print a game's ruling for a table snapshot."),
     CommandEntry("sheets", "sheets", "sheets", "Pack card images into TTS sheets and a deck object."),
     CommandEntry("build", "build", "build", "Build a game into a TTS save with card sheets."),

@@ -151,11 +151,11 @@ class _Catalog:
         self.passes = [Pass(seat) for seat in range(self.MAX_SEATS)]
         self.scene_full = {c.id: (1 << len(c.slots)) - 1 for c in data.scenes}
         self.party_full = {p.id: (1 << len(p.slots)) - 1 for p in data.parties}
-        # Card -> {key: the Place actions of a seat on that card, in slot order}, filled as keys come up; a key
-        # is move_key(open-slot mask, hand mask, seat) (bit i of the open mask: slot i is empty; of the hand
-        # mask: HUMOURS[i] in hand).
-        self.scene_moves: dict[str, dict[int, tuple[Place, ...]]] = {c.id: {} for c in data.scenes}
-        self.party_moves: dict[str, dict[int, tuple[Place, ...]]] = {p.id: {} for p in data.parties}
+        # Seat -> card -> table of the Place actions of that seat on that card: entry open_mask << 4 | hand_mask
+        # (bit i of the open mask: slot i is empty; of the hand mask: HUMOURS[i] in hand) lists them in slot order.
+        # A card's table is made whole the first time the seat meets it, so a playout never misses.
+        self.scene_tables = [_MoveTables(self.scene_pairs, self.scene_places, seat) for seat in range(self.MAX_SEATS)]
+        self.party_tables = [_MoveTables(self.party_pairs, self.party_places, seat) for seat in range(self.MAX_SEATS)]
         # Values made again and again: a potion on a slot being resolved, a slot, the choices of a potion.
         self.slot_potions: dict[tuple[int, Potion], SlotPotion] = {}
         self.targets = {("scene", c.id): [Target("scene", c.id, i) for i in range(len(c.slots))] for c in data.scenes}
@@ -201,41 +201,42 @@ class _Catalog:
             found = self._chooses[(owner, cells)] = tuple(Choose(owner, cell) for cell in cells)
         return found
 
-    @staticmethod
-    def move_key(open_mask: int, hand_mask: int, seat: int) -> int:
-        return open_mask | hand_mask << 32 | seat << 36
+    def scene_legal(self, card: str, open_mask: int, hand_mask: int, seat: int) -> tuple[Place, ...]:
+        """The Place actions of ``seat`` on scene ``card`` with those open slots and humours in hand."""
+        return self.scene_tables[seat][card][open_mask << 4 | hand_mask]
 
-    def scene_legal(self, card: str, key: int) -> tuple[Place, ...]:
-        """The Place actions on scene ``card`` for ``key`` (:meth:`move_key`)."""
-        found = self.scene_moves[card].get(key)
-        if found is None:
-            found = self.scene_moves[card][key] = self._legal(self.scene_pairs[card], self.scene_places[card], key)
-        return found
-
-    def party_legal(self, card: str, key: int) -> tuple[Place, ...]:
+    def party_legal(self, card: str, open_mask: int, hand_mask: int, seat: int) -> tuple[Place, ...]:
         """:meth:`scene_legal` for party tile ``card`` (the party limit is the caller's)."""
-        found = self.party_moves[card].get(key)
-        if found is None:
-            found = self.party_moves[card][key] = self._legal(self.party_pairs[card], self.party_places[card], key)
-        return found
-
-    @staticmethod
-    def _legal(pairs: tuple[tuple[int, int], ...], places: list[list[list[Place]]], key: int) -> tuple[Place, ...]:
-        open_mask, hand_mask, seat = key & 0xFFFFFFFF, key >> 32 & 0xF, key >> 36
-        found = []
-        for index, (a, b) in enumerate(pairs):
-            if open_mask >> index & 1:
-                if hand_mask >> a & 1:
-                    found.append(places[index][a][seat])
-                if hand_mask >> b & 1:
-                    found.append(places[index][b][seat])
-        return tuple(found)
+        return self.party_tables[seat][card][open_mask << 4 | hand_mask]
 
     def _places(self, kind: str, card: str, slots: int) -> list[list[list[Place]]]:
         return [
             [[Place(seat, h, Target(kind, card, index)) for seat in range(self.MAX_SEATS)] for h in HUMOURS]
             for index in range(slots)
         ]
+
+
+class _MoveTables(dict):
+    """Card -> the table of one seat's Place actions on it (see ``_Catalog.scene_tables``), made on first use."""
+
+    def __init__(self, pairs: dict[str, tuple[tuple[int, int], ...]], places: dict[str, list[list[list[Place]]]],
+                 seat: int) -> None:
+        super().__init__()
+        self.pairs, self.places, self.seat = pairs, places, seat
+
+    def __missing__(self, card: str) -> list[tuple[Place, ...]]:
+        pairs, places, seat = self.pairs[card], self.places[card], self.seat
+        # The actions on slot i for each hand mask: the slot's first humour, then its second, when in hand.
+        on_slot = [[tuple(places[i][h][seat] for h in pair if hand >> h & 1) for hand in range(16)]
+                   for i, pair in enumerate(pairs)]
+        table: list[tuple[Place, ...]] = [()] * (16 << len(pairs))
+        for open_mask in range(1, 1 << len(pairs)):
+            lowest = open_mask & -open_mask  # the lowest open slot comes first, then the rest in slot order
+            first, rest = on_slot[lowest.bit_length() - 1], (open_mask ^ lowest) << 4
+            for hand in range(16):
+                table[open_mask << 4 | hand] = first[hand] + table[rest | hand]
+        self[card] = table
+        return table
 
 
 _CATALOGS: dict[int, _Catalog] = {}
@@ -377,26 +378,17 @@ class GameState:
         actions: list[Action] = []
         if not hand_mask:
             return actions
-        catalog = self._cat
-        shift = hand_mask << 32 | seat << 36  # _Catalog.move_key without its open mask
-        moves, scene_open = catalog.scene_moves, self._scene_open
-        for card in self.scenes:  # moves[card][key] found almost always: subscripts, not get() calls
-            key = scene_open[card] | shift
-            try:
-                actions += moves[card][key]
-            except KeyError:
-                actions += catalog.scene_legal(card, key)
+        tables = self._cat.scene_tables[seat]
+        scene_open = self._scene_open
+        for card in self.scenes:
+            actions += tables[card][scene_open[card] << 4 | hand_mask]
         if self.parties:
-            moves, party_open, party_count = catalog.party_moves, self._party_open, self._party_count
+            tables, party_open, party_count = self._cat.party_tables[seat], self._party_open, self._party_count
             limit, per_tile = self._party_rule
             counted = len(self.colours) if per_tile else seat
             for party in self.parties:
                 if party_count[party][counted] < limit:
-                    key = party_open[party] | shift
-                    try:
-                        actions += moves[party][key]
-                    except KeyError:
-                        actions += catalog.party_legal(party, key)
+                    actions += tables[party][party_open[party] << 4 | hand_mask]
         return actions
 
     def check(self, action: Action) -> None:
@@ -475,15 +467,15 @@ class GameState:
         hand_mask = (hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3
         if not hand_mask:
             return False
-        catalog = self._cat
-        shift = hand_mask << 32 | seat << 36
+        tables = self._cat.scene_tables[seat]
         for card in self.scenes:
-            if catalog.scene_legal(card, self._scene_open[card] | shift):
+            if tables[card][self._scene_open[card] << 4 | hand_mask]:
                 return True
         limit = self.party_limit
         counted = len(self.colours) if self.rules.party_limit_scope == "per_tile" else seat
+        tables = self._cat.party_tables[seat]
         for party in self.parties:
-            if self._party_count[party][counted] < limit and catalog.party_legal(party, self._party_open[party] | shift):
+            if self._party_count[party][counted] < limit and tables[party][self._party_open[party] << 4 | hand_mask]:
                 return True
         return False
 

@@ -49,6 +49,11 @@ class Phase(str, enum.Enum):
     ENDED = "ended"
 
 
+# The members as module globals: ``Phase.ENDED`` is an enum class attribute lookup, ten times the cost of a global,
+# and the hot path asks for the phase several times an action.
+_PLACEMENT, _RESOLUTION, _ENDED = Phase.PLACEMENT, Phase.RESOLUTION, Phase.ENDED
+
+
 class Termination(str, enum.Enum):
     """Why the game ended (FH-10.1 … 10.3)."""
 
@@ -275,7 +280,7 @@ class GameState:
         self.passed_this_round: set[int] = set()
         self.round_no = 0
         self.turn_no = 0
-        self.phase = Phase.PLACEMENT
+        self.phase = _PLACEMENT
         self.round_end_reason: str | None = None
         self.termination: Termination | None = None
         self.bags: list[list[int]] = []
@@ -330,17 +335,17 @@ class GameState:
         return {h: self.bags[seat][i] for i, h in enumerate(HUMOURS)}
 
     def is_over(self) -> bool:
-        return self.phase is Phase.ENDED
+        return self.phase is _ENDED
 
     def awaiting(self) -> Pending | None:
         """The potion waiting for its owner's ``choose``, if any."""
-        if self.phase is Phase.RESOLUTION and self.pending and len(self.pending[0].cells) > 1:
+        if self.phase is _RESOLUTION and self.pending and len(self.pending[0].cells) > 1:
             return self.pending[0]
         return None
 
     def to_move(self) -> int | None:
         """The seat whose decision the game waits for (``None`` once the game is over)."""
-        if self.phase is Phase.PLACEMENT:
+        if self.phase is _PLACEMENT:
             return self.active
         pending = self.awaiting()
         return pending.owner if pending else None
@@ -349,9 +354,10 @@ class GameState:
 
     def legal_actions(self) -> list[Action]:
         """Every action allowed now, of every seat that may act (redraws may come from any seat)."""
-        if self.phase is Phase.ENDED:
-            return []
-        if self.phase is Phase.RESOLUTION:
+        phase = self.phase
+        if phase is not _PLACEMENT:
+            if phase is _ENDED:
+                return []
             pending = self.awaiting()
             return list(self._cat.chooses(pending.owner, pending.cells)) if pending else []
         seat = self.active
@@ -393,7 +399,7 @@ class GameState:
 
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalAction` if ``action`` is not allowed now; return quietly if it is."""
-        if self.phase is Phase.ENDED:
+        if self.phase is _ENDED:
             raise IllegalAction("the game is over", "game_over")
         if not 0 <= action.player < self.num_players:
             raise IllegalAction(f"there is no player {action.player}", "no_such_player")
@@ -406,7 +412,7 @@ class GameState:
             if action.cell not in pending.cells:
                 raise IllegalAction(f"cell {action.cell!r} is not one of {', '.join(pending.cells)}", "wrong_cell")
             return
-        if self.phase is not Phase.PLACEMENT:
+        if self.phase is not _PLACEMENT:
             raise IllegalAction("potions are being resolved; only choices are allowed", "not_placement_phase")
         if isinstance(action, Redraw):
             if not self.rules.four_identical_redraw:
@@ -664,14 +670,14 @@ class GameState:
 
     def end_round(self, reason: str) -> list[ev.Event]:
         """End the placement phase now (the bridge's ``end_round``) and resolve as far as the rules go."""
-        if self.phase is not Phase.PLACEMENT:
+        if self.phase is not _PLACEMENT:
             raise IllegalAction("the round is not in its placement phase", "not_placement_phase")
         events: list[ev.Event] = []
         self._end_round(reason, events)
         return events
 
     def _end_round(self, reason: str, events: list[ev.Event] | None) -> None:
-        self.phase = Phase.RESOLUTION
+        self.phase = _RESOLUTION
         self.round_end_reason = reason
         if events is not None:
             events.append(ev.RoundEnded(self.round_no, reason))
@@ -878,7 +884,7 @@ class GameState:
         self.passes = 0
         self.passed_this_round = set()
         self.round_end_reason = None
-        self.phase = Phase.PLACEMENT
+        self.phase = _PLACEMENT
         count = self.rules.scenes_face_up
         self.scenes, self.scene_deck = self.scene_deck[:count], self.scene_deck[count:]
         self.scene_slots = {c: [None] * len(self.data.scene_by_id[c].slots) for c in self.scenes}
@@ -896,7 +902,7 @@ class GameState:
             self._end_round("stuck", events)
 
     def _finish(self, termination: Termination, events: list[ev.Event] | None) -> None:
-        self.phase = Phase.ENDED
+        self.phase = _ENDED
         self.termination = termination
         if events is not None:
             events.append(ev.GameEnded(self.outcome()))

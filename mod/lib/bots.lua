@@ -81,9 +81,12 @@ end
 --   seed()             optional: the game's own seed (a whole number ≥ 0); default one drawn once and saved
 --   delay              optional: seconds between a decision coming and the bot being asked (default 0.6), so
 --                      that players can follow the bots' moves
+--   think_time         optional: seconds to wait for the bridge's answer before sending the request once more
+--                      (default 30: a hard bot searches for seconds; lib.link.ask_within)
 function M.configure(options)
     settings = options
     settings.delay = options.delay or 0.6
+    settings.think_time = options.think_time or 30
     flight = nil
     refused = {}
     saved()
@@ -285,7 +288,7 @@ local function ask(f)
         local body = settings.request(f.colour)
         body.level = level
         body.seed = M.seed(refused[f.key] or 0)
-        link.ask("bot_move", body, function(reply)
+        link.ask_within(settings.think_time, "bot_move", body, function(reply)
             if not current(f) then
                 flight = nil
                 later()

@@ -121,6 +121,15 @@ function M.ask(kind, body, on_reply, on_refused, retry, on_lost)
     })
 end
 
+--- ask() for a request the bridge may take long to answer (a bot's search): the first wait for the reply is
+--  `seconds` instead of the usual timeout; the one resend waits the usual timeout.
+function M.ask_within(seconds, kind, body, on_reply, on_refused, retry, on_lost)
+    local usual = bridge.timeout
+    bridge.timeout = seconds    -- read once, by this request's first wait
+    M.ask(kind, body, on_reply, on_refused, retry, on_lost)
+    bridge.timeout = usual
+end
+
 --- Pass what onExternalMessage received; true when it was a reply to one of our requests.
 function M.handle(data)
     return bridge.handle(data)

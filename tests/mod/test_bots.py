@@ -28,7 +28,7 @@ function onLoad(script_state)
     ledger = saved.restore(script_state, { colours = {}, turn = nil, over = false })
     link.start({ game = ttsmod.game, version = ttsmod.version, first_id = 10, timeout = 1, hello_retry = 4 })
     bots.configure({
-        ledger = ledger, player_colours = COLOURS, delay = 0.5,
+        ledger = ledger, player_colours = COLOURS, delay = 0.5, think_time = 3,
         colours = function() return ledger.colours end,
         candidates = function() if ledger.over then return {} end return nil end,
         decision = function()
@@ -61,6 +61,7 @@ function bot_seats() return table.concat(bots.seats(), ",") end
 function set_turn(t) ledger.turn = t; bots.play() end
 function set_answer(a) answer = a end
 function play() bots.play() end
+function connected() return link.connected() end
 function done_list() return table.concat(performed, "|") end
 function decisions() return ledger.bots.decisions end
 function finish() ledger.over = true; ledger.turn = nil; bots.refresh() end
@@ -199,8 +200,12 @@ def test_a_lost_request_is_asked_again_with_the_same_seed_when_the_bridge_answer
         table.call_global("setup")
         table.call_global("set_turn", 2)
         table.advance(0.6)
-        table.advance(2.1)                             # bot_move and its resend go unanswered
+        table.advance(2.7)
+        assert len(_bot_moves(table)) == 1             # a bot may think for think_time (3 s) before a resend
+        table.advance(0.4)
         assert len(_bot_moves(table)) == 2
+        table.advance(1.1)                             # the resend waits the usual timeout (1 s): lost
+        assert table.call_global("connected") is False
         table.advance(4.1)                             # hello again, answered: the bridge is back
         _answer(table, "hello", {"bridge": "1.2.3"})
         table.advance(0.6)

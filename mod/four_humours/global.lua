@@ -10,6 +10,9 @@
 -- events one by one (lib.stepper). A `decision_required` event stops the ruling until the owner drops the
 -- potion on an outlined cell; `end_round` is then sent again with the same snapshot and the choices so far.
 -- The link to the bridge, the stepper, the saved ledger and the panels are the shared parts in mod/lib/.
+-- A free seat may be given a bot (lib.bots): when its decision comes the bridge chooses it (`bot_move`) and
+-- `perform_bot` below makes it on the table as its player would — the potion dropped on the slot or cell, the
+-- Pass or Redraw button's code — through the same functions a player's drop or click runs.
 local seats = require("lib.seats")
 local util = require("lib.util")
 local link = require("lib.link")
@@ -17,6 +20,7 @@ local stepper = require("lib.stepper")
 local saved = require("lib.ledger")
 local panel = require("lib.panel")
 local wiring = require("lib.wiring")
+local bots = require("lib.bots")
 local map = require("four_humours.tablemap")
 local text = require("four_humours.text")
 local game = require("generated.game")
@@ -202,13 +206,15 @@ end
 
 local function show_turn()
     local colour = colour_of(ledger.active_player)
-    if ledger.phase == "placement" and colour ~= nil and Turns.turn_color ~= colour then
+    -- a bot seat has nobody to hand the TTS turn to: the turn stays where it is while the bot plays
+    if ledger.phase == "placement" and colour ~= nil and Turns.turn_color ~= colour and not bots.isBot(colour) then
         Turns.turn_color = colour
     end
     for _, c in ipairs(data.player_colours) do
         UI.setAttribute("pass_" .. c, "active", tostring(ledger.phase == "placement" and c == colour))
     end
     show_state()
+    bots.play()
 end
 
 local function four_identical(colour)
@@ -387,13 +393,15 @@ function onSetupClick(player, value, id)
     if ledger.phase ~= "setup" then
         return
     end
-    local colours = map.colours_in_play(data.player_colours)
+    local colours = bots.colours_in_play(data.player_colours)
     local least = data.min_players or 2
     if #colours < least then
-        broadcastToAll("Seat at least " .. tostring(least) .. " players, then press Setup.", { 1, 0.6, 0.2 })
+        broadcastToAll("Seat at least " .. tostring(least) .. " players (or give free seats a bot), then press "
+            .. "Setup.", { 1, 0.6, 0.2 })
         return
     end
     ledger.colours = colours
+    bots.refresh()
     if ledger.mode == "fief" then
         -- seat i plays the i-th fief board of the game data (as the engine deals them)
         ledger.fiefs = {}
@@ -449,9 +457,17 @@ function onSetupClick(player, value, id)
     end
 end
 
-local function redraw(colour)
+--- `done(result)` (a bot's redraw, lib.bots): true once the new potions are in the hand, false when the bridge
+--  refused the redraw, nil when it could not be asked.
+local function redraw(colour, done)
+    local finish = function(result)
+        if done ~= nil then
+            done(result)
+        end
+    end
     local seat = seat_of(colour)
     if seat == nil or ledger.phase ~= "placement" then
+        finish(nil)
         return
     end
     when_settled(function() ask("legal", { snapshot = map.snapshot(ledger, nil),
@@ -459,6 +475,7 @@ local function redraw(colour)
         function(body)
             if not body.legal then
                 tell(colour, "No redraw: " .. tostring(body.message) .. ".")
+                finish(false)
                 return
             end
             local bag = map.bag_of(colour)
@@ -467,8 +484,14 @@ local function redraw(colour)
             end
             UI.setAttribute("redraw_" .. colour, "active", "false")
             broadcastToAll(colour .. " showed four identical potions and draws four new ones.", { 1, 1, 1 })
-            draw(colour, rules().hand_size or 4, function() offer_redraws() end)
-        end, nil, nil, nil) end)
+            draw(colour, rules().hand_size or 4, function()
+                offer_redraws()
+                finish(true)
+            end)
+        end, function(err)
+            tell(colour, "No redraw: " .. tostring(err.message))
+            finish(false)
+        end, nil, function() finish(nil) end) end)
 end
 
 function onRedrawClick(player, value, id)
@@ -523,6 +546,7 @@ local function show_decision()
     broadcastToAll(colour .. " chooses where their " .. tostring(a.humour) .. " potion goes: "
         .. table.concat(a.cells, ", ") .. " (outlined).", { 1, 1, 1 })
     tell(colour, "Drop your glowing potion on one of the outlined cells.")
+    bots.play()
 end
 
 local function game_over_message(outcome)
@@ -652,6 +676,7 @@ local function finish_ruling()
         discard_scenes()    -- the last round's scenes are cleaned up like every round's (FH-9)
         ledger.phase = "ended"
         Turns.enable = false
+        bots.refresh()
         show_turn()
         offer_redraws()
         show_scores(ledger.outcome.standings, ledger.outcome.winners, ledger.round)
@@ -706,8 +731,8 @@ local function round_over()
     end)
 end
 
---- A player dropped the potion the ruling waits for.
-local function drop_choice(colour, obj)
+--- A player dropped the potion the ruling waits for (`done`: see drop).
+local function drop_choice(colour, obj, done)
     local a = ledger.awaiting
     local owner = colour_of(a.player)
     local board_id, cell = map.cell_at(obj.getPosition())
@@ -719,6 +744,9 @@ local function drop_choice(colour, obj)
         move_to_cell(obj, board_id, cell)
         broadcastToAll(owner .. " puts their potion on " .. cell .. ".", { 1, 1, 1 })
         send_end_round()
+        if done ~= nil then
+            done(true)
+        end
         return
     end
     local slot = map.find_slot(a.from.kind, a.from.card, a.from.slot)
@@ -730,6 +758,9 @@ local function drop_choice(colour, obj)
         tell(colour, "Only " .. owner .. " chooses where that potion goes.")
     else
         tell(colour, "That potion may only go on one of: " .. table.concat(a.cells, ", ") .. " (outlined).")
+    end
+    if done ~= nil then
+        done(false)
     end
 end
 
@@ -749,13 +780,13 @@ local function after_action(seat, body)
     refresh_score()
 end
 
-local function check_place(colour, obj, slot)
+local function check_place(colour, obj, slot, done)
     local seat = seat_of(colour)
     local humour = util.memo(obj).humour
     local action = { action = "place", player = seat, humour = humour,
         target = { kind = slot.kind, card = slot.card, slot = slot.slot } }
     -- refused, or no answer: the potion goes back to the hand and nothing else changes
-    wiring.decide({ colour = colour, action = action, busy = set_busy,
+    wiring.decide({ colour = colour, action = action, busy = set_busy, done = done,
         undo = function() to_hand(obj, colour) end,
         snapshot = function() return map.snapshot(ledger, obj) end,
         refusal = function(body) return text.refusal(body, colour_of(ledger.active_player)) end,
@@ -766,6 +797,9 @@ local function check_place(colour, obj, slot)
             local after = function()
                 set_busy(false)
                 after_action(seat, body)
+                if done ~= nil then
+                    done(true)
+                end
             end
             if rules().draw_after_place ~= false then
                 draw(colour, 1, after)    -- FH-3.7: the placer draws a replacement from their bag
@@ -775,23 +809,34 @@ local function check_place(colour, obj, slot)
         end })
 end
 
-function onObjectDrop(colour, obj)
+--- A potion dropped by `colour` (a player's drop, or a bot's move through perform_bot). `done(result)` (a bot's
+--  move only) hears how it ended: true once the table has taken it, false when it was refused (the potion is back
+--  where it came from), nil when it could not be tried now (busy, no bridge).
+local function drop(colour, obj, done)
+    local finish = function(result)
+        if done ~= nil then
+            done(result)
+        end
+    end
     if ledger == nil or not obj.hasTag("fh-potion") then
+        finish(false)
         return
     end
     local m = util.memo(obj)
     if ledger.awaiting ~= nil and ledger.awaiting.guid == obj.getGUID() then
-        drop_choice(colour, obj)
+        drop_choice(colour, obj, done)
         return
     end
     if ledger.phase ~= "setup" and map.cell_at(obj.getPosition()) ~= nil then
         -- only the rules put potions on boards: a potion dropped on a cell would count as won there
         to_hand(obj, m.owner)
         tell(colour, "Potions reach the boards only by winning a scene or a party: drop it on a citizen slot.")
+        finish(false)
         return
     end
     local slot = map.slot_at(obj.getPosition())
     if slot == nil then
+        finish(false)
         return
     end
     if ledger.phase ~= "placement" then
@@ -803,32 +848,43 @@ function onObjectDrop(colour, obj)
         else
             tell(colour, "No more potions are placed: the game is over.")
         end
+        finish(nil)
         return
     end
     if m.owner ~= colour then
         to_hand(obj, m.owner)
         tell(colour, "That potion belongs to " .. tostring(m.owner) .. ".")
+        finish(false)
         return
     end
     if busy then
         to_hand(obj, colour)
         tell(colour, "Wait a moment: the last move is still being checked.")
+        finish(nil)
         return
     end
     if not link.connected() then
         to_hand(obj, colour)
         tell(colour, "The rules bridge is not running, so nothing can be placed yet ('ttsmod bridge').")
+        finish(nil)
         return
     end
-    check_place(colour, obj, slot)
+    check_place(colour, obj, slot, done)
 end
 
-local function do_pass(colour)
+function onObjectDrop(colour, obj)
+    drop(colour, obj, nil)
+end
+
+local function do_pass(colour, done)
     local seat = seat_of(colour)
     if ledger.phase ~= "placement" or seat ~= ledger.active_player or busy then
+        if done ~= nil then
+            done(nil)
+        end
         return
     end
-    wiring.decide({ colour = colour, action = { action = "pass", player = seat }, busy = set_busy,
+    wiring.decide({ colour = colour, action = { action = "pass", player = seat }, busy = set_busy, done = done,
         offline = "The rules bridge is not running, so you cannot pass yet ('ttsmod bridge').",
         snapshot = function() return map.snapshot(ledger, nil) end,
         refusal = function(body) return "You cannot pass: " .. tostring(body.message) .. "." end,
@@ -841,6 +897,9 @@ local function do_pass(colour)
             end
             broadcastToAll(colour .. " passes.", { 1, 1, 1 })
             after_action(seat, body)
+            if done ~= nil then
+                done(true)
+            end
         end })
 end
 
@@ -851,9 +910,101 @@ end
 function onPlayerTurn(player, previous_player)
     if ledger ~= nil and ledger.phase == "placement" and #ledger.colours > 0 then
         local expected = colour_of(ledger.active_player)
-        if Turns.turn_color ~= expected then
+        if Turns.turn_color ~= expected and not bots.isBot(expected) then
             Turns.turn_color = expected
         end
+    end
+end
+
+-- ------------------------------------------------------------------ bots in empty seats (lib.bots)
+--- Whose decision the table waits for (a colour and a key naming the decision), or nil: the active seat in
+--  placement, the owner of the glowing potion while a ruling waits for a cell; nobody while a move is checked.
+local function bot_decision()
+    if busy or ledger == nil then
+        return nil
+    end
+    if ledger.phase == "placement" then
+        return colour_of(ledger.active_player), "round " .. tostring(ledger.round) .. " turn " .. tostring(ledger.turn)
+    end
+    if ledger.phase == "resolution" and ledger.awaiting ~= nil then
+        return colour_of(ledger.awaiting.player), "round " .. tostring(ledger.round) .. " choice "
+            .. tostring(#ledger.choices + 1)
+    end
+    return nil
+end
+
+--- The bot_move body: the table in placement; the round's snapshot and the choices so far during a ruling.
+local function bot_request(colour)
+    if ledger.phase == "resolution" then
+        return { snapshot = ledger.round_snapshot, choices = util.deep_copy(ledger.choices) }
+    end
+    return { snapshot = map.snapshot(ledger, nil) }
+end
+
+--- The words of a bot's announcement. A placed potion lies face down, so its humour is not told.
+local function bot_words(colour, action)
+    if action.action == "place" and type(action.target) == "table" then
+        return "places a potion on " .. card_title(action.target.kind, action.target.card) .. " (slot "
+            .. tostring((action.target.slot or 0) + 1) .. ")"
+    elseif action.action == "pass" then
+        return "passes"
+    elseif action.action == "redraw" then
+        return "shows four identical potions to redraw"
+    elseif action.action == "choose" then
+        return "chooses the cell " .. tostring(action.cell) .. " for its potion"
+    end
+    return "plays " .. tostring(action.action)
+end
+
+--- A bot's decision made on the table as its player would: a potion from the seat's hand dropped on the slot,
+--  the glowing potion dropped on the chosen cell, or the Pass / Redraw button's code; then the same checks and
+--  moves as a player's (drop, do_pass, redraw), which tell `done` how it ended.
+local function perform_bot(colour, action, done)
+    if action.action == "place" and type(action.target) == "table" then
+        local slot = map.find_slot(action.target.kind, action.target.card, action.target.slot)
+        local potion = nil
+        for _, obj in ipairs(map.hand_potions(colour)) do
+            if potion == nil and util.memo(obj).humour == action.humour then
+                potion = obj
+            end
+        end
+        if slot == nil or potion == nil then
+            done(false)
+            return
+        end
+        local p = slot.position
+        potion.setPosition({ p.x, p.y + 0.1, p.z })
+        drop(colour, potion, done)
+    elseif action.action == "choose" and ledger.awaiting ~= nil then
+        local a = ledger.awaiting
+        local potion = nil
+        if a.guid ~= nil then
+            potion = getObjectFromGUID(a.guid)
+        end
+        local p = map.cell_position(a.board, action.cell)
+        if potion == nil or p == nil then
+            done(false)
+            return
+        end
+        potion.setPosition({ p.x, p.y + 0.1, p.z })
+        drop(colour, potion, done)
+    elseif action.action == "pass" then
+        do_pass(colour, done)
+    elseif action.action == "redraw" then
+        redraw(colour, done)
+    else
+        done(false)
+    end
+end
+
+function onBotClick(player, value, id)
+    bots.click(player, id)
+end
+
+function onPlayerChangeColor(colour)
+    if ledger ~= nil then
+        bots.refresh()
+        show_turn()
     end
 end
 
@@ -865,6 +1016,16 @@ function onLoad(script_state)
     if ledger.phase == "dealing" then
         ledger.phase = "placement"   -- saved while the first hands were dealt: they are in the hands now
     end
+    bots.configure({ ledger = ledger, player_colours = data.player_colours,
+        colours = function() return ledger.colours end,
+        candidates = function()
+            if ledger.phase == "ended" then
+                return {}
+            end
+            return nil
+        end,
+        decision = bot_decision, request = bot_request, perform = perform_bot, describe = bot_words })
+    bots.refresh()
     UI.setAttribute("setupButton", "active", tostring(ledger.phase == "setup"))
     show_turn()
     link.hello()

@@ -35,8 +35,8 @@ class Game(LiveGame):
     """Scripted players at a headless Four Humours table with a live bridge (see the module docstring)."""
 
     def __init__(self, save: dict, data: Any, repo: Path, colours: list[str], *, seed: int = 1,
-                 mode: str = "kingdom", fidelity: Fidelity | None = None) -> None:
-        super().__init__(save, repo, colours, seed=seed, fidelity=fidelity)
+                 mode: str = "kingdom", fidelity: Fidelity | None = None, bots: dict[str, str] | None = None) -> None:
+        super().__init__(save, repo, colours, seed=seed, fidelity=fidelity, bots=bots)
         self.data, self.mode = data, mode
         self.fiefs = [f.id for f in data.fiefs[:len(colours)]] if mode == "fief" else None
         self._seen_requests = 0
@@ -53,6 +53,17 @@ class Game(LiveGame):
     # ------------------------------------------------------------------ what players see
     def waiting(self, s: str) -> bool:
         return s.endswith(" to play") or "chooses a cell" in s or s.startswith("Game over")
+
+    def deciding(self) -> str | None:
+        """The colour the status line says the table waits for ("Round 2 · Red to play", "… · Red chooses a
+        cell …"); None while a move is checked, a round resolved, or once the game is over."""
+        s = self.status
+        if self.over or "·" not in s:
+            return None
+        words = s.split("·", 1)[1].split()
+        if s.endswith(" to play") or "chooses a cell" in s:
+            return words[0]
+        return None
 
     @property
     def to_play(self) -> str:
@@ -228,6 +239,12 @@ class Game(LiveGame):
     def check_round(self) -> None:
         """After a ruling is applied: the table is what the engine makes of the round's snapshot and choices."""
         start = self.round_start["snapshot"]
+        if self.bots:
+            # bot seats chose cells too: the round's choices are those of the last end_round the mod sent for it
+            last = self._requests("end_round")[-1]["body"]
+            assert last["snapshot"] == start
+            assert [c for c in last["choices"] if self.colours[c["player"]] in self.humans] == self.choices
+            self.choices = list(last["choices"])
         self.round_start = None
         reply = self.last_reply("end_round")
         if not reply["ok"]:
@@ -263,7 +280,8 @@ class Game(LiveGame):
             assert final and all(w in final[-1] for w in winners), final
             assert self.status == "Game over · " + " and ".join(winners) + " won" or len(winners) > 2
         else:
-            assert self.to_play == self.colours[state.active]
+            # a bot seat's turn is not handed to anybody in TTS's turn order: the status line names it
+            assert (self.deciding() if self.bots else self.to_play) == self.colours[state.active]
             self.check_scene_markers()
         self.rounds_checked += 1
 
@@ -299,3 +317,25 @@ class Game(LiveGame):
 
     def goal_titles(self) -> list[str]:
         return [c.nickname for c in goal_cards(self.table)]
+
+    # ------------------------------------------------------------------ bot seats
+    def wait_for_humans(self, max_seconds: float = 120.0) -> None:
+        """Run the clock while the bots play (each of their rounds checked against the engine as the players'
+        are, :meth:`wait_ready`) until the table waits for a seated player or the game is over."""
+        for _ in range(1000):
+            if self.over or self.deciding() in self.humans:
+                return
+            status, asked = self.status, len(self.requests("bot_move"))
+            assert self.run(lambda: self.status != status, max_seconds), \
+                f"the bot did not play; status {status!r}; bot_move requests {len(self.requests('bot_move')) - asked}"
+            self.wait_ready(max_seconds)
+        raise AssertionError("the bots played on and on")
+
+    def play_with_bots(self, max_actions: int = 2000, **policy: Any) -> None:
+        """The seated players play what the engine picks, the bots the rest, to the end of the game."""
+        for _ in range(max_actions):
+            self.wait_for_humans()
+            if self.over:
+                return
+            self.step(**policy)
+        raise AssertionError("the game did not end")

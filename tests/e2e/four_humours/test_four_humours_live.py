@@ -11,25 +11,9 @@ from __future__ import annotations
 import pytest
 
 from bridge.rules.four_humours.actions import Place
-from tests.e2e.four_humours.harness import Game, build
+from tests.e2e.four_humours.harness import Game
 from tools.headless import Fidelity
 from tests.e2e.four_humours.tableview import bag_of, flat, physical, scene_cards, snaps
-from bridge.catalog import load_game
-
-
-@pytest.fixture(scope="module")
-def data():
-    return load_game("four-humours")
-
-
-@pytest.fixture(scope="module")
-def kingdom_save(tmp_path_factory, repo_root):
-    return build(repo_root, tmp_path_factory.mktemp("kingdom"))
-
-
-@pytest.fixture(scope="module")
-def fief_save(tmp_path_factory, repo_root):
-    return build(repo_root, tmp_path_factory.mktemp("fief"), mode="fief")
 
 
 def _start(games, save, data, repo_root, colours, seed, mode="kingdom", fidelity=None) -> Game:

@@ -81,11 +81,12 @@ def test_a_ruling_waiting_for_a_cell_is_decided_by_the_owners_bot_and_end_round_
     assert again["awaiting"] != awaiting or again["complete"]
 
 
-def test_random_bots_play_a_whole_two_player_game_through_the_requests(data):
+@pytest.mark.parametrize("mode", ["kingdom", "fief"])
+def test_random_bots_play_a_whole_two_player_game_through_the_requests(data, mode):
     """Every decision of a game asked of bot_move on the table as it stands (placements, passes, redraws, and the
     cells rulings wait for, on snapshots taken mid-resolution) and checked by legal before the engine applies it,
     until the game is over; then bot_move is refused: nobody is to decide."""
-    state = new_game(data, 2, seed=8)
+    state = new_game(data, 2, mode=mode, seed=8)
     kinds: set[str] = set()
     for decision in range(2000):
         if state.is_over():

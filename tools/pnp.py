@@ -1,11 +1,13 @@
 """``ttsmod pnp``: a game's cards and components as a print-and-play PDF.
 
 The art comes from the build's own render pipeline, run into the build folder (``build/<game>/`` by default), so a
-PDF made after a build draws none of the build's images again. Card faces print from their full-size images, not
-from their deck's packed sheet (whose cells are scaled down under TTS's sheet limit and JPEG-compressed): the first
-PDF of a game draws them once into the build's whole-image cache (:func:`tools.render.pipeline.whole_images`);
-later PDFs, and builds, reuse them while the face is unchanged. Each back is the deck's back image. Every deck's printed size is data: ``size_mm`` of the layouts in the game's ``layouts.toml``
-whose pixel size is the deck's face size (they must agree).
+PDF made after a build draws nothing: none of the build's images, and no card face either. Card faces print from
+their full-size images, not from their deck's packed sheet (whose cells are scaled down under TTS's sheet limit and
+JPEG-compressed): the build leaves each face it draws full-size in its print cache
+(:func:`tools.render.pipeline.print_faces`), and only a face missing there (a build folder made before ttsmod kept
+them, a cache deleted by hand) is drawn by the PDF, once. Each back is the deck's back image. Every deck's printed
+size is data: ``size_mm`` of the layouts in the game's ``layouts.toml`` whose pixel size is the deck's face size
+(they must agree).
 
 The work is split in two so it can be tested to the millimetre:
 
@@ -578,9 +580,10 @@ def _whole(path: Path, shape: tuple[int, int] | None = None) -> Callable[[], obj
 def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str | None = None,
              jobs: int | None = None, progress: Progress | None = None,
              face_progress: Progress | None = None) -> GameArt:
-    """Render ``game``'s art through the build's pipeline into ``out_dir`` (default the build folder: a PDF after
-    a build renders none of its images again), draw the card faces not drawn full-size yet (``face_progress``
-    counts those; none after the first PDF) and describe the decks for :func:`plan_pages`."""
+    """Render ``game``'s art through the build's pipeline into ``out_dir`` (default the build folder: after a
+    build nothing is drawn), take every card face's full-size print copy from the build's cache, drawing only
+    those missing (``face_progress`` counts them: none after a build) and describe the decks for
+    :func:`plan_pages`."""
     from bridge.catalog import load
     from tools.build import JPEG_QUALITY as BUILD_QUALITY, check_lang, check_mode
     from tools.buildstamp import default_out_dir
@@ -589,7 +592,7 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
     from bridge.catalog import assets_dir
     from tools.imageio import image_size
     from tools.render.layout import load_layouts
-    from tools.render.pipeline import THUMBNAIL, whole_images
+    from tools.render.pipeline import THUMBNAIL, print_faces
 
     loaded = load(game)
     check_lang(loaded.meta, lang)
@@ -603,9 +606,9 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
                              jobs=jobs, progress=progress, game_dir=loaded.folder, prune=False)
         for name, packed in art.decks.items():   # a deck without a printed size fails before any face is drawn
             deck_sizes(layouts, packed.face_size, name)
-        # every card face at full size (the sheets hold them scaled down), drawn once into the build's cache
-        whole = whole_images(art.renderer, out, [f for name in art.decks for f in art.faces[name]], jobs=jobs,
-                             progress=face_progress)
+        # every card face at full size (the sheets hold them scaled down), as the build left it
+        whole = print_faces(art.renderer, out, [f for name in art.decks for f in art.faces[name]], jobs=jobs,
+                            progress=face_progress)
     decks: list[DeckArt] = []
     images: dict[str, Callable[[], object]] = {}
     for name, packed in art.decks.items():

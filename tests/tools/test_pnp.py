@@ -226,34 +226,69 @@ def test_a_letter_pdf_is_612_by_792_points():
     assert [box[2:] for box, _ in pages] == [pytest.approx([612.0, 792.0], abs=0.01)] * 2
 
 
+def _game_with_sheets(game: str, folder):
+    """A copy of ``game``'s folder whose lists are read from CSV files in ``sheets/`` (as ``ttsmod data export``
+    writes them, named in ``[sheets]``)."""
+    import shutil
+
+    from tools.data_export import export, sheets_table
+
+    shutil.copytree(builtin_games()[game], folder)
+    written = export(str(folder), "csv", folder / "sheets")
+    with open(folder / "game.toml", "a", encoding="utf-8") as handle:
+        handle.write("\n" + sheets_table(written, "sheets/"))
+    return folder
+
+
+def _edit_a_card(folder, faces) -> int:
+    """Shorten the first English text of the first row of every list whose first record is a deck face (its id
+    is part of a face's image name): a card edited the way a designer edits a spreadsheet. Returns the lists
+    edited."""
+    import csv
+
+    edited = 0
+    for path in sorted((folder / "sheets").glob("*.csv")):
+        rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+        header, first = rows[0], rows[1]
+        if "id" not in header or not any(first[header.index("id")] in face for face in faces):
+            continue
+        column = next(i for i, name in enumerate(header) if name.endswith(".en") and len(first[i]) > 2)
+        first[column] = first[column][:-1]
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\n").writerows(rows)
+        path.write_text(buffer.getvalue(), encoding="utf-8")
+        edited += 1
+    return edited
+
+
 @pytest.mark.parametrize("game", GAMES)
-def test_the_first_pdf_draws_the_faces_once_then_pdfs_and_builds_draw_nothing(game, tmp_path):
+def test_a_pdf_after_a_build_draws_nothing_and_after_an_edited_card_still_nothing(game, tmp_path):
     from tools.build import build
 
+    folder = _game_with_sheets(game, tmp_path / "game")
     out = tmp_path / "build"
-    first = build(game, out, jobs=2)
-    save = first.save_path.read_bytes()
+    first = build(str(folder), out, jobs=2)
     renders, faces = [], []
-    art = game_art(game, out_dir=out, jobs=2, progress=lambda done, total: renders.append(total),
+    art = game_art(str(folder), out_dir=out, jobs=2, progress=lambda done, total: renders.append(total),
                    face_progress=lambda done, total: faces.append(total))
-    distinct = {f for d in art.decks for f in d.faces}
-    assert renders and max(renders) == 0 and art.decks               # none of the build's images drawn again
-    assert faces and 0 < max(faces) <= len(distinct)                 # the full-size faces, each once
-    renders.clear(), faces.clear()
-    again = game_art(game, out_dir=out, jobs=2, progress=lambda done, total: renders.append(total),
-                     face_progress=lambda done, total: faces.append(total))
-    assert max(renders) == 0 and max(faces) == 0                     # a second PDF draws nothing
-    assert again.decks == art.decks
-    cached = sorted(p.name for p in (out / ".cache" / "faces").iterdir())
+    assert art.decks and renders == [0] and faces == [0]     # no image of the build and no card face drawn
+    printed = {p.name for p in (out / ".cache" / "print").iterdir()}
+    distinct = {face for deck in art.decks for face in deck.faces}
+    assert 0 < len(printed) <= len(distinct)                 # the card faces full-size, as the build left them
+    again = build(str(folder), out, jobs=2)                   # the PDF left the build as it was
+    assert again.changed_sheets == () and again.save_path.read_bytes() == first.save_path.read_bytes()
+    # a card edited in its spreadsheet: the next build redraws it, the next PDF still draws nothing
+    assert _edit_a_card(folder, distinct) >= 1
     totals = []
-    rebuilt = build(game, out, jobs=2, progress=lambda done, total: totals.append(total))
-    # the build after the PDFs: nothing drawn or written, the same save, every full-size face kept
-    assert max(totals, default=0) == 0 and rebuilt.changed_sheets == ()
-    assert rebuilt.save_path.read_bytes() == save
-    assert sorted(p.name for p in (out / ".cache" / "faces").iterdir()) == cached
-    faces.clear()
-    game_art(game, out_dir=out, jobs=2, face_progress=lambda done, total: faces.append(total))
-    assert max(faces) == 0
+    edited = build(str(folder), out, jobs=2, progress=lambda done, total: totals.append(total))
+    assert 0 < max(totals) < len(distinct) and edited.changed_sheets
+    renders.clear(), faces.clear()
+    art = game_art(str(folder), out_dir=out, jobs=2, progress=lambda done, total: renders.append(total),
+                   face_progress=lambda done, total: faces.append(total))
+    assert renders == [0] and faces == [0]
+    now = {p.name for p in (out / ".cache" / "print").iterdir()}
+    # the edited faces' new copies left by the build (old ones no other card shows are deleted: test_pipeline)
+    assert now - printed and len(now) <= len(distinct)
 
 
 def _embedded_images(data: bytes) -> list[Image.Image]:

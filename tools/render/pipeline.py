@@ -16,10 +16,14 @@ A game's renderer (a :class:`FaceRenderer`) only names its images, keys them and
   sheet after one card changed draws that card only and decodes the others small; images needed whole (backs,
   singles, the thumbnail's source, and a deck's first face until its size — which sets the deck's cells — is
   known, ``sizes`` in the manifest) are cached whole in ``.cache/faces/<key>.png``;
-- :func:`whole_images` draws any of a renderer's images whole into that same cache (print-and-play wants every
-  card face at full size, not as its sheet cell); a build keeps every whole image whose key is still one of its
-  items' keys and reads nothing more for it (a face whose cell is cached is not read whole), so its output and
-  its speed do not change, and one whose key changed (the face was edited) is deleted and drawn again when asked;
+- every deck face a run draws (or holds whole) is also left behind full-size as its print copy,
+  ``.cache/print/<key>.jpg`` (JPEG at :data:`PRINT_QUALITY`, written by the worker that drew it: a fraction of
+  the face's drawing time, and a fraction of a PNG's encoding time): print-and-play wants every card face at full
+  size, not as its sheet cell, and :func:`print_faces` then finds them all after a build without drawing any. The
+  print copies are never read by a build (a lossy copy would change the sheets' bytes), so a build's output is the
+  same with or without them;
+- the whole-image and print caches keep every file whose key is still one of the items' keys (a build reads no
+  more of them than it needs); one whose key changed (the image was edited) is deleted and drawn again when asked;
 - single images (boards, tokens) and the thumbnail are written once per key, under content-hashed names;
 - files this pipeline wrote before and no longer uses are deleted, or with ``prune=False`` left in place and
   listed in :attr:`Art.stale` for the caller to delete once its own output is written. Caches are written
@@ -55,6 +59,11 @@ THUMBNAIL = "thumbnail"
 Progress = Callable[[int, int], None]
 """``progress(done, total)``: images rendered so far out of those to render this run."""
 
+PRINT_DIR = "print"
+"""The folder of ``out_dir/.cache/`` holding each deck face's print copy, ``<key>.jpg``."""
+PRINT_QUALITY = 95
+"""JPEG quality of the print copies: near-lossless at a sheet face's full size, fast to encode."""
+
 
 @dataclass(frozen=True)
 class Art:
@@ -72,9 +81,9 @@ class Art:
     repacked: tuple[str, ...]
     stale: tuple[str, ...] = ()
     faces: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    """Deck name → the image names of its faces, in order (for :func:`whole_images`)."""
+    """Deck name → the image names of its faces, in order (for :func:`print_faces`)."""
     renderer: "FaceRenderer | None" = field(default=None, compare=False, repr=False)
-    """The renderer that drew this art (for :func:`whole_images`)."""
+    """The renderer that drew this art (for :func:`print_faces`)."""
 
 
 class FaceRenderer(Protocol):
@@ -128,6 +137,7 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
     cache_dir = out_dir / ".cache"
     faces_dir = cache_dir / "faces"
     cells_dir = cache_dir / "cells"
+    print_dir = cache_dir / PRINT_DIR
     manifest_path = cache_dir / "manifest.json"
     previous = _read_manifest(manifest_path)
     manifest = previous if use_cache else _empty_manifest()
@@ -137,6 +147,7 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
     keys = {name: renderer.key(name, kind) for name, kind in items}
     whole = {name: faces_dir / f"{key}.png" for name, key in keys.items()}
     plans = [plan for plan in decks if plan.faces]
+    printed = {name: print_dir / f"{keys[name]}.jpg" for plan in plans for name in plan.faces}
 
     # Images needed whole: backs, singles, the thumbnail's source, and each deck's first face while its size
     # (which sets the deck's cells) is not known yet.
@@ -159,14 +170,15 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
             yield _SheetTask(
                 deck=plan.name, number=number, key=key,
                 faces=tuple((n, keys[n], str(cells_dir / f"{layout.cell_id(keys[n], number)}.png"),
-                             str(whole[n]) if use_cache or n in drawn_whole else "")
+                             str(whole[n]) if use_cache or n in drawn_whole else "", str(printed[n]))
                             for n in plan.faces[start:start + count]),
                 size=layout.size, columns=layout.grids[number][0], rows=layout.grids[number][1],
                 cell=layout.cells[number], back=str(whole[plan.back]), sheets_dir=str(sheets_dir), fmt=fmt,
                 quality=quality, use_cache=use_cache)
 
     def to_draw(task: _SheetTask) -> int:
-        return sum(1 for _, _, cell, full in task.faces if not cached(Path(cell)) and not (full and cached(Path(full))))
+        return sum(1 for _, _, cell, full, _ in task.faces
+                   if not cached(Path(cell)) and not (full and cached(Path(full))))
 
     # The number of images this run will draw, known before drawing any (a progress bar needs its length).
     expected = len(todo)
@@ -180,7 +192,7 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
     drawn_whole: set[str] = set()   # whole images drawn by this run: a sheet takes them as they are
 
     with _Workers(renderer, jobs) as workers:
-        for name, size in workers.render_whole(todo, whole, tracker, order):
+        for name, size in workers.render_whole(todo, whole, tracker, order, printed):
             sizes[keys[name]] = list(size)
             drawn_whole.add(name)
         for name in needed:
@@ -250,33 +262,55 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
     used_files |= {p.name for p in images.values()}
     used_keys = set(keys.values())
     manifest["sizes"] = {k: v for k, v in sorted(sizes.items()) if k in used_keys}
-    # The whole-image cache keeps every image still current: what later runs read whole, and deck faces drawn
-    # whole by whole_images (a build reads a deck face from its cell).
+    # The whole-image and print caches keep every image still current: a build reads a deck face from its cell,
+    # never from them, so keeping one costs it nothing, and an edited face's old files go.
     stale = _forget_stale(previous, manifest, used_files, sheets_dir, faces_dir, used_keys, prune)
-    _forget_cells(cells_dir, used_cells)
+    _forget_unused(print_dir, "*.jpg", used_keys)
+    _forget_unused(cells_dir, "*.png", used_cells)   # a face edited, a deck regrown to another cell size
     atomic_write_text(manifest_path, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return Art(packed, images, rendered, tuple(written), stale,
                faces={plan.name: plan.faces for plan in plans}, renderer=renderer)
 
 
-def whole_images(renderer: FaceRenderer, out_dir: Path, names: Sequence[str], *, jobs: int | None = None,
-                 progress: Progress | None = None) -> dict[str, Path]:
-    """Full-size PNGs of the images ``names`` of ``renderer`` (name → path), from the whole-image cache
-    ``out_dir/.cache/faces/<key>.png``; the missing ones are drawn into it in parallel over ``jobs`` processes
-    (as :func:`render_art` draws them), ``progress(done, total)`` counting those. Later calls, and builds, reuse
-    them while their key stays current (see the module docstring). An unknown name is a :class:`KeyError`; a
-    :class:`DataError` while drawing stops with the first failing image in item order."""
-    faces_dir = Path(out_dir) / ".cache" / "faces"
+def print_faces(renderer: FaceRenderer, out_dir: Path, names: Sequence[str], *, jobs: int | None = None,
+                progress: Progress | None = None) -> dict[str, Path]:
+    """The full-size print copy of each image ``names`` of ``renderer`` (name → ``out_dir/.cache/print/<key>.jpg``,
+    in the order of ``names``, each once).
+
+    After a build of ``out_dir`` every deck face has one already and nothing is drawn. A missing one is encoded
+    from the whole-image cache when that holds the image (no drawing), else drawn, in parallel over ``jobs``
+    processes; ``progress(done, total)`` counts the drawings (``(0, 0)`` when there are none). A print copy is
+    the same bytes however it was made: the image as drawn, in RGB, encoded by :func:`print_bytes`. An unknown
+    name is a :class:`KeyError`; a :class:`DataError` while drawing stops with the first failing image in item
+    order."""
+    cache_dir = Path(out_dir) / ".cache"
     items = renderer.items()
     kinds = dict(items)
     wanted = list(dict.fromkeys(names))
-    whole = {name: faces_dir / f"{renderer.key(name, kinds[name])}.png" for name in wanted}
-    todo = [name for name in wanted if not whole[name].is_file()]
+    keys = {name: renderer.key(name, kinds[name]) for name in wanted}
+    printed = {name: cache_dir / PRINT_DIR / f"{keys[name]}.jpg" for name in wanted}
+    todo = []
+    for name in wanted:
+        if printed[name].is_file():
+            continue
+        face = _read_png(str(cache_dir / "faces" / f"{keys[name]}.png"))
+        if face is None:
+            todo.append(name)
+        else:
+            _write_print(face, str(printed[name]))
     tracker = _Progress(progress, len(todo))
     with _Workers(renderer, jobs) as workers:
-        for _ in workers.render_whole(todo, whole, tracker, [n for n, _ in items]):
+        for _ in workers.render_print(todo, printed, tracker, [n for n, _ in items]):
             pass
-    return whole
+    return printed
+
+
+def print_bytes(face: Image.Image) -> bytes:
+    """An RGB face encoded as its print copy: baseline JPEG at :data:`PRINT_QUALITY`, 4:2:0, no metadata (the
+    same pixels always give the same bytes)."""
+    buffer = io.BytesIO()
+    face.save(buffer, format="JPEG", quality=PRINT_QUALITY, subsampling=2, optimize=False, progressive=False)
+    return buffer.getvalue()
 
 
 FIT = "contain"
@@ -330,7 +364,7 @@ class _SheetTask:
     deck: str
     number: int
     key: str
-    faces: tuple[tuple[str, str, str, str], ...]   # (image name, its key, its cell cache file, its whole file)
+    faces: tuple[tuple[str, str, str, str, str], ...]   # (name, key, cell cache file, whole file, print copy)
     size: tuple[int, int]
     columns: int
     rows: int
@@ -392,13 +426,27 @@ def _draw(renderer: FaceRenderer, name: str) -> Image.Image:
         raise _RenderFailed(name, (exc.file, exc.entry, exc.field, exc.message)) from None
 
 
-def _render_whole(renderer: FaceRenderer, name: str, path: str) -> tuple[str, tuple[int, int]]:
-    """Render ``name`` into the PNG ``path`` (the whole-image cache); returns its size."""
+def _render_whole(renderer: FaceRenderer, name: str, path: str, print_path: str = "") -> tuple[str, tuple[int, int]]:
+    """Render ``name`` into the PNG ``path`` (the whole-image cache), and for a deck face into its print copy
+    ``print_path``; returns its size."""
     image = _draw(renderer, name)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)
     atomic_write_bytes(path, buffer.getvalue(), durable=False)
+    if print_path:
+        _write_print(to_rgb(image), print_path)
     return name, image.size
+
+
+def _render_print(renderer: FaceRenderer, name: str, print_path: str) -> str:
+    """Render ``name`` into its print copy ``print_path`` only."""
+    _write_print(to_rgb(_draw(renderer, name)), print_path)
+    return name
+
+
+def _write_print(face: Image.Image, path: str) -> None:
+    # A cache file: not fsynced (a lost one is drawn again by the next PDF).
+    atomic_write_bytes(path, print_bytes(face), durable=False)
 
 
 def _cell_image(face: Image.Image, task: _SheetTask) -> tuple[Image.Image, bool]:
@@ -439,13 +487,16 @@ def _pack_sheet(renderer: FaceRenderer, task: _SheetTask) -> _SheetOutcome:
     fitted: list[tuple[int, tuple[int, int]]] = []
     sizes: dict[str, tuple[int, int]] = {}
     rendered = 0
-    for slot, (name, key, cell_file, whole_file) in enumerate(task.faces):
+    for slot, (name, key, cell_file, whole_file, print_file) in enumerate(task.faces):
         cell = _read_png(cell_file) if task.use_cache else None
         if cell is None:
             face = _read_png(whole_file) if whole_file else None
             if face is None:
                 face = to_rgb(_draw(renderer, name))
                 rendered += 1
+            # The face is in hand whole only now: leave its print copy, so a PDF after this build draws nothing.
+            if not os.path.isfile(print_file):
+                _write_print(face, print_file)
             sizes[key] = face.size
             cell, reshaped = _cell_image(face, task)
             if reshaped:
@@ -462,9 +513,14 @@ def _pack_sheet(renderer: FaceRenderer, task: _SheetTask) -> _SheetOutcome:
     return _SheetOutcome(file, tuple(fitted), sizes, rendered)
 
 
-def _work_whole(name: str, path: str):
+def _work_whole(name: str, path: str, print_path: str):
     assert _worker is not None, "the pool initializer sets the renderer"
-    return _render_whole(_worker, name, path)
+    return _render_whole(_worker, name, path, print_path)
+
+
+def _work_print(name: str, print_path: str):
+    assert _worker is not None, "the pool initializer sets the renderer"
+    return _render_print(_worker, name, print_path)
 
 
 def _work_sheet(task: _SheetTask):
@@ -514,11 +570,21 @@ class _Workers:
         if failures:
             raise DataError(*min(failures)[1])
 
-    def render_whole(self, todo: list[str], whole: Mapping[str, Path], tracker: _Progress, order: list[str]):
-        for name, size in self._run([(_work_whole, (n, str(whole[n])), _render_whole, (n, str(whole[n])))
-                                     for n in todo], order):
+    def render_whole(self, todo: list[str], whole: Mapping[str, Path], tracker: _Progress, order: list[str],
+                     printed: Mapping[str, Path]):
+        calls = []
+        for n in todo:
+            args = (n, str(whole[n]), str(printed[n]) if n in printed else "")
+            calls.append((_work_whole, args, _render_whole, args))
+        for name, size in self._run(calls, order):
             tracker.advance(1)
             yield name, size
+
+    def render_print(self, todo: list[str], printed: Mapping[str, Path], tracker: _Progress, order: list[str]):
+        for name in self._run([(_work_print, (n, str(printed[n])), _render_print, (n, str(printed[n])))
+                               for n in todo], order):
+            tracker.advance(1)
+            yield name
 
     def pack_sheets(self, tasks: list[_SheetTask], tracker: _Progress, order: list[str]):
         results = list(self._run([(_work_sheet_tagged, (t,), _pack_sheet_tagged, (t,)) for t in tasks], order))
@@ -568,10 +634,10 @@ def _read_manifest(path: Path) -> dict:
     return manifest
 
 
-def _forget_cells(cells_dir: Path, used: set[str]) -> None:
-    """Delete cached cells no sheet of this run uses (a face edited, a deck regrown to another cell size)."""
-    if cells_dir.is_dir():
-        for cached in cells_dir.glob("*.png"):
+def _forget_unused(folder: Path, pattern: str, used: set[str]) -> None:
+    """Delete the files ``pattern`` of ``folder`` whose name (without suffix) is not in ``used``."""
+    if folder.is_dir():
+        for cached in folder.glob(pattern):
             if cached.stem not in used:
                 cached.unlink()
 
@@ -594,8 +660,5 @@ def _forget_stale(previous: dict, manifest: dict, used_files: set[str], sheets_d
                 (sheets_dir / old).unlink()
     # Unpruned files stay listed, so a later run still knows they are this pipeline's to delete.
     manifest["stale"] = [] if prune else sorted(stale)
-    if faces_dir.is_dir():
-        for cached in faces_dir.glob("*.png"):
-            if cached.stem not in used_keys:
-                cached.unlink()
+    _forget_unused(faces_dir, "*.png", used_keys)
     return tuple(sorted(stale))

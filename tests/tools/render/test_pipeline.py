@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from bridge.errors import DataError, InputError
-from tools.render.pipeline import DeckPlan, ThumbnailPlan, render_art, whole_images
+from tools.render.pipeline import DeckPlan, ThumbnailPlan, print_bytes, print_faces, render_art
 from tools.sheets import pack_faces
 
 
@@ -150,50 +150,80 @@ def _snapshot(folder: Path) -> dict[str, tuple[int, bytes]]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+FACES = [f"card:{i}" for i in range(5)]
+
+
+def _print_copies(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((folder / ".cache" / "print").iterdir())}
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_whole_images_draws_each_missing_face_once_at_full_size_with_progress(tmp_path, jobs):
-    run(tiles(), tmp_path, jobs=1)
-    faces = [f"card:{i}" for i in range(5)]
+def test_a_build_leaves_every_deck_face_full_size_so_print_faces_draws_nothing(tmp_path, jobs):
+    run(tiles(), tmp_path, jobs=jobs)
     renderer = tiles()
     calls = []
-    paths = whole_images(renderer, tmp_path, faces + faces[:2], jobs=jobs,
-                         progress=lambda done, total: calls.append((done, total)))
-    assert list(paths) == faces                          # each name once, in order
+    paths = print_faces(renderer, tmp_path, FACES + FACES[:2], jobs=jobs,
+                        progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(0, 0)] and renderer.drawn == []   # nothing to draw
+    assert list(paths) == FACES                          # each name once, in order
     for name, path in paths.items():
-        assert path.parent == tmp_path / ".cache" / "faces"
-        with Image.open(path) as image:                  # the face as drawn, not its sheet cell
-            assert image.size == (40, 56) and image.convert("RGB").getpixel((20, 28)) == renderer.colours[name]
-    # the first face was kept whole by the build (its size sets the cells): 4 drawn now
-    assert calls[0] == (0, 4) and calls[-1] == (4, 4)
-    again = tiles()
-    calls.clear()
-    assert whole_images(again, tmp_path, faces, progress=lambda d, t: calls.append((d, t)), jobs=1) == paths
-    assert again.drawn == [] and calls == [(0, 0)]
+        assert path.parent == tmp_path / ".cache" / "print"
+        # the face as drawn (not its sheet cell), encoded as every print copy is
+        assert path.read_bytes() == print_bytes(tiles().render(name))
+        with Image.open(path) as image:
+            assert image.size == (40, 56)
+            assert all(abs(a - b) <= 2 for a, b in zip(image.getpixel((20, 28)), renderer.colours[name]))
+    # deck faces only: the back and the board print from the build's own images
+    assert set(_print_copies(tmp_path)) == {p.name for p in paths.values()}
 
 
-def test_a_build_after_whole_images_writes_nothing_keeps_the_faces_and_redraws_an_edited_one(tmp_path):
-    faces = [f"card:{i}" for i in range(5)]
-    first = run(tiles(), tmp_path / "plain", jobs=1)
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_missing_print_copy_is_encoded_from_the_whole_image_else_drawn_and_is_the_same_bytes(tmp_path, jobs):
     run(tiles(), tmp_path, jobs=1)
-    paths = whole_images(tiles(), tmp_path, faces, jobs=1)
+    built = _print_copies(tmp_path)
+    for path in (tmp_path / ".cache" / "print").iterdir():
+        path.unlink()
+    # a build never draws a face for its print copy: its cell is cached, nothing is drawn or written
+    renderer = tiles()
+    art = run(renderer, tmp_path, jobs=1)
+    assert (art.rendered, art.repacked, renderer.drawn) == (0, (), [])
+    assert not any((tmp_path / ".cache" / "print").iterdir())
+    calls = []
+    print_faces(tiles(), tmp_path, FACES, jobs=jobs, progress=lambda done, total: calls.append((done, total)))
+    # the first face is cached whole (its size sets the deck's cells): encoded from that, the other 4 drawn
+    assert calls[0] == (0, 4) and calls[-1] == (4, 4)
+    assert _print_copies(tmp_path) == built
+
+
+def test_print_copies_change_no_byte_of_a_build_and_an_edited_face_gets_a_new_one_from_the_build(tmp_path):
+    first = run(tiles(), tmp_path / "plain", jobs=1)
+    for path in (tmp_path / "plain" / ".cache" / "print").iterdir():
+        path.unlink()
+    run(tiles(), tmp_path, jobs=1)
+    paths = print_faces(tiles(), tmp_path, FACES, jobs=1)
     before = _snapshot(tmp_path)
     renderer = tiles()
     art = run(renderer, tmp_path, jobs=1)
-    # nothing drawn, written or deleted: every whole face of a current key stays, the folder is as it was
+    # nothing drawn, written or deleted: every print copy of a current key stays, the folder is as it was
     assert (art.rendered, art.repacked, art.stale, renderer.drawn) == (0, (), (), [])
-    assert _snapshot(tmp_path) == before and all(p.is_file() for p in paths.values())
-    # and the build's output is the bytes of a build that never saw whole_images
-    assert {n: p.read_bytes() for n, p in art.images.items()} == {n: p.read_bytes() for n, p in first.images.items()}
-    assert [s.path.read_bytes() for s in art.decks["cards"].sheets] == \
-        [s.path.read_bytes() for s in first.decks["cards"].sheets]
-    # a face edited since: the build redraws it for its sheet and drops its old whole image; the next
-    # whole_images draws the new one (and only it)
+    assert _snapshot(tmp_path) == before
+    # and the build's output is the bytes of a build without print copies
+    again = run(tiles(), tmp_path / "plain", jobs=1)
+    assert again.rendered == 0 and not any((tmp_path / "plain" / ".cache" / "print").iterdir())
+    for built in (art, again):
+        assert {n: p.read_bytes() for n, p in built.images.items()} == \
+            {n: p.read_bytes() for n, p in first.images.items()}
+        assert [s.path.read_bytes() for s in built.decks["cards"].sheets] == \
+            [s.path.read_bytes() for s in first.decks["cards"].sheets]
+    # a face edited since: the build redraws it for its sheet, leaves its new print copy and deletes the old
+    # one; the next print_faces draws nothing
     edited = tiles(**{"card:2": (255, 0, 0)})
-    art = run(edited, tmp_path, jobs=1)
+    run(edited, tmp_path, jobs=1)
     assert edited.drawn == ["card:2"] and not paths["card:2"].exists()
-    assert all(paths[n].is_file() for n in faces if n != "card:2")
+    assert all(paths[n].is_file() for n in FACES if n != "card:2")
     edited = tiles(**{"card:2": (255, 0, 0)})
-    new = whole_images(edited, tmp_path, faces, jobs=1)
-    assert edited.drawn == ["card:2"] and new["card:2"] != paths["card:2"]
-    with Image.open(new["card:2"]) as image:
-        assert image.convert("RGB").getpixel((0, 0)) == (255, 0, 0)
+    calls = []
+    new = print_faces(edited, tmp_path, FACES, jobs=1, progress=lambda done, total: calls.append((done, total)))
+    assert edited.drawn == [] and calls == [(0, 0)] and new["card:2"] != paths["card:2"]
+    assert new["card:2"].read_bytes() == print_bytes(edited.render("card:2"))
+    assert len(_print_copies(tmp_path)) == len(FACES)

@@ -134,7 +134,19 @@ def checker(pred: GoalPredicate, board: Board) -> Check:
         return lambda occ: len(occ) >= need and len({tile_of[c] for c in occ}) >= need
     if kind == "bridge_pairs":
         bridges = board.bridges
-        return lambda occ: sum(1 for a, b in bridges if a in occ and b in occ) >= need
+
+        def pairs(occ: Occupancy) -> bool:
+            if need <= 0:
+                return True
+            found = 0
+            for a, b in bridges:
+                if a in occ and b in occ:
+                    found += 1
+                    if found >= need:
+                        return True
+            return False
+
+        return pairs
     if kind == "connected_cells":
         joined = board.joined_by(tuple(pred.via))
 
@@ -165,11 +177,15 @@ def checker(pred: GoalPredicate, board: Board) -> Check:
         def in_one_zone(occ: Occupancy) -> bool:
             if len(occ) < need:
                 return False
+            if need <= 0:
+                return True
             per_tile: dict[str, int] = {}
             for c in occ:
                 tile = tile_of[c]
-                per_tile[tile] = per_tile.get(tile, 0) + 1
-            return max(per_tile.values(), default=0) >= need
+                count = per_tile[tile] = per_tile.get(tile, 0) + 1
+                if count >= need:
+                    return True
+            return False
 
         return in_one_zone
     if kind == "stack_on_cell":
@@ -177,6 +193,19 @@ def checker(pred: GoalPredicate, board: Board) -> Check:
     if kind in ("all", "any"):
         parts = tuple(checker(part, board) for part in pred.parts)
         if kind == "all":
-            return lambda occ: all(part(occ) for part in parts)
-        return lambda occ: any(part(occ) for part in parts)
+            def every(occ: Occupancy) -> bool:
+                for part in parts:
+                    if not part(occ):
+                        return False
+                return True
+
+            return every
+
+        def some(occ: Occupancy) -> bool:
+            for part in parts:
+                if part(occ):
+                    return True
+            return False
+
+        return some
     return lambda occ: satisfied(pred, board, occ)

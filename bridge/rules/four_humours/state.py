@@ -824,21 +824,27 @@ class GameState:
         dirty = self._goal_dirty
         if not dirty:
             return []
-        seats = [seat for seat in self._seat_order() if seat in dirty]
+        if len(dirty) == 1:
+            seats = list(dirty)
+        else:
+            seats = [seat for seat in self._seat_order() if seat in dirty]
         dirty.clear()
-        queued = set(self.goal_queue)
+        queued = self.goal_queue  # (seat, goal) pairs, mostly none: a list is searched as fast as a set is made
         found = []
-        checks = self._cat.goal_checks
-        boards = [self.board_of(seat) for seat in range(len(self.colours))]
+        catalog = self._cat
+        checks = catalog.goal_checks
+        occs = self._occ
+        kingdom = self.mode == "kingdom"
         for goal_id in self.goals:
             marked = self.marks[goal_id]
             for seat in seats:
-                if seat in marked or (seat, goal_id) in queued:
+                if seat in marked or (queued and (seat, goal_id) in queued):
                     continue
-                check = checks.get((goal_id, boards[seat]))
+                board_id = "kingdom" if kingdom else self.fiefs[seat]  # board_of(seat)
+                check = checks.get((goal_id, board_id))
                 if check is None:
-                    check = self._cat.goal_check(goal_id, boards[seat], self.board(boards[seat]))
-                if check(self._occ[seat]):
+                    check = catalog.goal_check(goal_id, board_id, self.board(board_id))
+                if check(occs[seat]):
                     found.append((seat, goal_id))
         return found
 

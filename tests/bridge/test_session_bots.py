@@ -1,7 +1,8 @@
 """A bot's thinking never blocks the bridge's other answers: the session answers each request on a thread of its
 own (bridge/session.py, ``Session._answer``), so a ``legal`` request sent while a slow ``bot_move`` is out is
-answered first. The bot is Four Humours' real one; its search is held back by a gate until the ``legal`` reply
-is out, as a long search at a hard level would be."""
+answered first. The bot is each built-in game's real one (the games that answer ``bot_move``, reached through
+bridge.catalog); its search is held back by a gate until the ``legal`` reply is out, as a long search at the hard
+level would be."""
 
 from __future__ import annotations
 
@@ -9,22 +10,25 @@ import asyncio
 import threading
 from typing import Any, Mapping
 
-from bridge.catalog import load
+import pytest
+
+from bridge.catalog import builtin_games, load
 from bridge.games import GameRegistry
 from bridge.protocol import CustomMessage
+from bridge.rules.game import own_actions
 from bridge.session import Session
-from tests.test_docs_json import DOCS, named_examples
 
-EXAMPLES = named_examples(DOCS / "games" / "four-humours" / "protocol.md")
+
+def _games_with_bots() -> list[str]:
+    return sorted(g for g in builtin_games() if "bot_move" in load(g).engine.request_types)
 
 
 class GatedBots:
-    """Four Humours' engine, whose ``bot_move`` waits for ``gate`` before the bot chooses."""
+    """A game's engine whose ``bot_move`` waits for ``gate`` before the bot chooses."""
 
-    def __init__(self) -> None:
-        game = load("four-humours")
-        self.engine, self.data = game.engine, game.data
-        self.request_types = tuple(game.engine.request_types)
+    def __init__(self, loaded: Any) -> None:
+        self.engine, self.data = loaded.engine, loaded.data
+        self.request_types = tuple(loaded.engine.request_types)
         self.gate = threading.Event()
         self.bot_started = threading.Event()
 
@@ -35,14 +39,17 @@ class GatedBots:
         return self.engine.handle(self.data, request_type, dict(body))
 
 
-def _request(rid: int, kind: str, body: dict) -> dict:
-    return {"ttsmod": 1, "id": rid, "type": kind, "game": "four-humours", "body": body}
-
-
-def test_a_legal_request_is_answered_while_a_slow_bot_move_is_out():
-    service = GatedBots()
+@pytest.mark.parametrize("game_id", _games_with_bots())
+def test_a_legal_request_is_answered_while_a_slow_bot_move_is_out(game_id):
+    loaded = load(game_id)
+    state = loaded.engine.new_game(loaded.data, 3, seed=5)
+    snapshot = state.to_snapshot()
+    action = own_actions(state.legal_actions(), state.to_move())[0].to_json()
+    bot_body = {"snapshot": snapshot, "level": "easy", "seed": 7}
+    legal_body = {"snapshot": snapshot, "action": action}
+    service = GatedBots(loaded)
     registry = GameRegistry()
-    registry.register_service("four-humours", service)
+    registry.register_service(game_id, service)
     sent: list[dict] = []
 
     async def send(message) -> None:
@@ -51,14 +58,14 @@ def test_a_legal_request_is_answered_while_a_slow_bot_move_is_out():
     def replied(rid: int) -> dict | None:
         return next((m for m in sent if m.get("re") == rid), None)
 
+    def request(rid: int, kind: str, body: dict) -> CustomMessage:
+        return CustomMessage(custom_message={"ttsmod": 1, "id": rid, "type": kind, "game": game_id, "body": body})
+
     async def scenario() -> None:
         session = Session(registry, send)
-        snapshot = EXAMPLES["snapshot"]
-        session.on_message(CustomMessage(custom_message=_request(1, "bot_move", {
-            "snapshot": snapshot, "level": "easy", "seed": 7})))
+        session.on_message(request(1, "bot_move", bot_body))
         assert await asyncio.to_thread(service.bot_started.wait, 5), "the bot_move never reached the engine"
-        legal = dict(EXAMPLES["legal place request"], snapshot=snapshot)
-        session.on_message(CustomMessage(custom_message=_request(2, "legal", legal)))
+        session.on_message(request(2, "legal", legal_body))
         for _ in range(500):
             if replied(2) is not None:
                 break
@@ -69,6 +76,6 @@ def test_a_legal_request_is_answered_while_a_slow_bot_move_is_out():
         await session.drain()
 
     asyncio.run(scenario())
-    assert replied(2)["ok"] and replied(2)["body"] == EXAMPLES["legal place reply"]
-    assert replied(1)["ok"] and replied(1)["body"] == EXAMPLES["bot_move reply"]
+    assert replied(2)["ok"] and replied(2)["body"] == loaded.engine.handle(loaded.data, "legal", legal_body)
+    assert replied(1)["ok"] and replied(1)["body"] == loaded.engine.handle(loaded.data, "bot_move", bot_body)
     assert [m["re"] for m in sent] == [2, 1]

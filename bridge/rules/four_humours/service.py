@@ -21,7 +21,8 @@ from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError, Unk
 from bridge.rules.four_humours import events as ev
 from bridge.rules.four_humours.actions import Action, Choose
 from bridge.rules.four_humours.records import FourHumoursData
-from bridge.rules.four_humours.state import GameState, Phase
+from bridge.rules.four_humours.state import GAME_ID, GameState, Phase
+from bridge.rules.game import registered_game
 
 REQUEST_TYPES: tuple[str, ...] = ("end_round", "legal", "score", "bot_move")
 
@@ -156,8 +157,7 @@ def bot_move(data: FourHumoursData, snapshot: Any, body: Mapping[str, Any]) -> d
     the choices so far applied, as :func:`resolve_round` does, and the bot chooses the cell of the potion the
     ruling waits for. ``InvalidAction`` when nobody is to decide (a round over in placement, a ruling that waits
     for nobody, the game over)."""
-    from bridge.rules.four_humours.game import FOUR_HUMOURS   # game.py imports this module
-
+    game = registered_game(GAME_ID)   # registered by game.py, which imports this module
     choices = body.get("choices")
     if choices is None:
         state = GameState.from_snapshot(data, snapshot)
@@ -167,7 +167,7 @@ def bot_move(data: FourHumoursData, snapshot: Any, body: Mapping[str, Any]) -> d
         if not isinstance(choices, list):
             raise InvalidAction("choices must be a list")
         state = _resolving(data, snapshot, choices, bool(body.get("force", False)))[0]
-    reply = shared.bot_reply(FOUR_HUMOURS, data, state, state.num_players, body)
+    reply = shared.bot_reply(game, data, state, state.num_players, body)
     return {**reply, "seat": state.colours[reply["player"]]}
 
 

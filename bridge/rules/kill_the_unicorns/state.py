@@ -22,9 +22,13 @@ from bridge.rules.kill_the_unicorns.scoring import GameOutcome, ScoredUnicorn, S
 from bridge.rules.random import SeededRandom
 
 GAME_ID = "kill-the-unicorns"
+_AFTER_REVEAL = fx.AFTER_REVEAL
 PHASES = ("tricks", "hunt", "market", "over")
 DECISIONS = ("place_trick", "open", "join", "choose_trick", "power", "market")
 STEPS = ("open", "join", "power", "choose")
+
+
+_UNSET: Any = object()
 
 
 class Tables:
@@ -133,8 +137,9 @@ class Tables:
         """The canonical payment of ``price`` from ``hand``: fewest cards, then lowest total, then lowest ids;
         ``None`` when the hand cannot pay."""
         key = (hand, price)
-        if key in self.payments:
-            return self.payments[key]
+        found = self.payments.get(key, _UNSET)
+        if found is not _UNSET:
+            return found
         best: tuple[str, ...] | None = None
         if price <= 0:
             best = ()
@@ -172,6 +177,11 @@ _KINDS = (Pass, Join, Open, PlaceTrick, Skip, Buy, UsePower, Decline, ChooseTric
 
 def _clockwise(start: int, players: int) -> list[int]:
     return [(start + i) % players for i in range(players)]
+
+
+_AFTER: list[list[tuple[int, ...]]] = [[tuple((start + i) % players for i in range(1, players)) for start in range(players)]
+                                       for players in range(17)]
+"""``_AFTER[players][seat]``: the other seats clockwise from ``seat``'s left (participants asks on every step)."""
 
 
 class GameState:
@@ -597,10 +607,12 @@ class GameState:
         hunt = self.hunt
         if hunt is None or hunt["opener"] is None:
             return []
-        opener, joined, players = hunt["opener"], hunt["joined"], self.players
+        opener, joined = hunt["opener"], hunt["joined"]
         if not joined:
             return [opener]
-        return [s for s in [(opener + i) % players for i in range(players)] if s == opener or s in joined]
+        players = self.players
+        after = _AFTER[players][opener] if players < len(_AFTER) else _clockwise(opener, players)[1:]
+        return [opener] + [s for s in after if s in joined]
 
     def _reveal(self, out: list[Any] | None) -> None:
         hunt = self.hunt
@@ -621,8 +633,10 @@ class GameState:
         """AMB-KU-13: each hunter whose power acts after the reveal may use it, clockwise from the opener."""
         seats = self.participants()
         start = 0 if after is None else seats.index(after) + 1
+        t = self.t
+        power, chars, uses, limit = t.power, self.chars, self.power_uses, t.rules.power_uses_per_day
         for seat in seats[start:]:
-            if self._has_hunt_power(seat):
+            if power[chars[seat]].timing == _AFTER_REVEAL and uses[seat] < limit:  # _has_hunt_power(seat)
                 self.hunt["to_decide"] = seat
                 self._ask(seat, "power")
                 return

@@ -11,11 +11,10 @@ import csv
 import io
 import json
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
-from pathlib import Path
 
 from bridge.catalog import builtin_games, load, read_documents, resolve_game
 from bridge.errors import InputError
@@ -24,9 +23,6 @@ from tools.arena import arena
 from tools.cli import cli
 from tools.sweep import flag_values, line_up, parse_flag_value, plan_sweep, run_sweep, split_values, task_size
 from tools.sweep_report import OUTPUTS, csv_text, plot_scores
-
-pytest.importorskip("dask.distributed", reason="the sim extra (pip install -e '.[test]' installs it)")
-pytest.importorskip("matplotlib", reason="the sim extra (pip install -e '.[test]' installs it)")
 
 TOY = str(Path(__file__).resolve().parent.parent / "games" / "pebble_race")
 GRID = ["--set", "hand_size=2,3", "--players", "2,3", "--bots", "heuristic,random", "--games", "4",

@@ -349,6 +349,7 @@ class Payload:
 
     _loaded: dict[str, tuple[Game, Any]] = {}
     _lock = threading.Lock()
+    KEEP = 64   # a long-lived Dask worker serves sweep after sweep: keep only the latest games' data
 
     def __init__(self, engine_module: str, folder: str, engine: Game, data: Any) -> None:
         self.engine_module = engine_module
@@ -363,6 +364,8 @@ class Payload:
                 from bridge.catalog import import_game_module
 
                 import_game_module(self.engine_module, self.folder)
+                while len(Payload._loaded) >= Payload.KEEP:
+                    Payload._loaded.pop(next(iter(Payload._loaded)))
                 loaded = Payload._loaded[self.key] = pickle.loads(self.blob)
             return loaded
 

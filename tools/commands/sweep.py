@@ -10,7 +10,6 @@ import click
 
 from bridge.bots import BOT_NAMES
 from bridge.catalog import read_documents, resolve_game
-from bridge.errors import InputError
 from bridge.rules.playout import PlayoutDidNotEnd
 
 
@@ -51,8 +50,6 @@ def sweep_command(game: str, settings: tuple[str, ...], players: str | None, bot
     require_sim_extra()
     from tools.sweep_report import write_report
 
-    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise InputError(f"--out {out_dir}: not a folder")
     found = resolve_game(game)
     documents, origins = read_documents(found.folder, found.meta)
     plan = plan_sweep(found.engine(), documents, engine_module=found.meta.engine, folder=str(found.folder),

@@ -57,6 +57,8 @@ class Tables:
         self.place_tricks: dict[tuple[int, str], list[list[Any]]] = {}
         self.buy_actions: dict[tuple[int, str, tuple[str, ...] | None, str | None], Any] = {}
         self.seat_actions: dict[int, tuple[Any, ...]] = {}
+        self.pass_actions: dict[int, Any] = {}
+        self.hunt_values: dict[tuple[type, int, tuple[str, ...]], Any] = {}  # (Open | Join, seat, cards) -> action
         self.price_lists: dict[tuple[str, bool], dict[str, int]] = {}
 
     def bare(self, seat: int) -> tuple[Any, ...]:
@@ -97,13 +99,27 @@ class Tables:
         key = (seat, hand, n)
         found = self.hunt_actions.get(key)
         if found is None:
-            found = [Pass(seat)]
-            if n is None:
-                for count in range(1, min(self.rules.max_hunt_cards, len(hand)) + 1):
-                    found += [Open(seat, c) for c in self.card_choices(hand, count)]
-            else:
-                found += [Join(seat, c) for c in self.card_choices(hand, n)]
+            # Another hand holds many of the same choices: each Open/Join is made once per (seat, cards), the
+            # frozen dataclass's __init__ being several times the cost of a look-up.
+            made = self.hunt_values
+            if len(made) > 65536:  # hands vary: keep the table bounded
+                made.clear()
+            found = [self.passes(seat)]
+            kind = Open if n is None else Join
+            for count in (range(1, min(self.rules.max_hunt_cards, len(hand)) + 1) if n is None else (n,)):
+                for cards in self.card_choices(hand, count):
+                    action = made.get((kind, seat, cards))
+                    if action is None:
+                        action = made[(kind, seat, cards)] = kind(seat, cards)
+                    found.append(action)
             self.hunt_actions[key] = found
+        return found
+
+    def passes(self, seat: int) -> Any:
+        """``Pass(seat)``, made once."""
+        found = self.pass_actions.get(seat)
+        if found is None:
+            found = self.pass_actions[seat] = Pass(seat)
         return found
 
     def card_choices(self, hand: tuple[str, ...], n: int) -> list[tuple[str, ...]]:

@@ -5,9 +5,10 @@ files, not a parse, a render check, a Lua bundle, a compose and a lint. After ev
 :func:`record` writes ``<out>/.cache/build-stamp.json`` (beside the render cache) with
 
 - the **key**: ttsmod's version, the game folder, the output folder and every option that changes an output;
-- the **inputs**: every file the build can read — the game folder (data, art, its own Lua and Python), ttsmod's
-  ``mod/`` (the shared Lua), the fonts, and ttsmod's own Python source (a changed renderer changes the images) —
-  each with its size, modification time and SHA-256;
+- the **inputs**: every file the build can read — the game folder (data, art, its own Lua and Python, the
+  spreadsheets its ``[sheets]`` names, even in a hidden folder), ttsmod's ``mod/`` (the shared Lua), the fonts,
+  and ttsmod's own Python source (a changed renderer changes the images) — each with its size, modification
+  time and SHA-256;
 - the **outputs**: the save, the thumbnail and every image the save references, each with its size and
   modification time, and what the build reported.
 
@@ -89,6 +90,28 @@ def input_roots(game_dir: Path) -> list[tuple[Path, tuple[str, ...] | None]]:
             (Path(bridge.__file__).parent, (".py",)), (Path(tools.__file__).parent, (".py",))]
 
 
+def sheet_files(game_dir: Path) -> frozenset[Path]:
+    """The spreadsheets ``game_dir/game.toml`` names in its ``[sheets]`` table (``file`` of each list, resolved;
+    those that would lie outside the folder left out, as the reader refuses them). Empty when there is no such
+    table or ``game.toml`` cannot be read: the build reports a bad one."""
+    import tomllib
+
+    game_dir = Path(game_dir).resolve()
+    try:
+        with open(game_dir / "game.toml", "rb") as handle:
+            table = tomllib.load(handle).get("sheets")
+    except (OSError, ValueError):
+        return frozenset()
+    found = set()
+    for spec in table.values() if isinstance(table, dict) else ():
+        file = spec.get("file") if isinstance(spec, dict) else None
+        if isinstance(file, str) and file.strip() and "\\" not in file:
+            path = (game_dir / file).resolve()
+            if path.is_relative_to(game_dir):
+                found.add(path)
+    return frozenset(found)
+
+
 def _walk(root: Path, suffixes: tuple[str, ...] | None, skip: Path | None) -> Iterable[tuple[str, os.stat_result]]:
     stack = [root]
     while stack:
@@ -125,6 +148,13 @@ def _stats(game_dir: Path, out_dir: Path) -> dict[str, tuple[int, int]]:
     for root, suffixes in input_roots(game_dir):
         for path, stat in _walk(Path(root), suffixes, skip):
             found[path] = (stat.st_size, stat.st_mtime_ns)
+    # A spreadsheet of [sheets] is read wherever it lies in the game folder, a hidden folder included.
+    for sheet in sorted(sheet_files(game_dir)):
+        try:
+            stat = os.stat(sheet)
+        except OSError:
+            continue
+        found[str(sheet)] = (stat.st_size, stat.st_mtime_ns)
     return found
 
 

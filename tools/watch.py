@@ -5,8 +5,12 @@ by a :class:`Debouncer` and acted on once the folders have been quiet for ``quie
 one action. A batch is classified by :func:`classify`:
 
 * Lua or XML under ``mod/`` → the scripts are bundled again and pushed (Save & Play);
-* anything under ``assets/<game>/`` → an incremental build; the objects whose sheets changed are updated in
-  place through Execute Lua (no reload).
+* anything under ``assets/<game>/`` (the game folder) → an incremental build; the objects whose sheets changed
+  are updated in place through Execute Lua (no reload). That includes the CSV and XLSX card lists its
+  ``game.toml`` names in ``[sheets]`` (:func:`tools.buildstamp.sheet_files`; they lie in the game folder): an edited
+  spreadsheet rebuilds like an edited ``cards.toml``, even in a folder whose name is otherwise ignored, while
+  the lock files a spreadsheet program keeps beside an open workbook (``~$cards.xlsx``, ``.~lock.cards.xlsx#``)
+  are not changes.
 
 The build half is reached through :class:`BuildHooks` so tests can put fakes in its place; the default hooks
 import ``tools.build`` (and with it Pillow) only when a watch starts.
@@ -21,9 +25,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from tools.buildstamp import sheet_files
+
 log = logging.getLogger("ttsmod.watch")
 
 IGNORED_SUFFIXES = (".swp", ".swx", ".tmp", ".bak", ".pyc", "~")
+IGNORED_PREFIXES = (".", "#", "~$")
+"""Hidden files (LibreOffice's ``.~lock.<file>#`` among them), Emacs' ``#autosave#`` and the owner files
+``~$<file>`` Microsoft Office keeps beside an open document (created on opening, deleted on closing)."""
 IGNORED_PARTS = ("__pycache__", ".git", "build", "cache", ".cache")
 
 
@@ -33,7 +42,7 @@ def is_ignored(path: Path, root: Path | None = None) -> bool:
     Folder names are only looked at below ``root`` (the watched folder), never above it.
     """
     name = path.name
-    if not name or name.startswith(".") or name.startswith("#") or name.endswith(IGNORED_SUFFIXES):
+    if not name or name.startswith(IGNORED_PREFIXES) or name.endswith(IGNORED_SUFFIXES):
         return True
     if root is None:
         return False
@@ -93,15 +102,21 @@ class Change:
 
 def classify(paths: Iterable[Path], mod_root: Path, game_assets: Path) -> Change:
     """Sort changed paths into script changes (``.lua``/``.ttslua``/``.xml`` under ``mod_root``) and asset changes
-    (any file under ``game_assets``); everything else is dropped."""
+    (any file under ``game_assets``, the spreadsheets of its ``[sheets]`` in any of its folders); everything else
+    is dropped."""
     scripts = False
     assets: set[Path] = set()
     mod_root, game_assets = mod_root.resolve(), game_assets.resolve()
+    sheets: frozenset[Path] | None = None
     for path in paths:
         path = Path(path).resolve()
         if path.is_relative_to(game_assets):
             if not is_ignored(path, game_assets):
                 assets.add(path)
+            else:
+                sheets = sheet_files(game_assets) if sheets is None else sheets
+                if path in sheets:
+                    assets.add(path)
         elif path.is_relative_to(mod_root) and path.suffix.lower() in (".lua", ".ttslua", ".xml"):
             if is_ignored(path, mod_root):
                 continue
@@ -126,12 +141,26 @@ class Watcher:
         self._stop = False
         self._observer: Any = None
         self._thread: threading.Thread | None = None
+        self._sheet_cache: dict[Path, tuple[Any, frozenset[Path]]] = {}
+
+    def _sheets(self, folder: Path) -> frozenset[Path]:
+        """:func:`sheet_files` of a watched folder that is a game folder, read again when its game.toml changes
+        (only for paths the ignore rules would drop, so a common edit costs no TOML parse)."""
+        try:
+            stat = (folder / "game.toml").stat()
+            stamp: Any = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            return frozenset()
+        cached = self._sheet_cache.get(folder)
+        if cached is None or cached[0] != stamp:
+            cached = self._sheet_cache[folder] = (stamp, sheet_files(folder))
+        return cached[1]
 
     def notify(self, path: str | Path) -> None:
         """Record one changed path (what the watchdog handler calls; tests may call it directly)."""
         path = Path(path)
         root = next((f for f in self.folders if path.is_relative_to(f)), None)
-        if is_ignored(path, root):
+        if is_ignored(path, root) and not (root is not None and path.resolve() in self._sheets(root)):
             return
         with self._cond:
             self.debouncer.add(path, time.monotonic())

@@ -99,10 +99,10 @@ def apply_actions(data: FifteenDaysData, snapshot: Any, actions: Any) -> dict[st
 def bot_move(data: FifteenDaysData, snapshot: Any, body: Any) -> dict[str, Any]:
     """The action the bot ``body["level"]`` (seeded with ``body["seed"]``) takes for the seat to move on the table
     ``snapshot``: :func:`bridge.rules.service.bot_reply`'s reply."""
-    from bridge.rules.fifteen_days.game import FIFTEEN_DAYS   # game.py imports this module
+    from bridge.rules.game import registered_game   # the engine registered by fifteen_days.game (which imports us)
 
     state = GameState.from_snapshot(data, snapshot)
-    return shared.bot_reply(FIFTEEN_DAYS, data, state, state.players, body)
+    return shared.bot_reply(registered_game(GAME_ID), data, state, state.players, body)
 
 
 def score(data: FifteenDaysData, snapshot: Any) -> dict[str, Any]:

@@ -308,14 +308,6 @@ function M.moving()
     return false
 end
 
-local function ids(stack)
-    local out = {}
-    for i, entry in ipairs(stack) do
-        out[i] = entry.id
-    end
-    return out
-end
-
 --- The seat (0-based) whose seat area holds the animal token, or false (in the supply).
 local function animal_owner(animal, colours)
     for _, obj in ipairs(getObjectsWithTag("fd-animal:" .. animal)) do
@@ -328,6 +320,154 @@ local function animal_owner(animal, colours)
         end
     end
     return false
+end
+
+-- ------------------------------------------------------------------ one reading of the cards, for a snapshot
+-- A snapshot looks at every card several times (hands, boards, piles, supplies). It reads each card's memo, tags,
+-- position and holder once instead: TTS (and the headless table) pay for every call into an object, and a
+-- snapshot is taken for every decision, score and bot move.
+
+--- Every card on the table (objects tagged fd-card), each read once: {obj, guid, memo, season, wild, removed,
+--  held (a player holds it), pos}.
+local function read_cards()
+    local out = {}
+    for _, obj in ipairs(getObjectsWithTag("fd-card")) do
+        table.insert(out, { obj = obj, guid = obj.getGUID(), memo = util.memo(obj), season = obj.hasTag("fd-season"),
+            wild = obj.hasTag("fd-wild"), removed = obj.hasTag(M.REMOVED), held = obj.held_by_color ~= nil,
+            pos = obj.getPosition() })
+    end
+    return out
+end
+
+--- M.inside for read cards: whether a card entry lies inside the zone's box (seen from above) and is not held.
+--  Only cards within the box's reach (half its diagonal, whatever its rotation) are asked positionToLocal.
+local function zone_test(zone)
+    local c, s = zone.getPosition(), zone.getScale()
+    local reach = 0.5 * math.sqrt(s.x * s.x + s.y * s.y + s.z * s.z) + 0.01
+    return function(entry)
+        if entry.held or util.flat_distance(c, entry.pos) > reach then
+            return false
+        end
+        local q = zone.positionToLocal(entry.pos)
+        return math.abs(q.x) <= 0.5 and math.abs(q.z) <= 0.5
+    end
+end
+
+local function entry_by_height(a, b)
+    if math.abs(a.pos.y - b.pos.y) > 0.001 then
+        return a.pos.y < b.pos.y
+    end
+    return a.guid < b.guid
+end
+
+--- The ids of M.stack(zone), from read cards.
+local function stack_ids(zone, cards)
+    local out = {}
+    for _, deck in ipairs(getObjectsWithTag("fd-season-deck")) do
+        if M.inside(zone, deck) then
+            local contents = deck.getObjects()
+            for i = #contents, 1, -1 do
+                table.insert(out, util.decode(contents[i].memo).card)
+            end
+        end
+    end
+    local within = zone_test(zone)
+    local loose = {}
+    for _, e in ipairs(cards) do
+        if e.season and not e.removed and not held[e.guid] and within(e) then
+            table.insert(loose, e)
+        end
+    end
+    table.sort(loose, entry_by_height)
+    for _, e in ipairs(loose) do
+        table.insert(out, e.memo.card)
+    end
+    return out
+end
+
+--- The season card ids of M.hand_cards(colour) not held for a decision, from read cards (card id order).
+local function hand_ids(colour, cards)
+    local out = {}
+    for _, e in ipairs(cards) do
+        -- seats.in_hand reads only the position of what it is given
+        if e.memo.card ~= nil and e.season and not held[e.guid]
+            and M.over_hand(colour, { getPosition = function() return e.pos end }) then
+            table.insert(out, e.memo.card)
+        end
+    end
+    table.sort(out)
+    return out
+end
+
+--- The corners of M.board_contents(colour) as the snapshot writes them (ids by value, lowest first; the wild's
+--  value or false), from read cards.
+local function corner_ids(colour, cards, values)
+    local corners = {}
+    local found = {}
+    for k = 1, 4 do
+        found[k] = { cards = {}, wild = false }
+    end
+    local board = M.board_of(colour)
+    if board ~= nil then
+        local points = M.points(board)
+        for _, e in ipairs(cards) do
+            if not e.held and not held[e.guid] and not e.removed then
+                local corner, value = M.card_point_at(board, e.pos, points)
+                if corner ~= nil then
+                    if e.wild then
+                        found[corner + 1].wild = value
+                    else
+                        found[corner + 1].cards[value] = e.memo.card
+                    end
+                end
+            end
+        end
+    end
+    for k, c in ipairs(found) do
+        local ids_by_value = {}
+        for _, value in ipairs(values or {}) do
+            if c.cards[value] ~= nil then
+                table.insert(ids_by_value, c.cards[value])
+            end
+        end
+        corners[k] = { cards = ids_by_value, wild = c.wild }
+    end
+    return corners
+end
+
+--- The feathers lying in colour's seat area (M.board_contents' count).
+local function feathers_of(colour)
+    local count = 0
+    for _, zone in ipairs(getObjectsWithTag("fd-seat")) do
+        if util.memo(zone).owner == colour then
+            for _, obj in ipairs(getObjectsWithTag("fd-feather")) do
+                if M.inside(zone, obj) then
+                    count = count + 1
+                end
+            end
+        end
+    end
+    return count
+end
+
+--- #M.wild_supply(), from read cards.
+local function wild_supply_count(cards)
+    local count = 0
+    local zone = M.one("fd-wild-supply")
+    for _, deck in ipairs(getObjectsWithTag("fd-wild-deck")) do
+        if zone == nil or M.inside(zone, deck) then
+            count = count + #deck.getObjects()
+        end
+    end
+    if zone ~= nil then
+        local within = zone_test(zone)
+        for _, e in ipairs(cards) do
+            if e.wild and not e.removed and not held[e.guid] and within(e) then
+                count = count + 1
+            end
+        end
+    end
+    return count
 end
 
 --- The engine's turn bookkeeping of a snapshot (every key the table cannot show), kept in the ledger.
@@ -356,6 +496,7 @@ function M.snapshot(ledger, moved, taken)
     end
     local snap = { game = ledger.game, mode = ledger.mode, players = {}, draw_piles = {}, market = {},
         discard = {}, removed = {}, animals = {} }
+    local cards = read_cards()
     for seat, colour in ipairs(ledger.colours) do
         local hand = {}
         for _, obj in ipairs((moved or {})[colour] or {}) do
@@ -363,45 +504,29 @@ function M.snapshot(ledger, moved, taken)
                 table.insert(hand, util.memo(obj).card)
             end
         end
-        for _, obj in ipairs(M.hand_cards(colour)) do
-            if obj.hasTag("fd-season") and not is_held(obj) then
-                table.insert(hand, util.memo(obj).card)
-            end
+        for _, id in ipairs(hand_ids(colour, cards)) do
+            table.insert(hand, id)
         end
-        local corners_read, _, feathers = M.board_contents(colour)
-        local corners = {}
-        for k, c in ipairs(corners_read) do
-            local cards = {}
-            for _, value in ipairs(ledger.values or {}) do
-                if c.cards[value] ~= nil then
-                    table.insert(cards, c.cards[value].id)
-                end
-            end
-            local wild = false
-            if c.wild ~= nil then
-                wild = c.wild
-            end
-            corners[k] = { cards = cards, wild = wild }
-        end
-        snap.players[seat] = { hand = hand, feathers = feathers, corners = corners }
+        snap.players[seat] = { hand = hand, feathers = feathers_of(colour),
+            corners = corner_ids(colour, cards, ledger.values) }
     end
     for i = 0, 1 do
         local zone = M.zone("fd-draw-pile", i)
         snap.draw_piles[i + 1] = {}
         if zone ~= nil then
-            snap.draw_piles[i + 1] = ids(M.stack(zone))
+            snap.draw_piles[i + 1] = stack_ids(zone, cards)
         end
     end
     for i = 0, 2 do
         local zone = M.zone("fd-market-column", i)
         snap.market[i + 1] = {}
         if zone ~= nil then
-            snap.market[i + 1] = ids(M.stack(zone))
+            snap.market[i + 1] = stack_ids(zone, cards)
         end
     end
     local discard = M.one("fd-discard")
     if discard ~= nil then
-        snap.discard = ids(M.stack(discard))
+        snap.discard = stack_ids(discard, cards)
     end
     if taken ~= nil then
         local id = util.memo(taken.obj).card
@@ -413,16 +538,16 @@ function M.snapshot(ledger, moved, taken)
             table.insert(snap.discard, id)
         end
     end
-    for _, obj in ipairs(getObjectsWithTag("fd-season")) do
-        if obj.hasTag(M.REMOVED) then
-            table.insert(snap.removed, util.memo(obj).card)
+    for _, e in ipairs(cards) do
+        if e.season and e.removed then
+            table.insert(snap.removed, e.memo.card)
         end
     end
     table.sort(snap.removed)
     for _, animal in ipairs({ "otter", "frog", "squirrel", "rabbit" }) do
         snap.animals[animal] = animal_owner(animal, ledger.colours)
     end
-    snap.wild_supply = #M.wild_supply()
+    snap.wild_supply = wild_supply_count(cards)
     snap.feather_supply = #M.in_supply("fd-feather-supply", "fd-feather")
     for _, key in ipairs(M.BOOKKEEPING) do
         local value = (ledger.turn or {})[key]

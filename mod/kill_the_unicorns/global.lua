@@ -20,7 +20,9 @@ local stepper = require("lib.stepper")
 local saved = require("lib.ledger")
 local panel = require("lib.panel")
 local wiring = require("lib.wiring")
+local bots = require("lib.bots")
 local map = require("kill_the_unicorns.tablemap")
+local botplay = require("kill_the_unicorns.botplay")
 local game = require("generated.game")
 local ttsmod = require("generated.ttsmod")
 
@@ -40,7 +42,7 @@ local when_settled = stepper.when_settled
 
 local function new_ledger()
     return { game = ttsmod.game, mode = ttsmod.mode, colours = {}, phase = "setup", last = nil, target = nil,
-        applied = 0, ruling = nil, outcome = nil }
+        applied = 0, ruling = nil, outcome = nil, seed = nil, moves = 0 }
 end
 
 -- ------------------------------------------------------------------ seats, names
@@ -171,7 +173,8 @@ local function show_turn()
             shown[id] = true
         end
         local colour = colour_of(p.player)
-        if colour ~= nil and Turns.turn_color ~= colour then
+        -- a bot seat has nobody to hand the turn to (TTS turns are for seated players)
+        if colour ~= nil and Turns.turn_color ~= colour and not bots.isBot(colour) then
             Turns.turn_color = colour
         end
     end
@@ -676,6 +679,8 @@ local function start_play()
     broadcastToAll("Kill the Unicorns: day " .. tostring(ledger.last.day) .. " begins; "
         .. (p and who(p.player) or "?") .. " places the first trick.", { 1, 1, 1 })
     refresh_score()
+    bots.refresh()
+    bots.play()
 end
 
 --- Lay the table of a new game from the setup snapshot (also after a reload in the middle of it).
@@ -694,11 +699,12 @@ function onSetupClick(player, value, id)
     if ledger.phase ~= "setup" or busy then
         return
     end
-    local colours = map.colours_in_play(data.player_colours)
+    -- the seated players and the seats given a bot (lib.bots)
+    local colours = bots.colours_in_play(data.player_colours)
     local least, most = data.min_players or 3, data.max_players or 7
     if #colours < least or #colours > most then
-        broadcastToAll("Seat " .. tostring(least) .. " to " .. tostring(most) .. " players, then press Setup.",
-            { 1, 0.6, 0.2 })
+        broadcastToAll("Seat " .. tostring(least) .. " to " .. tostring(most) .. " players (or give free seats a "
+            .. "bot), then press Setup.", { 1, 0.6, 0.2 })
         return
     end
     if not link.connected() then
@@ -710,6 +716,7 @@ function onSetupClick(player, value, id)
     set_busy(true)
     ask(SETUP, body, function(reply)
         ledger.colours = colours
+        ledger.seed = body.seed
         ledger.last = keep_nulls(reply.snapshot)
         ledger.target = ledger.last
         ledger.phase = "dealing"
@@ -932,10 +939,12 @@ local function finish_ruling()
             ledger.phase = "over"
             Turns.enable = false
             wiring.game_over(ledger.outcome, who)
+            bots.refresh()
         end
         set_busy(false)
         show_turn()
         refresh_score(ledger.last)
+        bots.play()
     end)
 end
 
@@ -944,19 +953,26 @@ local function apply_ruling()
 end
 
 --- Ask the bridge about `action` by `colour`; on a refusal `undo()` puts back what the player moved for it.
-local function send_decision(colour, action, undo)
+--  `done(result)` (optional: a bot seat's move, lib.bots) hears how it ended: true once the bridge has ruled it
+--  (the ruling is then applied like any other), false when the bridge refused it, nil when nothing could be
+--  asked (the game busy, the bridge away).
+local function send_decision(colour, action, undo, done)
     local blocked = nil
     if ledger.phase ~= "play" then
         blocked = "Nothing can be played now."
     elseif busy then
         blocked = "Wait a moment: the last move is still being applied."
     end
-    wiring.decide({ colour = colour, action = action, undo = undo, blocked = blocked, busy = set_busy,
+    wiring.decide({ colour = colour, action = action, undo = undo, blocked = blocked, busy = set_busy, done = done,
         snapshot = function() return map.snapshot(ledger) end,
         ruled = function(reply)
             ledger.applied = 0
             ledger.target = keep_nulls(reply.snapshot)
             ledger.ruling = { events = reply.events or {}, complete = true }
+            ledger.moves = (ledger.moves or 0) + 1
+            if done ~= nil then
+                done(true)
+            end
             apply_ruling()
         end })
 end
@@ -1036,11 +1052,18 @@ local function card_ids(objs)
     return out
 end
 
-function onActionClick(player, value, id)
-    local colour = player.color
+--- A press of action button `id` by `colour` (a player's click, or a bot seat's move: `done` as in
+--  send_decision, told false when nothing was prepared for the button).
+local function press(colour, id, done)
     local seat = seat_of(colour)
+    local function nothing(message)
+        tell(colour, message)
+        if done ~= nil then
+            done(false)
+        end
+    end
     if seat == nil then
-        tell(colour, "Only seated players of this game play.")
+        nothing("Only seated players of this game play.")
         return
     end
     if id == "huntButton" then
@@ -1051,26 +1074,27 @@ function onActionClick(player, value, id)
             kind = "join"
         end
         if #laid == 0 then
-            tell(colour, "Lay your hunting cards face down in your hunt area first, then press Hunt.")
+            nothing("Lay your hunting cards face down in your hunt area first, then press Hunt.")
             return
         end
-        send_decision(colour, { action = kind, player = seat, cards = card_ids(laid) }, back_to_hand(laid, colour))
+        send_decision(colour, { action = kind, player = seat, cards = card_ids(laid) }, back_to_hand(laid, colour),
+            done)
     elseif id == "passButton" then
-        send_decision(colour, { action = "pass", player = seat })
+        send_decision(colour, { action = "pass", player = seat }, nil, done)
     elseif id == "aboveButton" or id == "belowButton" then
         local slot = "above"
         if id == "belowButton" then
             slot = "below"
         end
-        send_decision(colour, { action = "choose-trick", player = seat, slot = slot })
+        send_decision(colour, { action = "choose-trick", player = seat, slot = slot }, nil, done)
     elseif id == "powerButton" then
-        send_decision(colour, { action = "power", player = seat })
+        send_decision(colour, { action = "power", player = seat }, nil, done)
     elseif id == "declineButton" then
-        send_decision(colour, { action = "decline", player = seat })
+        send_decision(colour, { action = "decline", player = seat }, nil, done)
     elseif id == "buyButton" then
         local item, cards, unicorn, token = prepared_purchase(colour, seat)
         if item == nil then
-            tell(colour, "Drop the hunting cards you pay with on the stock of the item you buy (and drag its token "
+            nothing("Drop the hunting cards you pay with on the stock of the item you buy (and drag its token "
                 .. "onto the unicorn it goes on), then press Buy.")
             return
         end
@@ -1083,28 +1107,35 @@ function onActionClick(player, value, id)
             end
         end
         send_decision(colour, { action = "buy", player = seat, item = item, cards = card_ids(cards),
-            unicorn = unicorn }, undo)
+            unicorn = unicorn }, undo, done)
     elseif id == "skipButton" then
-        send_decision(colour, { action = "skip", player = seat })
+        send_decision(colour, { action = "skip", player = seat }, nil, done)
     end
+end
+
+function onActionClick(player, value, id)
+    press(player.color, id)
 end
 
 --- A trick card dropped on a trick slot of the line is a `place-trick` decision (KU-3.2); dropped anywhere else
 --  but the hand while it is one of the player's two drawn tricks, it goes back to the hand.
-local function trick_dropped(colour, obj)
+--  `done` as in send_decision (told false when the drop was no decision).
+local function trick_dropped(colour, obj, done)
     local seat = seat_of(colour)
     local m = util.memo(obj)
     local mine = (((ledger.last or {}).players or {})[(seat or -1) + 1] or {}).trick_hand or {}
-    if seat == nil or util.index_of(mine, m.card) == nil then
+    local index, slot = map.slot_at(obj)
+    if seat ~= nil and util.index_of(mine, m.card) ~= nil and index ~= nil then
+        send_decision(colour, { action = "place-trick", player = seat, card = m.card, unicorn = index, slot = slot },
+            function() to_hand(obj, colour) end, done)
         return
     end
-    local index, slot = map.slot_at(obj)
-    if index ~= nil then
-        send_decision(colour, { action = "place-trick", player = seat, card = m.card, unicorn = index, slot = slot },
-            function() to_hand(obj, colour) end)
-    elseif not map.over_hand(colour, obj) then
+    if seat ~= nil and util.index_of(mine, m.card) ~= nil and not map.over_hand(colour, obj) then
         to_hand(obj, colour)
         tell(colour, "Drop the trick on a free slot above or below a unicorn of the line.")
+    end
+    if done ~= nil then
+        done(false)
     end
 end
 
@@ -1122,10 +1153,62 @@ function onPlayerTurn(player, previous_player)
     local p = ledger ~= nil and ledger.phase == "play" and pending()
     if p then
         local expected = colour_of(p.player)
-        if expected ~= nil and Turns.turn_color ~= expected then
+        if expected ~= nil and Turns.turn_color ~= expected and not bots.isBot(expected) then
             Turns.turn_color = expected
         end
     end
+end
+
+-- ------------------------------------------------------------------ bots in empty seats (lib.bots)
+--- The decision the table waits for, for lib.bots: the colour to decide and a key naming this decision (the
+--  rulings applied so far, the seat and the decision), or nil while a move is being checked or applied.
+local function bot_decision()
+    if ledger.phase ~= "play" or busy or ledger.ruling ~= nil then
+        return nil
+    end
+    local p = pending()
+    if p == nil then
+        return nil
+    end
+    return colour_of(p.player), tostring(ledger.moves or 0) .. ":" .. tostring(p.player) .. ":" .. tostring(p.decision)
+end
+
+--- The seats whose button is shown: before Setup every player colour, during a game its seats, after it none.
+local function bot_candidates()
+    if ledger.phase == "over" then
+        return {}
+    end
+    return nil
+end
+
+local function configure_bots()
+    botplay.configure({ ledger = function() return ledger end, object_of = object_of,
+        facts = function(id) return (data.cards or {})[id] end, press = press, trick_dropped = trick_dropped,
+        when_settled = when_settled })
+    bots.configure({ ledger = ledger, player_colours = data.player_colours,
+        colours = function() return ledger.colours or {} end, candidates = bot_candidates,
+        decision = bot_decision,
+        request = function() return { snapshot = map.snapshot(ledger) } end,
+        perform = function(colour, action, done)
+            botplay.perform(colour, action, function(result, why)
+                if why ~= nil then
+                    print("ttsmod: " .. colour .. "'s bot could not play " .. tostring(action.action) .. ": " .. why)
+                end
+                done(result)
+            end)
+        end,
+        describe = function(_, action) return botplay.describe(action, name_of) end,
+        seed = function() return ledger.seed or 0 end })
+    bots.refresh()
+end
+
+function onBotClick(player, value, id)
+    bots.click(player, id)
+end
+
+function onPlayerChangeColor(colour)
+    bots.refresh()
+    bots.play()
 end
 
 -- ------------------------------------------------------------------ load, save, messages
@@ -1134,6 +1217,7 @@ function onLoad(script_state)
         player_colours = { "White", "Red", "Orange", "Yellow", "Green", "Blue", "Purple" },
         moving = map.moving, step_delay = STEP_DELAY, settle_timeout = SETTLE_TIMEOUT })
     map.configure(data.layout)
+    configure_bots()
     -- saved in the middle of laying the table or of a ruling: busy (no move is taken, the status line says so)
     -- until the rest of it is done (the events applied before are skipped; laying the table is done again
     -- from where the cards lie)

@@ -47,8 +47,8 @@ class Game(LiveGame):
     """Scripted players at a headless Kill the Unicorns table with a live bridge (see the module docstring)."""
 
     def __init__(self, save: dict, data: Any, repo: Path, colours: list[str], *, seed: int = 1,
-                 fidelity: Fidelity | None = None) -> None:
-        super().__init__(save, repo, colours, seed=seed, fidelity=fidelity)
+                 fidelity: Fidelity | None = None, bots: dict[str, str] | None = None) -> None:
+        super().__init__(save, repo, colours, seed=seed, fidelity=fidelity, bots=bots)
         self.data = data
         self.engine = registered_game(GAME)
         self.items = [m.id for m in data.market]
@@ -63,6 +63,10 @@ class Game(LiveGame):
     # ------------------------------------------------------------------ what players see
     def waiting(self, s: str) -> bool:
         return any(s.startswith(f"{c} to ") for c in self.colours) or s.startswith("Game over")
+
+    def deciding(self) -> str | None:
+        """The colour the status line names as the one to decide (None once the game is over)."""
+        return next((c for c in self.colours if self.status.startswith(f"{c} to ")), None)
 
     def read(self) -> dict[str, Any]:
         """The table read in Python (read again only once the clock has moved)."""

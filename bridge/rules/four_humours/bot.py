@@ -39,48 +39,51 @@ _SUBSETS = range(1, 1 << len(HUMOURS))
 
 
 def determinize(state: GameState, player: int, seed: int) -> GameState:
-    """A world ``player`` cannot tell from ``state`` (module docstring), from ``seed``."""
-    snap = state.to_snapshot()
+    """A world ``player`` cannot tell from ``state`` (module docstring), from ``seed``.
+
+    Dealt on a copy of the state (search samples a world every iteration): the same world, draw for draw, as
+    dealing into the state's snapshot and reading it back."""
+    world = state.copy()
     rng = SeededRandom(seed)
+    data = state.data
     placement = state.phase is Phase.PLACEMENT
-    for seat, entry in enumerate(snap["players"]):
+    # Every card that may hold face-down potions, in the snapshot's order: parties, then (while placing) scenes.
+    cards = [(world.party_slots[party], data.party_by_id[party].slots) for party in world.parties]
+    if placement:
+        cards += [(world.scene_slots[card], data.scene_by_id[card].slots) for card in world.scenes]
+    for seat in range(world.num_players):
         if seat == player:
             continue
-        # Face-down potions of this seat: (allowed humours bit mask, the slot entry to fill).
-        face_down: list[tuple[int, dict[str, Any]]] = []
-        cards = [(card["slots"], state.data.party_by_id[card["party"]].slots) for card in snap["parties"]]
-        if placement:
-            cards += [(card["slots"], state.data.scene_by_id[card["card"]].slots) for card in snap["scenes"]]
+        # Face-down potions of this seat: (allowed humours bit mask, the card's slot list, the slot).
+        face_down: list[tuple[int, list[Any], int]] = []
         for slots, specs in cards:
-            for slot, spec in zip(slots, specs):
-                if slot is not None and slot["owner"] == seat:
-                    face_down.append((_mask(spec.humours), slot))
-        counts = [0] * len(HUMOURS)
-        for humour in entry["hand"]:
-            counts[HUMOURS.index(humour)] += 1
-        for i, humour in enumerate(HUMOURS):
-            counts[i] += entry["bag"][humour]
-        for _, slot in face_down:
-            counts[HUMOURS.index(slot["humour"])] += 1
+            for index, (slot, spec) in enumerate(zip(slots, specs)):
+                if slot is not None and slot[0] == seat:
+                    face_down.append((_mask(spec.humours), slots, index))
+        hand, bag = world.hands[seat], world.bags[seat]
+        counts = [hand[i] + bag[i] for i in range(len(HUMOURS))]
+        for _, slots, index in face_down:
+            counts[_HI[slots[index][1]]] += 1
         # Slots in a canonical order (cards and slots are public), then dealt one by one, never into a corner.
-        for index, (mask, slot) in enumerate(face_down):
+        for position, (mask, slots, index) in enumerate(face_down):
             options = [i for i in range(len(HUMOURS)) if mask >> i & 1 and counts[i]]
             pick = _weighted(options, [counts[i] for i in options], rng)
             counts[pick] -= 1
-            if not _feasible([m for m, _ in face_down[index + 1:]], counts):
+            if not _feasible([m for m, _, _ in face_down[position + 1:]], counts):
                 counts[pick] += 1
                 pick = next(i for i in options if i != pick)
                 counts[pick] -= 1
-            slot["humour"] = HUMOURS[pick]
-        pool = [h for i, h in enumerate(HUMOURS) for _ in range(counts[i])]
+            slots[index] = (seat, HUMOURS[pick])
+        pool = [i for i in range(len(HUMOURS)) for _ in range(counts[i])]
         rng.shuffle(pool)
-        size = len(entry["hand"])
-        entry["hand"] = sorted(pool[:size], key=HUMOURS.index)
-        entry["bag"] = {h: pool[size:].count(h) for h in HUMOURS}
-    deck = sorted(snap["scene_deck"])
+        size = sum(hand)
+        world.hands[seat] = [pool[:size].count(i) for i in range(len(HUMOURS))]
+        world.bags[seat] = [pool[size:].count(i) for i in range(len(HUMOURS))]
+    deck = sorted(world.scene_deck)
     rng.shuffle(deck)
-    snap["scene_deck"] = deck
-    return GameState.from_snapshot(state.data, snap)
+    world.scene_deck = deck
+    world._goal_dirty = set(range(world.num_players))  # as a state read from a snapshot starts
+    return world
 
 
 def _mask(humours: Sequence[str]) -> int:

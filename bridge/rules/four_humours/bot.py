@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from bridge.rules.four_humours.actions import Choose, Pass, Place, Redraw
+from bridge.rules.four_humours.goals import one_more
 from bridge.rules.four_humours.records import HUMOURS
 from bridge.rules.four_humours.resolution import SlotPotion, resolve_card
 from bridge.rules.four_humours.state import _HI, GameState, Phase
@@ -114,6 +115,7 @@ class Heuristic:
     def __init__(self, data: Any) -> None:
         self.data = data
         self._values: dict[tuple, float] = {}
+        self._one_more: dict[tuple[str, str], Any] = {}  # (goal, board) -> goals.one_more of its predicate
 
     def __call__(self, state: GameState, legal: Sequence[Any], rng: SeededRandom) -> Any:
         seat = state.to_move()
@@ -202,26 +204,25 @@ class Heuristic:
         board = state.board(board_id)
         occ = state._occ[seat]
         # Only the goals the seat has not marked and does not meet yet can be completed by one more potion;
-        # they are checked with the engine's compiled checks (the same answers as ``satisfied``).
-        checks = []
+        # each is asked of every cell through goals.one_more (the same answers as checking the grown occupancy).
+        grown = []
         for goal in state.goals:
             if seat in state.marks[goal]:
                 continue
-            check = goal_check(state, goal, board_id, board)
-            if not check(occ):
-                checks.append(check)
+            if not goal_check(state, goal, board_id, board)(occ):
+                prepare = self._one_more.get((goal, board_id))
+                if prepare is None:
+                    prepare = self._one_more[(goal, board_id)] = one_more(self.data.goal_by_id[goal].predicate, board)
+                grown.append(prepare(occ))
         best: list[Any] = []
         best_key: tuple[int, int] | None = None
         for action in own:
             cell = action.cell
-            after = dict(occ)
-            had = occ.get(cell, 0)
-            after[cell] = had + 1
             completes = 0
-            for check in checks:
-                if check(after):
+            for completed in grown:
+                if completed(cell):
                     completes += 1
-            key = (completes, -had)
+            key = (completes, -occ.get(cell, 0))
             if best_key is None or key > best_key:
                 best, best_key = [action], key
             elif key == best_key:

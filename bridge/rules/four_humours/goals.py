@@ -209,3 +209,118 @@ def checker(pred: GoalPredicate, board: Board) -> Check:
 
         return some
     return lambda occ: satisfied(pred, board, occ)
+
+
+OneMore = Callable[[str], bool]
+Prepare = Callable[[Occupancy], OneMore]
+
+
+def one_more(pred: GoalPredicate, board: Board) -> Prepare:
+    """``occupancy -> (cell -> satisfied(pred, board, occupancy with one more potion on cell))``: what the
+    occupancy alone decides is worked out once, then each cell is asked cheaply (a bot weighing every cell a
+    winner may land on). The same answers as :func:`checker` of the grown occupancy."""
+    kind, need = pred.kind, pred.min
+    if kind == "zones_covered":
+        tile_of = {c.id: c.tile for c in board.cells}
+
+        def zones(occ: Occupancy) -> OneMore:
+            covered = {tile_of[c] for c in occ}
+            n, z = len(occ), len(covered)
+            return lambda cell: (n + (cell not in occ) >= need
+                                 and z + (tile_of[cell] not in covered) >= need)
+
+        return zones
+    if kind == "bridge_pairs":
+        partners: dict[str, list[str]] = {}
+        for a, b in board.bridges:  # the other end of every bridge at a cell (a loop: the cell itself, once)
+            partners.setdefault(a, []).append(b)
+            if b != a:
+                partners.setdefault(b, []).append(a)
+        bridges = board.bridges
+
+        def pairs(occ: Occupancy) -> OneMore:
+            base = sum(1 for a, b in bridges if a in occ and b in occ)
+
+            def grown(cell: str) -> bool:
+                if cell in occ:
+                    return base >= need
+                return base + sum(1 for x in partners.get(cell, ()) if x in occ or x == cell) >= need
+
+            return grown
+
+        return pairs
+    if kind == "connected_cells":
+        joined = board.joined_by(tuple(pred.via))
+
+        def connected(occ: Occupancy) -> OneMore:
+            group: dict[str, int] = {}   # cell -> its group of joined occupied cells
+            sizes: list[int] = []
+            for start in occ:
+                if start in group:
+                    continue
+                label = len(sizes)
+                stack, size = [start], 0
+                group[start] = label
+                while stack:
+                    cell = stack.pop()
+                    size += 1
+                    for nxt in joined[cell]:
+                        if nxt in occ and nxt not in group:
+                            group[nxt] = label
+                            stack.append(nxt)
+                sizes.append(size)
+            met = len(occ) >= need and any(size >= need for size in sizes)
+
+            def grown(cell: str) -> bool:
+                if met or cell in occ:
+                    return met
+                return 1 + sum(sizes[g] for g in {group[n] for n in joined[cell] if n in group}) >= need
+
+            return grown
+
+        return connected
+    if kind == "cells_in_one_zone":
+        tile_of = {c.id: c.tile for c in board.cells}
+
+        def in_one_zone(occ: Occupancy) -> OneMore:
+            per_tile: dict[str, int] = {}
+            for c in occ:
+                per_tile[tile_of[c]] = per_tile.get(tile_of[c], 0) + 1
+            n, best = len(occ), max(per_tile.values(), default=0)
+
+            def grown(cell: str) -> bool:
+                if cell in occ:
+                    return n >= need and best >= need
+                return n + 1 >= need and max(best, per_tile.get(tile_of[cell], 0) + 1) >= need
+
+            return grown
+
+        return in_one_zone
+    if kind == "stack_on_cell":
+        def stack(occ: Occupancy) -> OneMore:
+            best = max(occ.values(), default=0)
+            return lambda cell: max(best, occ.get(cell, 0) + 1) >= need
+
+        return stack
+    if kind in ("all", "any"):
+        parts = tuple(one_more(part, board) for part in pred.parts)
+        every = kind == "all"
+
+        def combined(occ: Occupancy) -> OneMore:
+            asked = [part(occ) for part in parts]
+            if every:
+                return lambda cell: all(f(cell) for f in asked)
+            return lambda cell: any(f(cell) for f in asked)
+
+        return combined
+    check = checker(pred, board)
+
+    def fallback(occ: Occupancy) -> OneMore:
+        def grown(cell: str) -> bool:
+            after = dict(occ)
+            after[cell] = after.get(cell, 0) + 1
+            return check(after)
+
+        return grown
+
+    return fallback

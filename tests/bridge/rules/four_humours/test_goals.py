@@ -6,7 +6,7 @@ import pytest
 
 from bridge.rules.random import SeededRandom
 
-from bridge.rules.four_humours.goals import checker, satisfied
+from bridge.rules.four_humours.goals import checker, one_more, satisfied
 from bridge.rules.four_humours.records import GoalPredicate as P
 
 
@@ -81,3 +81,27 @@ def test_a_checker_answers_as_satisfied(sample):
                 for _ in range(3):
                     found = occ(*[cells[rng.randbelow(len(cells))] for _ in range(size)])
                     assert check(found) == satisfied(pred, board, found), (board.id, pred, found)
+
+
+def test_one_more_answers_as_satisfied_of_the_grown_occupancy(sample):
+    """goals.one_more (what the heuristic bot asks of every cell a winner may take) agrees with satisfied of the
+    occupancy with one more potion on that cell, for every goal of the data, each leaf kind (limits 0 and 1
+    too) and all/any, on random occupancies of every size and every cell of the board."""
+    rng = SeededRandom(11)
+    leaves = [P("zones_covered", min=3), P("bridge_pairs", min=1), P("bridge_pairs", min=2),
+              P("connected_cells", min=3, via=("path",)), P("connected_cells", min=4), P("connected_cells", min=1),
+              P("cells_in_one_zone", min=2), P("cells_in_one_zone", min=0), P("stack_on_cell", min=2),
+              P("citizen_types_covered", min=3), P("fief_line", length=3)]
+    preds = [g.predicate for g in sample.goals] + leaves + [P("all", parts=tuple(leaves[:3])),
+                                                            P("any", parts=tuple(leaves[3:7]))]
+    for board in (sample.kingdom, *sample.fiefs):
+        cells = list(board.cell_ids)
+        for pred in preds:
+            prepare = one_more(pred, board)
+            for size in range(0, len(cells) + 1, 2):
+                found = occ(*[cells[rng.randbelow(len(cells))] for _ in range(size)])
+                asked = prepare(found)
+                for cell in cells:
+                    grown = dict(found)
+                    grown[cell] = grown.get(cell, 0) + 1
+                    assert asked(cell) == satisfied(pred, board, grown), (board.id, pred, found, cell)

@@ -10,7 +10,7 @@ request's snapshot (the table as it lay) is the engine's state after the move be
 place, the same bookkeeping), each bot's move is the one the bridge chose for it, and at the end the table, the
 winners and the score panel are the engine's. Then the bridge is stopped while a bot owes a decision: nothing
 moves, and once it is back the same decision is asked again with the same seed; later the host reloads the
-table, the seats are still the bots', and they play on to the end.
+table while a bot owes a decision: the seats are still the bots', and they play on to the end.
 """
 
 from __future__ import annotations
@@ -74,10 +74,12 @@ def _play_to_the_end(game: Game, max_turns: int = 300, stop_after: int | None = 
         game.wait_for_humans(max_seconds=300)
         if game.over:
             return seen
-        if reload_after is not None and "reloaded" not in seen and len(_legal(game)) >= reload_after:
-            seen["reloaded"] = _reload(game)
-            continue
         game.begin(game.pick())
+        if reload_after is not None and "reloaded" not in seen and len(_legal(game)) >= reload_after:
+            # White's move is ruled and a bot owes the next decision when the host reloads
+            if game.run(lambda: game.deciding() in game.bots and game.table.settled and game.still(), 60):
+                seen["reloaded"] = _reload(game)
+            continue
         if stop_after is not None and "lost" not in seen and len(_legal(game)) >= stop_after:
             # the ruling of White's move is being applied; the moment it hands over to a bot, the bridge goes
             if game.run(lambda: game.deciding() in game.bots, max_seconds=60):
@@ -90,16 +92,18 @@ def _legal(game: Game) -> list[dict[str, Any]]:
 
 
 def _reload(game: Game) -> dict[str, Any]:
-    """The host saves and reloads the table (the bridge keeps running); the bot seats are still bots'."""
-    before, seats = physical(game.read()), game.ledger()["bots"]["seats"]
+    """The host saves and reloads the table (the bridge keeps running) while a bot owes the decision: the seats
+    are still bots', and once the reloaded table has said hello that bot plays."""
+    colour, before, seats = game.deciding(), physical(game.read()), game.ledger()["bots"]["seats"]
+    moves = len(_legal(game))
     game.before_reload = _exchanges(game)
     game.reload()
     assert game.table.run_until(game.connected, max_seconds=30)
     assert game.ledger()["bots"]["seats"] == seats == BOTS
     assert game.bot_label("Red") == "Red: bot (easy)"
-    game.wait_for_humans(max_seconds=300)
-    assert game.deciding() == "White" and physical(game.read()) == before
-    return {"at": len(_legal(game))}
+    assert game.deciding() == colour and physical(game.read()) == before
+    assert game.run(lambda: len(_legal(game)) > moves, max_seconds=60), "the bot did not play after the reload"
+    return {"colour": colour}
 
 
 def _restart_while_a_bot_decides(game: Game) -> dict[str, Any]:

@@ -18,6 +18,7 @@ local stepper = require("lib.stepper")
 local saved = require("lib.ledger")
 local panel = require("lib.panel")
 local wiring = require("lib.wiring")
+local bots = require("lib.bots")
 local map = require("fifteen_days.tablemap")
 local game = require("generated.game")
 local ttsmod = require("generated.ttsmod")
@@ -55,7 +56,7 @@ local when_settled = stepper.when_settled
 
 local function new_ledger()
     return { game = ttsmod.game, mode = ttsmod.mode, colours = {}, phase = "setup", values = {}, turn = {},
-        applied = 0, ruling = nil, outcome = nil }
+        applied = 0, ruling = nil, outcome = nil, rulings = 0 }
 end
 
 local function rules()
@@ -270,17 +271,20 @@ local function start_play()
     show_turn()
     broadcastToAll("15 Days: " .. tostring(active_colour()) .. " begins.", { 1, 1, 1 })
     refresh_score()
+    bots.refresh()
+    bots.play()
 end
 
 function onSetupClick(player, value, id)
     if ledger.phase ~= "setup" then
         return
     end
-    local colours = map.colours_in_play(data.player_colours)
+    -- the seated players and the seats given a bot (lib.bots), in seat order
+    local colours = bots.colours_in_play(data.player_colours)
     local least, most = data.min_players or 2, data.max_players or 4
     if #colours < least or #colours > most then
-        broadcastToAll("Seat " .. tostring(least) .. " to " .. tostring(most) .. " players, then press Setup.",
-            { 1, 0.6, 0.2 })
+        broadcastToAll("Seat " .. tostring(least) .. " to " .. tostring(most)
+            .. " players (a free seat may take a bot), then press Setup.", { 1, 0.6, 0.2 })
         return
     end
     ledger.colours = colours
@@ -584,6 +588,10 @@ local function keep_bookkeeping(snapshot)
     ledger.turn["end"] = ending
 end
 
+-- A bot's decision being ruled: told done(true) once its ruling has been applied (lib.bots; not saved: after
+-- a reload the bot seat is asked again from the table as it lies).
+local ruled_done = nil
+
 local function finish_ruling(reply)
     return function()
         ledger.ruling = nil
@@ -591,14 +599,23 @@ local function finish_ruling(reply)
         ledger.drag = nil
         -- the engine's bookkeeping after the ruling (whose turn, the open decision, the end trigger)
         keep_bookkeeping(reply.snapshot or {})
+        -- a new decision: the key lib.bots knows it by
+        ledger.rulings = (ledger.rulings or 0) + 1
         if ledger.outcome ~= nil then
             ledger.phase = "ended"
             Turns.enable = false
             wiring.game_over(ledger.outcome, function(seat) return tostring(colour_of(seat)) end)
+            bots.refresh()
         end
         set_busy(false)
         show_turn()
         refresh_score()
+        local done = ruled_done
+        ruled_done = nil
+        if done ~= nil then
+            done(true)
+        end
+        bots.play()
     end
 end
 
@@ -612,17 +629,19 @@ end
 --- Ask the bridge about `action` by `colour`; `moved` lists what the player moved for it (counted as still in
 --  their hand by the snapshot); `taken` ({obj, tag, index}) is a card they dragged into their hand from a
 --  market column, the discard pile or a draw pile (counted as still on top there); on a refusal, `undo()` puts
---  it back.
-send_decision = function(colour, action, undo, moved, taken)
+--  it back. `done` (a bot seat's decision, lib.bots) hears how it ended: true once its ruling is applied, false
+--  when refused, nil when it could not be asked (lib.wiring.decide).
+send_decision = function(colour, action, undo, moved, taken, done)
     local blocked = nil
     if ledger.phase ~= "play" then
         blocked = "Nothing can be played now: " .. ledger.phase .. "."
     elseif busy then
         blocked = "Wait a moment: the last move is still being applied."
     end
-    wiring.decide({ colour = colour, action = action, undo = undo, blocked = blocked, busy = set_busy,
+    wiring.decide({ colour = colour, action = action, undo = undo, blocked = blocked, busy = set_busy, done = done,
         snapshot = function() return map.snapshot(ledger, { [colour] = moved or {} }, taken) end,
         ruled = function(reply)
+            ruled_done = done
             ledger.applied = 0
             if taken ~= nil and taken.tag == "fd-draw-pile" then
                 -- saved with the ledger, so that a reload in the middle of the ruling still draws this card
@@ -663,8 +682,8 @@ local function button_action(id, seat)
     return nil
 end
 
-function onActionClick(player, value, id)
-    local colour = player.color
+--- `colour` presses action button `id` (a player's click, or a bot seat's: `done` as for send_decision).
+local function press(colour, id, done)
     local seat = seat_of(colour)
     if seat == nil then
         tell(colour, "Only seated players of this game play.")
@@ -672,8 +691,12 @@ function onActionClick(player, value, id)
     end
     local action = button_action(id, seat)
     if action ~= nil then
-        send_decision(colour, action, nil, nil)
+        send_decision(colour, action, nil, nil, nil, done)
     end
+end
+
+function onActionClick(player, value, id)
+    press(player.color, id, nil)
 end
 
 
@@ -682,7 +705,7 @@ local function face_of(obj)
     return { season = m.season, value = m.value }
 end
 
-local function offer_for_wild(colour, seat, obj)
+local function offer_for_wild(colour, seat, obj, done)
     if offered.colour ~= colour then
         offered = { colour = colour, cards = {} }
     end
@@ -703,7 +726,7 @@ local function offer_for_wild(colour, seat, obj)
             to_hand(card, colour)
         end
     end
-    send_decision(colour, { action = "wild", player = seat, cards = faces }, undo, cards)
+    send_decision(colour, { action = "wild", player = seat, cards = faces }, undo, cards, nil, done)
 end
 
 -- Cards picked up from a market column, the discard pile or a draw pile while the game is on, by GUID: where
@@ -778,6 +801,41 @@ function onObjectPickUp(colour, obj)
     end
 end
 
+--- A card of `colour`'s hand (or the wild awaiting a place) has come to rest where they put it: on a card point
+--  of their own board it is a `play` decision (FD-2.D); on the discard pile it pays for a Play action, or
+--  discards down to the hand limit once both actions are made (FD-8); on the wild supply it is offered for a
+--  wild. The wild awaiting a place on a card point is its `put-wild` decision (FD-5). `done` as for
+--  send_decision (a bot seat's move; nil for a player's drop).
+local function put_down(colour, obj, done)
+    local seat = seat_of(colour)
+    local board = map.board_of(colour)
+    local corner, value = map.card_point_at(board, obj.getPosition())
+    local undo = function() to_hand(obj, colour) end
+    if obj.hasTag("fd-wild") then
+        if ledger.wild_guid ~= obj.getGUID() then
+            return
+        end
+        if corner ~= nil then
+            send_decision(colour, { action = "put-wild", player = seat, corner = corner, value = value }, undo,
+                { obj }, nil, done)
+        else
+            undo()
+            tell(colour, "Drop the wild on a free card point of your board.")
+        end
+    elseif corner ~= nil then
+        send_decision(colour, { action = "play", player = seat, card = face_of(obj), corner = corner }, undo,
+            { obj }, nil, done)
+    elseif map.inside(map.one("fd-discard"), obj) then
+        local kind = "pay"
+        if pending_kind() == nil and ledger.turn.actions_left == 0 then
+            kind = "discard"
+        end
+        send_decision(colour, { action = kind, player = seat, card = face_of(obj) }, undo, { obj }, nil, done)
+    elseif map.inside(map.one("fd-wild-supply"), obj) then
+        offer_for_wild(colour, seat, obj, done)
+    end
+end
+
 --- A card picked up from a market column, the discard pile or a draw pile is a take or a draw (dropped_from).
 --  A hand card dropped on a card point of its player's own board is a `play` decision (FD-2.D); on the
 --  discard pile it pays for a Play action, or discards down to the hand limit once both actions are made
@@ -798,38 +856,196 @@ function onObjectDrop(colour, obj)
             SETTLE_TIMEOUT)
         return
     end
-    local seat = seat_of(colour)
-    local board = map.board_of(colour)
-    if seat == nil or board == nil then
+    if seat_of(colour) == nil or map.board_of(colour) == nil then
         return
     end
-    Wait.condition(function()
-        local corner, value = map.card_point_at(board, obj.getPosition())
-        local undo = function() to_hand(obj, colour) end
-        if is_wild then
-            if ledger.wild_guid ~= obj.getGUID() then
+    Wait.condition(function() put_down(colour, obj, nil) end, function() return obj.resting end, SETTLE_TIMEOUT)
+end
+
+-- ------------------------------------------------------------------ bot seats (lib.bots)
+local function whole(n)
+    return math.floor((tonumber(n) or 0) + 0.5)
+end
+
+local function face_text(face)
+    return tostring(face.season) .. " " .. tostring(whole(face.value))
+end
+
+--- What a bot seat's action does, as its announcement says it ("plays the summer 3 into corner 1"; piles,
+--  columns and corners counted from 1, as the buttons and the boards name them).
+local function describe(action)
+    local kind = action.action
+    if kind == "draw" then
+        return "draws a card from pile " .. tostring(whole(action.pile) + 1)
+    elseif kind == "refill" then
+        return "refills the market column from pile " .. tostring(whole(action.pile) + 1)
+    elseif kind == "take" then
+        if type(action.column) ~= "number" then
+            return "takes the top card of the discard pile"
+        end
+        return "takes the top card of market column " .. tostring(whole(action.column) + 1)
+    elseif kind == "wild" then
+        local faces = {}
+        for i, face in ipairs(action.cards or {}) do
+            faces[i] = "the " .. face_text(face)
+        end
+        return "discards " .. table.concat(faces, " and ") .. " for a wild"
+    elseif kind == "put-wild" then
+        return "puts the wild into corner " .. tostring(whole(action.corner) + 1) .. " as a "
+            .. tostring(whole(action.value))
+    elseif kind == "play" then
+        return "plays the " .. face_text(action.card) .. " into corner " .. tostring(whole(action.corner) + 1)
+    elseif kind == "pay" then
+        return "pays with the " .. face_text(action.card)
+    elseif kind == "discard" then
+        return "discards the " .. face_text(action.card) .. " down to the hand limit"
+    elseif kind == "feather" then
+        return "spends a feather for the " .. tostring(action.animal) .. "'s power"
+    elseif kind == "done" then
+        return "is done"
+    elseif kind == "end" then
+        return "ends the turn"
+    elseif kind == "pass" then
+        return "passes"
+    end
+    return tostring(kind)
+end
+
+--- The button a player presses for a button action (bot actions come as the engine's JSON: a take from the
+--  discard pile has no column).
+local function button_of(action)
+    local kind = action.action
+    if kind == "draw" or kind == "refill" then
+        return "drawPile" .. tostring(whole(action.pile) + 1)
+    elseif kind == "take" then
+        if type(action.column) ~= "number" then
+            return "takeDiscard"
+        end
+        return "takeColumn" .. tostring(whole(action.column) + 1)
+    elseif kind == "feather" then
+        for id, animal in pairs(ANIMAL_BUTTONS) do
+            if animal == action.animal then
+                return id
+            end
+        end
+    end
+    return ({ done = "done", ["end"] = "endTurn", pass = "passAction" })[kind]
+end
+
+--- A season card of `face` in `colour`'s hand that is not in `except` (a list), lowest card id first.
+local function hand_card_of(colour, face, except)
+    for _, obj in ipairs(map.hand_cards(colour)) do
+        local m = util.memo(obj)
+        if obj.hasTag("fd-season") and m.season == face.season and whole(m.value) == whole(face.value) then
+            local free = true
+            for _, other in ipairs(except or {}) do
+                if map.same(other, obj) then
+                    free = false
+                end
+            end
+            if free then
+                return obj
+            end
+        end
+    end
+    return nil
+end
+
+--- A bot seat moves `obj` to `p` as a player drags it there; `after()` runs once it has come to rest.
+local function bot_drag(obj, p, after)
+    obj.setPositionSmooth({ p.x, p.y + 0.3, p.z }, false, true)
+    Wait.condition(after, function() return not obj.isSmoothMoving() and obj.resting end, SETTLE_TIMEOUT, after)
+end
+
+--- Where a bot seat drops a card on a pile zone: just above its highest card, like a player's drop.
+local function drop_spot(tag, count)
+    local zone = map.one(tag)
+    if tag == "fd-wild-supply" then
+        -- on the wild deck, each card offered a little aside and above the one before, inside the zone
+        local p = zone.positionToWorld({ x = 0.2 * count - 0.1, y = 0, z = 0.1 })
+        return { x = p.x, y = zone.getPosition().y + 0.3 + 0.05 * count, z = p.z }
+    end
+    return above_pile(zone)
+end
+
+--- Perform the decision lib.bots got for bot seat `colour` (`action`: the engine's JSON of it) as a player
+--  would, then the same path as the player's move: a button action is that button pressed (onActionClick's
+--  path); a card is moved by the mod from the seat's hand (or the wild awaiting a place) onto the card point,
+--  the discard pile or the wild supply, and once it rests read where it lies as a player's drop is
+--  (put_down). `done(result)`: true once the ruling is applied, false when the bridge refused it (the cards are
+--  back in the hand), nil when it could not be asked (lib.wiring.decide).
+local function perform(colour, action, done)
+    local kind = action.action
+    local button = button_of(action)
+    if button ~= nil then
+        press(colour, button, done)
+        return
+    end
+    local board = map.board_of(colour)
+    local function gone(what)
+        tell(nil, colour .. " (bot) cannot find " .. what .. " to play.")
+        done(false)
+    end
+    if kind == "play" or kind == "pay" or kind == "discard" then
+        local obj = hand_card_of(colour, action.card)
+        if obj == nil then
+            return gone("the " .. face_text(action.card) .. " in its hand")
+        end
+        local p = nil
+        if kind == "play" then
+            p = map.card_point(board, whole(action.corner), whole(action.card.value))
+        else
+            p = drop_spot("fd-discard", 0)
+        end
+        bot_drag(obj, p, function() put_down(colour, obj, done) end)
+    elseif kind == "put-wild" then
+        local obj = awaited_wild()
+        local p = map.card_point(board, whole(action.corner), whole(action.value))
+        if obj == nil or p == nil then
+            return gone("the wild awaiting a place")
+        end
+        bot_drag(obj, p, function() put_down(colour, obj, done) end)
+    elseif kind == "wild" then
+        -- the cards one after the other onto the wild supply, as a player drops them: the last one sends it
+        local cards = {}
+        for _, face in ipairs(action.cards or {}) do
+            local obj = hand_card_of(colour, face, cards)
+            if obj == nil then
+                return gone("the " .. face_text(face) .. " in its hand")
+            end
+            table.insert(cards, obj)
+        end
+        local function offer(i)
+            if i > #cards then
                 return
             end
-            if corner ~= nil then
-                send_decision(colour, { action = "put-wild", player = seat, corner = corner, value = value }, undo,
-                    { obj })
-            else
-                undo()
-                tell(colour, "Drop the wild on a free card point of your board.")
-            end
-        elseif corner ~= nil then
-            send_decision(colour, { action = "play", player = seat, card = face_of(obj), corner = corner }, undo,
-                { obj })
-        elseif map.inside(map.one("fd-discard"), obj) then
-            local kind = "pay"
-            if pending_kind() == nil and ledger.turn.actions_left == 0 then
-                kind = "discard"
-            end
-            send_decision(colour, { action = kind, player = seat, card = face_of(obj) }, undo, { obj })
-        elseif map.inside(map.one("fd-wild-supply"), obj) then
-            offer_for_wild(colour, seat, obj)
+            bot_drag(cards[i], drop_spot("fd-wild-supply", i - 1), function()
+                put_down(colour, cards[i], done)
+                offer(i + 1)
+            end)
         end
-    end, function() return obj.resting end, SETTLE_TIMEOUT)
+        offer(1)
+    else
+        gone("how to play " .. tostring(kind))
+    end
+end
+
+--- Whose decision the table waits for (lib.bots): the active colour and a key naming this decision (the count
+--  of rulings applied, saved in the ledger); nil while setting up, busy, applying a ruling, or once over.
+local function bot_decision()
+    if ledger.phase ~= "play" or busy or ledger.ruling ~= nil or ledger.outcome ~= nil then
+        return nil
+    end
+    return active_colour(), "ruling " .. tostring(ledger.rulings or 0)
+end
+
+function onBotClick(player, value, id)
+    bots.click(player, id)
+end
+
+function onPlayerChangeColor(colour)
+    bots.refresh()
+    bots.play()
 end
 
 function onPlayerTurn(player, previous_player)
@@ -850,6 +1066,20 @@ function onLoad(script_state)
         -- saved while the cards were being laid out: they lie where they were going by now
         ledger.phase = "play"
     end
+    -- bots in empty seats: their buttons, and their decisions once the bridge answers hello
+    bots.configure({ ledger = ledger, player_colours = data.player_colours,
+        colours = function() return ledger.colours end,
+        candidates = function()
+            if ledger.phase == "ended" then
+                return {}
+            end
+            return nil
+        end,
+        decision = bot_decision,
+        request = function() return { snapshot = map.snapshot(ledger, offered_cards()) } end,
+        perform = perform,
+        describe = function(colour, action) return describe(action) end })
+    bots.refresh()
     -- saved in the middle of a ruling: busy (no move is taken, the status line says so) until the rest of it is
     -- applied (the events applied before are skipped)
     busy = ledger.ruling ~= nil

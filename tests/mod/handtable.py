@@ -9,6 +9,7 @@ from typing import Any
 
 from tests.mod.luasrc import MOD, bundle
 from tools.headless import Fidelity, Table
+from tools.scriptfolder import expand_includes
 
 
 def obj(guid: str, name: str, tags: list[str], memo: dict | None = None, pos=(0, 1, 0), rot=(0, 0, 0),
@@ -49,7 +50,9 @@ def save(mod: str, game: str, data: dict[str, Any], objects: list[dict[str, Any]
     """A save of ``objects`` whose Global is the game's mod, with ``data`` as its generated game data."""
     return {"LuaScript": bundle(root(mod), {"generated.game": generated_game(game, data),
                                             "generated.ttsmod": generated_ttsmod(game)}),
-            "LuaScriptState": script_state, "XmlUI": (MOD / mod / "ui.xml").read_text(encoding="utf-8"),
+            "LuaScriptState": script_state,
+            # the build expands <Include src> (the shared seat buttons of lib/bots.xml); so does this save
+            "XmlUI": expand_includes((MOD / mod / "ui.xml").read_text(encoding="utf-8"), [MOD / mod, MOD], "ui.xml"),
             "ObjectStates": objects}
 
 

@@ -70,7 +70,7 @@ def test_bare_clone_skips_then_ci_fails(tmp_path):
 
 def test_ci_script_runs_readme_test_command_with_ci_set():
     script = (REPO_ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    command = "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest -q"
+    command = "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest -q -n auto"
     assert f'TEST_COMMAND="{command}"' in script
     assert command in (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     assert 'export CI="${CI:-true}"' in script.split('bash -c "$TEST_COMMAND"')[0]

@@ -8,8 +8,9 @@ name       how it plays
 random     any legal action, all equally likely
 heuristic  the game's own heuristic policy (``Game.heuristic(data)``; random for a game without one)
 easy       the heuristic
-normal     ISMCTS (:mod:`bridge.bots.ismcts`), :data:`LEVELS` ["normal"] iterations a move, heuristic playouts
-hard       the same search with :data:`LEVELS` ["hard"] iterations a move
+normal     ISMCTS (:mod:`bridge.bots.ismcts`), :data:`LEVELS` ["normal"] iterations a move (or the game's own
+           ``search_levels``, :func:`search_iterations`), heuristic playouts
+hard       the same search with :data:`LEVELS` ["hard"] iterations a move (or the game's)
 ========== ===========================================================================================
 
 A bot owns its random stream, seeded at birth: the same seed and the same view give the same move. Pure.
@@ -58,6 +59,14 @@ class Bot:
         return f"Bot({self.name!r})"
 
 
+def search_iterations(game: Game, level: str) -> int:
+    """Search iterations a move at ``level`` for ``game``: the game's optional ``search_levels`` (level ->
+    iterations, for a game whose moves are cheaper or dearer to search than most) where it names the level, else
+    :data:`LEVELS`."""
+    own = getattr(game, "search_levels", None) or {}
+    return own.get(level) or LEVELS[level]
+
+
 def make_bot(name: str, game: Game, data: Any, players: int, *, seed: int = 0,
              iterations: int | None = None) -> Bot:
     """The bot called ``name`` (one of :data:`BOT_NAMES`) for a game of ``players`` seats, seeded with ``seed``;
@@ -68,7 +77,7 @@ def make_bot(name: str, game: Game, data: Any, players: int, *, seed: int = 0,
     if name in ("heuristic", "easy"):
         return Bot(name, rng, heuristic_policy(game, data))
     if name in LEVELS:
-        search = Ismcts(game, players, iterations=iterations or LEVELS[name], rng=rng,
+        search = Ismcts(game, players, iterations=iterations or search_iterations(game, name), rng=rng,
                         policy=heuristic_policy(game, data))
         return Bot(name, rng, search=search)
     raise ValueError(f"unknown bot {name!r} (expected one of {', '.join(BOT_NAMES)})")

@@ -15,7 +15,9 @@ The searching seat sees only what it may know. Each iteration:
 5. **Backpropagate**: every node on the path gains the reward of the seat that chose its action: 1 for a win,
    ``1/k`` for a win shared by ``k`` seats, 0 for a loss.
 
-The move played is the root's most visited action. Nodes are keyed by action value, so an opponent's node is
+The move played is the root's most visited action. A playout policy with a ``shortlist(state, legal)`` (the
+moves it rates worth considering) keeps the root to those, so a small budget is not spread over moves the
+game's own rules of thumb already rule out; the rest of the tree keeps every legal action. Nodes are keyed by action value, so an opponent's node is
 shared by every world where that action was legal (the "single observer" tree: one tree, all seats in it).
 
 Pure: standard library and ``bridge.rules`` only; every random draw comes from the bot's own
@@ -85,24 +87,32 @@ class Ismcts:
         seat = state.to_move()
         if legal is None:
             legal = own_actions(state.legal_actions(), seat)
-        if len(legal) == 1:
+        # A policy may name the moves worth searching here (its ``shortlist(state, legal)``): the iterations go to
+        # those rather than being spread over moves it knows to be poor. The seat's own actions are the same in
+        # every world, so the root keeps to the shortlist in every one.
+        shortlist = getattr(self.policy, "shortlist", None)
+        candidates = list(legal)
+        if shortlist is not None:
+            candidates = [a for a in shortlist(state, candidates) if a in candidates] or candidates
+        if len(candidates) == 1:
             self.last_iterations = 0
-            return legal[0]
+            return candidates[0]
         root = Node(seat)
+        allowed = set(candidates) if len(candidates) < len(legal) else None
         for _ in range(self.iterations):
-            self._iterate(root, state, seat)
+            self._iterate(root, state, seat, allowed)
         self.last_iterations = self.iterations
         # The most visited of the actions legal here (the seat's own actions are the same in every world).
         best = None
         best_key: tuple[int, float] | None = None
-        for action in legal:
+        for action in candidates:
             child = root.children.get(action)
             key = (child.visits, child.reward) if child is not None else (-1, 0.0)
             if best_key is None or key > best_key:
                 best, best_key = action, key
         return best
 
-    def _iterate(self, root: Node, state: Any, seat: int) -> None:
+    def _iterate(self, root: Node, state: Any, seat: int, allowed: set[Any] | None = None) -> None:
         rng = self.rng
         world = determinize(self.game, state, seat, rng.next_u64())
         apply = trusted_apply(world)
@@ -113,6 +123,8 @@ class Ismcts:
         while not world.is_over():
             mover = world.to_move()
             legal = own_actions(world.legal_actions(), mover)
+            if allowed is not None and node is root:
+                legal = [a for a in legal if a in allowed]
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:

@@ -35,6 +35,8 @@ RISK_PER_OTHER_POTION = 0.3
 PARTY_BONUS = 0.2
 SETUP_VALUE = 0.3
 DUMP_VALUE = 0.02
+SHORTLIST = 5
+"""Placements (one per card and humour) or cells a search weighs at its root (:meth:`Heuristic.shortlist`)."""
 
 _SUBSETS = range(1, 1 << len(HUMOURS))
 
@@ -149,6 +151,33 @@ class Heuristic:
             return next((a for a in own if isinstance(a, Pass)), own[rng.randbelow(len(own))])
         return best[rng.randbelow(len(best))]
 
+    def shortlist(self, state: GameState, legal: Sequence[Any]) -> list[Any]:
+        """The moves worth a search here (:class:`bridge.bots.ismcts.Ismcts` keeps its root to them): the
+        :data:`SHORTLIST` best placements by the heuristic's value, one per card and humour, with passing and
+        redrawing; or the :data:`SHORTLIST` best cells for a winner. Reads what the seat may know only."""
+        seat = state.to_move()
+        own = [a for a in legal if a.player == seat]
+        if not own:
+            return own
+        if isinstance(own[0], Choose):
+            keys = self._cell_keys(state, seat, own)
+            ranked = sorted(range(len(own)), key=lambda i: keys[i], reverse=True)
+            return [own[i] for i in sorted(ranked[:SHORTLIST])]
+        values: dict[tuple[str, str, str], tuple[float, int]] = {}
+        seen: dict[tuple[str, str], tuple] = {}
+        hand = state.hands[seat]
+        rest = []
+        for index, action in enumerate(own):
+            if not isinstance(action, Place):
+                rest.append(action)
+                continue
+            target = action.target
+            key = (target.kind, target.card, action.humour)
+            if key not in values:
+                values[key] = (self._value(state, seat, action, hand, seen), index)
+        best = sorted(values.values(), key=lambda found: (-found[0], found[1]))[:SHORTLIST]
+        return [own[index] for _, index in sorted(best, key=lambda found: found[1])] + rest
+
     def _value(self, state: GameState, seat: int, action: Place, hand: list[int] | None = None,
                seen: dict[tuple[str, str], tuple] | None = None) -> float:
         target = action.target
@@ -200,6 +229,17 @@ class Heuristic:
         return max(value, SETUP_VALUE + 0.01)
 
     def _cell(self, state: GameState, seat: int, own: list[Any], rng: SeededRandom) -> Any:
+        best: list[Any] = []
+        best_key: tuple[int, int] | None = None
+        for action, key in zip(own, self._cell_keys(state, seat, own)):
+            if best_key is None or key > best_key:
+                best, best_key = [action], key
+            elif key == best_key:
+                best.append(action)
+        return best[rng.randbelow(len(best))]
+
+    def _cell_keys(self, state: GameState, seat: int, own: list[Any]) -> list[tuple[int, int]]:
+        """For each ``choose`` of ``own``: (goals that cell completes, minus the seat's potions already there)."""
         board_id = state.board_of(seat)
         board = state.board(board_id)
         occ = state._occ[seat]
@@ -214,20 +254,15 @@ class Heuristic:
                 if prepare is None:
                     prepare = self._one_more[(goal, board_id)] = one_more(self.data.goal_by_id[goal].predicate, board)
                 grown.append(prepare(occ))
-        best: list[Any] = []
-        best_key: tuple[int, int] | None = None
+        keys = []
         for action in own:
             cell = action.cell
             completes = 0
             for completed in grown:
                 if completed(cell):
                     completes += 1
-            key = (completes, -occ.get(cell, 0))
-            if best_key is None or key > best_key:
-                best, best_key = [action], key
-            elif key == best_key:
-                best.append(action)
-        return best[rng.randbelow(len(best))]
+            keys.append((completes, -occ.get(cell, 0)))
+        return keys
 
 
 def goal_check(state: GameState, goal: str, board_id: str, board: Any) -> Any:

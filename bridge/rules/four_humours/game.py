@@ -20,6 +20,9 @@ class FourHumours:
 
     id = GAME_ID
     request_types = service.REQUEST_TYPES
+    search_levels = {"normal": 300, "hard": 1500}
+    """Search iterations a move (:func:`bridge.bots.search_iterations`): more than the shared levels, as a
+    playout's moves are cheap here and the search keeps to the heuristic's shortlist."""
 
     def parse(self, documents: Mapping[str, Any]) -> FourHumoursData:
         return parse_four_humours(documents)

@@ -42,10 +42,10 @@ NEEDS_TTS = {
 NOT_RUN_HERE = {
     "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/ttsmod build four-humours":
         "creates a venv and installs the project: tests/test_wheel_install.py installs a wheel and builds",
-    "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest -q":
+    "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest -q -n auto":
         "the test command itself (CI runs it through .ci/run)",
     "python3 -m venv .venv && .venv/bin/pip install -e '.[test]'": "installs the project (CI does this)",
-    ".venv/bin/python -m pytest -q": "the test command itself",
+    ".venv/bin/python -m pytest -q -n auto": "the test command itself",
 }
 
 

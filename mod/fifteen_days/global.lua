@@ -3,14 +3,17 @@
 -- The table is the state: cards, wilds, feathers and animals lie where the rules put them (the table map,
 -- fifteen_days.tablemap, reads them back). The ledger keeps only what the table cannot show: the seats in
 -- play, the phase, and the engine's turn bookkeeping as the bridge last wrote it (`turn`: whose turn, actions
--- left, a decision pending, the end trigger), sent back with every snapshot. It is saved with onSave, so a
--- reloaded table or a restarted bridge carries on.
+-- left, a decision pending, the end trigger), sent back with every snapshot, the count of rulings applied (the
+-- key of the decision the table waits for) and lib.bots' bot seats. It is saved with onSave, so a reloaded
+-- table or a restarted bridge carries on.
 --
--- Flow: Setup lays the table for the seated players (FD-1) on the table itself; the engine checks it with the
--- first score. A player's button or drag becomes one engine decision (docs/games/fifteen-days/protocol.md):
--- the mod asks the bridge before changing anything; a refusal is told to that player and whatever they moved
--- goes back; a ruling's events are applied one at a time (lib.stepper). After every change the bridge's
--- `score` fills the score panel. The link, the stepper, the ledger and the panels are the shared mod/lib/.
+-- Flow: Setup lays the table for the seated players and the bot seats (FD-1) on the table itself; the engine
+-- checks it with the first score. A player's button or drag becomes one engine decision
+-- (docs/games/fifteen-days/protocol.md): the mod asks the bridge before changing anything; a refusal is told to
+-- that player and whatever they moved goes back; a ruling's events are applied one at a time (lib.stepper).
+-- After every change the bridge's `score` fills the score panel. A bot seat's decision (lib.bots asks the
+-- bridge's `bot_move`) is made on the table as a player makes it and goes the same way (`perform`). The link,
+-- the stepper, the ledger, the panels and the bots are the shared mod/lib/.
 local seats = require("lib.seats")
 local util = require("lib.util")
 local link = require("lib.link")

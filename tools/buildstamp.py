@@ -121,7 +121,9 @@ def _walk(root: Path, suffixes: tuple[str, ...] | None, skip: Path | None) -> It
         except OSError:
             continue
         for entry in entries:
-            if entry.name.startswith("."):
+            # hidden files and the lock files an editor or Office keeps beside an open file (~$cards.xlsx,
+            # #autosave#) are no input: opening a workbook must not make the next build a full one
+            if entry.name.startswith((".", "#", "~$")):
                 continue
             if entry.is_dir(follow_symlinks=True):
                 path = Path(entry.path)

@@ -82,6 +82,14 @@ def test_a_new_or_removed_input_file_builds_again(game, tmp_path):
     assert build_module.buildstamp.fresh_game_build(game, out, _options()) is None
 
 
+@pytest.mark.parametrize("name", ["~$cards.xlsx", "#cards.toml#", ".~lock.cards.xlsx#"])
+def test_the_lock_file_of_an_open_workbook_or_editor_is_no_input(game, tmp_path, name):
+    out = tmp_path / "out"
+    build(game, out, jobs=1)
+    (game / name).write_bytes(b"owner")     # Office, Emacs and LibreOffice keep these beside an open file
+    assert build_module.buildstamp.fresh_game_build(game, out, _options()) is not None
+
+
 def test_a_changed_option_builds_again(game, tmp_path):
     out = tmp_path / "out"
     build(game, out, jobs=1)

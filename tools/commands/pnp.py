@@ -36,8 +36,8 @@ def pnp_command(game: str, out: Path | None, build_dir: Path | None, paper: str,
     """Write GAME's cards (a built-in game id, or a game data folder) as a print-and-play PDF.
 
     Cards print at their size in millimetres (size_mm in the game's layouts.toml), as many per page as fit.
-    The art comes from the build folder's render cache: after ttsmod build only the card faces are drawn again,
-    at full size, once; later PDFs draw nothing.
+    The art comes from the build folder's render cache: after ttsmod build a PDF draws nothing (the build keeps
+    each face's full-size print copy); without a build the faces are drawn once, and later PDFs draw nothing.
     """
     from tools.commands.common import warn
     from tools.pnp import check_options, pnp

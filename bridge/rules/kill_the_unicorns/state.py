@@ -60,6 +60,12 @@ class Tables:
         self.pass_actions: dict[int, Any] = {}
         self.hunt_values: dict[tuple[type, int, tuple[str, ...]], Any] = {}  # (Open | Join, seat, cards) -> action
         self.price_lists: dict[tuple[str, bool], dict[str, int]] = {}
+        # Where each market item's token goes (GameState._token_targets): None on the player's area, "own" or
+        # "any" captured unicorn, "turn_in" for an item that turns one of the buyer's unicorns in.
+        self.targeting: dict[str, str | None] = {
+            item: ("turn_in" if spec.effect.type == "remove_own_unicorn" else None if spec.target == "player_area"
+                   else "any" if self.rules.token_target == "any_unicorn" else "own")
+            for item, spec in self.item.items()}
 
     def bare(self, seat: int) -> tuple[Any, ...]:
         """(Skip, UsePower, Decline, ChooseTrick above, ChooseTrick below) of ``seat``."""
@@ -328,15 +334,31 @@ class GameState:
         out: list[Action] = []
         hand = tuple(self.hand[seat])
         t = self.t
-        payment, buy = t.payment, t.buy
+        payment, buy, targeting = t.payment, t.buy, t.targeting
         prices = t.prices(self.chars[seat], self.power_uses[seat] < t.rules.power_uses_per_day)
+        own = every = None  # the unicorns a token may go on, listed once a call (_token_targets)
         for item, stock in self.market.items():
             if not stock:
                 continue
             paid = payment(hand, prices[item])
             if paid is None:
                 continue
-            out += [buy(seat, item, paid, u) for u in self._token_targets(seat, item)]
+            where = targeting[item]
+            if where is None:                    # on the player's area
+                out.append(buy(seat, item, paid, None))
+                continue
+            if where == "own":
+                if own is None:
+                    own = [u for u, _, _ in self.catch[seat]]
+                targets = own
+            elif where == "any":
+                if every is None:
+                    every = [u for mine in self.catch for u, _, _ in mine]
+                targets = every
+            else:                                # turned in: the seat's own, up to the item's stars
+                targets = self._token_targets(seat, item)
+            for unicorn in targets:
+                out.append(buy(seat, item, paid, unicorn))
         return out
 
     # ------------------------------------------------------------------------------------------ apply

@@ -144,8 +144,80 @@ class Save:
 
 
 def dumps(data: dict[str, Any]) -> str:
-    """Save JSON text as TTS writes it: 2-space indent, UTF-8 characters unescaped, no trailing newline."""
-    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    """Save JSON text as TTS writes it: 2-space indent, UTF-8 characters unescaped, no trailing newline.
+
+    Exactly ``json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)``, character for character, errors
+    included; only faster (the standard library encodes indented JSON in pure Python, a generator per level)."""
+    try:
+        return _value(data, 0)
+    except _Unusual:
+        # Anything the fast path does not take as it is (a key that is not a string, an int or float subclass,
+        # a value json cannot encode, NaN): the standard encoder, so its text or its error is the answer.
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+
+
+class _Unusual(Exception):
+    """A value :func:`_value` leaves to the standard encoder."""
+
+
+_encode_string = json.encoder.encode_basestring   # the C function json itself uses with ensure_ascii=False
+_INF = float("inf")
+_key_texts: dict[str, str] = {}   # a key's JSON text and separator: saves repeat the same few hundred keys
+_NEWLINES: list[str] = []         # "\n" + the indent of each nesting level
+
+
+def _newline(level: int) -> str:
+    while len(_NEWLINES) <= level:
+        _NEWLINES.append("\n" + "  " * len(_NEWLINES))
+    return _NEWLINES[level]
+
+
+def _value(value: Any, level: int) -> str:
+    kind = type(value)
+    if kind is str:
+        return _encode_string(value)
+    if kind is dict:
+        if not value:
+            return "{}"
+        inner = _newline(level + 1)
+        keys = _key_texts
+        parts = []
+        for key, item in value.items():
+            text = keys.get(key) if type(key) is str else None
+            if text is None:
+                if type(key) is not str:
+                    raise _Unusual
+                text = keys[key] = _encode_string(key) + ": "
+            kind = type(item)
+            if kind is str:
+                parts.append(text + _encode_string(item))
+            elif kind is float:
+                if item != item or item == _INF or item == -_INF:
+                    raise _Unusual
+                parts.append(text + float.__repr__(item))
+            elif kind is int:
+                parts.append(text + int.__repr__(item))
+            else:
+                parts.append(text + _value(item, level + 1))
+        return "{" + inner + ("," + inner).join(parts) + _newline(level) + "}"
+    if kind is list or kind is tuple:
+        if not value:
+            return "[]"
+        inner = _newline(level + 1)
+        return "[" + inner + ("," + inner).join([_value(item, level + 1) for item in value]) + _newline(level) + "]"
+    if kind is float:
+        if value != value or value == _INF or value == -_INF:
+            raise _Unusual
+        return float.__repr__(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    raise _Unusual
 
 
 def save_bytes(save: Save) -> bytes:

@@ -46,11 +46,22 @@ def has_glyph(font_path: str, char: str) -> bool:
     return _signature(font, char) != _signature(font, _NOTDEF_PROBE)
 
 
+_DRAWABLE: dict[str, set[str]] = {}
+"""Font path → the characters found to have a glyph in it so far (this process)."""
+
+
 def missing_glyphs(text: str, font_path: str | Path) -> list[str]:
     """The distinct characters of ``text`` the font cannot draw, in order of appearance."""
     path = str(font_path)
+    drawable = _DRAWABLE.setdefault(path, set())
+    # A big game checks tens of thousands of texts made of the same few letters: one set test (in C) answers
+    # for a text whose every character was found drawable before.
+    if drawable.issuperset(text):
+        return []
     # dict.fromkeys: each distinct character once, in order of appearance (a long text repeats its letters)
-    return [char for char in dict.fromkeys(text) if not has_glyph(path, char)]
+    missing = [char for char in dict.fromkeys(text) if not has_glyph(path, char)]
+    drawable.update(char for char in text if char not in missing)
+    return missing
 
 
 def check_glyphs(text: str, font_path: str | Path, *, file: str, entry: str | None, field: str | None) -> None:

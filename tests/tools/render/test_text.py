@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from bridge.errors import DataError
 from bridge.paths import assets_dir
 from tools.render.layout import Box
-from tools.render.text import check_glyphs, draw_text, fit_text, has_glyph, load_font
+from tools.render.text import check_glyphs, draw_text, fit_text, has_glyph, load_font, missing_glyphs
 
 FONTS = assets_dir() / "fonts"
 SANS = str(FONTS / "DejaVuSans.ttf")
@@ -31,6 +31,16 @@ def test_a_missing_glyph_names_file_entry_and_field():
         check_glyphs("Млин 中", SANS, file="scenes.toml", entry='scene "mill"', field="title.uk")
     assert str(caught.value).startswith('scenes.toml: scene "mill": title.uk: font DejaVuSans.ttf has no glyph')
     assert "U+4E2D" in str(caught.value)
+
+
+def test_a_missing_glyph_is_found_however_often_its_neighbours_were_checked_before():
+    for _ in range(3):
+        check_glyphs("Mill mill", SANS, file="x", entry=None, field=None)
+    for text, missing in (("Mill 中", ["中"]), ("中 Mill 中 龍", ["中", "龍"]), ("Mill", [])):
+        assert missing_glyphs(text, SANS) == missing
+        assert missing_glyphs(text, FONTS / "DejaVuSans.ttf") == missing   # a Path names the same font
+    with pytest.raises(DataError, match="U\\+4E2D"):
+        check_glyphs("mill 中", SANS, file="x", entry=None, field=None)
 
 
 def test_fit_shrinks_long_text_and_keeps_short_text_large():

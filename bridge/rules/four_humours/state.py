@@ -698,43 +698,43 @@ class GameState:
         if plan is None:
             plan = catalog.plan(kind, card_id, pattern)
         fired, on_card, win, sneak, discard = plan
-        slot_potions = catalog.slot_potions
-        sp = [None] * len(slots)
+        # The potions as (owner, humour) by slot; SlotPotion values are made only for the event.
+        raw: list[Potion | None] = [None] * len(slots)
         for i in on_card:
-            p = slots[i]
-            found = slot_potions.get((i, p))
-            sp[i] = found if found is not None else catalog.slot_potion(i, p)
+            raw[i] = slots[i]
             slots[i] = None
-        winners = tuple([sp[i] for i in win])
-        sneakers = tuple([sp[i] for i in sneak])
         if events is not None:
+            sp = {i: catalog.slot_potion(i, raw[i]) for i in on_card}
             events.append(ev.CardResolved(kind, card_id, card_result(
-                tuple([sp[i] for i in on_card]), fired, winners, sneakers, tuple([sp[i] for i in discard]))))
+                tuple([sp[i] for i in on_card]), fired, tuple([sp[i] for i in win]), tuple([sp[i] for i in sneak]),
+                tuple([sp[i] for i in discard]))))
         if kind == "scene":
             self._scene_open[card_id] = catalog.scene_full[card_id]
         targets = catalog.targets[(kind, card_id)]
         bags = self.bags
         for i in discard:
-            p = sp[i]
-            bags[p.owner][_HI[p.humour]] += 1
+            owner, humour = raw[i]
+            bags[owner][_HI[humour]] += 1
             if events is not None:
-                events.append(ev.PotionReturned(p.owner, p.humour, targets[i], "discard"))
-        if not (winners or sneakers):
+                events.append(ev.PotionReturned(owner, humour, targets[i], "discard"))
+        if not (win or sneak):
             return
-        n = len(self.colours)
-        first = self.first_player
-        moving = [(p, "win") for p in winners] + [(p, "sneak") for p in sneakers]
+        moving = [(i, "win") for i in win] + [(i, "sneak") for i in sneak]
         if len(moving) > 1:
-            moving.sort(key=lambda item: ((item[0].owner - first) % n, item[0].slot))  # seat order (FH-6.6)
+            n = len(self.colours)
+            first = self.first_player
+            moving.sort(key=lambda item: ((raw[item[0]][0] - first) % n, item[0]))  # seat order (FH-6.6)
         destinations = catalog.destinations
-        for p, why in moving:
-            board_id = self.board_of(p.owner)
-            key = (kind, card_id, p.slot, why, board_id, self.mode)
+        mode = self.mode
+        for i, why in moving:
+            owner, humour = raw[i]
+            board_id = "kingdom" if mode == "kingdom" else self.fiefs[owner]  # board_of(owner)
+            key = (kind, card_id, i, why, board_id, mode)
             cells = destinations.get(key)
             if cells is None:
                 card = self.data.scene_by_id[card_id] if kind == "scene" else self.data.party_by_id[card_id]
-                cells = destinations[key] = self._destinations(kind, card, card.slots[p.slot].citizen, why, board_id)
-            self.pending.append(pending(p.owner, p.humour, targets[p.slot], why, board_id, cells))
+                cells = destinations[key] = self._destinations(kind, card, card.slots[i].citizen, why, board_id)
+            self.pending.append(pending(owner, humour, targets[i], why, board_id, cells))
 
     def _destinations(self, kind: str, card: Any, citizen: str, why: str, board_id: str) -> tuple[str, ...]:
         """Where a winner or sneaker may land (FH-6, FH-8.3, FH-11; AMB-FH-04, 06, 08)."""

@@ -224,7 +224,7 @@ _PLAIN_RUN = {'"': re.compile(r'[^"\\\n]+'), "'": re.compile(r"[^'\\\n]+")}
 to megabytes, so they are copied a run at a time, not a character at a time."""
 
 
-_SIMPLE_LITERAL = {q: re.compile(rf'{q}((?:[^{q}\\\n]|\\[ntrabfv\\"\'])*){q}') for q in "\"'"}
+_SIMPLE_LITERAL = {q: re.compile(rf'{q}([^{q}\\\n]*(?:\\[ntrabfv\\"\'][^{q}\\\n]*)*){q}') for q in "\"'"}
 """A whole string literal whose escapes are all one-character ones (what ``lua_string`` writes for JSON)."""
 
 
@@ -386,9 +386,17 @@ _LUA_ESCAPES = {**{code: f"\\{code:03d}" for code in [*range(32), 127]},
                 ord("\\"): "\\\\", ord('"'): '\\"', ord("\n"): "\\n"}
 
 
+_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")
+
+
 def _lua_string(text: str) -> str:
     """``text`` as a double-quoted Lua string literal (any bytes survive: escapes are decimal)."""
-    return '"' + text.translate(_LUA_ESCAPES) + '"'
+    # What text.translate(_LUA_ESCAPES) gives, in C passes: translate looks every character up in the table, and a
+    # generated module's JSON runs to megabytes. The backslashes first, so the escapes added after keep theirs.
+    text = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    for char in sorted(set(_CONTROL.findall(text))):
+        text = text.replace(char, _LUA_ESCAPES[ord(char)])
+    return '"' + text + '"'
 
 
 def lua_string(text: str) -> str:

@@ -54,3 +54,21 @@ def test_what_the_standard_encoder_refuses_the_save_encoder_refuses_alike(data):
     with pytest.raises(expected.type) as got:
         dumps(data)
     assert str(got.value) == str(expected.value)
+
+
+def test_a_lua_string_literal_reads_back_as_its_text_and_escapes_as_before():
+    import random
+
+    from bridge.luabundle import _LUA_ESCAPES, lua_string, tokenize
+
+    alphabet = [chr(c) for c in range(130)] + ["é", "Ё", "🦄", "\u2028", "\\n", '\\"']
+    rnd = random.Random(13)
+    for _ in range(2000):
+        text = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 24)))
+        literal = lua_string(text)
+        # every byte that is not plain text escaped with a decimal or one-letter escape, nothing else touched
+        assert literal == '"' + text.translate(_LUA_ESCAPES) + '"'
+        (token,) = tokenize(literal)
+        assert token.kind == "string" and token.value == text
+        (token,) = tokenize("'" + literal[1:-1].replace("'", "\\'") + "'")   # the other quote reads alike
+        assert token.value == text

@@ -40,8 +40,9 @@ def game_scores(engine: Game, state: Any) -> list[float] | None:
 
 
 def play_one(engine: Game, data: Any, bots: Sequence[str], mode: str, index: int, game_seed: int,
-             iterations: int | None = None) -> dict[str, Any]:
-    """One arena game: what each bot entry won (ties split), scored, and how long it thought."""
+             iterations: int | None = None, *, summary: bool = False) -> dict[str, Any]:
+    """One arena game: what each bot entry won (ties split), scored, and how long it thought; each seat's own
+    score (``seat_scores``); with ``summary``, also the game's own ``summary`` of the actions played."""
     players = len(bots)
     entries = seat_bots(bots, index)
     seated = [make_bot(bots[entries[seat]], engine, data, players, seed=bot_seed(game_seed, seat),
@@ -50,6 +51,7 @@ def play_one(engine: Game, data: Any, bots: Sequence[str], mode: str, index: int
     apply = trusted_apply(state)
     thinking = [0.0] * players
     moves = [0] * players
+    played: list[Any] = []
     count = 0
     while not state.is_over():
         if count >= MAX_ACTIONS:
@@ -62,19 +64,26 @@ def play_one(engine: Game, data: Any, bots: Sequence[str], mode: str, index: int
         moves[entries[seat]] += 1
         apply(action)
         count += 1
-    winners = state.outcome().winners
+        if summary:
+            played.append(action)
+    winners = list(state.outcome().winners)
     won = [0.0] * players
     for seat in winners:
         won[entries[seat]] += 1.0 / len(winners)
     scores = game_scores(engine, state)
-    return {
+    result = {
+        "index": index,
         "won": won,
         "scores": [scores[entries.index(e)] for e in range(players)] if scores is not None else None,
+        "seat_scores": scores,
         "seconds": thinking,
         "moves": moves,
-        "winning_seats": list(winners),
+        "winning_seats": winners,
         "actions": count,
     }
+    if summary:
+        result["summary"] = engine.summary(state, played)
+    return result
 
 
 _WORKER: tuple[Game, Any, tuple[str, ...], str, int | None] | None = None
@@ -121,7 +130,6 @@ def arena(engine: Game, data: Any, bots: Sequence[str], *, games: int, seed: int
         raise ValueError("games must be at least 1")
     mode = mode or meta.default_mode
     bots = tuple(bots)
-    players = len(bots)
     work = list(enumerate(game_seeds(seed, games)))
     started = time.perf_counter()
     results: list[dict[str, Any]] = []

@@ -37,11 +37,10 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from bridge.bots import make_bot
 from bridge.errors import DataError, InputError, TtsmodError
-from bridge.rules.game import Game, own_actions, trusted_apply
-from bridge.rules.playout import MAX_ACTIONS, PlayoutDidNotEnd, game_seeds
-from tools.arena import bot_seed, check_bots, game_scores, seat_bots, summarise, wilson
+from bridge.rules.game import Game
+from bridge.rules.playout import game_seeds
+from tools.arena import check_bots, play_one, summarise, wilson
 
 SCHEMA_VERSION = 1
 MAX_TASK_GAMES = 50
@@ -277,44 +276,9 @@ def parse_variants(engine: Game, documents: Mapping[str, Any], grid: Mapping[str
 
 def play_game(engine: Game, data: Any, bots: Sequence[str], mode: str, index: int, game_seed: int,
               iterations: int | None = None) -> dict[str, Any]:
-    """Game ``index`` of a cell, as :func:`tools.arena.play_one` plays it (the same seating and bot seeds), with
-    each seat's final score by seat and the game's own ``summary`` of it."""
-    players = len(bots)
-    entries = seat_bots(bots, index)
-    seated = [make_bot(bots[entries[seat]], engine, data, players, seed=bot_seed(game_seed, seat),
-                       iterations=iterations) for seat in range(players)]
-    state = engine.new_game(data, players, mode=mode, seed=game_seed)
-    apply = trusted_apply(state)
-    thinking = [0.0] * players
-    moves = [0] * players
-    actions: list[Any] = []
-    while not state.is_over():
-        if len(actions) >= MAX_ACTIONS:
-            raise PlayoutDidNotEnd(f"game with seed {game_seed} did not end within {MAX_ACTIONS} actions")
-        seat = state.to_move()
-        legal = own_actions(state.legal_actions(), seat)
-        started = time.perf_counter()
-        action = seated[seat].choose(state, legal)
-        thinking[entries[seat]] += time.perf_counter() - started
-        moves[entries[seat]] += 1
-        apply(action)
-        actions.append(action)
-    winners = list(state.outcome().winners)
-    won = [0.0] * players
-    for seat in winners:
-        won[entries[seat]] += 1.0 / len(winners)
-    scores = game_scores(engine, state)
-    return {
-        "index": index,
-        "won": won,
-        "scores": [scores[entries.index(e)] for e in range(players)] if scores is not None else None,
-        "seat_scores": scores,
-        "seconds": thinking,
-        "moves": moves,
-        "winning_seats": winners,
-        "actions": len(actions),
-        "summary": engine.summary(state, actions),
-    }
+    """Game ``index`` of a cell, played as :func:`tools.arena.play_one` plays it (the same seating and bot
+    seeds), with each seat's final score and the game's own ``summary`` of it."""
+    return play_one(engine, data, bots, mode, index, game_seed, iterations, summary=True)
 
 
 @dataclass(frozen=True)

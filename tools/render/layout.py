@@ -92,9 +92,14 @@ class CardLayout:
 
     def fingerprint(self) -> str:
         """A stable text of everything in this layout (part of each card's cache key)."""
-        boxes = ";".join(repr(self.boxes[k]) for k in sorted(self.boxes))
-        params = ";".join(f"{k}={self.params[k]}" for k in sorted(self.params))
-        return f"{self.kind}|{self.width}x{self.height}|{self.tiled}|{params}|{boxes}"
+        # Kept once made (the layout is frozen): every card's key asks for it, 10,000 times in a big game.
+        known = self.__dict__.get("_fingerprint")
+        if known is None:
+            boxes = ";".join(repr(self.boxes[k]) for k in sorted(self.boxes))
+            params = ";".join(f"{k}={self.params[k]}" for k in sorted(self.params))
+            known = f"{self.kind}|{self.width}x{self.height}|{self.tiled}|{params}|{boxes}"
+            self.__dict__["_fingerprint"] = known
+        return known
 
 
 @dataclass(frozen=True)
@@ -113,8 +118,12 @@ class Layouts:
 
     def fingerprint(self) -> str:
         """A stable text of the palette and strings (part of each card's cache key)."""
-        return repr((sorted(self.colours.items()), self.zone_colours, sorted(self.player_colours.items()),
-                     sorted((k, sorted(v.items())) for k, v in self.strings.items())))
+        known = self.__dict__.get("_fingerprint")   # kept once made, as CardLayout.fingerprint
+        if known is None:
+            known = self.__dict__["_fingerprint"] = repr((
+                sorted(self.colours.items()), self.zone_colours, sorted(self.player_colours.items()),
+                sorted((k, sorted(v.items())) for k, v in self.strings.items())))
+        return known
 
 
 BoxSpec = Mapping[str, bool]  # box name → is a text box (needs a font)

@@ -63,3 +63,15 @@ def test_missing_kind_and_box_are_reported(tmp_path):
 def test_unreadable_toml_is_a_data_error(tmp_path):
     with pytest.raises(DataError, match="layouts.toml: not valid TOML"):
         load(tmp_path, "[layouts\n")
+
+
+def test_a_layouts_fingerprint_is_the_same_asked_again_or_after_pickling_into_a_worker_and_follows_an_edit(tmp_path):
+    import pickle
+
+    first = load(tmp_path, GOOD)
+    texts = (first.fingerprint(), first.layouts["card"].fingerprint())
+    for layouts in (first, pickle.loads(pickle.dumps(first)), load(tmp_path, GOOD)):
+        assert (layouts.fingerprint(), layouts.layouts["card"].fingerprint()) == texts
+    assert pickle.loads(pickle.dumps(first)) == first
+    edited = load(tmp_path, GOOD.replace("[10, 30]", "[10, 31]").replace("#112233", "#112234"))
+    assert edited.fingerprint() != texts[0] and edited.layouts["card"].fingerprint() != texts[1]

@@ -22,13 +22,28 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+_MEMO_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""What ``json.dumps(memo, ensure_ascii=False, separators=(",", ":"))`` makes an encoder for, made once."""
+
 CARD_TINT = 0.713235259  # the grey every TTS card and deck sample carries as ColorDiffuse
 ROUND_DIGITS = 4  # positions/rotations/scales are rounded so float noise never changes the output
 
 
+_ROUNDED: dict[float, float] = {}
+"""A value → :func:`_num` of it: a table repeats the same few coordinates on thousands of objects, and ``round``
+to digits is slow (it goes through the value's decimal text)."""
+
+
 def _num(value: float) -> float:
-    rounded = round(float(value), ROUND_DIGITS)
-    return 0.0 if rounded == 0 else rounded  # no "-0.0"
+    known = _ROUNDED.get(value)
+    if known is None:
+        rounded = round(float(value), ROUND_DIGITS)
+        known = 0.0 if rounded == 0 else rounded  # no "-0.0"
+        if len(_ROUNDED) > 100_000:
+            _ROUNDED.clear()
+        # Keyed by value: equal numbers (1, 1.0, True, -0.0 and 0.0) round alike.
+        _ROUNDED[value] = known
+    return known
 
 
 @dataclass(frozen=True)
@@ -176,7 +191,7 @@ class GameObject:
     def memo_text(self) -> str | None:
         if self.memo is None or isinstance(self.memo, str):
             return self.memo
-        return json.dumps(self.memo, ensure_ascii=False, separators=(",", ":"))
+        return _MEMO_JSON.encode(self.memo)
 
     def walk(self):
         """This object, then every contained object depth-first, in ``ContainedObjects`` order."""

@@ -17,8 +17,9 @@ The searching seat sees only what it may know. Each iteration:
 
 The move played is the root's most visited action. A playout policy with a ``shortlist(state, legal)`` (the
 moves it rates worth considering) keeps the root to those, so a small budget is not spread over moves the
-game's own rules of thumb already rule out; the rest of the tree keeps every legal action. Nodes are keyed by action value, so an opponent's node is
-shared by every world where that action was legal (the "single observer" tree: one tree, all seats in it).
+game's own rules of thumb already rule out; the rest of the tree keeps every legal action. Nodes are keyed by
+action value, so an opponent's node is shared by every world where that action was legal (the "single
+observer" tree: one tree, all seats in it).
 
 Pure: standard library and ``bridge.rules`` only; every random draw comes from the bot's own
 :class:`SeededRandom`, so the same seed and the same view give the same move.

@@ -201,8 +201,8 @@ def _clockwise(start: int, players: int) -> list[int]:
     return [(start + i) % players for i in range(players)]
 
 
-_AFTER: list[list[tuple[int, ...]]] = [[tuple((start + i) % players for i in range(1, players)) for start in range(players)]
-                                       for players in range(17)]
+_AFTER: list[list[tuple[int, ...]]] = [
+    [tuple((start + i) % players for i in range(1, players)) for start in range(players)] for players in range(17)]
 """``_AFTER[players][seat]``: the other seats clockwise from ``seat``'s left (participants asks on every step)."""
 
 

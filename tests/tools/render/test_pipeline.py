@@ -227,3 +227,27 @@ def test_print_copies_change_no_byte_of_a_build_and_an_edited_face_gets_a_new_on
     assert edited.drawn == [] and calls == [(0, 0)] and new["card:2"] != paths["card:2"]
     assert new["card:2"].read_bytes() == print_bytes(edited.render("card:2"))
     assert len(_print_copies(tmp_path)) == len(FACES)
+
+
+def test_a_damaged_or_missing_cell_is_made_again_and_the_repacked_sheet_is_the_same_bytes(tmp_path):
+    colours = {f"card:{i}": (i * 9 % 256, (7 * i) % 256, 90) for i in range(12)} | {"back": (0, 0, 0),
+                                                                                    "board": (1, 2, 3)}
+    first = run(Tiles(colours), tmp_path, jobs=1)
+    (sheet,) = first.decks["cards"].sheets
+    built = sheet.path.read_bytes()
+    cells = sorted((tmp_path / ".cache" / "cells").iterdir())
+    assert len(cells) == 12
+    cells[0].write_bytes(cells[0].read_bytes()[:-9])                 # cut short
+    cells[1].write_bytes(b"not a cell")                              # another file
+    raw = bytearray(cells[2].read_bytes())
+    raw[-5] ^= 0xFF                                                  # a flipped byte in the compressed pixels
+    cells[2].write_bytes(bytes(raw))
+    cells[3].unlink()
+    sheet.path.unlink()                                              # so the sheet is packed again
+    renderer = Tiles(colours)
+    again = run(renderer, tmp_path, jobs=1)
+    assert again.decks["cards"].sheets[0].path.read_bytes() == built
+    # the four faces whose cells were unusable are made again: drawn, or read from the whole image the first
+    # face keeps (it sets the deck's cell size), and no other face is drawn
+    assert 3 <= len(renderer.drawn) <= 4 and again.rendered == len(renderer.drawn)
+    assert len(list((tmp_path / ".cache" / "cells").iterdir())) == 12

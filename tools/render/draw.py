@@ -38,6 +38,8 @@ def contrast(colour: tuple[int, int, int], dark=(34, 26, 20), light=(250, 246, 2
 
 def mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
     """Linear mix of two colours, ``t`` = 0 → ``a``, 1 → ``b``."""
+    if len(a) == 3 and len(b) == 3:   # the usual RGB, spelled out: card drawing mixes colours ~400 times a card
+        return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
     return tuple(round(x + (y - x) * t) for x, y in zip(a, b))  # type: ignore[return-value]
 
 
@@ -80,6 +82,12 @@ def cover_fit(image: Image.Image, size: tuple[int, int]) -> Image.Image:
 
 def placeholder(size: tuple[int, int], colour: tuple[int, int, int]) -> Image.Image:
     """A generated stand-in for missing art: a vertical gradient of the zone colour with diagonal hatching."""
+    # Drawn once per size and colour in a process (a game has a few zones): a copy, as the caller may draw on it.
+    return _placeholder(tuple(size), tuple(colour)).copy()
+
+
+@lru_cache(maxsize=32)
+def _placeholder(size: tuple[int, int], colour: tuple[int, int, int]) -> Image.Image:
     w, h = size
     top, bottom = mix(colour, (255, 255, 255), 0.45), mix(colour, (0, 0, 0), 0.15)
     column = Image.new("RGB", (1, h))

@@ -51,3 +51,22 @@ def test_placeholder_is_tinted_with_the_zone_colour():
     assert image.size == (120, 80)
     r, g, b = image.resize((1, 1)).getpixel((0, 0))
     assert g > r and g > b
+
+
+def test_a_placeholder_drawn_on_leaves_the_next_one_as_it_was():
+    from PIL import ImageDraw
+
+    first = placeholder((60, 40), (200, 10, 10))
+    pixels = first.tobytes()
+    ImageDraw.Draw(first).rectangle((0, 0, 59, 39), fill=(0, 0, 0))   # a caller paints over its copy
+    again = placeholder([60, 40], [200, 10, 10])                       # lists name the same placeholder
+    assert again.tobytes() == pixels and again.size == (60, 40) and again.mode == "RGB"
+
+
+def test_mix_is_the_rounded_linear_mix_of_each_channel():
+    from tools.render.draw import mix
+
+    for a, b, t in [((0, 0, 0), (255, 255, 255), 0.5), ((10, 200, 31), (250, 3, 77), 0.35),
+                    ((1, 2, 3), (4, 5, 6), 0.0), ((1, 2, 3), (4, 5, 6), 1.0), ((9, 9, 9, 9), (0, 0, 0, 0), 0.25)]:
+        assert mix(a, b, t) == tuple(round(x + (y - x) * t) for x, y in zip(a, b))
+    assert mix((0, 0, 0), (255, 255, 255), 0.5) == (128, 128, 128)

@@ -228,7 +228,8 @@ def check_lang(meta: GameMeta, lang: str) -> str:
 
 def _write_if_changed(path: Path, raw: bytes) -> bool:
     try:
-        if path.read_bytes() == raw:
+        # A file of another size has other bytes: no need to read a big game's save to know it changed.
+        if path.stat().st_size == len(raw) and path.read_bytes() == raw:
             return False
     except OSError:
         pass

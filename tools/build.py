@@ -48,10 +48,13 @@ from tools.folderlock import folder_lock
 from tools.games.builder import GameBuilder, builder_of
 from tools.render.pipeline import IMAGE_FORMATS, THUMBNAIL
 from tools.save import dumps
+from tools.save.save import ObjectTexts
 from tools.sheets import file_url
 
 FORMATS = IMAGE_FORMATS
 JPEG_QUALITY = 90
+OBJECT_TEXTS = ".cache/save-objects.bin"
+"""The save's object texts kept for the next build (:class:`tools.save.save.ObjectTexts`), in the output folder."""
 
 
 class BuildError(TtsmodError):
@@ -322,13 +325,25 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     problems = [f for f in report.findings if f.severity in ("error", "warning")]
     if problems:
         raise BuildError(f"the built save does not check clean: {problems[0]}")
-    raw = dumps(save_data).encode("utf-8")
+    # The texts of the objects of the previous save, by what each object is: a rebuild after an edit encodes only
+    # the objects that changed (a cache: a missing or damaged file only means encoding them all).
+    texts_path = out_dir / OBJECT_TEXTS
+    try:
+        known = ObjectTexts.from_bytes(texts_path.read_bytes()) if use_cache else ObjectTexts()
+    except OSError:
+        known = ObjectTexts()
+    raw = dumps(save_data, known=known).encode("utf-8")
 
     stem = output_stem(game.meta.name.en)
     save_path = out_dir / f"{stem}.json"
     thumbnail_path = out_dir / f"{stem}.png"
     _write_if_changed(thumbnail_path, Path(art.images[THUMBNAIL]).read_bytes())
     changed = _write_if_changed(save_path, raw)
+    if known.changed:
+        try:
+            atomic_write_bytes(texts_path, known.to_bytes(), durable=False)
+        except OSError:
+            pass   # a cache: the next build encodes every object again
 
     sheets_dir = out_dir / "sheets"
     used = {p for d in art.decks.values() for p in (d.back_path, *(s.path for s in d.sheets))}

@@ -72,3 +72,98 @@ def test_a_lua_string_literal_reads_back_as_its_text_and_escapes_as_before():
         assert token.kind == "string" and token.value == text
         (token,) = tokenize("'" + literal[1:-1].replace("'", "\\'") + "'")   # the other quote reads alike
         assert token.value == text
+
+
+def _table(cards: int, edited: int | None = None) -> dict:
+    def card(i: int) -> dict:
+        name = f"Card {i}" + (" (edited)" if i == edited else "")
+        return {"GUID": f"{i:06x}", "Name": "Card", "Nickname": name, "Transform": {"posX": 1.5, "rotY": 180.0},
+                "Tags": ["scene"], "CardID": 100 + i, "SidewaysCard": False, "ContainedObjects": []}
+    deck = {"GUID": "d0d0d0", "Name": "Deck", "DeckIDs": [100 + i for i in range(cards)],
+            "ContainedObjects": [card(i) for i in range(cards)]}
+    return {"SaveName": "Test", "ObjectStates": [deck, {"GUID": "b0b0b0", "Name": "Custom_Board", "Nickname": "Ё"}]}
+
+
+def test_object_texts_of_a_previous_save_give_the_standard_text_of_the_next_one():
+    from tools.save.save import ObjectTexts
+
+    first = ObjectTexts()
+    assert dumps(_table(30), known=first) == standard(_table(30))
+    assert first.changed
+    kept = first.to_bytes()
+    again = ObjectTexts.from_bytes(kept)
+    assert dumps(_table(30), known=again) == standard(_table(30)) and not again.changed
+    edited = ObjectTexts.from_bytes(kept)
+    assert dumps(_table(30, edited=7), known=edited) == standard(_table(30, edited=7)) and edited.changed
+    # one object's text made again, the others taken as they were
+    assert len(edited.used.keys() - edited.previous.keys()) == 1
+    grown = ObjectTexts.from_bytes(edited.to_bytes())
+    assert dumps(_table(31), known=grown) == standard(_table(31))
+
+
+def _flip(at: int):
+    def flip(raw: bytes) -> bytes:
+        return raw[:at] + bytes([raw[at] ^ 0x20]) + raw[at + 1:]
+    return flip
+
+
+@pytest.mark.parametrize("damage", [lambda raw: b"", lambda raw: b"junk", lambda raw: raw[:-3],
+                                    lambda raw: raw + b"x", _flip(30), _flip(60), _flip(-10)],
+                         ids=["empty", "junk", "cut", "longer", "flip-key", "flip-text", "flip-last"])
+def test_damaged_object_texts_are_no_texts_and_the_save_is_the_standard_text(damage):
+    from tools.save.save import ObjectTexts
+
+    first = ObjectTexts()
+    dumps(_table(5), known=first)
+    known = ObjectTexts.from_bytes(damage(first.to_bytes()))
+    assert known.previous == {}
+    assert dumps(_table(5), known=known) == standard(_table(5))
+
+
+def test_objects_the_texts_cannot_name_or_the_standard_encoder_refuses_go_the_standard_way():
+    from tools.save.save import ObjectTexts
+
+    for data in ({"ObjectStates": [{"GUID": "a", "Value": Level.LOW, "Gen": (x for x in [])}]},
+                 {"ObjectStates": [{"GUID": "a", "Value": math.nan}]}):
+        with pytest.raises((TypeError, ValueError)) as expected:
+            standard(data)
+        with pytest.raises(expected.type):
+            dumps(data, known=ObjectTexts())
+    data = {"ObjectStates": [{"GUID": "a", "Level": Level.LOW, 3: "int key"}]}
+    assert dumps(data, known=ObjectTexts()) == standard(data)
+
+
+def _largegame():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "largegame.py"
+    spec = importlib.util.spec_from_file_location("largegame", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_rebuild_after_editing_one_card_is_byte_for_byte_the_cold_build_of_the_edited_game(tmp_path):
+    from tools.build import build
+
+    largegame = _largegame()
+    game = largegame.growable_games()[0]
+    recipe = largegame.grow_recipe(game)
+    folder = largegame.make_large_game(game, tmp_path / "game", 0)   # the game as it is, in a folder to edit
+    url = "https://files.example.org/game"                           # the same URLs whatever the output folder
+    first = build(folder, tmp_path / "incremental", asset_base_url=url)
+    first_save = first.save_path.read_bytes()
+    data = folder / recipe["file"]
+    head, marker, last = data.read_text(encoding="utf-8").rpartition(f"[[{recipe['table']}]]\n")
+    data.write_text(head + marker + last.replace('en = "', 'en = "Edited ', 1), encoding="utf-8")
+    again = build(folder, tmp_path / "incremental", asset_base_url=url)
+    cold = build(folder, tmp_path / "cold", asset_base_url=url, use_cache=False)
+    assert again.save_path.read_bytes() == cold.save_path.read_bytes() != first_save
+    assert again.thumbnail_path.read_bytes() == cold.thumbnail_path.read_bytes()
+    assert [p.name for p in again.sheets] == [p.name for p in cold.sheets]
+    for mine, theirs in zip(again.sheets, cold.sheets):
+        assert mine.read_bytes() == theirs.read_bytes()
+    # only the edited card's sheet was written again
+    assert len(again.changed_sheets) == 1 and again.changed_sheets[0] not in first.sheets
+    assert set(again.sheets) - set(first.sheets) == set(again.changed_sheets)

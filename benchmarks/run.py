@@ -90,15 +90,18 @@ def build_process(game: str, out: Path, cwd: Path) -> dict[str, Any]:
              "t = time.perf_counter()\n"
              "p = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
              "s = time.perf_counter() - t\n"
+             "r = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
              "print(json.dumps({'seconds': s, 'rc': p.returncode, 'out': p.stdout, 'err': p.stderr[-400:], "
-             "'rss': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))\n")
+             "'rss': r.ru_maxrss, 'cpu': r.ru_utime + r.ru_stime}))\n")
     done = subprocess.run([sys.executable, "-c", probe, *TTSMOD, "build", game, "--out", str(out), "--json"],
                           cwd=cwd, capture_output=True, text=True, check=True)
     result = json.loads(done.stdout)
     if result["rc"] != 0:
         raise RuntimeError(f"ttsmod build {game} failed: {result['err']}")
     report = json.loads(result["out"])
-    return {"seconds": round(result["seconds"], 3), "peak_rss_mib": round(result["rss"] / 1024, 1),
+    # CPU time (the build and its render processes): steadier than wall time on a shared machine
+    return {"seconds": round(result["seconds"], 3), "cpu_seconds": round(result["cpu"], 3),
+            "peak_rss_mib": round(result["rss"] / 1024, 1),
             "images_written": len(report["images_written"]), "save_written": report["save_written"]}
 
 
@@ -199,13 +202,14 @@ def print_table(results: dict[str, Any]) -> None:
             figure = row[kind]
             target = t[target_key] if n == 10_000 else None
             rows.append((f"{row['game']} {n:,} cards: {kind} build",
-                         f"{figure['seconds']:.2f} s, {figure['peak_rss_mib']:.0f} MiB, "
+                         f"{figure['seconds']:.2f} s ({figure['cpu_seconds']:.2f} s CPU), "
+                         f"{figure['peak_rss_mib']:.0f} MiB, "
                          f"{figure['images_written']} image(s) written",
                          f"<= {target} s" if target is not None else "(growth)",
                          verdict(figure["seconds"], target, False) if target is not None else ""))
-        rows.append((f"{row['game']} {n:,} cards: peak RSS of any build", f"{row['cold']['peak_rss_mib']:.0f} MiB",
-                     f"< {t['build_peak_rss_mib']:.0f} MiB",
-                     verdict(row["cold"]["peak_rss_mib"], t["build_peak_rss_mib"], False)))
+        peak = max(row[kind]["peak_rss_mib"] for kind in ("cold", "noop", "edit"))
+        rows.append((f"{row['game']} {n:,} cards: peak RSS of any build", f"{peak:.0f} MiB",
+                     f"< {t['build_peak_rss_mib']:.0f} MiB", verdict(peak, t["build_peak_rss_mib"], False)))
     start = results["python_start_seconds"]
     rows.append(("ttsmod --help, whole process", f"{results['help_seconds']:.3f} s ({results['help_seconds'] / start:.1f}x "
                  f"a bare python start of {start:.3f} s)", f"<= {t['help_seconds']} s",

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests.savejson import by_tag, memo, objects
+from tests.shared import REPO_ROOT
+from tools.scriptfolder import expand_includes
 from click.testing import CliRunner
 from PIL import Image
 
@@ -231,7 +233,12 @@ def test_global_script_is_the_bundled_mod_with_generated_game(kingdom_build, dat
     assert payload["rules"]["draw_after_place"] is data.rules.draw_after_place
     assert payload["rules"]["first_player"] == data.rules.first_player
     assert payload["rules"]["four_identical_redraw"] is data.rules.four_identical_redraw
-    assert save["XmlUI"] == Path("mod/four_humours/ui.xml").read_text(encoding="utf-8")
+    # the Global UI is the mod's ui.xml with its <Include src> (the shared bot seat buttons) expanded
+    mod = REPO_ROOT / "mod"
+    xml = (mod / "four_humours" / "ui.xml").read_text(encoding="utf-8")
+    assert '<Include src="lib/bots.xml"/>' in xml
+    assert save["XmlUI"] == expand_includes(xml, [mod / "four_humours", mod], "ui.xml")
+    assert 'id="bot_Red"' in save["XmlUI"] and "<Include" not in save["XmlUI"]
 
 
 def test_bundle_scripts_for_push(kingdom_build):

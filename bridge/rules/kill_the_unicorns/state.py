@@ -58,7 +58,8 @@ class Tables:
         self.buy_actions: dict[tuple[int, str, tuple[str, ...] | None, str | None], Any] = {}
         self.seat_actions: dict[int, tuple[Any, ...]] = {}
         self.pass_actions: dict[int, Any] = {}
-        self.hunt_values: dict[tuple[type, int, tuple[str, ...]], Any] = {}  # (Open | Join, seat, cards) -> action
+        # (Open or Join, seat) -> cards -> the action, made once (hunt_choices)
+        self.hunt_values: dict[tuple[type, int], dict[tuple[str, ...], Any]] = {}
         self.price_lists: dict[tuple[str, bool], dict[str, int]] = {}
         # Where each market item's token goes (GameState._token_targets): None on the player's area, "own" or
         # "any" captured unicorn, "turn_in" for an item that turns one of the buyer's unicorns in.
@@ -107,16 +108,16 @@ class Tables:
         if found is None:
             # Another hand holds many of the same choices: each Open/Join is made once per (seat, cards), the
             # frozen dataclass's __init__ being several times the cost of a look-up.
-            made = self.hunt_values
-            if len(made) > 65536:  # hands vary: keep the table bounded
-                made.clear()
-            found = [self.passes(seat)]
             kind = Open if n is None else Join
+            made = self.hunt_values.get((kind, seat))
+            if made is None or len(made) > 16384:  # hands vary: keep the table bounded
+                made = self.hunt_values[(kind, seat)] = {}
+            found = [self.passes(seat)]
             for count in (range(1, min(self.rules.max_hunt_cards, len(hand)) + 1) if n is None else (n,)):
                 for cards in self.card_choices(hand, count):
-                    action = made.get((kind, seat, cards))
+                    action = made.get(cards)
                     if action is None:
-                        action = made[(kind, seat, cards)] = kind(seat, cards)
+                        action = made[cards] = kind(seat, cards)
                     found.append(action)
             self.hunt_actions[key] = found
         return found
@@ -135,11 +136,20 @@ class Tables:
         if found is None:
             seen: set[tuple[int, ...]] = set()
             found = []
-            for combo in combinations(hand, n):
-                values = tuple(sorted(self.value[c] for c in combo))
-                if values not in seen:
-                    seen.add(values)
-                    found.append(combo)
+            values_in_hand = [self.value[c] for c in hand]
+            if all(a <= b for a, b in zip(values_in_hand, values_in_hand[1:])):
+                # A hand in value order (as the built-in decks' indexes keep it): each combination's values
+                # come sorted already.
+                for combo, values in zip(combinations(hand, n), combinations(values_in_hand, n)):
+                    if values not in seen:
+                        seen.add(values)
+                        found.append(combo)
+            else:
+                for combo in combinations(hand, n):
+                    values = tuple(sorted(self.value[c] for c in combo))
+                    if values not in seen:
+                        seen.add(values)
+                        found.append(combo)
             self.choices[key] = found
         return found
 

@@ -178,10 +178,16 @@ class Tables:
         elif self.rules.price_rule == "count":
             best = hand[:price] if len(hand) >= price else None
         else:
+            # The first combination of the fewest cards whose total reaches the price with the lowest such total
+            # (min over combinations in order), the values read once per hand.
+            values = [self.value[c] for c in hand]
             for n in range(1, len(hand) + 1):
-                options = [c for c in combinations(hand, n) if sum(self.value[x] for x in c) >= price]
-                if options:
-                    best = min(options, key=lambda c: sum(self.value[x] for x in c))
+                best_total = 0
+                for combo, paid in zip(combinations(hand, n), combinations(values, n)):
+                    total = sum(paid)
+                    if total >= price and (best is None or total < best_total):
+                        best, best_total = combo, total
+                if best is not None:
                     break
         self.payments[key] = best
         return best

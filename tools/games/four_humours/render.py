@@ -43,7 +43,7 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
+from typing import Callable, Iterator, Mapping, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -132,8 +132,7 @@ def count_text(count: Count) -> str:
     return f"{count.low}–{count.high}"
 
 
-@dataclass(frozen=True)
-class _Text:
+class _Text(NamedTuple):
     """A text with the place in the data it comes from (for error messages)."""
 
     text: str
@@ -291,8 +290,13 @@ class Renderer:
 
     def check_texts(self) -> None:
         """Raise :class:`DataError` (file/entry/field) for the first text whose font lacks one of its glyphs."""
+        # A big game checks well over 100,000 texts in a handful of fonts: each font's path is made once.
+        paths: dict[str, str] = {}
         for text, font in self.texts():
-            check_glyphs(text.text, self.fonts_dir / font, file=text.file, entry=text.entry, field=text.field)
+            path = paths.get(font)
+            if path is None:
+                path = paths[font] = str(self.fonts_dir / font)
+            check_glyphs(text.text, path, file=text.file, entry=text.entry, field=text.field)
 
     # -- drawing helpers ---------------------------------------------------------------------------------
 
@@ -418,7 +422,7 @@ class Renderer:
         self._text(draw, _Text(card.title.get(lang), file, entry, f"title.{lang}"), b["title"])
         zone = self.tile_name(card.zone, file, entry)
         if card.is_animal:
-            zone = dataclasses.replace(zone, text=f"{zone.text} · {self.string('animal').text}")
+            zone = zone._replace(text=f"{zone.text} · {self.string('animal').text}")
         self._text(draw, zone, b["subtitle"])
         self._art(image, b["art"], card.id, colour, file, entry)
         icon = layout.params.get("icon_size", 64)

@@ -40,7 +40,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-from dataclasses import dataclass
+import os
+import re
+import time
 from functools import cached_property
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, NamedTuple
@@ -63,7 +65,7 @@ from bridge.paths import assets_dir
 from bridge.rules.game import LANGUAGES
 from tools.games.four_humours.icons import humour_icon
 from tools.render.draw import (
-    SUPERSAMPLE, contrast, cover_fit, find_art, load_art, mix, paste_icon, placeholder, star_icon,
+    ART_EXTENSIONS, SUPERSAMPLE, contrast, cover_fit, find_art, load_art, mix, paste_icon, placeholder, star_icon,
 )
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts
 from tools.render.pipeline import Art, DeckPlan, ThumbnailPlan, check_image_options, render_art
@@ -73,6 +75,8 @@ RENDERER_VERSION = "1"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
+_PLAIN_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
+"""A card id :func:`find_art` takes as it is (no separator, no leading dot)."""
 THUMBNAIL_SIZE = 256
 
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
@@ -153,6 +157,7 @@ class Renderer:
         self.fonts_dir = fonts_dir
         self.lang = lang
         self.colours = layouts.colours
+        self._art_listing: tuple[int, frozenset[str]] | None = None
 
     # -- naming and keys ---------------------------------------------------------------------------------
 
@@ -200,24 +205,60 @@ class Renderer:
         fonts = {b.font for lay in self.layouts.layouts.values() for b in lay.boxes.values() if b.font}
         return {f: hashlib.sha256((self.fonts_dir / f).read_bytes()).hexdigest() for f in sorted(fonts)}
 
+    def _kind_part(self, kind: str) -> bytes:
+        """What every image of layout ``kind`` hashes between its name and its record (see :meth:`key`)."""
+        part = self._kind_parts.get(kind)
+        if part is None:
+            layout = self.layouts.layouts[kind]
+            fonts = sorted({b.font for b in layout.boxes.values() if b.font})
+            part = self._kind_parts[kind] = b"".join(
+                text.encode("utf-8") + b"\0" for text in (layout.fingerprint(), self.layouts.fingerprint(),
+                                                          *(self._font_hashes[f] for f in fonts), self._context))
+        return part
+
+    @cached_property
+    def _kind_parts(self) -> dict[str, bytes]:
+        return {}
+
+    def _art_names(self) -> frozenset[str]:
+        """The names in the game's ``art/`` folder as it is now, casefolded (as :func:`find_art` compares them);
+        listed again whenever the folder's time changed (or may still change within its time tick)."""
+        folder = str(self.game_dir / "art")
+        try:
+            stamp = os.stat(folder).st_mtime_ns
+            if self._art_listing is not None and self._art_listing[0] == stamp:
+                return self._art_listing[1]
+            names = frozenset(name.casefold() for name in os.listdir(folder))
+        except OSError:
+            return frozenset()
+        if time.time_ns() - stamp > 2_000_000_000:
+            self._art_listing = (stamp, names)
+        return names
+
+    def _art_file(self, head: str, ident: str) -> Path | None:
+        """:func:`find_art` for a scene or goal; a plain id with no art file of its name is answered from a
+        listing of the folder (a big game has thousands of cards, most without art)."""
+        if _PLAIN_ID.fullmatch(ident):
+            names = self._art_names()
+            if not any(f"{ident}{ext}".casefold() in names for ext in ART_EXTENSIONS):
+                return None
+        return find_art(self.game_dir, ident, file=f"{head}s.toml", entry=f'{head} "{ident}"')
+
     def key(self, name: str, kind: str) -> str:
         """The cache key of image ``name``: a hash of everything that affects its pixels."""
-        layout = self.layouts.layouts[kind]
-        fonts = sorted({b.font for b in layout.boxes.values() if b.font})
         # No art file and an empty art file must not share a key: the first draws a placeholder, the second
         # is an error, and a cached placeholder would hide it.
         art = b"art:none"
         head, _, ident = name.partition(":")
         if head in ("scene", "goal"):
-            path = find_art(self.game_dir, ident, file=f"{head}s.toml", entry=f'{head} "{ident}"')
+            path = self._art_file(head, ident)
             if path is not None:
                 art = b"art:file:" + path.read_bytes()
-        digest = hashlib.sha256()
-        for part in (RENDERER_VERSION, self.lang, name, layout.fingerprint(), self.layouts.fingerprint(),
-                     *(self._font_hashes[f] for f in fonts), self._context, repr(self._record(name))):
-            digest.update(part.encode("utf-8"))
-            digest.update(b"\0")
-        digest.update(hashlib.sha256(art).digest())
+        # The parts, each followed by a NUL, fed at once: the same bytes as one update per part.
+        digest = hashlib.sha256(b"".join((RENDERER_VERSION.encode("utf-8"), b"\0", self.lang.encode("utf-8"), b"\0",
+                                          name.encode("utf-8"), b"\0", self._kind_part(kind),
+                                          repr(self._record(name)).encode("utf-8"), b"\0",
+                                          hashlib.sha256(art).digest())))
         return digest.hexdigest()
 
     # -- texts -------------------------------------------------------------------------------------------

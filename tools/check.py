@@ -340,26 +340,35 @@ def _check_global_script(data: dict[str, Any], add) -> None:
     _script_findings(script, "Global", "the Global LuaScript", add)
 
 
-def _urls(value: Any, path: str) -> Iterator[tuple[str, str, str]]:
-    """``(json path, key, url)`` of every URL-valued key below ``value`` (objects excluded: walked apart).
+_URL_KEY_SET = frozenset(URL_KEYS)
+_CONTAINER_KEYS = frozenset(("ContainedObjects", "ChildObjects", "States", "ObjectStates"))
 
-    Iterative, in file order: the values below an object can nest as deep as the JSON parser allows.
+
+def _urls(value: Any) -> Iterator[tuple[str, str]]:
+    """``(key, url)`` of every URL-valued key below ``value`` (objects excluded: walked apart), in file order:
+    a dict's own URL keys first, then what its values hold.
+
+    Iterative: the values below an object can nest as deep as the JSON parser allows.
     """
-    stack: list[tuple[Any, str]] = [(value, path)]
+    # A big game's save holds hundreds of thousands of numbers: each value is looked at once, with the fewest
+    # tests that tell a URL, a container to enter and anything else apart.
+    stack: list[Any] = [value]
+    pop, extend = stack.pop, stack.extend
     while stack:
-        current, where = stack.pop()
-        children: list[tuple[Any, str]] = []
+        current = pop()
         if isinstance(current, dict):
-            for k, v in current.items():
-                if k in ("ContainedObjects", "ChildObjects", "States", "ObjectStates"):
-                    continue
-                if k in URL_KEYS and isinstance(v, str) and v:
-                    yield where, k, v
-                elif isinstance(v, (dict, list)):
-                    children.append((v, f"{where}.{k}"))
+            if not _URL_KEY_SET.isdisjoint(current):
+                for k, v in current.items():
+                    if k in _URL_KEY_SET and isinstance(v, str) and v:
+                        yield k, v
+            children = [v for k, v in current.items() if isinstance(v, (dict, list)) and k not in _CONTAINER_KEYS]
         elif isinstance(current, list):
-            children = [(v, f"{where}[{i}]") for i, v in enumerate(current) if isinstance(v, (dict, list))]
-        stack.extend(reversed(children))
+            children = [v for v in current if isinstance(v, (dict, list))]
+        else:
+            continue
+        if children:
+            children.reverse()
+            extend(children)
 
 
 class UnsafeURL(ValueError):
@@ -454,7 +463,7 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: in
     local_count = 0
     first_local: str | None = None
     for where, value in sources:
-        for _path, key, url in _urls(value, ""):
+        for key, url in _urls(value):
             path = parsed.get(url, parsed)
             if path is parsed:
                 try:

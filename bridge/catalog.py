@@ -12,16 +12,21 @@ Every problem raises :class:`bridge.errors.DataError` naming the file (and entry
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
 import os
+import re
 import sys
 import tomllib
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from bridge import sheets
 from bridge.errors import DataError
+from bridge.fsio import atomic_write_bytes
 from bridge.paths import assets_dir
 from bridge.rules.game import Game, GameMeta, parse_game_meta, registered_game
 from bridge.rules.reader import At, show
@@ -119,23 +124,27 @@ def load_documents(folder: Path, meta: GameMeta) -> dict[str, Any]:
     return read_documents(folder, meta)[0]
 
 
-def read_documents(folder: Path, meta: GameMeta) -> tuple[dict[str, Any], sheets.Origins]:
-    """:func:`load_documents`, and where each record read from a spreadsheet came from."""
+def read_documents(folder: Path, meta: GameMeta, *,
+                   cache_dir: Path | None = None) -> tuple[dict[str, Any], sheets.Origins]:
+    """:func:`load_documents`, and where each record read from a spreadsheet came from. ``cache_dir``: see
+    :func:`read_toml`."""
     first = "game.toml"   # parse_game_meta makes every game list it
-    documents = {first: read_toml(folder, first)}
-    origins = sheets.apply_sheets(folder, first, documents, read_toml, meta.data_files)
+    read = partial(read_toml, cache_dir=cache_dir) if cache_dir is not None else read_toml
+    documents = {first: read(folder, first)}
+    origins = sheets.apply_sheets(folder, first, documents, read, meta.data_files)
     for name in meta.data_files:
         if name not in documents:
-            documents[name] = read_toml(folder, name)
+            documents[name] = read(folder, name)
     return {name: documents[name] for name in meta.data_files}, origins
 
 
-def load(game: str | os.PathLike[str]) -> LoadedGame:
+def load(game: str | os.PathLike[str], *, cache_dir: Path | None = None) -> LoadedGame:
     """Resolve GAME, import its engine and parse its data files into its records; an error about a record read
-    from a spreadsheet names its file, sheet, row and column."""
+    from a spreadsheet names its file, sheet, row and column. ``cache_dir`` (a build's ``.cache/``) keeps the
+    parsed entries of long data files for the next load (:func:`read_toml`); the records are the same."""
     found = resolve_game(game)
     engine = found.engine()
-    documents, origins = read_documents(found.folder, found.meta)
+    documents, origins = read_documents(found.folder, found.meta, cache_dir=cache_dir)
     try:
         data = engine.parse(documents)
     except DataError as exc:
@@ -148,9 +157,15 @@ def load_game(game: str | os.PathLike[str]) -> Any:
     return load(game).data
 
 
-def read_toml(folder: Path, name: str) -> dict[str, Any]:
+def read_toml(folder: Path, name: str, *, cache_dir: Path | None = None) -> dict[str, Any]:
     """``folder/name`` parsed as TOML; a missing, huge, unreadable, too deeply nested or invalid file raises
-    :class:`DataError` naming it."""
+    :class:`DataError` naming it.
+
+    With ``cache_dir``, a file made of many ``[[table]]`` entries is parsed entry by entry, each entry's value
+    kept in ``cache_dir`` under the hash of its exact text (:func:`parse_toml_cached`): after one entry is edited
+    only that entry is parsed again. The document is the same as a whole parse gives; any doubt means a whole
+    parse, so every error is the whole parse's error.
+    """
     path = Path(folder) / name
     if not path.is_file():
         raise DataError(name, None, None, f"file not found in the game folder {Path(folder).name}/")
@@ -162,6 +177,10 @@ def read_toml(folder: Path, name: str) -> dict[str, Any]:
             raise DataError(name, None, None, f"larger than {MAX_DATA_FILE_BYTES // (1024 * 1024)} MB; game data "
                                               "files are a few kilobytes")
         text = raw.decode("utf-8")
+        if cache_dir is not None:
+            cached = parse_toml_cached(text, Path(cache_dir) / TOML_CACHE / f"{_name_digest(name)}.json")
+            if cached is not None:
+                return cached
         return tomllib.loads(text)
     except RecursionError:
         # tomllib parses nested arrays and inline tables recursively: a few hundred levels exhaust the stack.
@@ -175,6 +194,87 @@ def read_toml(folder: Path, name: str) -> dict[str, Any]:
         raise DataError(name, None, None, "not UTF-8 text") from None
     except OSError as exc:
         raise DataError(name, None, None, f"cannot read: {exc.strerror or exc}") from None
+
+
+TOML_CACHE = "data"
+"""The folder of a cache directory that holds the parsed entries of the data files (:func:`parse_toml_cached`)."""
+
+TOML_CACHE_MIN_ENTRIES = 64
+"""Files with fewer ``[[table]]`` entries are parsed whole: the cache would not pay for itself."""
+
+_ENTRY_HEADER = re.compile(r"^\[\[([A-Za-z0-9_-]+)\]\][ \t]*\r?$", re.M)
+_CACHE_FORMAT = f"ttsmod toml entries 1, python {sys.version_info[0]}.{sys.version_info[1]}"
+
+
+def _name_digest(name: str) -> str:
+    return hashlib.sha256(name.encode("utf-8")).hexdigest()[:24]
+
+
+def parse_toml_cached(text: str, cache_file: Path) -> dict[str, Any] | None:
+    """``tomllib.loads(text)`` for a TOML text made of a head and many ``[[name]]`` entries, parsed piece by piece
+    with each piece's value looked up first in ``cache_file`` (by the hash of its exact text), which is then
+    rewritten to hold this text's pieces; None when the text is not such a file or anything is in doubt (the
+    caller then parses it whole, which also gives any error its place in the whole file).
+
+    Why the pieces give the whole parse's document: a piece starts at a line that is exactly ``[[name]]`` and
+    must parse to ``{name: [one table]}``; every table header is a full path, so nothing in it depends on what
+    came before, and its ``[name.…]`` sub-tables belong to its own entry. A cut inside a multi-line string or
+    array leaves the piece before it unterminated, which fails to parse (so: a whole parse). The head must not
+    define any of the entry names (a whole parse would refuse the ``[[name]]`` that follows). Values are kept as
+    JSON, which returns strings, numbers (floats exactly), booleans, lists and tables as they were; a file with
+    dates or times is not cached.
+    """
+    headers = list(_ENTRY_HEADER.finditer(text))
+    if len(headers) < TOML_CACHE_MIN_ENTRIES:
+        return None
+    starts = [m.start() for m in headers] + [len(text)]
+    pieces = [("", text[:starts[0]])] + [(m.group(1), text[starts[i]:starts[i + 1]]) for i, m in enumerate(headers)]
+    try:
+        stored = json.loads(cache_file.read_bytes())
+        known = stored["pieces"] if stored.get("format") == _CACHE_FORMAT else {}
+        if not isinstance(known, dict):
+            known = {}
+    except (OSError, ValueError, AttributeError, KeyError, TypeError, RecursionError):
+        known = {}
+    names = {name for name, _ in pieces[1:]}
+    kept: dict[str, Any] = {}
+    values = []
+    for name, piece in pieces:
+        digest = hashlib.blake2b(piece.encode("utf-8"), digest_size=16).hexdigest()
+        value = known.get(digest)
+        if value is None:
+            try:
+                value = tomllib.loads(piece)
+            except (tomllib.TOMLDecodeError, RecursionError, ValueError):
+                return None
+        if not name:
+            ok = isinstance(value, dict) and names.isdisjoint(value)
+        else:
+            entries = value.get(name) if isinstance(value, dict) and len(value) == 1 else None
+            ok = isinstance(entries, list) and len(entries) == 1 and isinstance(entries[0], dict)
+        if not ok:
+            return None
+        kept[digest] = value
+        values.append((name, value))
+    document: dict[str, Any] = {}
+    for name, value in values:
+        if name:
+            document.setdefault(name, []).append(value[name][0])
+        else:
+            document.update(value)
+    if kept.keys() != known.keys():
+        try:
+            raw = json.dumps({"format": _CACHE_FORMAT, "pieces": kept}, ensure_ascii=False,
+                             separators=(",", ":")).encode("utf-8")
+        except (TypeError, ValueError):   # dates and times have no JSON form: this file is not cached
+            raw = None
+        if raw is not None:
+            try:
+                cache_file.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write_bytes(cache_file, raw, durable=False)
+            except OSError:
+                pass   # a cache: the next load parses the file again
+    return document
 
 
 def deep_nesting_line(text: str, limit: int) -> int | None:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bridge import __version__
-from bridge.catalog import LoadedGame, load
+from bridge.catalog import LoadedGame, load, resolve_game
 from bridge.errors import InputError, TtsmodError
 from bridge.fsio import atomic_write_bytes
 from bridge.luabundle import Bundle, bundle, lua_string
@@ -269,11 +269,13 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
     stamped = buildstamp.fresh_game_build(game, out, options) if use_cache and render is None else None
     if stamped is not None:
         return _unchanged_result(stamped)
-    loaded = load(game)
+    out_dir = Path(out) if out is not None else default_out_dir(resolve_game(game).meta.id)
+    # The data files' parsed entries are kept beside the render cache: a rebuild after editing one card of a
+    # long list parses that card's entry only (bridge.catalog.read_toml).
+    loaded = load(game, cache_dir=out_dir / ".cache" if use_cache else None)
     check_lang(loaded.meta, lang)
     mode = check_mode(loaded.meta, mode)
     builder = builder_of(loaded.meta, loaded.folder)
-    out_dir = Path(out) if out is not None else default_out_dir(loaded.meta.id)
     # Fingerprinted before anything is read, so an edit made while the build runs leaves the stamp stale.
     stamp_inputs = buildstamp.fingerprint_inputs(loaded.folder, out_dir) if render is None else None
 

@@ -158,6 +158,11 @@ class Renderer:
         self.lang = lang
         self.colours = layouts.colours
         self._art_listing: tuple[int, frozenset[str]] | None = None
+        # Asked for once per card of a big game, made once: the default resolution's lines, each step's line,
+        # the map tiles by id.
+        self._default_steps: tuple[tuple[Step, _Text], ...] | None = None
+        self._step_texts: dict[Step, str] = {}
+        self._kingdom_tiles: dict[str, object] | None = None
 
     # -- naming and keys ---------------------------------------------------------------------------------
 
@@ -276,19 +281,33 @@ class Renderer:
 
     def steps_of(self, card: SceneCard | PartyTile, file: str, entry: str) -> list[tuple[Step, _Text]]:
         own = card.resolution is not None and self.data.rules.per_card_resolution
+        if not own and self._default_steps is not None:
+            return list(self._default_steps)   # every card without its own list shows the same steps
         steps = self.data.resolution_for(card)
         result = []
         for i, step in enumerate(steps):
-            word = self.string(step.outcome.value)
             where = (file, entry, f"resolution[{i}]") if own else ("game.toml", "rules", f"default_resolution[{i}]")
-            result.append((step, _Text(f"{count_text(step.count)} → {word.text}", *where)))
+            result.append((step, _Text(self._step_text(step), *where)))
+        if not own:
+            self._default_steps = tuple(result)
         return result
 
+    def _step_text(self, step: Step) -> str:
+        text = self._step_texts.get(step)
+        if text is None:
+            text = self._step_texts[step] = f"{count_text(step.count)} → {self.string(step.outcome.value).text}"
+        return text
+
     def tile_name(self, tile_id: str, file: str, entry: str) -> _Text:
-        for tile in self.data.kingdom.tiles:
-            if tile.id == tile_id:
-                return _Text(tile.name.get(self.lang), "map.toml", f'tile "{tile.id}"', f"name.{self.lang}")
-        raise DataError(file, entry, "zone", f'"{tile_id}" is not a map tile')
+        tiles = self._kingdom_tiles
+        if tiles is None:
+            tiles = self._kingdom_tiles = {}
+            for tile in self.data.kingdom.tiles:
+                tiles.setdefault(tile.id, tile)   # the first of a repeated id, as a search in order finds
+        tile = tiles.get(tile_id)
+        if tile is None:
+            raise DataError(file, entry, "zone", f'"{tile_id}" is not a map tile')
+        return _Text(tile.name.get(self.lang), "map.toml", f'tile "{tile.id}"', f"name.{self.lang}")
 
     def texts(self) -> Iterator[tuple[_Text, str]]:
         """Every text drawn, with the font file it is drawn in (for the glyph check before rendering)."""
@@ -300,14 +319,18 @@ class Renderer:
         for key in REQUIRED_STRINGS:
             for kind, box in (("scene", "subtitle"), ("scene_back", "subtitle"), ("scene", "resolution")):
                 yield self.string(key), font(kind, box)
+        if d.scenes:
+            title_font, zone_font = font("scene", "title"), font("scene", "subtitle")
+            slot_font, step_font = font("scene", "slots"), font("scene", "resolution")
+            title_field = f"title.{lang}"
         for s in d.scenes:
             entry = f'scene "{s.id}"'
-            yield _Text(s.title.get(lang), "scenes.toml", entry, f"title.{lang}"), font("scene", "title")
-            yield self.tile_name(s.zone, "scenes.toml", entry), font("scene", "subtitle")
+            yield _Text(s.title.get(lang), "scenes.toml", entry, title_field), title_font
+            yield self.tile_name(s.zone, "scenes.toml", entry), zone_font
             for i, slot in enumerate(s.slots):
-                yield self.citizen_name(slot, "scenes.toml", entry, i), font("scene", "slots")
+                yield self.citizen_name(slot, "scenes.toml", entry, i), slot_font
             for _, text in self.steps_of(s, "scenes.toml", entry):
-                yield text, font("scene", "resolution")
+                yield text, step_font
         for p in d.parties:
             entry = f'party "{p.id}"'
             yield _Text(p.title.get(lang), "parties.toml", entry, f"title.{lang}"), font("party", "title")

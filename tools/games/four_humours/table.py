@@ -173,15 +173,21 @@ def compose_table(
     keys = _sheet_entries(scenes, 1, url_for)
     scene_box = (slot_layouts or {}).get("scene")
     scene_cards = []
+    box, box_size = scene_box or ((0, face_h * 2 // 3, face_w, face_h // 3), (face_w, face_h))
+    # A card's slots depend only on how many it has, and every card lies where the deck is: both made once
+    # (snap points and transforms are frozen values) for a deck of thousands.
+    snaps_by_count: dict[int, tuple[SnapPoint, ...]] = {}
+    in_deck = at(-19, 15, 1.2, scale=(card_scale, 1, card_scale), face_down=True)
     for n, (scene, (sheet_no, index)) in enumerate(zip(data.scenes, scenes.placement)):
         deck_key, sheet = keys[sheet_no]
-        box, box_size = scene_box or ((0, face_h * 2 // 3, face_w, face_h // 3), (face_w, face_h))
-        snaps = [SnapPoint(image_point_to_local(u, v, chx, chz), ("fh-slot", f"fh-slot:{i}", POTION_TAG))
-                 for i, (u, v) in enumerate(slot_centres(box, len(scene.slots), box_size))]
+        snaps = snaps_by_count.get(len(scene.slots))
+        if snaps is None:
+            snaps = snaps_by_count[len(scene.slots)] = tuple(
+                SnapPoint(image_point_to_local(u, v, chx, chz), ("fh-slot", f"fh-slot:{i}", POTION_TAG))
+                for i, (u, v) in enumerate(slot_centres(box, len(scene.slots), box_size)))
         scene_cards.append(card(f"scene-deck/scene:{scene.id}", deck_key, index, sheet, sideways=sideways,
                                 nickname=title(scene.title), tags=(TAG, "fh-scene"),
-                                memo=_memo("scene", card=scene.id), snap_points=snaps,
-                                transform=at(-19, 15, 1.2, scale=(card_scale, 1, card_scale), face_down=True)))
+                                memo=_memo("scene", card=scene.id), snap_points=snaps, transform=in_deck))
     row_z = 15.0
     spot_w, spot_d = 2 * chx * card_scale + 0.6, 2 * chz * card_scale + 0.6
     objects.append(deck("scene-deck", scene_cards, nickname="Scenes", tags=(TAG, "fh-scene-deck"),

@@ -125,11 +125,11 @@ def load_documents(folder: Path, meta: GameMeta) -> dict[str, Any]:
 
 
 def read_documents(folder: Path, meta: GameMeta, *,
-                   cache_dir: Path | None = None) -> tuple[dict[str, Any], sheets.Origins]:
-    """:func:`load_documents`, and where each record read from a spreadsheet came from. ``cache_dir``: see
+                   cache: TomlCache | None = None) -> tuple[dict[str, Any], sheets.Origins]:
+    """:func:`load_documents`, and where each record read from a spreadsheet came from. ``cache``: see
     :func:`read_toml`."""
     first = "game.toml"   # parse_game_meta makes every game list it
-    read = partial(read_toml, cache_dir=cache_dir) if cache_dir is not None else read_toml
+    read = partial(read_toml, cache=cache) if cache is not None else read_toml
     documents = {first: read(folder, first)}
     origins = sheets.apply_sheets(folder, first, documents, read, meta.data_files)
     for name in meta.data_files:
@@ -138,13 +138,14 @@ def read_documents(folder: Path, meta: GameMeta, *,
     return {name: documents[name] for name in meta.data_files}, origins
 
 
-def load(game: str | os.PathLike[str], *, cache_dir: Path | None = None) -> LoadedGame:
+def load(game: str | os.PathLike[str], *, cache: TomlCache | None = None) -> LoadedGame:
     """Resolve GAME, import its engine and parse its data files into its records; an error about a record read
-    from a spreadsheet names its file, sheet, row and column. ``cache_dir`` (a build's ``.cache/``) keeps the
-    parsed entries of long data files for the next load (:func:`read_toml`); the records are the same."""
+    from a spreadsheet names its file, sheet, row and column. ``cache`` (a build's) gives the parsed entries of
+    long data files kept by an earlier load and takes this load's (:func:`read_toml`); the records are the
+    same."""
     found = resolve_game(game)
     engine = found.engine()
-    documents, origins = read_documents(found.folder, found.meta, cache_dir=cache_dir)
+    documents, origins = read_documents(found.folder, found.meta, cache=cache)
     try:
         data = engine.parse(documents)
     except DataError as exc:
@@ -157,13 +158,13 @@ def load_game(game: str | os.PathLike[str]) -> Any:
     return load(game).data
 
 
-def read_toml(folder: Path, name: str, *, cache_dir: Path | None = None) -> dict[str, Any]:
+def read_toml(folder: Path, name: str, *, cache: TomlCache | None = None) -> dict[str, Any]:
     """``folder/name`` parsed as TOML; a missing, huge, unreadable, too deeply nested or invalid file raises
     :class:`DataError` naming it.
 
-    With ``cache_dir``, a file made of many ``[[table]]`` entries is parsed entry by entry, each entry's value
-    kept in ``cache_dir`` under the hash of its exact text (:func:`parse_toml_cached`): after one entry is edited
-    only that entry is parsed again. The document is the same as a whole parse gives; any doubt means a whole
+    With ``cache``, a file made of many ``[[table]]`` entries is parsed entry by entry, each entry's value kept
+    in the cache under the hash of its exact text (:func:`parse_toml_cached`): after one entry is edited only
+    that entry is parsed again. The document is the same as a whole parse gives; any doubt means a whole
     parse, so every error is the whole parse's error.
     """
     path = Path(folder) / name
@@ -177,8 +178,8 @@ def read_toml(folder: Path, name: str, *, cache_dir: Path | None = None) -> dict
             raise DataError(name, None, None, f"larger than {MAX_DATA_FILE_BYTES // (1024 * 1024)} MB; game data "
                                               "files are a few kilobytes")
         text = raw.decode("utf-8")
-        if cache_dir is not None:
-            cached = parse_toml_cached(text, Path(cache_dir) / TOML_CACHE / f"{_name_digest(name)}.json")
+        if cache is not None:
+            cached = parse_toml_cached(text, cache.file_for(name), cache.pending)
             if cached is not None:
                 return cached
         return tomllib.loads(text)
@@ -206,15 +207,36 @@ _ENTRY_HEADER = re.compile(r"^\[\[([A-Za-z0-9_-]+)\]\][ \t]*\r?$", re.M)
 _CACHE_FORMAT = f"ttsmod toml entries 1, python {sys.version_info[0]}.{sys.version_info[1]}"
 
 
-def _name_digest(name: str) -> str:
-    return hashlib.sha256(name.encode("utf-8")).hexdigest()[:24]
+class TomlCache:
+    """The parsed entries of long data files, kept between loads in ``folder/data/`` (a build's ``.cache/``).
+
+    A load reads what earlier loads kept and leaves what it parsed in :attr:`pending`; :meth:`save` writes it,
+    which the build does only once it has written its save (a failed build leaves no new file)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = Path(folder) / TOML_CACHE
+        self.pending: dict[Path, bytes] = {}
+
+    def file_for(self, name: str) -> Path:
+        return self.folder / f"{hashlib.sha256(name.encode('utf-8')).hexdigest()[:24]}.json"
+
+    def save(self) -> None:
+        """Write the pending cache files (each atomically); a file that cannot be written is left out."""
+        for path, raw in self.pending.items():
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write_bytes(path, raw, durable=False)
+            except OSError:
+                pass   # a cache: the next load parses the file again
+        self.pending.clear()
 
 
-def parse_toml_cached(text: str, cache_file: Path) -> dict[str, Any] | None:
+def parse_toml_cached(text: str, cache_file: Path, pending: dict[Path, bytes] | None = None) -> dict[str, Any] | None:
     """``tomllib.loads(text)`` for a TOML text made of a head and many ``[[name]]`` entries, parsed piece by piece
     with each piece's value looked up first in ``cache_file`` (by the hash of its exact text), which is then
     rewritten to hold this text's pieces; None when the text is not such a file or anything is in doubt (the
-    caller then parses it whole, which also gives any error its place in the whole file).
+    caller then parses it whole, which also gives any error its place in the whole file). With ``pending``, the
+    new cache file's bytes are put there under ``cache_file`` instead of written.
 
     Why the pieces give the whole parse's document: a piece starts at a line that is exactly ``[[name]]`` and
     must parse to ``{name: [one table]}``; every table header is a full path, so nothing in it depends on what
@@ -268,7 +290,9 @@ def parse_toml_cached(text: str, cache_file: Path) -> dict[str, Any] | None:
                              separators=(",", ":")).encode("utf-8")
         except (TypeError, ValueError):   # dates and times have no JSON form: this file is not cached
             raw = None
-        if raw is not None:
+        if raw is not None and pending is not None:
+            pending[cache_file] = raw
+        elif raw is not None:
             try:
                 cache_file.parent.mkdir(parents=True, exist_ok=True)
                 atomic_write_bytes(cache_file, raw, durable=False)

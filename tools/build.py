@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from bridge import __version__
-from bridge.catalog import LoadedGame, load, resolve_game
+from bridge.catalog import LoadedGame, TomlCache, load, resolve_game
 from bridge.errors import InputError, TtsmodError
 from bridge.fsio import atomic_write_bytes
 from bridge.luabundle import Bundle, bundle, lua_string
@@ -310,7 +310,8 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
         out_dir = Path(out) if out is not None else default_out_dir(resolve_game(game).meta.id)
         # The data files' parsed entries are kept beside the render cache: a rebuild after editing one card of a
         # long list parses that card's entry only (bridge.catalog.read_toml).
-        loaded = load(game, cache_dir=out_dir / ".cache" if use_cache else None)
+        data_cache = TomlCache(out_dir / ".cache") if use_cache else None
+        loaded = load(game, cache=data_cache)
         check_lang(loaded.meta, lang)
         mode = check_mode(loaded.meta, mode)
         builder = builder_of(loaded.meta, loaded.folder)
@@ -329,6 +330,8 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
                                        asset_base_url=asset_base_url,
                                        fmt=fmt, use_cache=use_cache, jobs=jobs, mode=mode, progress=progress,
                                        render=render)
+            if data_cache is not None:
+                data_cache.save()   # only now: a build that fails leaves no new file
             if stamp_inputs is not None:
                 buildstamp.record(out_dir, buildstamp.stamp_key(loaded.folder, out_dir, options), stamp_inputs, result)
             return result

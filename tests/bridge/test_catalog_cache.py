@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge.catalog import TOML_CACHE, load, parse_toml_cached, read_toml
+from bridge.catalog import TOML_CACHE, TomlCache, load, parse_toml_cached, read_toml
 from bridge.errors import DataError
 from bridge.paths import assets_dir
 
@@ -89,14 +89,16 @@ def test_a_damaged_cache_is_ignored(tmp_path: Path):
 
 
 def test_an_error_after_a_warm_cache_is_the_whole_files_error(tmp_path: Path):
-    folder, cache_dir = tmp_path / "game", tmp_path / "cache"
+    folder, cache = tmp_path / "game", TomlCache(tmp_path / "cache")
     folder.mkdir()
     (folder / "cards.toml").write_text(text_of(100), encoding="utf-8")
-    read_toml(folder, "cards.toml", cache_dir=cache_dir)
-    assert any((cache_dir / TOML_CACHE).iterdir())
+    read_toml(folder, "cards.toml", cache=cache)
+    assert not (tmp_path / "cache").exists()   # written only when asked
+    cache.save()
+    assert any((tmp_path / "cache" / TOML_CACHE).iterdir())
     (folder / "cards.toml").write_text(text_of(100, {80: 'Bad" quote'}), encoding="utf-8")
     with pytest.raises(DataError) as cached:
-        read_toml(folder, "cards.toml", cache_dir=cache_dir)
+        read_toml(folder, "cards.toml", cache=cache)
     with pytest.raises(DataError) as whole:
         read_toml(folder, "cards.toml")
     assert str(cached.value) == str(whole.value) and "cards.toml" in str(whole.value)
@@ -111,6 +113,9 @@ def test_a_grown_game_loads_the_same_records_with_and_without_the_cache(tmp_path
     grown = [block.replace('id = "', f'id = "x{n}-', 1) for n in range(2) for block in blocks]
     scenes.write_text(head + "".join("[[scenes]]\n" + block for block in blocks + grown), encoding="utf-8")
     whole = load(folder).data
-    assert load(folder, cache_dir=tmp_path / "cache").data == whole   # cold: writes the cache
+    cache = TomlCache(tmp_path / "cache")
+    assert load(folder, cache=cache).data == whole   # cold
+    cache.save()
     assert any((tmp_path / "cache" / TOML_CACHE).iterdir())
-    assert load(folder, cache_dir=tmp_path / "cache").data == whole   # warm: read from it
+    assert load(folder, cache=TomlCache(tmp_path / "cache")).data == whole   # warm: read from it
+

@@ -44,6 +44,17 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def _new_folder_mode(inside: Path) -> int:
+    """The permission bits a folder made now with ``mkdir`` gets (0777 less the umask), read from a probe made in
+    ``inside``: ``os.umask`` can only be read by setting it, which would race other threads."""
+    probe = inside / ".mode-probe"
+    probe.mkdir()
+    try:
+        return probe.stat().st_mode & 0o777
+    finally:
+        probe.rmdir()
+
+
 def replace_tree(folder: str | os.PathLike, files: Mapping[str, bytes], *, owned: Collection[str],
                  durable: bool = True) -> None:
     """Make ``folder`` hold ``files`` (relative POSIX path → bytes), all at once.
@@ -57,6 +68,9 @@ def replace_tree(folder: str | os.PathLike, files: Mapping[str, bytes], *, owned
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     try:
+        # mkdtemp makes a private (0700) folder; the folder that takes target's place keeps target's mode, or
+        # gets the mode any new folder gets here (the umask's), like the subfolders made below
+        tmp.chmod(target.stat().st_mode & 0o7777 if target.is_dir() else _new_folder_mode(tmp))
         for relative, data in files.items():
             path = tmp.joinpath(*relative.split("/"))
             path.parent.mkdir(parents=True, exist_ok=True)

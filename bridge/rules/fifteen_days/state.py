@@ -554,34 +554,7 @@ class GameState:
     def legal_actions(self) -> list[Action]:
         found = self._legal
         if found is None:
-            if self.over is None and self.pending is None and self.actions_left > 0:
-                # The main decision, by far the most frequent: _compute_legal's first case, with _play_options
-                # inlined (a playout asks this before every action).
-                p = self.active
-                seat = self.seats[p]
-                t = self.t
-                piles, market = self.piles, self.market
-                found = list(t.draws[p]) if all(piles) else [draw for draw, pile in zip(t.draws[p], piles) if pile]
-                found += t.takes[p] if all(market) else [take for take, column in zip(t.takes[p], market) if column]
-                if self.discard and (self.rules.take_own_discard or self.discard[-1] not in self.fresh_discards):
-                    found.append(t.take_discard[p])
-                if self.wild_supply > 0:
-                    found += self._wild_options(p)
-                # _play_options(p) with nothing pending:
-                spare = len(seat.hand) - 1 + (self.rules.frog_discount if self.has_power(DISCOUNT) else 0)
-                if spare >= 1:
-                    board = seat.board or self.board(p)
-                    which = 0 if spare >= 2 else 1
-                    made, plays = board.made, board.plays
-                    for i in seat.faces:
-                        found += (made[i] or plays(i))[which]
-                if not found:
-                    found.append(t.passes[p])
-                if seat.feathers > 0:
-                    found += self._feather_options(p)
-            else:
-                found = self._compute_legal()
-            self._legal = found
+            found = self._legal = self._compute_legal()
         return list(found)
 
     def _draw_options(self, p: int, cls=Draw) -> list[Action]:

@@ -168,9 +168,13 @@ class _Catalog:
                              for p in data.parties})
         self._chooses: dict[tuple[int, tuple[str, ...]], tuple[Choose, ...]] = {}
         # (kind, card) -> {humour on each slot (None: empty): the card's plan}, see plan(); and where a winner or
-        # sneaker from a slot may land, by (kind, card, slot, "win" | "sneak", board, mode).
+        # sneaker from a slot may land, by (kind, card, slot, "win" | "sneak", board, mode). A plan depends on the
+        # card's step list and the pattern alone, so the cards with the same list (most follow the default one)
+        # share one table: a pattern worked out on one card serves them all.
+        by_steps: dict[tuple, dict[tuple[str | None, ...], tuple]] = {}
         self.plans: dict[tuple[str, str], dict[tuple[str | None, ...], tuple]] = {
-            key: {} for key in self.targets}
+            (kind, card.id): by_steps.setdefault(data.resolution_for(card), {})
+            for kind, cards in (("scene", data.scenes), ("party", data.parties)) for card in cards}
         self.destinations: dict[tuple[str, str, int, str, str, str], tuple[str, ...]] = {}
         self.goal_checks: dict[tuple[str, str], Check] = {}  # (goal, board) -> goal_check()
 
@@ -183,7 +187,8 @@ class _Catalog:
     def plan(self, kind: str, card: str, pattern: tuple[str | None, ...]) -> tuple:
         """How card ``card`` resolves with ``pattern`` (the humour on each slot, None for an empty one): the
         steps that fired, then the slots holding a potion, the winning, the sneaking and the discarded slots,
-        each in slot order — :func:`resolve_card` of those potions, whose owners play no part in it."""
+        each in slot order — :func:`resolve_card` of those potions, whose owners play no part in it (nor does
+        the card, beyond its step list: the plan is kept for every card with that list)."""
         record = self.data.scene_by_id[card] if kind == "scene" else self.data.party_by_id[card]
         result = resolve_card([SlotPotion(i, 0, h) for i, h in enumerate(pattern) if h is not None],
                               self.data.resolution_for(record), sneak_stops=self.data.rules.sneak_stops_resolution)

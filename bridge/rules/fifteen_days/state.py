@@ -391,7 +391,6 @@ class GameState:
         self.bonus_done = False
         self.complete_at_end = False
         self.over: str | None = None
-        self._legal: list[Action] | None = None
 
     # ----------------------------------------------------------------------------------------- copies
 
@@ -406,7 +405,6 @@ class GameState:
         other.discard = list(self.discard)
         other.removed = list(self.removed)
         other.owner = dict(self.owner)
-        other._legal = None
         return other
 
     # ----------------------------------------------------------------------------------------- queries
@@ -551,12 +549,6 @@ class GameState:
 
     # ----------------------------------------------------------------------------------------- legal actions
 
-    def legal_actions(self) -> list[Action]:
-        found = self._legal
-        if found is None:
-            found = self._legal = self._compute_legal()
-        return list(found)
-
     def _draw_options(self, p: int, cls=Draw) -> list[Action]:
         made = (self.t.draws if cls is Draw else self.t.refills)[p]
         return [made[i] for i, pile in enumerate(self.piles) if pile]
@@ -623,7 +615,9 @@ class GameState:
                 found.append(feather)
         return found
 
-    def _compute_legal(self) -> list[Action]:
+    def legal_actions(self) -> list[Action]:
+        """Every action allowed now, in a stable order: a new list each call (nothing is kept: a playout asks once
+        per state, and apply checks an action against a list of its own)."""
         if self.over is not None:
             return []
         p = self.active
@@ -729,25 +723,20 @@ class GameState:
 
     def apply(self, action: Any) -> list[ev.Event]:
         """Check ``action`` and play it; return the events it caused."""
-        if self._legal is None or action not in self._legal:
-            self.check(action)
+        self.check(action)
         return self.apply_trusted(action)
 
     def apply_trusted(self, action: Any) -> list[ev.Event]:
         """Play ``action``, taken from :meth:`legal_actions` of this state, without checking it again (random
         playouts and search); the same events and state as :meth:`apply`."""
-        self._legal = None
         out: list[ev.Event] = []
         _HANDLERS[type(action)](self, action, out)
-        self._legal = None
         return out
 
     def apply_quiet(self, action: Any) -> None:
         """:meth:`apply_trusted` without making the events (playouts that read none): the handlers are given no
         event list (``out`` None) and skip every event."""
-        self._legal = None
         _HANDLERS[type(action)](self, action, None)
-        self._legal = None
 
     # -- helpers of the handlers
 

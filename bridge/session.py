@@ -30,7 +30,7 @@ from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Mapping, Sequence
 
-from bridge import __version__
+from bridge import ENVELOPE_VERSION, __version__
 from bridge.games import GameRegistry, GameUnavailable
 from bridge.journal import NullJournal
 from bridge.protocol import (
@@ -59,7 +59,6 @@ from bridge.errors import TtsmodError
 
 log = logging.getLogger("ttsmod.bridge")
 
-ENVELOPE_VERSION = 1
 HELLO = "hello"
 ERROR_CODES = ("bad_request", "unknown_type", "unknown_game", "internal")
 MAX_REQUEST_DEPTH = 64

@@ -35,7 +35,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
-from bridge import __version__
+from bridge import ENVELOPE_VERSION, __version__
 from bridge.catalog import LoadedGame, TomlCache, load, resolve_game
 from bridge.errors import InputError, TtsmodError
 from bridge.fsio import atomic_write_bytes
@@ -43,7 +43,6 @@ from bridge.luabundle import Bundle, bundle, lua_string
 from bridge.xmlinclude import INCLUDE_TAG
 from bridge.paths import mod_dir
 from bridge.rules.game import GameMeta
-from bridge.session import ENVELOPE_VERSION
 from tools import buildstamp
 from tools.buildstamp import default_out_dir
 from tools.check import CheckReport, check_data

@@ -31,7 +31,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import unquote, urlparse
-from urllib.request import url2pathname
 
 from bridge.luabundle import find_requires, is_bundle, LuaSyntaxError, unbundle
 from bridge.errors import InputError
@@ -410,6 +409,10 @@ def local_path(url: str) -> Path | None:
     if "\0" in raw:
         raise UnsafeURL("contains a NUL character")
     if len(raw) >= 3 and raw[0] == "/" and raw[2] == ":":  # /C:/Users/... (a Windows drive)
+        # Imported here: urllib.request brings http.client, email and more (some 20 ms of every build's start-up)
+        # for this one rare case.
+        from urllib.request import url2pathname
+
         raw = url2pathname(raw)
     if _TWO_SEPARATORS.match(raw) or _TWO_SEPARATORS.match(raw[1:]):  # file:////host, file:///%5C%5Chost
         raise UnsafeURL("is a network path; only local files are read")

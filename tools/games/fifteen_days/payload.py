@@ -13,7 +13,7 @@ import json
 
 from bridge.luabundle import lua_string
 from bridge.rules.fifteen_days.records import FifteenDaysData
-from bridge.session import ENVELOPE_VERSION
+from bridge import ENVELOPE_VERSION
 from tools.games.fifteen_days import geometry
 
 

@@ -11,7 +11,7 @@ import json
 
 from bridge.luabundle import lua_string
 from bridge.rules.four_humours.records import HUMOURS, FourHumoursData
-from bridge.session import ENVELOPE_VERSION
+from bridge import ENVELOPE_VERSION
 
 
 def player_colours(data: FourHumoursData) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from bridge.luabundle import lua_string
 from bridge.rules.kill_the_unicorns.records import KillTheUnicornsData
-from bridge.session import ENVELOPE_VERSION
+from bridge import ENVELOPE_VERSION
 from tools.games.kill_the_unicorns.render import seat_colours
 
 

@@ -40,6 +40,7 @@ from bridge.rules.fifteen_days.records import (
 from bridge.rules.random import SeededRandom
 
 GAME_ID = "fifteen-days"
+NO_PLAYS: tuple[tuple[Any, ...], tuple[Any, ...]] = ((), ())
 SNAPSHOT_VERSION = 1
 
 
@@ -64,6 +65,12 @@ class Tables:
         self.face = tuple(self.faces[i] for i in self.face_id)
         self.season_faces = {season: tuple(i for i, face in enumerate(self.faces) if face.season == season)
                              for season in sorted({face.season for face in self.faces})}
+        # Faces are sorted by season first, so each season's face numbers are one run: [start, stop), with as
+        # many Nones (what Board.placed writes over the run).
+        self.season_run = {season: (found[0], found[-1] + 1, (None,) * len(found))
+                           for season, found in self.season_faces.items()}
+        self.face_season = tuple(face.season for face in self.faces)
+        self.face_value = tuple(face.value for face in self.faces)
         self.animals = tuple(animal.id for animal in data.animals)
         self.animal_season = {animal.id: animal.season for animal in data.animals}
         self.animal_power = {animal.id: animal.power for animal in data.animals}
@@ -82,6 +89,11 @@ class Tables:
         self.passes = [Pass(p) for p in seats]
         self.end_turn = [EndTurn(p) for p in seats]
         self.plays = [[tuple(Play(p, face, k) for k in corners) for face in self.faces] for p in seats]
+        # A face's plays into one corner as Board.plays gives them, by the placement's cost: 0 (no play: the
+        # corner holds the value), 1, 2 (a play that is not among those costing 1).
+        self.corner_plays = [[tuple((NO_PLAYS, ((play,), (play,)), ((play,), ())) for play in row) for row in rows]
+                             for rows in self.plays]
+        self._spread: dict[tuple[int, int, tuple[int, ...]], tuple[Play, ...]] = {}
         self.pays = [tuple(Pay(p, face) for face in self.faces) for p in seats]
         self.discards = [tuple(Discard(p, face) for face in self.faces) for p in seats]
         self.feathers = [tuple((animal, Feather(p, animal)) for animal in self.animals) for p in seats]
@@ -98,6 +110,15 @@ class Tables:
                 self._wild_lists.clear()
             found = self._wild_lists[key] = [self.take_wild(p, combo)
                                              for combo in sorted(set(combinations(candidates, need)))]
+        return found
+
+    def spread(self, p: int, i: int, corners: tuple[int, ...]) -> tuple[Play, ...]:
+        """Seat ``p``'s plays of face number ``i`` into each of ``corners`` (cached: the lists repeat)."""
+        key = (p, i, corners)
+        found = self._spread.get(key)
+        if found is None:
+            made = self.plays[p][i]
+            found = self._spread[key] = tuple(made[k] for k in corners)
         return found
 
     def take_wild(self, p: int, combo: tuple[int, ...]) -> TakeWild:
@@ -195,11 +216,13 @@ class Seat:
 
 class Board:
     """What a seat's corners allow, for legal_actions: per face number, the plays it may make and those of them
-    that cost 1 (:meth:`plays`, worked out on first use); the faces of the real cards on the board
-    (``on_board``, by face number), whether a wild has a place (``wild_spot``), and whether every set is
-    complete (``complete``)."""
+    that cost 1 (:meth:`plays`, worked out on first use and kept until a corner they depend on changes); the
+    faces of the real cards on the board (``on_board``, by face number), whether a wild has a place
+    (``wild_spot``), and whether every set is complete (``complete``). The engine tells it of every change of a
+    corner (:meth:`placed`, :meth:`wild_placed`) or drops it (``Seat.board = None``) to have it made anew."""
 
-    __slots__ = ("t", "seat", "p", "own", "empty", "made", "on_board", "needs_real", "wild_spot", "complete")
+    __slots__ = ("t", "seat", "p", "own", "empty", "empty_wild", "made", "on_board", "needs_real", "spot", "full",
+                 "wild_spot", "complete")
 
     def __init__(self, t: "Tables", rules: Any, seat: Seat, p: int) -> None:
         self.t, self.seat, self.p = t, seat, p
@@ -211,7 +234,8 @@ class Board:
                 empty.append(k)
             else:
                 own[corner.season] = k
-        self.own, self.empty = own, empty
+        self.own = own
+        self._set_empty(tuple(empty))
         self.made: list[tuple[tuple[Play, ...], tuple[Play, ...]] | None] = [None] * len(t.faces)
         face_id = t.face_id
         on_board = [False] * len(t.faces)
@@ -220,25 +244,28 @@ class Board:
                 on_board[face_id[card]] = True
         self.on_board = on_board
         self.needs_real = rules.wild_needs_real_card
-        self._corners_changed()
+        self.spot = [False] * len(corners)
+        self.full = [False] * len(corners)
+        for k in range(len(corners)):
+            self._corner_changed(k)
 
-    def _corners_changed(self) -> None:
+    def _set_empty(self, empty: tuple[int, ...]) -> None:
+        self.empty = empty
+        corners = self.seat.corners
+        self.empty_wild = any(corners[k].wild is not None for k in empty)
+
+    def _corner_changed(self, k: int) -> None:
         # A corner's real cards have values of the game (the data checks every card's value) and distinct, and
         # its wild a value none of them has (play replaces it, snapshots are checked): so a corner lacks a value
         # exactly when it holds fewer cards than there are values, and its set is complete when its cards and
         # wild number as many as the values.
-        corners, size = self.seat.corners, len(self.t.values)
-        needs_real = self.needs_real
-        self.wild_spot = False
-        for corner in corners:
-            if corner.wild is not None:
-                continue
-            if not corner.cards and (needs_real or corner.season is not None):
-                continue
-            if len(corner.cards) < size:
-                self.wild_spot = True
-                break
-        self.complete = all(c.season is not None and len(c.cards) + (c.wild is not None) == size for c in corners)
+        corner, size = self.seat.corners[k], len(self.t.values)
+        cards, wild = corner.cards, corner.wild
+        self.spot[k] = (wild is None and (bool(cards) or not (self.needs_real or corner.season is not None))
+                        and len(cards) < size)
+        self.full[k] = corner.season is not None and len(cards) + (wild is not None) == size
+        self.wild_spot = True in self.spot
+        self.complete = False not in self.full
 
     def placed(self, k: int, card: int, opened: bool) -> None:
         """Card number ``card`` went into corner ``k`` (which had no season yet when ``opened``); a wild of its
@@ -246,32 +273,51 @@ class Board:
         t, made = self.t, self.made
         season = t.season[card]
         self.on_board[t.face_id[card]] = True
-        if opened:     # the corner is its season's now, no longer an empty one: every face's plays anew
-            self.empty.remove(k)
-            self.own[season] = k
-            self.made = [None] * len(made)
+        if opened:
+            # The corner is its season's now, no longer an empty one: the plays of its season's faces change,
+            # and those of every season still without a corner (one empty corner fewer).
+            own = self.own
+            own[season] = k
+            self._set_empty(tuple(e for e in self.empty if e != k))
+            for other, (start, stop, nones) in t.season_run.items():
+                if other == season or other not in own:
+                    made[start:stop] = nones
         else:          # only the plays into this corner (its season's faces) change
-            for i in t.season_faces[season]:
-                made[i] = None
-        self._corners_changed()
+            start, stop, nones = t.season_run[season]
+            made[start:stop] = nones
+        self._corner_changed(k)
+
+    def wild_placed(self, k: int) -> bool:
+        """A wild went into corner ``k``; False when the board must be made anew instead (a corner without a
+        season: every season without a corner may play there)."""
+        corner = self.seat.corners[k]
+        if corner.season is None:
+            return False
+        start, stop, nones = self.t.season_run[corner.season]
+        self.made[start:stop] = nones
+        self._corner_changed(k)
+        return True
 
     def plays(self, i: int) -> tuple[tuple[Play, ...], tuple[Play, ...]]:
-        """(every play of face number ``i``, those that cost 1), in corner order."""
+        """(every play of face number ``i``, those that cost 1), in corner order: into its season's corner, or
+        any empty one while the season has none (FD-3.2)."""
         found = self.made[i]
-        if found is None:
-            t, corners, directions = self.t, self.seat.corners, self.seat.directions
-            face = t.faces[i]
-            made = t.plays[self.p][i]
-            every: list[Play] = []
-            ones: list[Play] = []
-            if face.value in t.value_set:
-                k = self.own.get(face.season)
-                targets = ([] if face.value in corners[k].cards else [k]) if k is not None else self.empty
-                for k in targets:
-                    every.append(made[k])
-                    if placement_cost(directions[k], corners[k], face.value) <= 1:
-                        ones.append(made[k])
-            found = self.made[i] = (tuple(every), tuple(ones))
+        if found is None:       # (every card's value is one of the game's values: the data checks it)
+            t = self.t
+            value = t.face_value[i]
+            k = self.own.get(t.face_season[i])
+            if k is not None:
+                corner = self.seat.corners[k]
+                found = t.corner_plays[self.p][i][k][
+                    0 if value in corner.cards else placement_cost(self.seat.directions[k], corner, value)]
+            elif not self.empty_wild:     # every empty corner takes a card at cost 1 (FD-4.1)
+                every = t.spread(self.p, i, self.empty)
+                found = (every, every)
+            else:
+                made, corners, directions = t.plays[self.p][i], self.seat.corners, self.seat.directions
+                found = (tuple(made[k] for k in self.empty),
+                         tuple(made[k] for k in self.empty if placement_cost(directions[k], corners[k], value) <= 1))
+            self.made[i] = found
         return found
 
 
@@ -290,14 +336,10 @@ def longest_run(values: set[int]) -> int:
 def placement_cost(direction: str, corner: Corner, value: int) -> int:
     """FD-4.1–4.4: 1 into an empty corner or at the open end (highest of ascending, lowest of descending),
     else 2. A wild of the same value, being replaced, does not count."""
-    others = set(corner.cards)
-    if corner.wild is not None and corner.wild != value:
-        others.add(corner.wild)
-    if not others:
-        return 1
-    if direction == ASC:
-        return 1 if max(others) < value else 2
-    return 1 if min(others) > value else 2
+    cards, wild = corner.cards, corner.wild
+    if direction == ASC:      # past every other value: the cards' highest and a wild's (one of value excepted)
+        return 2 if (cards and max(cards) >= value) or (wild is not None and wild > value) else 1
+    return 2 if (cards and min(cards) <= value) or (wild is not None and wild < value) else 1
 
 
 # ------------------------------------------------------------------------------------------------ outcome
@@ -911,9 +953,10 @@ class GameState:
 
     def _on_put_wild(self, action: PutWild, out: list[ev.Event] | None) -> None:
         seat = self.seats[self.active]
-        seat.board = None
         corner = seat.corners[action.corner]
         corner.wild = action.value
+        if seat.board is not None and not seat.board.wild_placed(action.corner):
+            seat.board = None
         if out is not None:
             out.append(ev.WildPlaced(self.active, action.corner, action.value, self.wild_from))
         why = self.wild_why

@@ -1,0 +1,42 @@
+"""The board each seat keeps for legal_actions (its plays by face, wild places, complete sets), updated move by
+move, always says what one made afresh from the corners says: under the default rules and the flags that
+change where cards and wilds may go."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from bridge.rules.fifteen_days import FIFTEEN_DAYS
+from bridge.rules.fifteen_days.state import Board, GameState
+from bridge.rules.playout import play_random_game
+
+
+def fresh_view(state: GameState, p: int) -> tuple:
+    board = Board(state.t, state.rules, state.seats[p], p)
+    return view_of(board)
+
+
+def view_of(board: Board) -> tuple:
+    return (tuple(board.plays(i) for i in range(len(board.made))), tuple(board.on_board), board.wild_spot,
+            board.complete)
+
+
+@pytest.mark.parametrize("flags", [{}, {"wild_needs_real_card": False}, {"wilds_count_for_animals": True}],
+                         ids=lambda f: next(iter(f), "default"))
+def test_the_kept_board_matches_one_made_afresh_after_every_move(fd_data, flags):
+    data = dataclasses.replace(fd_data, rules=dataclasses.replace(fd_data.rules, **flags))
+    checked = 0
+
+    def check(state, action, _events):
+        nonlocal checked
+        for p, seat in enumerate(state.seats):
+            if seat.board is not None:
+                assert view_of(seat.board) == fresh_view(state, p), f"seat {p} after {action}"
+                checked += 1
+        assert state.legal_actions() == state.copy().legal_actions(), str(action)
+
+    for players, seed in ((4, 11), (3, 12), (2, 13)):
+        play_random_game(FIFTEEN_DAYS, data, players, seed=seed, on_step=check)
+    assert checked > 300

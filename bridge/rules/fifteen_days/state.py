@@ -84,6 +84,7 @@ class Tables:
         self.draws = [tuple(Draw(p, i) for i in piles) for p in seats]
         self.refills = [tuple(Refill(p, i) for i in piles) for p in seats]
         self.takes = [tuple(Take(p, i) for i in columns) for p in seats]
+        self.draws_takes = [self.draws[p] + self.takes[p] for p in seats]
         self.take_discard = [Take(p, None) for p in seats]
         self.done = [Done(p) for p in seats]
         self.passes = [Pass(p) for p in seats]
@@ -174,13 +175,13 @@ class Seat:
     __slots__ = ("hand", "feathers", "corners", "directions", "face_id", "count", "faces", "board")
 
     def __init__(self, hand: list[int], feathers: int, corners: list[Corner], directions: tuple[str, ...],
-                 face_id: Sequence[int]) -> None:
+                 t: Tables) -> None:
         self.hand = hand
         self.feathers = feathers
         self.corners = corners
         self.directions = directions
-        self.face_id = face_id
-        self.count = [0] * (max(face_id, default=-1) + 1)
+        self.face_id = face_id = t.face_id
+        self.count = [0] * len(t.faces)
         for card in hand:
             self.count[face_id[card]] += 1
         self.faces = [i for i, n in enumerate(self.count) if n]
@@ -593,7 +594,8 @@ class GameState:
 
     def _draw_options(self, p: int, cls=Draw) -> list[Action]:
         made = (self.t.draws if cls is Draw else self.t.refills)[p]
-        return [made[i] for i, pile in enumerate(self.piles) if pile]
+        piles = self.piles
+        return list(made) if all(piles) else [made[i] for i, pile in enumerate(piles) if pile]
 
     def _take_options(self, p: int) -> list[Action]:
         made = self.t.takes[p]
@@ -607,11 +609,11 @@ class GameState:
         # board lists each face's placements (its season's corner, or any empty one while the season has none,
         # FD-3.2); a card costs 1 or 2 (placement_cost): with 2 or more to spare every placement is affordable.
         seat = self.seats[p]
+        spare = len(seat.hand) - 1      # the highest cost the hand can still pay
         if self.pending == "play":
-            base, discount = self.play_total, self.play_discount
-        else:
-            base, discount = 0, (self.rules.frog_discount if self.has_power(DISCOUNT) else 0)
-        spare = len(seat.hand) - 1 - base + discount  # the highest cost the hand can still pay
+            spare += self.play_discount - self.play_total
+        elif spare < 2:                 # (a discount is never negative: with 2 to spare it changes nothing)
+            spare += self.discount()
         if spare < 1:
             return []
         board = seat.board or self.board(p)
@@ -623,15 +625,16 @@ class GameState:
         return found
 
     def _wild_options(self, p: int) -> list[Action]:
-        if self.wild_supply <= 0:
-            return []
         seat = self.seats[p]
+        need = self.rules.wild_discard_count
+        if self.wild_supply <= 0 or len(seat.hand) < need:
+            return []
         board = seat.board or self.board(p)
         if not board.wild_spot:
             return []
         # The hand's faces that are on the board, each as often as it is in hand (at most the cards discarded:
         # more copies add no other choice).
-        need, on_board, count = self.rules.wild_discard_count, board.on_board, seat.count
+        on_board, count = board.on_board, seat.count
         candidates: list[int] = []
         for i in seat.faces:
             if on_board[i]:
@@ -668,8 +671,11 @@ class GameState:
         t = self.t
         if kind is None and self.actions_left > 0:    # the main decision: the most frequent
             piles, market = self.piles, self.market
-            found = list(t.draws[p]) if all(piles) else [draw for draw, pile in zip(t.draws[p], piles) if pile]
-            found += t.takes[p] if all(market) else [take for take, column in zip(t.takes[p], market) if column]
+            if all(piles) and all(market):
+                found = list(t.draws_takes[p])
+            else:
+                found = [draw for draw, pile in zip(t.draws[p], piles) if pile]
+                found += [take for take, column in zip(t.takes[p], market) if column]
             if self.discard and (self.rules.take_own_discard or self.discard[-1] not in self.fresh_discards):
                 found.append(t.take_discard[p])
             if self.wild_supply > 0:
@@ -791,25 +797,21 @@ class GameState:
     def _end_action(self, out: list[ev.Event] | None) -> None:
         self.pending = None
         self.power = None
-        if self.all_sets_complete(self.active):
+        seat = self.seats[self.active]
+        if (seat.board or self.board(self.active)).complete:       # all_sets_complete
             if self.rules.end_on_complete_sets == "immediately":
                 self._finish("complete_sets", out)
             else:
                 self.complete_at_end = True
 
-    def _pop_pile(self, pile: int, out: list[ev.Event] | None, told: Any) -> int:
-        """The top card of draw pile ``pile``; ``told(cards_left)`` is the event saying so, followed by the end
-        trigger when the pile is now empty (FD-9.2)."""
-        card = self.piles[pile].pop()
+    def _pile_emptied(self, pile: int, out: list[ev.Event] | None) -> None:
+        """Draw pile ``pile`` has just given its last card: the end trigger (FD-9.2). Told after the event of
+        the card taken from it."""
+        triggers = self.trigger is None
+        if triggers:
+            self.trigger = self.active
         if out is not None:
-            out.append(told(len(self.piles[pile])))
-        if not self.piles[pile]:
-            triggers = self.trigger is None
-            if triggers:
-                self.trigger = self.active
-            if out is not None:
-                out.append(ev.DrawPileEmptied(self.active, pile, triggers))
-        return card
+            out.append(ev.DrawPileEmptied(self.active, pile, triggers))
 
     def _to_discard(self, card: int, why: str, out: list[ev.Event] | None) -> None:
         self.seats[self.active].remove(card)
@@ -897,7 +899,12 @@ class GameState:
             self.draw_extra = (self.rules.squirrel_draw_count - self.rules.draw_count
                                if self.has_power(DRAW_DOWN) else 0)
             self.pending = "draw"
-        card = self._pop_pile(action.pile, out, lambda left: ev.CardDrawn(self.active, action.pile, left))
+        source = self.piles[action.pile]
+        card = source.pop()
+        if out is not None:
+            out.append(ev.CardDrawn(self.active, action.pile, len(source)))
+        if not source:
+            self._pile_emptied(action.pile, out)
         self.seats[self.active].add(card)
         if self.draw_left:
             self.draw_left -= 1
@@ -932,8 +939,12 @@ class GameState:
 
     def _on_refill(self, action: Refill, out: list[ev.Event] | None) -> None:
         column = self.refill_column
-        card = self._pop_pile(action.pile, out,
-                              lambda left: ev.ColumnRefilled(self.active, column, action.pile, left))
+        source = self.piles[action.pile]
+        card = source.pop()
+        if out is not None:
+            out.append(ev.ColumnRefilled(self.active, column, action.pile, len(source)))
+        if not source:
+            self._pile_emptied(action.pile, out)
         self.market[column].append(card)
         self.refill_left -= 1
         if self.refill_left == 0 or not any(self.piles):
@@ -1012,7 +1023,8 @@ class GameState:
     def _on_pay(self, action: Pay, out: list[ev.Event] | None) -> None:
         if not self.paying:
             self.paying = True
-            self._play_cost_event(out)
+            if out is not None:
+                self._play_cost_event(out)
         card = self._first(self.seats[self.active], action.card)
         assert card is not None
         self._to_discard(card, "payment", out)
@@ -1178,7 +1190,7 @@ def new_game(data: FifteenDaysData, players: int, *, mode: str | None = None, se
         directions = data.board_of_seat(seat).corners
         hand = [deck.pop() for _ in range(rules.starting_hand)]
         state.seats.append(Seat(hand, rules.feathers_per_player, [Corner() for _ in directions], directions,
-                                t.face_id))
+                                t))
     state.market = [[deck.pop() for _ in range(rules.market_column_height)] for _ in range(rules.market_columns)]
     state.discard = [deck.pop()]
     half = (len(deck) + 1) // 2                   # FD-1.6: the larger half is the first (left) pile
@@ -1267,7 +1279,7 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
         seasons = [c.season for c in corners if c.season is not None]
         if len(seasons) != len(set(seasons)):
             raise corners_at.error("two corners hold the same season (FD-3.2)")
-        state.seats.append(Seat(hand, feathers, corners, directions, t.face_id))
+        state.seats.append(Seat(hand, feathers, corners, directions, t))
     n = len(state.seats)
 
     def seat_or_none(place: r.At, value: Any) -> int | None:

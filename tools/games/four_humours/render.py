@@ -158,6 +158,7 @@ class Renderer:
         self.lang = lang
         self.colours = layouts.colours
         self._art_listing: tuple[int, frozenset[str]] | None = None
+        self._art_looked = 0   # time.monotonic_ns() when the art folder's time was last looked at
         # Asked for once per card of a big game, made once: the default resolution's lines, each step's line,
         # the map tiles by id.
         self._default_steps: tuple[tuple[Step, _Text], ...] | None = None
@@ -226,18 +227,25 @@ class Renderer:
         return {}
 
     def _art_names(self) -> frozenset[str]:
-        """The names in the game's ``art/`` folder as it is now, casefolded (as :func:`find_art` compares them);
-        listed again whenever the folder's time changed (or may still change within its time tick)."""
+        """The names in the game's ``art/`` folder as it is now (as of a tenth of a second ago at most),
+        casefolded (as :func:`find_art` compares them); listed again whenever the folder's time changed (or may
+        still change within its time tick)."""
+        # The folder's time is looked at again only after a tenth of a second: the keys of a 10,000-card game
+        # ask about every card in a row, and 10,000 stats were a tenth of its rebuild's keys.
+        now = time.monotonic_ns()
+        if self._art_listing is not None and now - self._art_looked < 100_000_000:
+            return self._art_listing[1]
         folder = str(self.game_dir / "art")
         try:
             stamp = os.stat(folder).st_mtime_ns
             if self._art_listing is not None and self._art_listing[0] == stamp:
+                self._art_looked = now
                 return self._art_listing[1]
             names = frozenset(name.casefold() for name in os.listdir(folder))
         except OSError:
             return frozenset()
         if time.time_ns() - stamp > 2_000_000_000:
-            self._art_listing = (stamp, names)
+            self._art_listing, self._art_looked = (stamp, names), now
         return names
 
     def _art_file(self, head: str, ident: str) -> Path | None:

@@ -1,6 +1,6 @@
 """The board each seat keeps for legal_actions (its plays by face, wild places, complete sets), updated move by
-move, always says what one made afresh from the corners says: under the default rules and the flags that
-change where cards and wilds may go."""
+move, always says what the rules say of the corners as they are (the plays) and what a board made afresh says
+(the rest): under the default rules and the flags that change where cards and wilds may go."""
 
 from __future__ import annotations
 
@@ -9,13 +9,30 @@ import dataclasses
 import pytest
 
 from bridge.rules.fifteen_days import FIFTEEN_DAYS
-from bridge.rules.fifteen_days.state import Board, GameState
+from bridge.rules.fifteen_days.actions import Play
+from bridge.rules.fifteen_days.state import Board, GameState, placement_cost
 from bridge.rules.playout import play_random_game
+
+
+def expected_plays(state: GameState, p: int, i: int) -> tuple:
+    """Face number ``i``'s plays on seat ``p``'s board read from the rules: into its season's corner unless that
+    holds its value, else into every corner without a season (FD-3.2); those costing 1 (FD-4)."""
+    seat, face = state.seats[p], state.t.faces[i]
+    own = [k for k, corner in enumerate(seat.corners) if corner.season == face.season]
+    if own:
+        targets = [] if face.value in seat.corners[own[0]].cards else own
+    else:
+        targets = [k for k, corner in enumerate(seat.corners) if corner.season is None]
+    every = tuple(Play(p, face, k) for k in targets)
+    ones = tuple(Play(p, face, k) for k in targets
+                 if placement_cost(seat.directions[k], seat.corners[k], face.value) == 1)
+    return every, ones
 
 
 def fresh_view(state: GameState, p: int) -> tuple:
     board = Board(state.t, state.rules, state.seats[p], p)
-    return view_of(board)
+    plays = tuple(expected_plays(state, p, i) for i in range(len(state.t.faces)))
+    return plays, tuple(board.on_board), board.wild_spot, board.complete
 
 
 def view_of(board: Board) -> tuple:

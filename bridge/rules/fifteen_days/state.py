@@ -98,6 +98,7 @@ class Tables:
         self.pays = [tuple(Pay(p, face) for face in self.faces) for p in seats]
         self.discards = [tuple(Discard(p, face) for face in self.faces) for p in seats]
         self.feathers = [tuple((animal, Feather(p, animal)) for animal in self.animals) for p in seats]
+        self.put_wilds = [[{v: PutWild(p, k, v) for v in self.values} for k in corners] for p in seats]
         self._take_wilds: dict[tuple[int, tuple[int, ...]], TakeWild] = {}
         self._wild_lists: dict[tuple[int, tuple[int, ...]], list[TakeWild]] = {}
 
@@ -609,6 +610,8 @@ class GameState:
         # board lists each face's placements (its season's corner, or any empty one while the season has none,
         # FD-3.2); a card costs 1 or 2 (placement_cost): with 2 or more to spare every placement is affordable.
         seat = self.seats[p]
+        if not seat.faces:
+            return []
         spare = len(seat.hand) - 1      # the highest cost the hand can still pay
         if self.pending == "play":
             spare += self.play_discount - self.play_total
@@ -695,7 +698,8 @@ class GameState:
         if kind == "refill":
             return self._draw_options(p, Refill)
         if kind == "wild":
-            return [PutWild(p, k, v) for k, v in self.wild_spots(p, self.wild_from)]
+            put = t.put_wilds[p]
+            return [put[k][v] for k, v in self.wild_spots(p, self.wild_from)]
         if kind == "play":
             found = []
             if not self.paying and (self.rules.play_many_cards or self.play_placed == 0):

@@ -29,7 +29,7 @@ import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator, Protocol
 from urllib.parse import unquote, urlparse
 
 from bridge.luabundle import find_requires, is_bundle, LuaSyntaxError, unbundle
@@ -184,9 +184,23 @@ def _walk(objects: list, add) -> Iterator[_Walked]:
         stack.append((children, 0, depth + 1, obj))
 
 
+class UrlMemo(Protocol):
+    """What :func:`check_data` may be given to remember each object's URLs between checks (a build keeps them
+    beside the save's object texts, :class:`tools.save.save.ObjectTexts`): finding them means walking every
+    value below every object, and a 10,000-card save has 165,000 nested tables."""
+
+    def urls(self, obj: dict[str, Any]) -> list[tuple[str, str]] | None:
+        """The ``(key, url)`` pairs found below ``obj`` when it had the same value, or None."""
+
+    def remember(self, obj: dict[str, Any], urls: list[tuple[str, str]]) -> None:
+        """Keep the pairs just found below ``obj``."""
+
+
 def check_data(data: dict[str, Any], source: str = "<save>", *,
-               max_pixels: int = DEFAULT_MAX_PIXELS) -> CheckReport:
-    """Lint a parsed save or Saved Object (see the module docstring for the findings)."""
+               max_pixels: int = DEFAULT_MAX_PIXELS, memo: UrlMemo | None = None) -> CheckReport:
+    """Lint a parsed save or Saved Object (see the module docstring for the findings).
+
+    ``memo`` answers the URLs of objects whose value it knows (the findings are the same with or without it)."""
     report = CheckReport(source)
     add = report.findings.append
     objects = data.get("ObjectStates")
@@ -198,7 +212,7 @@ def check_data(data: dict[str, Any], source: str = "<save>", *,
         _check_scripts(w.obj, w.where, add)
     if not is_saved_object(data):
         _check_global_script(data, add)
-    _check_urls(data, walked, add, max_pixels)
+    _check_urls(data, walked, add, max_pixels, memo)
     return report
 
 
@@ -456,17 +470,29 @@ def _check_image_file(path: Path, where: str, key: str, add, cache: dict, max_pi
                     f"{key} file {shown} is {w} x {h} px; keep each side ≤ {MAX_SIDE} px"))
 
 
-def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: int) -> None:
-    sources: list[tuple[str, dict]] = [("Global", {k: v for k, v in data.items() if k != "ObjectStates"})]
-    sources += [(w.where, w.obj) for w in walked]
+def _object_urls(obj: dict[str, Any], memo: UrlMemo | None) -> Iterable[tuple[str, str]]:
+    if memo is None:
+        return _urls(obj)
+    found = memo.urls(obj)
+    if found is None:
+        found = list(_urls(obj))
+        memo.remember(obj, found)
+    return found
+
+
+def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: int,
+                memo: UrlMemo | None = None) -> None:
+    sources: list[tuple[str, Iterable[tuple[str, str]]]] = [
+        ("Global", _urls({k: v for k, v in data.items() if k != "ObjectStates"}))]
+    sources += [(w.where, _object_urls(w.obj, memo)) for w in walked]
     cache: dict[Path, bool] = {}
     # A deck's cards repeat their sheet's URLs: a URL is parsed once and a plain file looked up once.
     parsed: dict[str, Path | None | UnsafeURL] = {}
     states: dict[Path, str | None] = {}
     local_count = 0
     first_local: str | None = None
-    for where, value in sources:
-        for key, url in _urls(value):
+    for where, pairs in sources:
+        for key, url in pairs:
             path = parsed.get(url, parsed)
             if path is parsed:
                 try:

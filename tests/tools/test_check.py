@@ -95,6 +95,38 @@ def test_local_images_missing_cmyk_and_oversized(tmp_path):
     assert {("error", "image-mode"), ("warning", "image-size"), ("error", "image-missing")} <= found
 
 
+def test_a_url_memo_changes_no_finding_and_cannot_hide_a_file_deleted_since(tmp_path):
+    from tools.save import dumps
+    from tools.save.save import ObjectTexts
+
+    data = good_save(tmp_path)
+    plain = check_data(data)
+    first = ObjectTexts()
+    dumps(data, known=first)
+    assert check_data(data, memo=first).findings == plain.findings
+    # The next build's memo gives every card's URLs back without walking the cards ...
+    later = ObjectTexts.from_bytes(first.to_bytes())
+    again = good_save(tmp_path)
+    dumps(again, known=later)
+    cards = again["ObjectStates"][0]["ContainedObjects"]
+    assert all(later.urls(c) == [("FaceURL", c["CustomDeck"]["3"]["FaceURL"]),
+                                 ("BackURL", c["CustomDeck"]["3"]["BackURL"])] for c in cards)
+    # ... and each URL is still looked up: a face deleted since is missing (reported once, as without a memo).
+    (tmp_path / "face.png").unlink()
+    found = check_data(again, memo=later).findings
+    assert found == check_data(again).findings
+    assert [f.code for f in found].count("image-missing") == 1 and check_data(again).exit_status == 1
+
+
+def test_a_url_memo_gives_nothing_for_an_object_it_did_not_encode(tmp_path):
+    from tools.save.save import ObjectTexts
+
+    memo = ObjectTexts()
+    card_data = good_save(tmp_path)["ObjectStates"][0]["ContainedObjects"][0]
+    memo.remember(card_data, [("FaceURL", "file:///elsewhere.png")])
+    assert memo.urls(card_data) is None and not memo.changed
+
+
 def test_scripts_empty_global_and_unbundled_require(tmp_path):
     data = good_save(tmp_path)
     data["LuaScript"] = ""

@@ -254,18 +254,25 @@ def save_bytes(save: Save) -> bytes:
     return dumps(save.to_json()).encode("utf-8")
 
 
-_TEXTS_MAGIC = b"ttsmod-object-texts-2\n"
+_TEXTS_MAGIC = b"ttsmod-object-texts-3\n"
 
 
 class ObjectTexts:
     """The save text of objects, by what they are: the key is the object's nesting level and a digest of its
     pickle (made in C), which fixes its value and so its indented text. A big game's save is mostly
     thousands of cards that an edit leaves as they were; their texts are taken from the previous build's instead
-    of being encoded again in Python (the build keeps :meth:`to_bytes` in its cache folder)."""
+    of being encoded again in Python (the build keeps :meth:`to_bytes` in its cache folder).
 
-    def __init__(self, texts: dict[bytes, str] | None = None) -> None:
+    It is also the :class:`tools.check.UrlMemo` of the check that follows :func:`dumps`: the URLs found below an
+    object are kept with its text, and an object named by the same key has the same URLs."""
+
+    def __init__(self, texts: dict[bytes, str] | None = None, urls: dict[bytes, bytes] | None = None) -> None:
         self.previous = texts or {}
         self.used: dict[bytes, str] = {}
+        self._previous_urls = urls or {}          # key → the JSON of its (key, url) pairs, decoded when asked
+        self._used_urls: dict[bytes, bytes] = {}
+        self._found_urls = False                  # whether remember() added pairs the previous build lacked
+        self._keys: dict[int, tuple[dict[str, Any], bytes]] = {}   # id(object) → (the object, its key)
 
     def text(self, value: dict[str, Any], level: int) -> str:
         try:
@@ -280,13 +287,35 @@ class ObjectTexts:
         if text is None:
             text = _value(value, level)
         self.used[key] = text
+        self._keys[id(value)] = (value, key)
         return text
+
+    def _key(self, obj: dict[str, Any]) -> bytes | None:
+        known = self._keys.get(id(obj))
+        return known[1] if known is not None and known[0] is obj else None
+
+    def urls(self, obj: dict[str, Any]) -> list[tuple[str, str]] | None:
+        """The ``(key, url)`` pairs kept for ``obj`` (an object whose text this gave), or None."""
+        key = self._key(obj)
+        raw = None if key is None else self._used_urls.get(key) or self._previous_urls.get(key)
+        if raw is None:
+            return None
+        self._used_urls[key] = raw
+        return [(name, url) for name, url in json.loads(raw)]
+
+    def remember(self, obj: dict[str, Any], urls: list[tuple[str, str]]) -> None:
+        """Keep the pairs found below ``obj`` with its text (nothing when this did not give its text)."""
+        key = self._key(obj)
+        if key is not None:
+            self._used_urls[key] = json.dumps(urls, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+            self._found_urls = True
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "ObjectTexts":
         """The texts :meth:`to_bytes` gave; none when ``data`` is not such bytes (then every text is made
         again)."""
         texts: dict[bytes, str] = {}
+        urls: dict[bytes, bytes] = {}
         at = len(_TEXTS_MAGIC) + 4
         # A checksum of all that follows: a damaged text would otherwise go into a save unseen.
         if (not data.startswith(_TEXTS_MAGIC) or len(data) < at
@@ -298,22 +327,33 @@ class ObjectTexts:
                 text = data[at + 22:at + 22 + size]
                 if len(key) != 18 or len(text) != size:
                     return cls()
-                texts[key] = text.decode("utf-8")
                 at += 22 + size
+                listed = int.from_bytes(data[at:at + 4], "big")
+                pairs = data[at + 4:at + 4 + listed]
+                if at + 4 > len(data) or len(pairs) != listed:
+                    return cls()
+                texts[key] = text.decode("utf-8")
+                if listed:   # 0: no URLs kept for this object (an empty list is "[]")
+                    urls[key] = pairs
+                at += 4 + listed
         except UnicodeDecodeError:
             return cls()
-        return cls(texts)
+        return cls(texts, urls)
 
     @property
     def changed(self) -> bool:
-        """Whether the texts used differ from those given (so they are worth keeping again)."""
-        return self.used.keys() != self.previous.keys()
+        """Whether the texts used differ from those given, or URLs were found that were not kept (so they are
+        worth keeping again)."""
+        return self._found_urls or self.used.keys() != self.previous.keys()
 
     def to_bytes(self) -> bytes:
-        """The texts used so far, for :meth:`from_bytes` in a later build."""
+        """The texts used so far, with the URLs found or kept for them, for :meth:`from_bytes` in a later
+        build."""
         parts = []
+        urls = self._used_urls
         for key, text in self.used.items():
             raw = text.encode("utf-8")
-            parts += (key, len(raw).to_bytes(4, "big"), raw)
+            pairs = urls.get(key) or self._previous_urls.get(key) or b""
+            parts += (key, len(raw).to_bytes(4, "big"), raw, len(pairs).to_bytes(4, "big"), pairs)
         payload = b"".join(parts)
         return _TEXTS_MAGIC + zlib.crc32(payload).to_bytes(4, "big") + payload

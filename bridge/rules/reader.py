@@ -15,8 +15,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from dataclasses import fields
 from typing import Any, Callable, Container
 
@@ -50,15 +48,24 @@ def _snapshot_error(file: str, entry: str | None, path: str | None, message: str
     return SnapshotError(path or "", message)
 
 
-@dataclass(frozen=True)
 class At:
-    """Where a value sits (file, entry, field path) so that any problem becomes a precise error."""
+    """Where a value sits (file, entry, field path) so that any problem becomes a precise error.
 
-    file: str
-    entry: str | None = None
-    field: str | None = None
-    make: Callable[[str, str | None, str | None, str], Exception] = dataclass_field(
-        default=_data_error, compare=False, repr=False)
+    A place is made for every value read and is almost never asked where it is: :meth:`sub` keeps its parent
+    and key, and the field path (``slots[2].humours``) is spelt out only when asked for (by an error). Places
+    are values: equal when their file, entry and field are, and never changed once made.
+    """
+
+    __slots__ = ("file", "entry", "make", "_parent", "_key", "_field")
+
+    def __init__(self, file: str, entry: str | None = None, field: str | None = None,
+                 make: Callable[[str, str | None, str | None, str], Exception] = _data_error) -> None:
+        self.file = file
+        self.entry = entry
+        self.make = make
+        self._parent: At | None = None   # set (with _key) until the field path is spelt out
+        self._key: str | int | None = None
+        self._field = field
 
     @classmethod
     def data(cls, file: str, entry: str | None = None, field: str | None = None) -> "At":
@@ -70,20 +77,50 @@ class At:
         """A place in a snapshot (``players[0].hand``): errors are :class:`~bridge.rules.errors.SnapshotError`."""
         return cls("", None, path, _snapshot_error)
 
+    @property
+    def field(self) -> str | None:
+        """The path of keys and indices from the entry to this place (None at the entry itself)."""
+        if self._parent is not None:
+            # Spelt out from the nearest place that knows its path, down: no recursion on the nesting.
+            chain: list[At] = []
+            place: At | None = self
+            while place is not None and place._parent is not None:
+                chain.append(place)
+                place = place._parent
+            for place in reversed(chain):
+                above, key = place._parent._field, place._key   # type: ignore[union-attr]
+                if isinstance(key, int):
+                    place._field = f"{above or ''}[{key}]"
+                else:
+                    place._field = f"{above}.{key}" if above else key
+                place._parent = None
+        return self._field
+
     def sub(self, key: str | int) -> "At":
         """The place of ``key`` (a table key or an array index) below this one."""
-        if isinstance(key, int):
-            path = f"{self.field or ''}[{key}]"
-        else:
-            path = f"{self.field}.{key}" if self.field else key
-        # What the frozen dataclass's __init__ does, without its per-field object.__setattr__: readers call
-        # this for every value of a snapshot, on every bridge request.
-        place = object.__new__(At)
-        place.__dict__.update(file=self.file, entry=self.entry, field=path, make=self.make)
+        # Readers call this for every value of a snapshot, on every bridge request, and of a game's data:
+        # a 10,000-card game reads 250,000 values.
+        place = _new_place(At)
+        place.file, place.entry, place.make = self.file, self.entry, self.make
+        place._parent, place._key, place._field = self, key, None
         return place
 
     def error(self, message: str) -> Exception:
         return self.make(self.file, self.entry, self.field, message)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, At):
+            return NotImplemented
+        return (self.file, self.entry, self.field) == (other.file, other.entry, other.field)
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.entry, self.field))
+
+    def __repr__(self) -> str:
+        return f"At(file={self.file!r}, entry={self.entry!r}, field={self.field!r})"
+
+
+_new_place = object.__new__
 
 
 def show(value: Any) -> str:

@@ -36,7 +36,7 @@ from bridge.rules.fifteen_days import events as ev
 from bridge.rules.fifteen_days.actions import (
     Action, Discard, Done, Draw, EndTurn, Face, Feather, Pass, Pay, Play, PutWild, Refill, Take, TakeWild)
 from bridge.rules.fifteen_days.records import (
-    ASC, DISCOUNT, DRAW_DOWN, HAND_LIMIT, TAKE_UP, FifteenDaysData)
+    ASC, CORNERS_PER_BOARD, DISCOUNT, DRAW_DOWN, HAND_LIMIT, TAKE_UP, FifteenDaysData)
 from bridge.rules.random import SeededRandom
 
 GAME_ID = "fifteen-days"
@@ -76,11 +76,13 @@ class Tables:
         self.animal_power = {animal.id: animal.power for animal in data.animals}
         self.animal_of_season = {animal.season: animal.id for animal in data.animals}
         self.power_animal = {animal.power: animal.id for animal in data.animals}
+        self.otter = self.power_animal.get(HAND_LIMIT)    # the animal whose power raises the hand limit
         self.values = tuple(self.rules.values)
         self.value_set = frozenset(self.values)
         # The actions legal_actions lists, made once (actions are frozen values): seat -> ...
         seats = range(data.info.max_players)
-        piles, columns, corners = range(self.rules.draw_piles), range(self.rules.market_columns), range(8)
+        piles, columns = range(self.rules.draw_piles), range(self.rules.market_columns)
+        corners = range(CORNERS_PER_BOARD)              # every board has as many (the data checks it)
         self.draws = [tuple(Draw(p, i) for i in piles) for p in seats]
         self.refills = [tuple(Refill(p, i) for i in piles) for p in seats]
         self.takes = [tuple(Take(p, i) for i in columns) for p in seats]
@@ -94,7 +96,10 @@ class Tables:
         # corner holds the value), 1, 2 (a play that is not among those costing 1).
         self.corner_plays = [[tuple((NO_PLAYS, ((play,), (play,)), ((play,), ())) for play in row) for row in rows]
                              for rows in self.plays]
-        self._spread: dict[tuple[int, int, tuple[int, ...]], tuple[Play, ...]] = {}
+        # A face's plays into a set of corners (bit k: corner k), each costing 1: by seat, face number, set.
+        self.spread = [[[(every, every) for every in (tuple(made[k] for k in corners if mask >> k & 1)
+                                                      for mask in range(1 << len(corners)))]
+                        for made in rows] for rows in self.plays]
         self.pays = [tuple(Pay(p, face) for face in self.faces) for p in seats]
         self.discards = [tuple(Discard(p, face) for face in self.faces) for p in seats]
         self.feathers = [tuple((animal, Feather(p, animal)) for animal in self.animals) for p in seats]
@@ -112,15 +117,6 @@ class Tables:
                 self._wild_lists.clear()
             found = self._wild_lists[key] = [self.take_wild(p, combo)
                                              for combo in sorted(set(combinations(candidates, need)))]
-        return found
-
-    def spread(self, p: int, i: int, corners: tuple[int, ...]) -> tuple[Play, ...]:
-        """Seat ``p``'s plays of face number ``i`` into each of ``corners`` (cached: the lists repeat)."""
-        key = (p, i, corners)
-        found = self._spread.get(key)
-        if found is None:
-            made = self.plays[p][i]
-            found = self._spread[key] = tuple(made[k] for k in corners)
         return found
 
     def take_wild(self, p: int, combo: tuple[int, ...]) -> TakeWild:
@@ -185,7 +181,7 @@ class Seat:
         self.count = [0] * len(t.faces)
         for card in hand:
             self.count[face_id[card]] += 1
-        self.faces = [i for i, n in enumerate(self.count) if n]
+        self.faces = sorted({face_id[card] for card in hand})
         self.board: Board | None = None
 
     def copy(self) -> "Seat":
@@ -223,8 +219,8 @@ class Board:
     (``wild_spot``), and whether every set is complete (``complete``). The engine tells it of every change of a
     corner (:meth:`placed`, :meth:`wild_placed`) or drops it (``Seat.board = None``) to have it made anew."""
 
-    __slots__ = ("t", "seat", "p", "own", "empty", "empty_wild", "made", "on_board", "needs_real", "spot", "full",
-                 "wild_spot", "complete")
+    __slots__ = ("t", "seat", "p", "own", "empty", "empty_mask", "empty_wild", "made", "on_board", "needs_real", "size", "spot",
+                 "full", "wild_spot", "complete")
 
     def __init__(self, t: "Tables", rules: Any, seat: Seat, p: int) -> None:
         self.t, self.seat, self.p = t, seat, p
@@ -246,6 +242,7 @@ class Board:
                 on_board[face_id[card]] = True
         self.on_board = on_board
         self.needs_real = rules.wild_needs_real_card
+        self.size = len(t.values)
         self.spot = [False] * len(corners)
         self.full = [False] * len(corners)
         for k in range(len(corners)):
@@ -253,6 +250,7 @@ class Board:
 
     def _set_empty(self, empty: tuple[int, ...]) -> None:
         self.empty = empty
+        self.empty_mask = sum(1 << k for k in empty)
         corners = self.seat.corners
         self.empty_wild = any(corners[k].wild is not None for k in empty)
 
@@ -261,7 +259,7 @@ class Board:
         # its wild a value none of them has (play replaces it, snapshots are checked): so a corner lacks a value
         # exactly when it holds fewer cards than there are values, and its set is complete when its cards and
         # wild number as many as the values.
-        corner, size = self.seat.corners[k], len(self.t.values)
+        corner, size = self.seat.corners[k], self.size
         cards, wild = corner.cards, corner.wild
         self.spot[k] = (wild is None and (bool(cards) or not (self.needs_real or corner.season is not None))
                         and len(cards) < size)
@@ -313,8 +311,7 @@ class Board:
                 found = t.corner_plays[self.p][i][k][
                     0 if value in corner.cards else placement_cost(self.seat.directions[k], corner, value)]
             elif not self.empty_wild:     # every empty corner takes a card at cost 1 (FD-4.1)
-                every = t.spread(self.p, i, self.empty)
-                found = (every, every)
+                found = t.spread[self.p][i][self.empty_mask]
             else:
                 made, corners, directions = t.plays[self.p][i], self.seat.corners, self.seat.directions
                 found = (tuple(made[k] for k in self.empty),
@@ -477,7 +474,7 @@ class GameState:
         return lent is not None and t.animal_power[lent] == power
 
     def hand_limit(self, seat: int) -> int:
-        otter = self.t.power_animal.get(HAND_LIMIT)
+        otter = self.t.otter
         if (otter is not None and self.owner.get(otter) == seat) or (seat == self.active and self.otter_turn):
             return self.rules.otter_limit
         return self.rules.hand_limit
@@ -487,7 +484,8 @@ class GameState:
 
     def owed(self) -> int:
         """Cards the Play action in progress still has to pay."""
-        return max(0, self.play_total - self.play_discount) - self.play_paid
+        total = self.play_total - self.play_discount       # the discount pays at most the whole total
+        return (total if total > 0 else 0) - self.play_paid
 
     def season_count(self, seat: int, season: str) -> int:
         """Cards of ``season`` on ``seat``'s board for the animals (FD-6.2; wilds by AMB-FD-02)."""
@@ -990,34 +988,34 @@ class GameState:
     def _on_play(self, action: Play, out: list[ev.Event] | None) -> None:
         # Legal (from legal_actions, or checked by apply): the card and the cost without play_check's checks.
         seat = self.seats[self.active]
-        card = self._first(seat, action.card)
+        face, k = action.card, action.corner
+        season, value = face.season, face.value
+        card = self._first(seat, face)
         assert card is not None
-        cost = placement_cost(seat.directions[action.corner], seat.corners[action.corner], action.card.value)
+        corner = seat.corners[k]
+        cost = placement_cost(seat.directions[k], corner, value)
         if self.pending is None:
             self._begin("play", out)
             self.pending = "play"
             self.play_total = self.play_placed = self.play_paid = 0
             self.play_discount = self.discount()
             self.paying = False
-        seat = self.seats[self.active]
-        corner = seat.corners[action.corner]
         seat.remove(card)
         opened = corner.season is None
-        replaced = corner.wild == action.card.value
-        corner.cards[action.card.value] = card
-        corner.season = action.card.season
+        replaced = corner.wild == value
+        corner.cards[value] = card
+        corner.season = season
         if replaced:
             corner.wild = None
         if seat.board is not None:
-            seat.board.placed(action.corner, card, opened)
+            seat.board.placed(k, card, opened)
         self.play_total += cost
         self.play_placed += 1
         if out is not None:
-            out.append(ev.CardPlayed(self.active, self.t.ids[card], action.card.season, action.card.value,
-                                     action.corner, cost, replaced))
-        self._update_animal(action.card.season, out)
+            out.append(ev.CardPlayed(self.active, self.t.ids[card], season, value, k, cost, replaced))
+        self._update_animal(season, out)
         if replaced:
-            self._await_wild("move", action.corner, out)
+            self._await_wild("move", k, out)
 
     def _play_cost_event(self, out: list[ev.Event] | None) -> None:
         discount = min(self.play_discount, self.play_total)

@@ -249,10 +249,12 @@ class Board:
             self._corner_changed(k)
 
     def _set_empty(self, empty: tuple[int, ...]) -> None:
-        self.empty = empty
-        self.empty_mask = sum(1 << k for k in empty)
         corners = self.seat.corners
-        self.empty_wild = any(corners[k].wild is not None for k in empty)
+        mask, wild = 0, False
+        for k in empty:
+            mask |= 1 << k
+            wild = wild or corners[k].wild is not None
+        self.empty, self.empty_mask, self.empty_wild = empty, mask, wild
 
     def _corner_changed(self, k: int) -> None:
         # A corner's real cards have values of the game (the data checks every card's value) and distinct, and
@@ -278,7 +280,7 @@ class Board:
             # and those of every season still without a corner (one empty corner fewer).
             own = self.own
             own[season] = k
-            self._set_empty(tuple(e for e in self.empty if e != k))
+            self._set_empty(tuple([e for e in self.empty if e != k]))
             for other, (start, stop, nones) in t.season_run.items():
                 if other == season or other not in own:
                     made[start:stop] = nones

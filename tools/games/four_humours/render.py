@@ -243,6 +243,8 @@ class Renderer:
                 return self._art_listing[1]
             names = frozenset(name.casefold() for name in os.listdir(folder))
         except OSError:
+            # No art folder (most sample games): nothing to list, and no need to ask again at once either.
+            self._art_listing, self._art_looked = (-1, frozenset()), now
             return frozenset()
         if time.time_ns() - stamp > 2_000_000_000:
             self._art_listing, self._art_looked = (stamp, names), now

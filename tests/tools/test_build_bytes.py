@@ -101,6 +101,30 @@ def test_object_texts_of_a_previous_save_give_the_standard_text_of_the_next_one(
     assert dumps(_table(31), known=grown) == standard(_table(31))
 
 
+def test_object_texts_keep_the_urls_found_below_each_object_for_the_next_build():
+    from tools.save.save import ObjectTexts
+
+    first = ObjectTexts()
+    data = _table(3)
+    dumps(data, known=first)
+    cards = data["ObjectStates"][0]["ContainedObjects"]
+    board = data["ObjectStates"][1]
+    first.remember(cards[0], [("FaceURL", "file:///a/ü.png"), ("BackURL", "https://x/b.jpg?q=1&r=2")])
+    first.remember(cards[1], [])
+    first.remember(cards[2], [("FaceURL", "file:///nul\0.png")])   # not kept: found again next time
+    first.remember(board, [])
+    later = ObjectTexts.from_bytes(first.to_bytes())
+    again = _table(3)
+    dumps(again, known=later)
+    cards = again["ObjectStates"][0]["ContainedObjects"]
+    assert later.urls(cards[0]) == [("FaceURL", "file:///a/ü.png"), ("BackURL", "https://x/b.jpg?q=1&r=2")]
+    assert later.urls(cards[1]) == []
+    assert later.urls(cards[2]) is None
+    assert later.urls(again["ObjectStates"][1]) == []
+    assert later.urls(again["ObjectStates"][0]) is None   # a deck's text is not kept whole, nor its URLs
+    assert not later.changed
+
+
 def _flip(at: int):
     def flip(raw: bytes) -> bytes:
         return raw[:at] + bytes([raw[at] ^ 0x20]) + raw[at + 1:]

@@ -269,7 +269,7 @@ class ObjectTexts:
     def __init__(self, texts: dict[bytes, str] | None = None, urls: dict[bytes, bytes] | None = None) -> None:
         self.previous = texts or {}
         self.used: dict[bytes, str] = {}
-        self._previous_urls = urls or {}          # key → the JSON of its (key, url) pairs, decoded when asked
+        self._previous_urls = urls or {}          # key → its (key, url) pairs as text, split when asked
         self._used_urls: dict[bytes, bytes] = {}
         self._found_urls = False                  # whether remember() added pairs the previous build lacked
         self._keys: dict[int, tuple[dict[str, Any], bytes]] = {}   # id(object) → (the object, its key)
@@ -301,13 +301,19 @@ class ObjectTexts:
         if raw is None:
             return None
         self._used_urls[key] = raw
-        return [(name, url) for name, url in json.loads(raw)]
+        parts = raw.decode("utf-8").split("\0")
+        if parts[0] != "u" or len(parts) % 2 == 0:
+            return None   # not what remember() wrote: walked again
+        return list(zip(parts[1::2], parts[2::2]))
 
     def remember(self, obj: dict[str, Any], urls: list[tuple[str, str]]) -> None:
         """Keep the pairs found below ``obj`` with its text (nothing when this did not give its text)."""
         key = self._key(obj)
-        if key is not None:
-            self._used_urls[key] = json.dumps(urls, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        # Kept as NUL-separated text after a "u" (so that no URLs is not nothing kept): a JSON list per card took
+        # longer to read back than the walk it saves. A URL holding a NUL (no file or web address does) is
+        # found by the walk each time instead.
+        if key is not None and not any("\0" in name or "\0" in url for name, url in urls):
+            self._used_urls[key] = "\0".join(["u", *(part for pair in urls for part in pair)]).encode("utf-8")
             self._found_urls = True
 
     @classmethod
@@ -333,7 +339,7 @@ class ObjectTexts:
                 if at + 4 > len(data) or len(pairs) != listed:
                     return cls()
                 texts[key] = text.decode("utf-8")
-                if listed:   # 0: no URLs kept for this object (an empty list is "[]")
+                if listed:   # 0: no URLs kept for this object (no URLs at all is "u")
                     urls[key] = pairs
                 at += 4 + listed
         except UnicodeDecodeError:

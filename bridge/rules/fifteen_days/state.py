@@ -165,11 +165,15 @@ class Corner:
 
 class Seat:
     """One player's hand (card numbers), feathers and board. ``count`` (copies of each face number in the hand)
-    and ``faces`` (the face numbers in the hand, each once, ascending) follow the hand: the engine changes a
-    hand only through :meth:`add` and :meth:`remove`. ``board`` is what legal_actions derives from the corners
-    (:class:`Board`), made on demand and dropped whenever a corner changes."""
+    and ``faces`` (the face numbers in the hand, each once, ascending) follow the hand, ``on_board`` (by face
+    number: a real card of it is on the board) the board, and ``matched`` (cards in hand whose face is on the
+    board) both: the engine changes a hand only through :meth:`add` and :meth:`remove`, and puts a card on the
+    board only through :meth:`placed` (real cards never leave a board). ``board`` is what legal_actions derives
+    from the corners (:class:`Board`), made on demand and told of every change of a corner (or dropped, to be
+    made anew)."""
 
-    __slots__ = ("hand", "feathers", "corners", "directions", "face_id", "count", "faces", "board")
+    __slots__ = ("hand", "feathers", "corners", "directions", "face_id", "count", "faces", "on_board", "matched",
+                 "board")
 
     def __init__(self, hand: list[int], feathers: int, corners: list[Corner], directions: tuple[str, ...],
                  t: Tables) -> None:
@@ -182,6 +186,11 @@ class Seat:
         for card in hand:
             self.count[face_id[card]] += 1
         self.faces = sorted({face_id[card] for card in hand})
+        self.on_board = [False] * len(t.faces)
+        for corner in corners:
+            for card in corner.cards.values():
+                self.on_board[face_id[card]] = True
+        self.matched = sum(n for i, n in enumerate(self.count) if self.on_board[i])
         self.board: Board | None = None
 
     def copy(self) -> "Seat":
@@ -189,6 +198,7 @@ class Seat:
         other.hand, other.feathers, other.directions = list(self.hand), self.feathers, self.directions
         other.corners = [c.copy() for c in self.corners]
         other.face_id, other.count, other.faces = self.face_id, list(self.count), list(self.faces)
+        other.on_board, other.matched = list(self.on_board), self.matched
         other.board = None
         return other
 
@@ -199,6 +209,8 @@ class Seat:
         self.count[i] += 1
         if self.count[i] == 1:
             insort(self.faces, i)
+        if self.on_board[i]:
+            self.matched += 1
 
     def remove(self, card: int) -> None:
         """``card`` leaves the hand."""
@@ -207,6 +219,15 @@ class Seat:
         self.count[i] -= 1
         if not self.count[i]:
             self.faces.remove(i)
+        if self.on_board[i]:
+            self.matched -= 1
+
+    def placed(self, card: int) -> None:
+        """``card`` (no longer in hand) went onto the board."""
+        i = self.face_id[card]
+        if not self.on_board[i]:
+            self.on_board[i] = True
+            self.matched += self.count[i]
 
     def wilds(self) -> int:
         return sum(1 for c in self.corners if c.wild is not None)
@@ -214,12 +235,12 @@ class Seat:
 
 class Board:
     """What a seat's corners allow, for legal_actions: per face number, the plays it may make and those of them
-    that cost 1 (:meth:`plays`, worked out on first use and kept until a corner they depend on changes); the
-    faces of the real cards on the board (``on_board``, by face number), whether a wild has a place
-    (``wild_spot``), and whether every set is complete (``complete``). The engine tells it of every change of a
-    corner (:meth:`placed`, :meth:`wild_placed`) or drops it (``Seat.board = None``) to have it made anew."""
+    that cost 1 (:meth:`plays`, worked out on first use and kept until a corner they depend on changes); whether
+    a wild has a place (``wild_spot``), and whether every set is complete (``complete``). The engine tells it of
+    every change of a corner (:meth:`placed`, :meth:`wild_placed`) or drops it (``Seat.board = None``) to have it
+    made anew."""
 
-    __slots__ = ("t", "seat", "p", "own", "empty", "empty_mask", "empty_wild", "made", "on_board", "needs_real", "size", "spot",
+    __slots__ = ("t", "seat", "p", "own", "empty", "empty_mask", "empty_wild", "made", "needs_real", "size", "spot",
                  "full", "wild_spot", "complete")
 
     def __init__(self, t: "Tables", rules: Any, seat: Seat, p: int) -> None:
@@ -235,12 +256,6 @@ class Board:
         self.own = own
         self._set_empty(tuple(empty))
         self.made: list[tuple[tuple[Play, ...], tuple[Play, ...]] | None] = [None] * len(t.faces)
-        face_id = t.face_id
-        on_board = [False] * len(t.faces)
-        for corner in corners:
-            for card in corner.cards.values():
-                on_board[face_id[card]] = True
-        self.on_board = on_board
         self.needs_real = rules.wild_needs_real_card
         self.size = len(t.values)
         self.spot = [False] * len(corners)
@@ -274,7 +289,6 @@ class Board:
         value there, if any, has left it."""
         t, made = self.t, self.made
         season = t.season[card]
-        self.on_board[t.face_id[card]] = True
         if opened:
             # The corner is its season's now, no longer an empty one: the plays of its season's faces change,
             # and those of every season still without a corner (one empty corner fewer).
@@ -630,21 +644,19 @@ class GameState:
     def _wild_options(self, p: int) -> list[Action]:
         seat = self.seats[p]
         need = self.rules.wild_discard_count
-        if self.wild_supply <= 0 or len(seat.hand) < need:
+        if self.wild_supply <= 0 or seat.matched < need:     # fewer hand cards on the board than a wild costs
             return []
         board = seat.board or self.board(p)
         if not board.wild_spot:
             return []
         # The hand's faces that are on the board, each as often as it is in hand (at most the cards discarded:
-        # more copies add no other choice).
-        on_board, count = board.on_board, seat.count
+        # more copies add no other choice): at least ``need`` of them, as ``matched`` is.
+        on_board, count = seat.on_board, seat.count
         candidates: list[int] = []
         for i in seat.faces:
             if on_board[i]:
                 n = count[i]
                 candidates += [i] * (n if n < need else need)
-        if len(candidates) < need:
-            return []
         return self.t.take_wilds(p, tuple(candidates), need)
 
     def _feather_options(self, p: int) -> list[Action]:
@@ -1007,6 +1019,7 @@ class GameState:
         replaced = corner.wild == value
         corner.cards[value] = card
         corner.season = season
+        seat.placed(card)
         if replaced:
             corner.wild = None
         if seat.board is not None:

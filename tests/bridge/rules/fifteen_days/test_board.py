@@ -1,6 +1,7 @@
-"""The board each seat keeps for legal_actions (its plays by face, wild places, complete sets), updated move by
-move, always says what the rules say of the corners as they are (the plays) and what a board made afresh says
-(the rest): under the default rules and the flags that change where cards and wilds may go."""
+"""What each seat keeps for legal_actions, updated move by move, always says what the hand and corners as they
+are say: the board (its plays by face, as the rules read from the corners; wild places and complete sets, as a
+board made afresh), and the hand's face counts, the faces on the board and the hand cards that match them;
+under the default rules and the flags that change where cards and wilds may go."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from bridge.rules.fifteen_days import FIFTEEN_DAYS
 from bridge.rules.fifteen_days.actions import Play
-from bridge.rules.fifteen_days.state import Board, GameState, placement_cost
+from bridge.rules.fifteen_days.state import Board, GameState, Seat, placement_cost
 from bridge.rules.playout import play_random_game
 
 
@@ -32,12 +33,31 @@ def expected_plays(state: GameState, p: int, i: int) -> tuple:
 def fresh_view(state: GameState, p: int) -> tuple:
     board = Board(state.t, state.rules, state.seats[p], p)
     plays = tuple(expected_plays(state, p, i) for i in range(len(state.t.faces)))
-    return plays, tuple(board.on_board), board.wild_spot, board.complete
+    return plays, board.wild_spot, board.complete
 
 
 def view_of(board: Board) -> tuple:
-    return (tuple(board.plays(i) for i in range(len(board.made))), tuple(board.on_board), board.wild_spot,
-            board.complete)
+    return tuple(board.plays(i) for i in range(len(board.made))), board.wild_spot, board.complete
+
+
+def hand_view(seat: Seat) -> tuple:
+    return tuple(seat.hand), tuple(seat.count), tuple(seat.faces), tuple(seat.on_board), seat.matched
+
+
+def fresh_hand_view(state: GameState, p: int) -> tuple:
+    """What a seat keeps of its hand and board, read afresh: copies of each face in hand, the faces in hand,
+    the faces with a real card on the board, and how many hand cards have their face on the board."""
+    seat, face_id = state.seats[p], state.t.face_id
+    count = [0] * len(state.t.faces)
+    for card in seat.hand:
+        count[face_id[card]] += 1
+    on_board = [False] * len(state.t.faces)
+    for corner in seat.corners:
+        for card in corner.cards.values():
+            on_board[face_id[card]] = True
+    matched = sum(1 for card in seat.hand if on_board[face_id[card]])
+    return (tuple(seat.hand), tuple(count), tuple(i for i, n in enumerate(count) if n), tuple(on_board),
+            matched)
 
 
 @pytest.mark.parametrize("flags", [{}, {"wild_needs_real_card": False}, {"wilds_count_for_animals": True}],
@@ -49,6 +69,7 @@ def test_the_kept_board_matches_one_made_afresh_after_every_move(fd_data, flags)
     def check(state, action, _events):
         nonlocal checked
         for p, seat in enumerate(state.seats):
+            assert hand_view(seat) == fresh_hand_view(state, p), f"seat {p} after {action}"
             if seat.board is not None:
                 assert view_of(seat.board) == fresh_view(state, p), f"seat {p} after {action}"
                 checked += 1

@@ -130,8 +130,8 @@ def checker(pred: GoalPredicate, board: Board) -> Check:
     checks the goals of a game against the same boards again and again."""
     kind, need = pred.kind, pred.min
     if kind == "zones_covered":
-        tile_of = {c.id: c.tile for c in board.cells}
-        return lambda occ: len(occ) >= need and len({tile_of[c] for c in occ}) >= need
+        tile_of = {c.id: c.tile for c in board.cells}.__getitem__
+        return lambda occ: len(occ) >= need and len(set(map(tile_of, occ))) >= need
     if kind == "bridge_pairs":
         bridges = board.bridges
 
@@ -151,23 +151,28 @@ def checker(pred: GoalPredicate, board: Board) -> Check:
         joined = board.joined_by(tuple(pred.via))
 
         def connected(occ: Occupancy) -> bool:
-            if len(occ) < need:
+            left = len(occ)  # occupied cells in no group found so far
+            if left < need:
                 return False
+            if need <= 1:
+                return left > 0
             seen: set[str] = set()
             for start in occ:
                 if start in seen:
                     continue
-                stack, size = [start], 0
+                if left < need:  # the cells left cannot make a group large enough
+                    return False
+                stack, size = [start], 1
                 seen.add(start)
                 while stack:
-                    cell = stack.pop()
-                    size += 1
-                    for nxt in joined[cell]:
+                    for nxt in joined[stack.pop()]:
                         if nxt in occ and nxt not in seen:
+                            size += 1
+                            if size >= need:
+                                return True
                             seen.add(nxt)
                             stack.append(nxt)
-                if size >= need:
-                    return True
+                left -= size
             return False
 
         return connected
@@ -189,7 +194,7 @@ def checker(pred: GoalPredicate, board: Board) -> Check:
 
         return in_one_zone
     if kind == "stack_on_cell":
-        return lambda occ: max(occ.values(), default=0) >= need
+        return lambda occ: (max(occ.values()) if occ else 0) >= need
     if kind in ("all", "any"):
         parts = tuple(checker(part, board) for part in pred.parts)
         if kind == "all":

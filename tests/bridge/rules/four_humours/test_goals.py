@@ -70,7 +70,9 @@ def test_a_checker_answers_as_satisfied(sample):
     rng = SeededRandom(7)
     leaves = [P("zones_covered", min=3), P("bridge_pairs", min=1), P("connected_cells", min=3, via=("path",)),
               P("connected_cells", min=4), P("cells_in_one_zone", min=2), P("stack_on_cell", min=2),
-              P("citizen_types_covered", min=3), P("fief_line", length=3), P("fief_line", length=3, same_type=True)]
+              P("citizen_types_covered", min=3), P("fief_line", length=3), P("fief_line", length=3, same_type=True),
+              P("connected_cells", min=0), P("connected_cells", min=1), P("connected_cells", min=2, via=("path",)),
+              P("zones_covered", min=0), P("stack_on_cell", min=0)]
     preds = [g.predicate for g in sample.goals] + leaves + [P("all", parts=tuple(leaves[:3])),
                                                             P("any", parts=tuple(leaves[3:6]))]
     for board in (sample.kingdom, *sample.fiefs):

@@ -22,6 +22,16 @@ def player_colours(data: FourHumoursData) -> tuple[str, ...]:
 def generated_game_module(data: FourHumoursData, mode: str) -> str:
     """The Lua source of ``generated.game`` for a table of ``mode`` (see the module docstring)."""
     boards = [data.kingdom] if mode == "kingdom" else list(data.fiefs)
+    # A slot's entry made once per (citizen, humours) and shared: a 10,000-card game has 40,000 slots of a few
+    # dozen kinds, and the JSON text is the same either way.
+    slot_entries: dict[tuple[str, tuple[str, ...]], dict] = {}
+
+    def slot(sl) -> dict:
+        entry = slot_entries.get((sl.citizen, sl.humours))
+        if entry is None:
+            entry = slot_entries[(sl.citizen, sl.humours)] = {"citizen": sl.citizen, "humours": list(sl.humours)}
+        return entry
+
     payload = {
         "game": data.info.id,
         "mode": mode,
@@ -29,10 +39,10 @@ def generated_game_module(data: FourHumoursData, mode: str) -> str:
         "player_colours": list(player_colours(data)),
         "humours": list(HUMOURS),
         "scenes": [{"id": s.id, "kind": s.kind, "zone": s.zone, "cell": s.cell,
-                    "slots": [{"citizen": sl.citizen, "humours": list(sl.humours)} for sl in s.slots]}
+                    "slots": [slot(sl) for sl in s.slots]}
                    for s in data.scenes],
         "parties": [{"id": p.id, "order": p.order, "estate": p.estate,
-                     "slots": [{"citizen": sl.citizen, "humours": list(sl.humours)} for sl in p.slots]}
+                     "slots": [slot(sl) for sl in p.slots]}
                     for p in sorted(data.parties, key=lambda p: p.order)],
         "boards": [{"id": b.id, "cells": [{"id": c.id, "tile": c.tile, "citizen": c.citizen} for c in b.cells]}
                    for b in boards],

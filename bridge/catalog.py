@@ -203,6 +203,10 @@ TOML_CACHE = "data"
 TOML_CACHE_MIN_ENTRIES = 64
 """Files with fewer ``[[table]]`` entries are parsed whole: the cache would not pay for itself."""
 
+TOML_CACHE_SLACK = 0.005
+"""The share of a file's entries that may be parsed again at each load (new since its cache was written) before
+the cache is written again: 50 of 10,000 entries are 50 ms of parsing, the rewrite about as much."""
+
 _ENTRY_HEADER = re.compile(r"^\[\[([A-Za-z0-9_-]+)\]\][ \t]*\r?$", re.M)
 _CACHE_FORMAT = f"ttsmod toml entries 1, python {sys.version_info[0]}.{sys.version_info[1]}"
 
@@ -284,7 +288,7 @@ def parse_toml_cached(text: str, cache_file: Path, pending: dict[Path, bytes] | 
             document.setdefault(name, []).append(value[name][0])
         else:
             document.update(value)
-    if kept.keys() != known.keys():
+    if _worth_rewriting(kept.keys(), known.keys()):
         try:
             raw = json.dumps({"format": _CACHE_FORMAT, "pieces": kept}, ensure_ascii=False,
                              separators=(",", ":")).encode("utf-8")
@@ -299,6 +303,19 @@ def parse_toml_cached(text: str, cache_file: Path, pending: dict[Path, bytes] | 
             except OSError:
                 pass   # a cache: the next load parses the file again
     return document
+
+
+def _worth_rewriting(kept, known) -> bool:
+    """Whether a cache file holding ``known`` pieces is rewritten to hold the ``kept`` ones.
+
+    Rewriting is encoding every piece again (megabytes of JSON for a 10,000-card file): after an edit of a few
+    entries it cost more than parsing those entries again at each load until more add up. So a few new pieces
+    (at most :data:`TOML_CACHE_SLACK` of the entries, and at least 8) are left out of it, and as many pieces no
+    longer in the file are left in it; past that, or when nothing was kept yet, it is rewritten whole."""
+    if kept == known:
+        return False
+    slack = max(8, int(len(kept) * TOML_CACHE_SLACK))
+    return not known or len(kept - known) > slack or len(known - kept) > slack
 
 
 def deep_nesting_line(text: str, limit: int) -> int | None:

@@ -46,7 +46,23 @@ def test_cold_warm_and_edited_loads_give_the_whole_parse(tmp_path: Path):
     edited = text_of(100, {57: "Edited"})
     document = parse_toml_cached(edited, cache)
     assert document == tomllib.loads(edited) and document["cards"][57]["title"]["en"] == "Edited"
-    assert len(cache_pieces(cache)) == 101   # the old text of entry 57 is forgotten
+    assert parse_toml_cached(edited, cache) == tomllib.loads(edited)
+
+
+def test_the_cache_is_written_again_only_once_edits_add_up(tmp_path: Path):
+    cache = tmp_path / "cache.json"
+    parse_toml_cached(text_of(100), cache)
+    written = cache.read_bytes()
+    # A few edited entries are parsed again at each load rather than the whole cache written again ...
+    for edits in (1, 8):
+        text = text_of(100, {n: f"Edited {n}" for n in range(edits)})
+        assert parse_toml_cached(text, cache) == tomllib.loads(text)
+        assert cache.read_bytes() == written
+    # ... until there are more of them: then it holds exactly the file's pieces, old texts forgotten.
+    text = text_of(100, {n: f"Edited {n}" for n in range(9)})
+    assert parse_toml_cached(text, cache) == tomllib.loads(text)
+    pieces = cache_pieces(cache)
+    assert len(pieces) == 101 and sum("Edited" in json.dumps(v) for v in pieces.values()) == 9
 
 
 def test_entries_of_two_lists_keep_the_whole_parse_order(tmp_path: Path):

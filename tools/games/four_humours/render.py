@@ -364,13 +364,20 @@ class Renderer:
 
     def check_texts(self) -> None:
         """Raise :class:`DataError` (file/entry/field) for the first text whose font lacks one of its glyphs."""
-        # A big game checks well over 100,000 texts in a handful of fonts: each font's path is made once.
+        # A big game checks well over 100,000 texts in a handful of fonts, most of them the same few names and
+        # steps again: each font's path is made once, and each text is checked once per font (a text that
+        # passed once passes again; the first failing one is still reported with its own place).
         paths: dict[str, str] = {}
+        passed: dict[str, set[str]] = {}
         for text, font in self.texts():
-            path = paths.get(font)
-            if path is None:
-                path = paths[font] = str(self.fonts_dir / font)
-            check_glyphs(text.text, path, file=text.file, entry=text.entry, field=text.field)
+            done = passed.get(font)
+            if done is None:
+                done = passed[font] = set()
+                paths[font] = str(self.fonts_dir / font)
+            elif text.text in done:
+                continue
+            check_glyphs(text.text, paths[font], file=text.file, entry=text.entry, field=text.field)
+            done.add(text.text)
 
     # -- drawing helpers ---------------------------------------------------------------------------------
 

@@ -86,6 +86,7 @@ def determinize(state: GameState, player: int, seed: int) -> GameState:
     rng.shuffle(deck)
     world.scene_deck = deck
     world._goal_dirty = set(range(world.num_players))  # as a state read from a snapshot starts
+    world._note_hands()  # the hands were dealt anew
     return world
 
 

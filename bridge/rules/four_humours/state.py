@@ -251,6 +251,10 @@ class _MoveTables(dict):
 
 _CATALOGS: dict[int, _Catalog] = {}
 
+BOOKKEEPING = ("_scene_open", "_full_scenes", "_party_open", "_party_count", "_party_room", "_occ", "_fours")
+"""The state's fields derived from the others and kept up to date move by move (``GameState._derive`` works them
+out afresh, as a state read from a snapshot does)."""
+
 
 def _catalog(data: FourHumoursData) -> _Catalog:
     catalog = _CATALOGS.get(id(data))
@@ -305,11 +309,15 @@ class GameState:
         self.goal_queue: list[tuple[int, str]] = []
         # Bookkeeping derived from the fields above, kept up to date move by move (_derive builds it afresh):
         self._scene_open: dict[str, int] = {}        # scene on the table -> bit i set: slot i is empty
+        self._full_scenes = 0                         # scenes on the table with no empty slot (FH-4.1)
         self._party_open: dict[str, int] = {}        # the same for the unresolved parties
         self._party_count: dict[str, list[int]] = {}  # party -> potions on it of each seat, then in all
         self._occ: list[dict[str, int]] = []          # seat -> occupancy (what goals read)
         self._goal_dirty: set[int] = set()            # seats whose occupancy changed since goals were checked
         self._party_rule: tuple[int, bool] = (1, False)  # party_limit, whether it counts every seat's potions
+        self._party_room: list[list[str]] = []        # seat -> the parties it may still place on (_party_has_room)
+        self._fours = 0                               # bit s: seat s holds hand_size potions of one humour (the
+        #                                               hands _may_redraw is asked about; _note_hand keeps it)
         # The Place actions of the seat to move, found by the "can anyone still place" check at the end of the
         # last turn (seat, list), for legal_actions to take once; None when there are none to take.
         self._next_places: tuple[int, list[Action]] | None = None
@@ -373,13 +381,11 @@ class GameState:
         else:
             actions = self._places_of(seat)
         actions.append(self._cat.passes[seat])
-        if self.rules.four_identical_redraw:
-            size = self.rules.hand_size
-            other = 0
-            for hand in self.hands:
-                if size in hand and self._may_redraw(other):
+        fours = self._fours
+        if fours and self.rules.four_identical_redraw:
+            for other in range(len(self.hands)):
+                if fours >> other & 1 and self._may_redraw(other):
                     actions.append(Redraw(other))
-                other += 1
         return actions
 
     def _places_of(self, seat: int) -> list[Action]:
@@ -393,13 +399,11 @@ class GameState:
         scene_open = self._scene_open
         for card in self.scenes:
             actions += tables[card][scene_open[card] << 4 | hand_mask]
-        if self.parties:
-            tables, party_open, party_count = self._cat.party_tables[seat], self._party_open, self._party_count
-            limit, per_tile = self._party_rule
-            counted = len(self.colours) if per_tile else seat
-            for party in self.parties:
-                if party_count[party][counted] < limit:
-                    actions += tables[party][party_open[party] << 4 | hand_mask]
+        room = self._party_room[seat]
+        if room:
+            tables, party_open = self._cat.party_tables[seat], self._party_open
+            for party in room:
+                actions += tables[party][party_open[party] << 4 | hand_mask]
         return actions
 
     def check(self, action: Action) -> None:
@@ -459,8 +463,23 @@ class GameState:
             raise IllegalAction("that potion is not in the player's hand", "not_in_hand")
 
     def _party_has_room(self, seat: int, party: str) -> bool:
-        counted = len(self.colours) if self.rules.party_limit_scope == "per_tile" else seat
-        return self._party_count[party][counted] < self.party_limit
+        """Whether ``seat`` is under the party limit on ``party`` (FH-3.6, AMB-FH-12; ``_party_room`` keeps the
+        answers for the parties on the table)."""
+        limit, per_tile = self._party_rule
+        return self._party_count[party][len(self.colours) if per_tile else seat] < limit
+
+    def _note_hand(self, seat: int) -> None:
+        """Keep ``seat``'s bit of ``_fours`` after its hand changed."""
+        if self.rules.hand_size in self.hands[seat]:
+            self._fours |= 1 << seat
+        else:
+            self._fours &= ~(1 << seat)
+
+    def _note_hands(self) -> None:
+        """Work ``_fours`` out afresh (hands dealt anew)."""
+        self._fours = 0
+        for seat in range(len(self.hands)):
+            self._note_hand(seat)
 
     def _may_redraw(self, seat: int) -> bool:
         if not self.rules.four_identical_redraw:
@@ -482,11 +501,9 @@ class GameState:
         for card in self.scenes:
             if tables[card][self._scene_open[card] << 4 | hand_mask]:
                 return True
-        limit = self.party_limit
-        counted = len(self.colours) if self.rules.party_limit_scope == "per_tile" else seat
         tables = self._cat.party_tables[seat]
-        for party in self.parties:
-            if self._party_count[party][counted] < limit and tables[party][self._party_open[party] << 4 | hand_mask]:
+        for party in self._party_room[seat]:
+            if tables[party][self._party_open[party] << 4 | hand_mask]:
                 return True
         return False
 
@@ -551,13 +568,21 @@ class GameState:
         card, slot = target.card, target.slot
         if target.kind == "scene":
             self.scene_slots[card][slot] = (seat, humour)
-            self._scene_open[card] &= ~(1 << slot)
+            scene_open = self._scene_open
+            scene_open[card] &= ~(1 << slot)
+            if not scene_open[card]:
+                self._full_scenes += 1
         else:
             self.party_slots[card][slot] = (seat, humour)
             self._party_open[card] &= ~(1 << slot)
             count = self._party_count[card]
             count[seat] += 1
             count[-1] += 1
+            other = 0
+            for room in self._party_room:  # whoever has reached the limit on the party now
+                if card in room and not self._party_has_room(other, card):
+                    room.remove(card)
+                other += 1
         if events is not None:
             events.append(ev.PotionPlaced(seat, target))
         if self.rules.draw_after_place:
@@ -573,6 +598,7 @@ class GameState:
                 self.hands[seat][i] += 1
                 if events is not None:
                     events.append(ev.PotionsDrawn(seat, 1))
+        self._note_hand(seat)
         self.passes = 0
         self._after_turn(seat, events)
 
@@ -583,12 +609,7 @@ class GameState:
         upcoming = (seat + 1) % players
         # round_over_reason(upcoming), its usual answer (None: the next seat has a placement) found first
         rules = self.rules
-        full = 0
-        scene_open = self._scene_open
-        for card in self.scenes:
-            if not scene_open[card]:
-                full += 1
-        if (full < 2 and rules.round_ends_when_stuck
+        if (self._full_scenes < 2 and rules.round_ends_when_stuck
                 and (len(self.passed_this_round) if rules.passes_to_end_round == "each_once" else self.passes)
                 < players):
             places = self._places_of(upcoming)
@@ -607,12 +628,7 @@ class GameState:
 
         ``upcoming``: the seat that moves next if the round goes on (the end of a turn passes it), whose
         placements the "stuck" check lists first and keeps for :meth:`legal_actions`."""
-        full = 0
-        scene_open = self._scene_open
-        for card in self.scenes:
-            if not scene_open[card]:
-                full += 1
-        if full >= 2:
+        if self._full_scenes >= 2:
             return "two_scenes_full"
         players = len(self.colours)
         if self.rules.passes_to_end_round == "each_once":
@@ -644,6 +660,7 @@ class GameState:
             self.bags[seat][i] += self.hands[seat][i]
             self.hands[seat][i] = 0
         drawn = self._draw(seat, self.rules.hand_size)
+        self._note_hand(seat)
         if events is not None:
             events.append(ev.Redrew(seat))
             events.append(ev.PotionsDrawn(seat, drawn))
@@ -714,7 +731,9 @@ class GameState:
                 tuple([sp[i] for i in on_card]), fired, tuple([sp[i] for i in win]), tuple([sp[i] for i in sneak]),
                 tuple([sp[i] for i in discard]))))
         if kind == "scene":
-            self._scene_open[card_id] = catalog.scene_full[card_id]
+            full = catalog.scene_full[card_id]
+            self._full_scenes += (not full) - (not self._scene_open[card_id])
+            self._scene_open[card_id] = full
         targets = catalog.targets[(kind, card_id)]
         bags = self.bags
         for i in discard:
@@ -815,6 +834,9 @@ class GameState:
                 party = self.parties.pop(0)
                 self.resolved_parties.append(party)
                 del self._party_open[party], self._party_count[party]
+                for room in self._party_room:
+                    if party in room:
+                        room.remove(party)
                 self._resolve("party", party, self.party_slots.pop(party), events)
         self._cleanup(events)
 
@@ -864,6 +886,7 @@ class GameState:
         self.scenes = []
         self.scene_slots = {}
         self._scene_open = {}
+        self._full_scenes = 0
         termination = self._termination()
         if termination:
             self._finish(termination, events)
@@ -901,6 +924,7 @@ class GameState:
         self.scene_slots = {c: [None] * len(self.data.scene_by_id[c].slots) for c in self.scenes}
         full = self._cat.scene_full
         self._scene_open = {c: full[c] for c in self.scenes}
+        self._full_scenes = [*self._scene_open.values()].count(0)
         self.round_starter = self.active = self._next_starter() if starter is None else starter
         if events is not None:
             events.append(ev.RoundStarted(self.round_no, tuple(self.scenes), self.active))
@@ -909,6 +933,7 @@ class GameState:
             if drawn:
                 if events is not None:
                     events.append(ev.PotionsDrawn(seat, drawn))
+        self._note_hands()
         if self.rules.round_ends_when_stuck and not self._anyone_can_place():
             self._end_round("stuck", events)
 
@@ -1092,6 +1117,7 @@ class GameState:
             _scene_open=dict(self._scene_open),
             _party_open=dict(self._party_open),
             _party_count={party: list(count) for party, count in self._party_count.items()},
+            _party_room=[list(room) for room in self._party_room],
             _occ=[dict(occ) for occ in self._occ],
             _goal_dirty=set(self._goal_dirty),
             _next_places=None,
@@ -1107,6 +1133,7 @@ class GameState:
             return sum(1 << i for i, p in enumerate(slots) if p is None)
 
         self._scene_open = {card: open_mask(self.scene_slots[card]) for card in self.scenes}
+        self._full_scenes = [*self._scene_open.values()].count(0)
         self._party_open = {party: open_mask(self.party_slots[party]) for party in self.parties}
         self._party_count = {}
         for party in self.parties:
@@ -1125,6 +1152,9 @@ class GameState:
                     occ[cell] = n
         self._goal_dirty = set(range(players))
         self._party_rule = (self.party_limit, self.rules.party_limit_scope == "per_tile")
+        self._party_room = [[party for party in self.parties if self._party_has_room(seat, party)]
+                            for seat in range(players)]
+        self._note_hands()
 
 
 def new_game(

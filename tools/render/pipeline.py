@@ -613,6 +613,8 @@ class _Workers:
     def _run(self, calls: list[tuple[Callable, tuple, Callable, tuple]], order: list[str]):
         """``calls``: (pool function, its args, in-process function, its args). Yields results in completion
         order; raises the first :class:`DataError` in ``order`` once every call has finished."""
+        if not calls:
+            return   # no pool for nothing (a rebuild after an edit usually draws no whole image)
         failures: list[tuple[int, tuple]] = []
         rank = {name: i for i, name in enumerate(order)}
         if self.jobs == 1 or len(calls) == 1:

@@ -47,7 +47,8 @@ class Tables:
         self.token_item = data.token_item
         self.colours = data.colour_ids
         self.choices: dict[tuple[tuple[str, ...], int], list[tuple[str, ...]]] = {}
-        self.payments: dict[tuple[tuple[str, ...], int], tuple[str, ...] | None] = {}
+        # hand -> price -> its canonical payment (payment): the market asks one hand for every item's price
+        self.payments: dict[tuple[str, ...], dict[int, tuple[str, ...] | None]] = {}
         self.hunt_actions: dict[tuple[int, tuple[str, ...], int | None], list[Any]] = {}
         # Each character's power, and the price effect of a market power (None for the others).
         self.power = {c.id: c.power for c in data.characters}
@@ -55,7 +56,8 @@ class Tables:
                              for c in data.characters}
         # Actions are frozen values: one instance per distinct action serves every state of every game.
         self.place_tricks: dict[tuple[int, str], list[list[Any]]] = {}
-        self.buy_actions: dict[tuple[int, str, tuple[str, ...] | None, str | None], Any] = {}
+        # (seat, item, paid) -> unicorn -> the Buy (buys_of)
+        self.buy_actions: dict[tuple[int, str, tuple[str, ...]], dict[str | None, Any]] = {}
         self.seat_actions: dict[int, tuple[Any, ...]] = {}
         self.pass_actions: dict[int, Any] = {}
         # (Open or Join, seat) -> cards -> the action, made once (hunt_choices)
@@ -90,14 +92,23 @@ class Tables:
             rows.append([PlaceTrick(seat, card, i, SLOTS[0]), PlaceTrick(seat, card, i, SLOTS[1])])
         return rows
 
-    def buy(self, seat: int, item: str, paid: tuple[str, ...], unicorn: str | None) -> Any:
-        """``Buy(seat, item, paid, unicorn)``, made once."""
-        key = (seat, item, paid, unicorn)
+    def buys_of(self, seat: int, item: str, paid: tuple[str, ...]) -> dict[str | None, Any]:
+        """The table of ``Buy(seat, item, paid, unicorn)`` by ``unicorn``, each made once (fill it through
+        :meth:`buy`): one look-up per item, then one per unicorn the token may go on."""
+        key = (seat, item, paid)
         found = self.buy_actions.get(key)
         if found is None:
-            if len(self.buy_actions) > 65536:  # hands and catches vary: keep the table bounded
+            if len(self.buy_actions) > 16384:  # hands and catches vary: keep the table bounded
                 self.buy_actions.clear()
-            found = self.buy_actions[key] = Buy(seat, item, paid, unicorn)
+            found = self.buy_actions[key] = {}
+        return found
+
+    def buy(self, seat: int, item: str, paid: tuple[str, ...], unicorn: str | None) -> Any:
+        """``Buy(seat, item, paid, unicorn)``, made once."""
+        made = self.buys_of(seat, item, paid)
+        found = made.get(unicorn)
+        if found is None:
+            found = made[unicorn] = Buy(seat, item, paid, unicorn)
         return found
 
     def hunt_choices(self, seat: int, hand: tuple[str, ...], n: int | None) -> list[Any]:
@@ -168,10 +179,20 @@ class Tables:
     def payment(self, hand: tuple[str, ...], price: int) -> tuple[str, ...] | None:
         """The canonical payment of ``price`` from ``hand``: fewest cards, then lowest total, then lowest ids;
         ``None`` when the hand cannot pay."""
-        key = (hand, price)
-        found = self.payments.get(key, _UNSET)
-        if found is not _UNSET:
-            return found
+        known = self.payments_of(hand)
+        found = known.get(price, _UNSET)
+        if found is _UNSET:
+            found = known[price] = self._payment(hand, price)
+        return found
+
+    def payments_of(self, hand: tuple[str, ...]) -> dict[int, tuple[str, ...] | None]:
+        """The payments of ``hand`` worked out so far, by price (what :meth:`payment` fills)."""
+        found = self.payments.get(hand)
+        if found is None:
+            found = self.payments[hand] = {}
+        return found
+
+    def _payment(self, hand: tuple[str, ...], price: int) -> tuple[str, ...] | None:
         best: tuple[str, ...] | None = None
         if price <= 0:
             best = ()
@@ -189,7 +210,6 @@ class Tables:
                         best, best_total = combo, total
                 if best is not None:
                     break
-        self.payments[key] = best
         return best
 
     def pays(self, cards: Sequence[str], price: int) -> bool:
@@ -348,22 +368,27 @@ class GameState:
 
     def _buys(self, seat: int) -> list[Action]:
         out: list[Action] = []
+        append = out.append
         hand = tuple(self.hand[seat])
         t = self.t
-        payment, buy, targeting = t.payment, t.buy, t.targeting
+        # One look-up of the hand's payments and of each item's Buy table; a payment or a Buy met for the first
+        # time is made through the tables' own methods (payment, buy).
+        known, buys_of, targeting = t.payments_of(hand), t.buys_of, t.targeting
         prices = t.prices(self.chars[seat], self.power_uses[seat] < t.rules.power_uses_per_day)
         own = every = None  # the unicorns a token may go on, listed once a call (_token_targets)
         for item, stock in self.market.items():
             if not stock:
                 continue
-            paid = payment(hand, prices[item])
+            price = prices[item]
+            paid = known.get(price, _UNSET)
+            if paid is _UNSET:
+                paid = t.payment(hand, price)
             if paid is None:
                 continue
             where = targeting[item]
             if where is None:                    # on the player's area
-                out.append(buy(seat, item, paid, None))
-                continue
-            if where == "own":
+                targets: list[str | None] = [None]
+            elif where == "own":
                 if own is None:
                     own = [u for u, _, _ in self.catch[seat]]
                 targets = own
@@ -373,8 +398,10 @@ class GameState:
                 targets = every
             else:                                # turned in: the seat's own, up to the item's stars
                 targets = self._token_targets(seat, item)
+            made = buys_of(seat, item, paid)
             for unicorn in targets:
-                out.append(buy(seat, item, paid, unicorn))
+                action = made.get(unicorn)
+                append(action if action is not None else t.buy(seat, item, paid, unicorn))
         return out
 
     # ------------------------------------------------------------------------------------------ apply

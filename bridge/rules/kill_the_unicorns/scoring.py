@@ -61,6 +61,13 @@ _BEST: dict[int, tuple[Rules, dict[Any, Collections]]] = {}
 
 def best_collections(unicorns: Sequence[ScoredUnicorn], colours: Sequence[str], rules: Rules) -> Collections:
     """The exact best of KU-7.3 for one player's unicorns (see the module docstring)."""
+    found = _remembered_best(unicorns, colours, rules)
+    return Collections(found.collections, found.rainbows, found.rainbow_sets, found.lost_stars, dict(found.colours),
+                       found.double_rainbow)
+
+
+def _remembered_best(unicorns: Sequence[ScoredUnicorn], colours: Sequence[str], rules: Rules) -> Collections:
+    """:func:`best_collections`, the remembered value itself: its ``colours`` must not be changed (copy it)."""
     fixed: dict[str, list[int]] = {c: [] for c in colours}
     choice_stars: list[int] = []
     for u in unicorns:
@@ -88,8 +95,7 @@ def best_collections(unicorns: Sequence[ScoredUnicorn], colours: Sequence[str], 
         if len(memo) > 65536:  # bounded
             memo.clear()
         found = memo[key] = _best_collections(fixed, group_items, colours, rules)
-    return Collections(found.collections, found.rainbows, found.rainbow_sets, found.lost_stars, dict(found.colours),
-                       found.double_rainbow)
+    return found
 
 
 def _best_collections(fixed: dict[str, list[int]], group_items: list[tuple[int, int]], colours: Sequence[str],
@@ -147,12 +153,12 @@ class Standing:
 def standing(player: int, unicorns: Sequence[ScoredUnicorn], player_points: int, colours: Sequence[str],
              rules: Rules) -> Standing:
     """KU-7 for one player: stars (KU-7.1), modifiers (KU-7.2), collections and rainbows (KU-7.3, 7.4)."""
-    best = best_collections(unicorns, colours, rules)
+    best = _remembered_best(unicorns, colours, rules)
     stars = sum(u.stars for u in unicorns) - best.lost_stars
     modifiers = sum(u.modifiers for u in unicorns) + player_points
     score = stars + modifiers + best.collections + best.rainbows
     return Standing(player, score, stars, modifiers, best.collections, best.rainbows, best.rainbow_sets,
-                    len(unicorns), best.colours, best.double_rainbow and rules.double_rainbow_wins)
+                    len(unicorns), dict(best.colours), best.double_rainbow and rules.double_rainbow_wins)
 
 
 def decide(standings: Sequence[Standing], rules: Rules) -> tuple[tuple[int, ...], str]:

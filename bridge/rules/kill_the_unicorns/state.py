@@ -63,6 +63,7 @@ class Tables:
         # (Open or Join, seat) -> cards -> the action, made once (hunt_choices)
         self.hunt_values: dict[tuple[type, int], dict[tuple[str, ...], Any]] = {}
         self.price_lists: dict[tuple[str, bool], dict[str, int]] = {}
+        self.scored: dict[tuple[str, tuple[str, ...], tuple[str, ...]], ScoredUnicorn] = {}
         # Where each market item's token goes (GameState._token_targets): None on the player's area, "own" or
         # "any" captured unicorn, "turn_in" for an item that turns one of the buyer's unicorns in.
         self.targeting: dict[str, str | None] = {
@@ -211,6 +212,21 @@ class Tables:
                 if best is not None:
                     break
         return best
+
+    def scored_unicorn(self, unicorn: str, pinned: Sequence[str], tokens: Sequence[str]) -> ScoredUnicorn:
+        """How scoring sees ``unicorn`` with the tricks ``pinned`` to it and the ``tokens`` on it, in the order they
+        were put there (made once per distinct three: most unicorns end a game bare)."""
+        key = (unicorn, tuple(pinned), tuple(tokens))
+        found = self.scored.get(key)
+        if found is None:
+            effects = [self.trick_kind[c].effect for c in pinned] + [
+                self.item[self.token_item[k]].effect for k in tokens]
+            card = self.unicorn[unicorn]
+            on = fx.unicorn_effects(effects)
+            if len(self.scored) > 65536:  # pinned tricks and tokens vary: keep the table bounded
+                self.scored.clear()
+            found = self.scored[key] = ScoredUnicorn(card.stars, on.colour or card.colour, on.stars + on.points)
+        return found
 
     def pays(self, cards: Sequence[str], price: int) -> bool:
         if self.rules.price_rule == "count":
@@ -944,14 +960,10 @@ class GameState:
     def standings(self) -> list[Standing]:
         """KU-7 for every seat, on the unicorns captured so far (the score panel during the game)."""
         t = self.t
+        scored_unicorn = t.scored_unicorn
         out = []
         for seat in range(self.players):
-            scored = []
-            for unicorn, pinned, tokens in self.catch[seat]:
-                effects = [t.trick_kind[c].effect for c in pinned] + [t.item[t.token_item[k]].effect for k in tokens]
-                card = t.unicorn[unicorn]
-                on = fx.unicorn_effects(effects)
-                scored.append(ScoredUnicorn(card.stars, on.colour or card.colour, on.stars + on.points))
+            scored = [scored_unicorn(unicorn, pinned, tokens) for unicorn, pinned, tokens in self.catch[seat]]
             points = fx.player_points(t.item[t.token_item[k]].effect for k in self.tokens[seat])
             out.append(standing(seat, scored, points, t.colours, t.rules))
         return out

@@ -247,15 +247,21 @@ def tables_for(data: KillTheUnicornsData) -> Tables:
 
 _KINDS = (Pass, Join, Open, PlaceTrick, Skip, Buy, UsePower, Decline, ChooseTrick)
 """Every action type, the most frequent first (apply_trusted's dispatch); none derives from another."""
+_KIND_OF = {kind: kind for kind in _KINDS}
 
 
-def _clockwise(start: int, players: int) -> list[int]:
-    return [(start + i) % players for i in range(players)]
+_CLOCKWISE: list[list[tuple[int, ...]]] = [
+    [tuple((start + i) % players for i in range(players)) for start in range(players)] for players in range(17)]
+"""``_CLOCKWISE[players][seat]``: every seat clockwise from ``seat`` (``seat`` first)."""
 
-
-_AFTER: list[list[tuple[int, ...]]] = [
-    [tuple((start + i) % players for i in range(1, players)) for start in range(players)] for players in range(17)]
+_AFTER: list[list[tuple[int, ...]]] = [[order[1:] for order in orders] for orders in _CLOCKWISE]
 """``_AFTER[players][seat]``: the other seats clockwise from ``seat``'s left (participants asks on every step)."""
+
+
+def _clockwise(start: int, players: int) -> tuple[int, ...]:
+    if players < len(_CLOCKWISE):
+        return _CLOCKWISE[players][start]
+    return tuple((start + i) % players for i in range(players))
 
 
 class GameState:
@@ -514,16 +520,13 @@ class GameState:
         self._play(action, out)
         return out
 
-    def apply_quiet(self, action: Action) -> None:
-        """:meth:`apply_trusted` without making the events (playouts that read none): the steps are given no
-        event list (``out`` None) and skip every event."""
-        self._play(action, None)
-
-    def _play(self, action: Action, out: list[Any] | None) -> None:
+    def _play(self, action: Action, out: list[Any] | None = None) -> None:
+        """:meth:`apply_trusted` into the event list ``out``; with ``out`` None (:meth:`apply_quiet`) the steps
+        skip every event."""
         seat = action.player
         self.market_buys = None
-        kind = type(action)
-        if kind not in _KINDS:  # a subclass of an action type: the type it derives from
+        kind = _KIND_OF.get(type(action))
+        if kind is None:  # a subclass of an action type: the type it derives from
             kind = next(k for k in _KINDS if isinstance(action, k))
         if kind is Pass:
             if self.pending_decision == "open":
@@ -566,6 +569,11 @@ class GameState:
             self._next_power(seat, out)
         elif kind is ChooseTrick:
             self._apply_trick(SLOTS.index(action.slot), out)
+
+    apply_quiet = _play
+    """``apply_quiet(action)``: :meth:`apply_trusted` without making the events (playouts that read none): the steps
+    are given no event list (``out`` None) and skip every event. It is :meth:`_play` itself (one call fewer on every
+    decision of a playout)."""
 
     # ------------------------------------------------------------------------------------------ setup and days
 
@@ -715,20 +723,23 @@ class GameState:
         hunt = self.hunt
         seats = self.participants()
         value = self.t.value
-        hunt["sums"] = {seat: sum(value[c] for c in self.played[seat]) for seat in seats}
+        played = self.played
+        hunt["sums"] = {seat: sum(map(value.__getitem__, played[seat])) for seat in seats}
         if out is not None:
             out.append(ev.Revealed({str(s): list(self.played[s]) for s in seats},
                                    {str(s): hunt["sums"][s] for s in seats}))
         hunt["step"] = "power"
-        self._next_power(None, out)
+        self._next_power(None, out, seats)
 
     def _has_hunt_power(self, seat: int) -> bool:
         power = self.t.power[self.chars[seat]]
         return power.timing == fx.AFTER_REVEAL and self.power_uses[seat] < self.t.rules.power_uses_per_day
 
-    def _next_power(self, after: int | None, out: list[Any] | None) -> None:
-        """AMB-KU-13: each hunter whose power acts after the reveal may use it, clockwise from the opener."""
-        seats = self.participants()
+    def _next_power(self, after: int | None, out: list[Any] | None, seats: list[int] | None = None) -> None:
+        """AMB-KU-13: each hunter whose power acts after the reveal may use it, clockwise from the opener (``seats``:
+        the participants, when the caller has them)."""
+        if seats is None:
+            seats = self.participants()
         start = 0 if after is None else seats.index(after) + 1
         t = self.t
         power, chars, uses, limit = t.power, self.chars, self.power_uses, t.rules.power_uses_per_day
@@ -774,17 +785,16 @@ class GameState:
             self._run_away(out)
             return
         hunt["winner"] = winner
-        slots = self.slots[hunt["index"]]
-        present = [s for s in (0, 1) if slots[s] is not None]
-        if len(present) == 2:
+        above, below = self.slots[hunt["index"]]
+        if above is not None and below is not None:
             if self.t.rules.trick_choice == "random":
                 self._apply_trick(self.rng.randbelow(2), out)
             else:
                 hunt["step"] = "choose"
                 hunt["to_decide"] = winner
                 self._ask(winner, "choose_trick")
-        elif len(present) == 1:
-            self._apply_trick(present[0], out)
+        elif above is not None or below is not None:  # the one trick there
+            self._apply_trick(0 if above is not None else 1, out)
         else:
             self._capture(winner, [], out)
 

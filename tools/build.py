@@ -49,8 +49,7 @@ from tools.check import CheckReport, check_data
 from tools.folderlock import folder_lock
 from tools.games.builder import GameBuilder, builder_of
 from tools.render.pipeline import IMAGE_FORMATS, THUMBNAIL
-from tools.save import dumps
-from tools.save.save import ObjectTexts
+from tools.save.save import ObjectTexts, encode
 from tools.sheets import file_url
 
 FORMATS = IMAGE_FORMATS
@@ -367,11 +366,8 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     # the objects that changed (a cache: a missing or damaged file only means encoding them all). They come with
     # the URLs below each object, which the check would otherwise find by walking every value of the save.
     texts_path = out_dir / OBJECT_TEXTS
-    try:
-        known = ObjectTexts.from_bytes(texts_path.read_bytes()) if use_cache else ObjectTexts()
-    except OSError:
-        known = ObjectTexts()
-    raw = dumps(save_data, known=known).encode("utf-8")
+    known = ObjectTexts.load(texts_path) if use_cache else ObjectTexts()
+    raw = encode(save_data, known=known)
     report = check_data(save_data, source="build", memo=known)
     problems = [f for f in report.findings if f.severity in ("error", "warning")]
     if problems:
@@ -382,11 +378,7 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     thumbnail_path = out_dir / f"{stem}.png"
     _write_if_changed(thumbnail_path, Path(art.images[THUMBNAIL]).read_bytes())
     changed = _write_if_changed(save_path, raw)
-    if known.changed:
-        try:
-            atomic_write_bytes(texts_path, known.to_bytes(), durable=False)
-        except OSError:
-            pass   # a cache: the next build encodes every object again
+    known.save(texts_path)   # a cache: one it cannot write only means encoding every object next time
 
     sheets_dir = out_dir / "sheets"
     used = {p for d in art.decks.values() for p in (d.back_path, *(s.path for s in d.sheets))}

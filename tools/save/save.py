@@ -19,8 +19,10 @@ import pickle
 import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any, Sequence
 
+from bridge.fsio import atomic_write_bytes
 from tools.save.guids import GuidAllocator
 from tools.save.objects import GameObject, SnapPoint
 
@@ -153,12 +155,25 @@ def dumps(data: dict[str, Any], *, known: "ObjectTexts | None" = None) -> str:
     included; only faster (the standard library encodes indented JSON in pure Python, a generator per level).
     With ``known``, the text of each object that holds no others (a card, a token, a zone) is taken from it when
     that object is the same as when its text was made (the texts of a previous build), and added to it if not."""
+    if known is not None:
+        return encode(data, known=known).decode("utf-8")
     try:
         return _value(data, 0, known)
     except _Unusual:
         # Anything the fast path does not take as it is (a key that is not a string, an int or float subclass,
         # a value json cannot encode, NaN): the standard encoder, so its text or its error is the answer.
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def encode(data: dict[str, Any], *, known: "ObjectTexts | None" = None) -> bytes:
+    """``dumps(data, known=known).encode("utf-8")``, the bytes of a save file; the known objects' texts go in as
+    the bytes they are kept as, never decoded and encoded again (a 10,000-card save is 37 MB of them)."""
+    out: list[str | bytes] = []
+    try:
+        _write(data, 0, out, known)   # type: ignore[arg-type]
+    except _Unusual:
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    return b"".join([piece if type(piece) is bytes else piece.encode("utf-8") for piece in out])  # type: ignore
 
 
 class _Unusual(Exception):
@@ -194,7 +209,7 @@ def _write(value: Any, level: int, out: list[str], known: "ObjectTexts | None") 
             out.append("{}")
             return
         if known is not None and "GUID" in value and not value.get("ContainedObjects"):
-            out.append(known.text(value, level))
+            out.append(known.text(value, level))   # bytes: encode() joins them as they are
             return
         inner = _newline(level + 1)
         between = "," + inner
@@ -254,38 +269,48 @@ def save_bytes(save: Save) -> bytes:
     return dumps(save.to_json()).encode("utf-8")
 
 
-_TEXTS_MAGIC = b"ttsmod-object-texts-3\n"
+_TEXTS_MAGIC = b"ttsmod-object-texts-4\n"
+_SEGMENT_HEAD = 8   # a segment: its payload's length and CRC-32 (4 bytes each, big-endian), then the payload
 
 
 class ObjectTexts:
     """The save text of objects, by what they are: the key is the object's nesting level and a digest of its
     pickle (made in C), which fixes its value and so its indented text. A big game's save is mostly
     thousands of cards that an edit leaves as they were; their texts are taken from the previous build's instead
-    of being encoded again in Python (the build keeps :meth:`to_bytes` in its cache folder).
+    of being encoded again in Python (the build keeps them in its cache folder: :meth:`load`, :meth:`save`).
+    Texts are kept and given as UTF-8 bytes, which is what a save file is made of (:func:`encode`).
 
-    It is also the :class:`tools.check.UrlMemo` of the check that follows :func:`dumps`: the URLs found below an
-    object are kept with its text, and an object named by the same key has the same URLs."""
+    It is also the :class:`tools.check.UrlMemo` of the check that follows :func:`encode`: the URLs found below an
+    object are kept with its text, and an object named by the same key has the same URLs.
 
-    def __init__(self, texts: dict[bytes, str] | None = None, urls: dict[bytes, bytes] | None = None) -> None:
+    The file is a header and segments, each with its length and checksum; a build that changed a few objects
+    appends a segment holding just those (a later entry stands for an earlier one of the same key), and the file
+    is written anew only when the entries no longer used would make up a fifth of it. A damaged segment ends
+    what is read (a cache: what it held is made again)."""
+
+    def __init__(self, texts: dict[bytes, bytes] | None = None, urls: dict[bytes, bytes] | None = None) -> None:
         self.previous = texts or {}
-        self.used: dict[bytes, str] = {}
+        self.used: dict[bytes, bytes] = {}
         self._previous_urls = urls or {}          # key → its (key, url) pairs as text, split when asked
         self._used_urls: dict[bytes, bytes] = {}
-        self._found_urls = False                  # whether remember() added pairs the previous build lacked
+        self._new_urls: set[bytes] = set()        # keys whose pairs remember() found and the file lacks
         self._keys: dict[int, tuple[dict[str, Any], bytes]] = {}   # id(object) → (the object, its key)
+        self._file_entries = 0                    # entries in the file read (all segments), none: written whole
+        self._appendable = False                  # whether the file read may be appended to
 
-    def text(self, value: dict[str, Any], level: int) -> str:
+    def text(self, value: dict[str, Any], level: int) -> bytes:
+        """The text of ``value`` at nesting ``level`` as UTF-8 bytes: kept, or made now and kept."""
         try:
             # Pickled, not JSON-encoded, to be named: 4 times faster (floats go as their 8 bytes, not their
             # shortest decimal text), and the bytes still fix the value, types included. An object shared twice
             # in one card and not in another pickles otherwise, which only costs a miss.
             exact = pickle.dumps(value, 5)
         except Exception:   # not picklable: not a value this cache names
-            return _value(value, level)
+            return _value(value, level).encode("utf-8")
         key = level.to_bytes(2, "big") + hashlib.blake2b(exact, digest_size=16).digest()
         text = self.previous.get(key)
         if text is None:
-            text = _value(value, level)
+            text = _value(value, level).encode("utf-8")
         self.used[key] = text
         self._keys[id(value)] = (value, key)
         return text
@@ -314,52 +339,107 @@ class ObjectTexts:
         # found by the walk each time instead.
         if key is not None and not any("\0" in name or "\0" in url for name, url in urls):
             self._used_urls[key] = "\0".join(["u", *(part for pair in urls for part in pair)]).encode("utf-8")
-            self._found_urls = True
+            self._new_urls.add(key)
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "ObjectTexts":
-        """The texts :meth:`to_bytes` gave; none when ``data`` is not such bytes (then every text is made
-        again)."""
-        texts: dict[bytes, str] = {}
+        """The texts :meth:`to_bytes` (or :meth:`save`) left; none when ``data`` is not such bytes (then every
+        text is made again), those of the segments before a damaged one when one is."""
+        texts: dict[bytes, bytes] = {}
         urls: dict[bytes, bytes] = {}
-        at = len(_TEXTS_MAGIC) + 4
-        # A checksum of all that follows: a damaged text would otherwise go into a save unseen.
-        if (not data.startswith(_TEXTS_MAGIC) or len(data) < at
-                or zlib.crc32(memoryview(data)[at:]) != int.from_bytes(data[at - 4:at], "big")):
+        if not data.startswith(_TEXTS_MAGIC):
             return cls()
-        try:
-            while at < len(data):
-                key, size = data[at:at + 18], int.from_bytes(data[at + 18:at + 22], "big")
-                text = data[at + 22:at + 22 + size]
-                if len(key) != 18 or len(text) != size:
-                    return cls()
-                at += 22 + size
-                listed = int.from_bytes(data[at:at + 4], "big")
-                pairs = data[at + 4:at + 4 + listed]
-                if at + 4 > len(data) or len(pairs) != listed:
-                    return cls()
-                texts[key] = text.decode("utf-8")
-                if listed:   # 0: no URLs kept for this object (no URLs at all is "u")
+        view = memoryview(data)
+        at, end, entries, whole = len(_TEXTS_MAGIC), len(data), 0, True
+        while at < end:
+            size = int.from_bytes(data[at:at + 4], "big")
+            start, stop = at + _SEGMENT_HEAD, at + _SEGMENT_HEAD + size
+            # A checksum of each segment: a damaged text would otherwise go into a save unseen.
+            if stop > end or zlib.crc32(view[start:stop]) != int.from_bytes(data[at + 4:at + 8], "big"):
+                whole = False
+                break
+            found = _read_entries(data, start, stop)
+            if found is None:
+                whole = False
+                break
+            for key, text, pairs in found:
+                texts[key] = text
+                if pairs:   # empty: no URLs kept for this object (no URLs at all is "u")
                     urls[key] = pairs
-                at += 4 + listed
-        except UnicodeDecodeError:
+                else:
+                    urls.pop(key, None)
+            entries += len(found)
+            at = stop
+        known = cls(texts, urls)
+        known._file_entries, known._appendable = entries, whole and entries > 0
+        return known
+
+    @classmethod
+    def load(cls, path: Path) -> "ObjectTexts":
+        """The texts kept in the file ``path`` (none when it is missing or unreadable)."""
+        try:
+            return cls.from_bytes(path.read_bytes())
+        except OSError:
             return cls()
-        return cls(texts, urls)
 
     @property
     def changed(self) -> bool:
-        """Whether the texts used differ from those given, or URLs were found that were not kept (so they are
-        worth keeping again)."""
-        return self._found_urls or self.used.keys() != self.previous.keys()
+        """Whether texts were used that were not given, or URLs found that were not kept (so they are worth
+        keeping). Texts given and no longer used change nothing: they go when the file is next written anew."""
+        return bool(self._new_urls) or not self.used.keys() <= self.previous.keys()
+
+    def _entry(self, key: bytes) -> tuple[bytes, bytes, bytes]:
+        pairs = self._used_urls.get(key) or self._previous_urls.get(key) or b""
+        return key, self.used[key], pairs
 
     def to_bytes(self) -> bytes:
         """The texts used so far, with the URLs found or kept for them, for :meth:`from_bytes` in a later
-        build."""
-        parts = []
-        urls = self._used_urls
-        for key, text in self.used.items():
-            raw = text.encode("utf-8")
-            pairs = urls.get(key) or self._previous_urls.get(key) or b""
-            parts += (key, len(raw).to_bytes(4, "big"), raw, len(pairs).to_bytes(4, "big"), pairs)
-        payload = b"".join(parts)
-        return _TEXTS_MAGIC + zlib.crc32(payload).to_bytes(4, "big") + payload
+        build: one segment."""
+        return _TEXTS_MAGIC + _segment([self._entry(key) for key in self.used])
+
+    def save(self, path: Path) -> None:
+        """Keep the texts used so far in ``path`` for :meth:`load` in a later build (nothing when unchanged): a
+        segment of the new ones appended to the file read, or the file written anew (see the class). A cache:
+        not synced, and a file that cannot be written is left as it is."""
+        if not self.changed:
+            return
+        fresh = [self._entry(key) for key in self.used
+                 if key not in self.previous or key in self._new_urls]
+        try:
+            if self._appendable and (self._file_entries + len(fresh)) * 4 <= len(self.used) * 5 \
+                    and path.is_file():
+                if fresh:   # only objects gone: their entries stay until the file is written anew
+                    with path.open("ab") as file:
+                        file.write(_segment(fresh))
+                    self._file_entries += len(fresh)
+            else:
+                atomic_write_bytes(path, self.to_bytes(), durable=False)
+                self._file_entries, self._appendable = len(self.used), bool(self.used)
+        except OSError:
+            return   # the next build makes these texts again
+        self.previous = dict(self.used)
+        self._previous_urls = {**self._previous_urls, **self._used_urls}
+        self._new_urls.clear()
+
+
+def _segment(entries: list[tuple[bytes, bytes, bytes]]) -> bytes:
+    parts: list[bytes] = []
+    for key, text, pairs in entries:
+        parts += (key, len(text).to_bytes(4, "big"), text, len(pairs).to_bytes(4, "big"), pairs)
+    payload = b"".join(parts)
+    return len(payload).to_bytes(4, "big") + zlib.crc32(payload).to_bytes(4, "big") + payload
+
+
+def _read_entries(data: bytes, at: int, end: int) -> list[tuple[bytes, bytes, bytes]] | None:
+    found = []
+    while at < end:
+        key, size = data[at:at + 18], int.from_bytes(data[at + 18:at + 22], "big")
+        text_end = at + 22 + size
+        if len(key) != 18 or text_end + 4 > end:
+            return None
+        listed = int.from_bytes(data[text_end:text_end + 4], "big")
+        if text_end + 4 + listed > end:
+            return None
+        found.append((key, data[at + 22:text_end], data[text_end + 4:text_end + 4 + listed]))
+        at = text_end + 4 + listed
+    return found

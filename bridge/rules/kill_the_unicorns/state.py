@@ -46,7 +46,18 @@ class Tables:
         self.item = data.market_by_id
         self.token_item = data.token_item
         self.colours = data.colour_ids
-        self.choices: dict[tuple[tuple[str, ...], int], list[tuple[str, ...]]] = {}
+        # A hunting card's bit, 1 << (index - 1): a hand of one character in index order (as the game keeps it:
+        # dealt so, sorted each night, cards only taken out) is told by its mask, and so is each choice from it,
+        # values going by index alone (hunting_values). Masks repeat across seats and characters.
+        self.hunt_bit = {cid: 1 << (c.index - 1) for cid, c in data.hunting_cards.items()}
+        self.hunt_ids: dict[str, list[str]] = {}
+        for cid, c in data.hunting_cards.items():
+            ids = self.hunt_ids.setdefault(c.character, [""] * len(self.rules.hunting_values))
+            ids[c.index - 1] = cid
+        # (hand mask, n) -> the mask of each choice
+        self.mask_choices: dict[tuple[int, int | None], list[int]] = {}
+        # (Open or Join, seat, character) -> choice mask -> the action, made once
+        self.hunt_made: dict[tuple[type, int, str], dict[int, Any]] = {}
         # hand -> price -> its canonical payment (payment): the market asks one hand for every item's price
         self.payments: dict[tuple[str, ...], dict[int, tuple[str, ...] | None]] = {}
         self.hunt_actions: dict[tuple[int, tuple[str, ...], int | None], list[Any]] = {}
@@ -60,7 +71,7 @@ class Tables:
         self.buy_actions: dict[tuple[int, str, tuple[str, ...]], dict[str | None, Any]] = {}
         self.seat_actions: dict[int, tuple[Any, ...]] = {}
         self.pass_actions: dict[int, Any] = {}
-        # (Open or Join, seat) -> cards -> the action, made once (hunt_choices)
+        # (Open or Join, seat) -> cards -> the action, made once, for hands out of index order (hunt_choices)
         self.hunt_values: dict[tuple[type, int], dict[tuple[str, ...], Any]] = {}
         self.price_lists: dict[tuple[str, bool], dict[str, int]] = {}
         self.scored: dict[tuple[str, tuple[str, ...], tuple[str, ...]], ScoredUnicorn] = {}
@@ -118,20 +129,39 @@ class Tables:
         key = (seat, hand, n)
         found = self.hunt_actions.get(key)
         if found is None:
-            # Another hand holds many of the same choices: each Open/Join is made once per (seat, cards), the
-            # frozen dataclass's __init__ being several times the cost of a look-up.
-            kind = Open if n is None else Join
-            made = self.hunt_values.get((kind, seat))
-            if made is None or len(made) > 16384:  # hands vary: keep the table bounded
-                made = self.hunt_values[(kind, seat)] = {}
+            found = self.hunt_actions[key] = self._hunt_choices(seat, hand, n)
+        return found
+
+    def _hunt_choices(self, seat: int, hand: tuple[str, ...], n: int | None) -> list[Any]:
+        # Another hand holds many of the same choices: each Open/Join is made once per (seat, cards), the frozen
+        # dataclass's __init__ being several times the cost of a look-up.
+        kind = Open if n is None else Join
+        mask = self.hand_mask(hand)
+        if mask is not None:
+            character = self.hunt_character[hand[0]]
+            made = self.hunt_made.get((kind, seat, character))
+            if made is None:
+                made = self.hunt_made[(kind, seat, character)] = {}
+            choices = self.choices_of_mask(mask, n)
+            if not all(map(made.__contains__, choices)):  # a choice not made yet for this seat and character
+                ids = self.hunt_ids[character]
+                for choice in choices:
+                    if choice not in made:
+                        made[choice] = kind(seat, tuple(ids[i] for i in range(len(ids)) if choice >> i & 1))
             found = [self.passes(seat)]
-            for count in (range(1, min(self.rules.max_hunt_cards, len(hand)) + 1) if n is None else (n,)):
-                for cards in self.card_choices(hand, count):
-                    action = made.get(cards)
-                    if action is None:
-                        action = made[cards] = kind(seat, cards)
-                    found.append(action)
-            self.hunt_actions[key] = found
+            found += map(made.__getitem__, choices)
+            return found
+        counts = range(1, min(self.rules.max_hunt_cards, len(hand)) + 1) if n is None else (n,)
+        found = [self.passes(seat)]
+        made_by_cards = self.hunt_values.get((kind, seat))
+        if made_by_cards is None or len(made_by_cards) > 16384:  # hands vary: keep the table bounded
+            made_by_cards = self.hunt_values[(kind, seat)] = {}
+        for count in counts:
+            for cards in self.card_choices(hand, count):
+                action = made_by_cards.get(cards)
+                if action is None:
+                    action = made_by_cards[cards] = kind(seat, cards)
+                found.append(action)
         return found
 
     def passes(self, seat: int) -> Any:
@@ -141,29 +171,42 @@ class Tables:
             found = self.pass_actions[seat] = Pass(seat)
         return found
 
-    def card_choices(self, hand: tuple[str, ...], n: int) -> list[tuple[str, ...]]:
-        """One choice of ``n`` cards of ``hand`` per distinct multiset of values, lowest ids first."""
-        key = (hand, n)
-        found = self.choices.get(key)
+    def hand_mask(self, hand: Sequence[str]) -> int | None:
+        """The mask of ``hand`` (the bits of its cards), or ``None`` unless it is a non-empty hand of one character
+        in index order."""
+        if not hand:
+            return None
+        bit, owner = self.hunt_bit, self.hunt_character
+        character = owner[hand[0]]
+        mask = 0
+        for card in hand:
+            b = bit[card]
+            if b <= mask or owner[card] != character:  # not above every earlier card, or another's card
+                return None
+            mask |= b
+        return mask
+
+    def choices_of_mask(self, mask: int, n: int | None) -> list[int]:
+        """:meth:`card_choices` of ``n`` cards (``None``: of 1 to ``max_hunt_cards`` cards, fewest first) from the
+        hand of one character whose cards are those of ``mask`` in index order, each choice as its mask; made once
+        per (mask, n)."""
+        key = (mask, n)
+        found = self.mask_choices.get(key)
         if found is None:
-            seen: set[tuple[int, ...]] = set()
+            values = self.rules.hunting_values
+            held = [i for i in range(len(values)) if mask >> i & 1]
             found = []
-            values_in_hand = [self.value[c] for c in hand]
-            if all(a <= b for a, b in zip(values_in_hand, values_in_hand[1:])):
-                # A hand in value order (as the built-in decks' indexes keep it): each combination's values
-                # come sorted already.
-                for combo, values in zip(combinations(hand, n), combinations(values_in_hand, n)):
-                    if values not in seen:
-                        seen.add(values)
-                        found.append(combo)
-            else:
-                for combo in combinations(hand, n):
-                    values = tuple(sorted(self.value[c] for c in combo))
-                    if values not in seen:
-                        seen.add(values)
-                        found.append(combo)
-            self.choices[key] = found
+            for count in (range(1, min(self.rules.max_hunt_cards, len(held)) + 1) if n is None else (n,)):
+                for combo in value_choices([values[i] for i in held], count):
+                    found.append(sum(1 << held[j] for j in combo))
+            self.mask_choices[key] = found
         return found
+
+    def card_choices(self, hand: Sequence[str], n: int) -> list[tuple[str, ...]]:
+        """One choice of ``n`` cards of ``hand`` per distinct multiset of values: the first in combination order
+        (lowest ids first in a hand in index order; see :func:`value_choices`)."""
+        value = self.value
+        return [tuple(hand[j] for j in combo) for combo in value_choices([value[c] for c in hand], n)]
 
     def prices(self, character: str, power_left: bool) -> dict[str, int]:
         """Every market item's price to ``character``, whose market power (if any) is still unused when
@@ -232,6 +275,22 @@ class Tables:
         if self.rules.price_rule == "count":
             return len(cards) >= price
         return sum(self.value[c] for c in cards) >= price
+
+
+def value_choices(values: Sequence[int], n: int) -> list[tuple[int, ...]]:
+    """The canonical choices of ``n`` cards from a hand whose cards have ``values`` (in hand order), as positions in
+    the hand: one per distinct multiset of values, the first such combination in :func:`itertools.combinations`
+    order."""
+    seen: set[tuple[int, ...]] = set()
+    found = []
+    in_order = all(a <= b for a, b in zip(values, values[1:]))
+    for combo, chosen in zip(combinations(range(len(values)), n), combinations(values, n)):
+        if not in_order:  # a combination's values come sorted only from values in order
+            chosen = tuple(sorted(chosen))
+        if chosen not in seen:
+            seen.add(chosen)
+            found.append(combo)
+    return found
 
 
 _TABLES: dict[int, tuple[KillTheUnicornsData, Tables]] = {}

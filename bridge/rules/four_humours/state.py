@@ -167,15 +167,21 @@ class _Catalog:
         self.targets.update({("party", p.id): [Target("party", p.id, i) for i in range(len(p.slots))]
                              for p in data.parties})
         self._chooses: dict[tuple[int, tuple[str, ...]], tuple[Choose, ...]] = {}
-        # (kind, card) -> {humour on each slot (None: empty): the card's plan}, see plan(); and where a winner or
-        # sneaker from a slot may land, by (kind, card, slot, "win" | "sneak", board, mode). A plan depends on the
+        # (kind, card) -> {humour on each slot (None: empty): the card's plan}, see plan(). A plan depends on the
         # card's step list and the pattern alone, so the cards with the same list (most follow the default one)
         # share one table: a pattern worked out on one card serves them all.
         by_steps: dict[tuple, dict[tuple[str | None, ...], tuple]] = {}
         self.plans: dict[tuple[str, str], dict[tuple[str | None, ...], tuple]] = {
             (kind, card.id): by_steps.setdefault(data.resolution_for(card), {})
             for kind, cards in (("scene", data.scenes), ("party", data.parties)) for card in cards}
-        self.destinations: dict[tuple[str, str, int, str, str, str], tuple[str, ...]] = {}
+        # What the resolution of a card reads, in one look-up: (kind, card) -> (its plans, its slots' targets, the
+        # open mask of the card emptied, {(slot, "win" | "sneak", board, mode): where that potion may land}).
+        self.resolving: dict[tuple[str, str], tuple[dict, list[Target], int, dict]] = {
+            ("scene", c.id): (self.plans["scene", c.id], self.targets["scene", c.id], self.scene_full[c.id], {})
+            for c in data.scenes}
+        self.resolving.update({
+            ("party", p.id): (self.plans["party", p.id], self.targets["party", p.id], self.party_full[p.id], {})
+            for p in data.parties})
         self.goal_checks: dict[tuple[str, str], Check] = {}  # (goal, board) -> goal_check()
         self.seat_orders: dict[tuple[int, int], tuple[int, ...]] = {}  # (first player, seats) -> _seat_order()
 
@@ -573,13 +579,14 @@ class GameState:
 
     def _place(self, action: Place, events: list[ev.Event] | None) -> None:
         seat, target, humour = action.player, action.target, action.humour
-        self.hands[seat][_HI[humour]] -= 1
+        hand = self.hands[seat]
+        hand[_HI[humour]] -= 1
         card, slot = target.card, target.slot
         if target.kind == "scene":
             self.scene_slots[card][slot] = (seat, humour)
             scene_open = self._scene_open
-            scene_open[card] &= ~(1 << slot)
-            if not scene_open[card]:
+            left = scene_open[card] = scene_open[card] & ~(1 << slot)
+            if not left:
                 self._full_scenes += 1
         else:
             self.party_slots[card][slot] = (seat, humour)
@@ -604,7 +611,7 @@ class GameState:
                     r -= bag[i]
                     i += 1
                 bag[i] -= 1
-                self.hands[seat][i] += 1
+                hand[i] += 1
                 if events is not None:
                     events.append(ev.PotionsDrawn(seat, 1))
         self._note_hand(seat)
@@ -727,7 +734,7 @@ class GameState:
         # What the card's steps do depends on the humours on its slots alone: the plan of that pattern says which
         # steps fired and which slots win, sneak and are discarded (resolve_card's answer, worked out once).
         pattern = tuple([None if p is None else p[1] for p in slots])
-        plans = catalog.plans[kind, card_id]
+        plans, targets, emptied, destinations = catalog.resolving[kind, card_id]
         plan = plans.get(pattern)
         if plan is None:
             plan = catalog.plan(kind, card_id, pattern)
@@ -743,10 +750,8 @@ class GameState:
                 tuple([sp[i] for i in on_card]), fired, tuple([sp[i] for i in win]), tuple([sp[i] for i in sneak]),
                 tuple([sp[i] for i in discard]))))
         if kind == "scene":
-            full = catalog.scene_full[card_id]
-            self._full_scenes += (not full) - (not self._scene_open[card_id])
-            self._scene_open[card_id] = full
-        targets = catalog.targets[(kind, card_id)]
+            self._full_scenes += (not emptied) - (not self._scene_open[card_id])
+            self._scene_open[card_id] = emptied
         bags = self.bags
         for i in discard:
             owner, humour = raw[i]
@@ -759,12 +764,11 @@ class GameState:
             n = len(self.colours)
             first = self.first_player
             moving = sorted(moving, key=lambda item: ((raw[item[0]][0] - first) % n, item[0]))  # seat order (FH-6.6)
-        destinations = catalog.destinations
         mode = self.mode
         for i, why in moving:
             owner, humour = raw[i]
             board_id = "kingdom" if mode == "kingdom" else self.fiefs[owner]  # board_of(owner)
-            key = (kind, card_id, i, why, board_id, mode)
+            key = (i, why, board_id, mode)
             cells = destinations.get(key)
             if cells is None:
                 card = self.data.scene_by_id[card_id] if kind == "scene" else self.data.party_by_id[card_id]
@@ -807,7 +811,12 @@ class GameState:
             if events is not None:
                 events.append(ev.PotionReturned(pending.owner, pending.humour, pending.source, "no_cell"))
             return
-        self.boards[pending.board].setdefault(cell, []).append((pending.owner, pending.humour))
+        cells = self.boards[pending.board]
+        here = cells.get(cell)
+        if here is None:
+            cells[cell] = [(pending.owner, pending.humour)]
+        else:
+            here.append((pending.owner, pending.humour))
         occ = self._occ[pending.owner]
         occ[cell] = occ.get(cell, 0) + 1
         self._goal_dirty.add(pending.owner)

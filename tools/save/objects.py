@@ -199,12 +199,18 @@ class GameObject:
         for child in self.contained:
             yield from child.walk()
 
-    def to_json(self, guid_of: Mapping[int, str]) -> dict[str, Any]:
-        """The object's JSON dict; ``guid_of`` maps ``id(obj)`` to its allocated GUID."""
+    def to_json(self, guid_of: Mapping[int, str], shared: dict[int, Any] | None = None) -> dict[str, Any]:
+        """The object's JSON dict; ``guid_of`` maps ``id(obj)`` to its allocated GUID.
+
+        ``shared`` (one dict for a whole save, :meth:`tools.save.Save.to_json`): the JSON of each transform,
+        colour and snap point, made once for all the objects holding the same one (a deck's thousands of cards
+        hold one transform, one colour and a few slot snap points); those dicts are then shared, so the result
+        is to be read, not changed."""
+        json_of = _json_of if shared is not None else _own_json
         out: dict[str, Any] = {
             "GUID": guid_of[id(self)],
             "Name": self.name,
-            "Transform": self.transform.to_json(),
+            "Transform": json_of(self.transform, shared),
             "Nickname": self.nickname,
             "Description": self.description,
             "GMNotes": self.gm_notes,
@@ -214,7 +220,7 @@ class GameObject:
             out["Memo"] = memo
         out.update({
             "AltLookAngle": {"x": 0.0, "y": 0.0, "z": 0.0},
-            "ColorDiffuse": self.colour.to_json(),
+            "ColorDiffuse": json_of(self.colour, shared),
         })
         if self.tags:
             out["Tags"] = list(self.tags)
@@ -239,10 +245,22 @@ class GameObject:
         out["LuaScriptState"] = self.lua_script_state
         out["XmlUI"] = self.xml_ui
         if self.snap_points:
-            out["AttachedSnapPoints"] = [p.to_json() for p in self.snap_points]
+            out["AttachedSnapPoints"] = [json_of(p, shared) for p in self.snap_points]
         if self.contained_allowed:
-            out["ContainedObjects"] = [child.to_json(guid_of) for child in self.contained]
+            out["ContainedObjects"] = [child.to_json(guid_of, shared) for child in self.contained]
         return out
+
+
+def _own_json(value: Any, shared: None) -> Any:
+    return value.to_json()
+
+
+def _json_of(value: Any, shared: dict[int, Any]) -> Any:
+    # By identity: the objects live as long as the save being written, and equal ones made apart are rare.
+    made = shared.get(id(value))
+    if made is None:
+        made = shared[id(value)] = value.to_json()
+    return made
 
 
 def _common(kwargs: dict[str, Any]) -> dict[str, Any]:

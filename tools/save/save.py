@@ -113,7 +113,10 @@ class Save:
         return [{"displayed": t, "normalized": t.lower()} for t in seen]
 
     def to_json(self) -> dict[str, Any]:
+        """The save as JSON values (:func:`dumps` makes its text). Objects holding the same transform, colour or
+        snap point share its dict (:meth:`GameObject.to_json`): read the result, do not change it."""
         guid_of = self.allocate_guids()
+        shared: dict[int, Any] = {}
         out: dict[str, Any] = {
             "SaveName": self.name,
             "EpochTime": self.epoch_time,
@@ -143,7 +146,7 @@ class Save:
             "LuaScriptState": self.lua_script_state,
             "XmlUI": self.xml_ui,
             "SnapPoints": [p.to_json() for p in self.snap_points],
-            "ObjectStates": [obj.to_json(guid_of) for obj in self.objects],
+            "ObjectStates": [obj.to_json(guid_of, shared) for obj in self.objects],
         }
         return out
 

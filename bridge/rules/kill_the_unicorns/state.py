@@ -8,7 +8,7 @@ as events. The snapshot (:meth:`GameState.to_snapshot`) is the whole state as JS
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import chain, combinations
 from typing import Any, Sequence
 
 from bridge.rules import reader as r
@@ -66,7 +66,7 @@ class Tables:
         self.market_power = {c.id: (c.power.effect if c.power.timing == fx.AT_MARKET else None)
                              for c in data.characters}
         # Actions are frozen values: one instance per distinct action serves every state of every game.
-        self.place_tricks: dict[tuple[int, str], list[list[Any]]] = {}
+        self.place_tricks: dict[tuple[int, str], list[Any]] = {}
         # (seat, item, paid) -> unicorn -> the Buy (buys_of)
         self.buy_actions: dict[tuple[int, str, tuple[str, ...]], dict[str | None, Any]] = {}
         self.seat_actions: dict[int, tuple[Any, ...]] = {}
@@ -92,17 +92,17 @@ class Tables:
 
     def place_trick(self, seat: int, card: str, index: int, slot: int) -> Any:
         """``PlaceTrick(seat, card, index, SLOTS[slot])``, made once."""
-        return self.place_rows(seat, card, index)[index][slot]
+        return self.placements(seat, card, index + 1)[2 * index + slot]
 
-    def place_rows(self, seat: int, card: str, index: int) -> list[list[Any]]:
-        """Row i (up to ``index`` at least) is ``[PlaceTrick(seat, card, i, SLOTS[0]), ... SLOTS[1])]``."""
-        rows = self.place_tricks.get((seat, card))
-        if rows is None:
-            rows = self.place_tricks[(seat, card)] = []
-        while len(rows) <= index:
-            i = len(rows)
-            rows.append([PlaceTrick(seat, card, i, SLOTS[0]), PlaceTrick(seat, card, i, SLOTS[1])])
-        return rows
+    def placements(self, seat: int, card: str, positions: int) -> list[Any]:
+        """Entry ``2 * i + s`` (for every line position i below ``positions`` at least) is
+        ``PlaceTrick(seat, card, i, SLOTS[s])``: the slots of the line in the order of ``chain(*slots)``."""
+        made = self.place_tricks.get((seat, card))
+        if made is None:
+            made = self.place_tricks[(seat, card)] = []
+        for i in range(len(made) // 2, positions):
+            made += [PlaceTrick(seat, card, i, slot) for slot in SLOTS]
+        return made
 
     def buys_of(self, seat: int, item: str, paid: tuple[str, ...]) -> dict[str | None, Any]:
         """The table of ``Buy(seat, item, paid, unicorn)`` by ``unicorn``, each made once (fill it through
@@ -411,14 +411,12 @@ class GameState:
         if decision == "open" or decision == "join":
             return list(t.hunt_choices(seat, tuple(self.hand[seat]), None if decision == "open" else self.hunt["n"]))
         if decision == "place_trick":
-            line, slots = self.line, self.slots
-            free = [(i, s) for i in range(len(line)) if line[i] is not None for s in (0, 1) if slots[i][s] is None]
+            free = self._free_slots()
             out = []
             if free:
-                last = free[-1][0]
+                positions = len(self.line)
                 for card in self.trick_hand[seat]:
-                    rows = t.place_rows(seat, card, last)
-                    out += [rows[i][s] for i, s in free]
+                    out += map(t.placements(seat, card, positions).__getitem__, free)
             if not t.rules.mandatory_trick:
                 out.append(t.bare(seat)[0])
             return out
@@ -432,6 +430,11 @@ class GameState:
                 buys = (seat, self._buys(seat))
             return [t.bare(seat)[0], *buys[1]]
         return []
+
+    def _free_slots(self) -> list[int]:
+        """The free trick slots of the line's unicorns, each as ``2 * position + slot``, in line order."""
+        line = self.line
+        return [k for k, card in enumerate(chain.from_iterable(self.slots)) if card is None and line[k >> 1] is not None]
 
     def _price(self, seat: int, item: str) -> int:
         t = self.t
@@ -664,9 +667,7 @@ class GameState:
                 break
             if not self.trick_hand[candidate]:
                 continue
-            free = any(self.slots[i][s] is None for i in range(len(self.line)) if self.line[i] is not None
-                       for s in (0, 1))
-            if not free:  # KU-3.3: nowhere to put a trick: both are discarded
+            if not self._free_slots():  # KU-3.3: nowhere to put a trick: both are discarded
                 for card in self.trick_hand[candidate]:
                     self.trick_discard[candidate].append(card)
                     if out is not None:

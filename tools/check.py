@@ -28,6 +28,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Protocol
 from urllib.parse import unquote, urlparse
@@ -124,9 +125,24 @@ def is_saved_object(data: dict[str, Any]) -> bool:
 @dataclass
 class _Walked:
     obj: dict[str, Any]
-    where: str
+    path: str
     depth: int  # 0 = top level, ≥ 1 = inside a container (ContainedObjects/States/ChildObjects)
     parent: dict[str, Any] | None
+
+    @cached_property
+    def where(self) -> str:
+        """How a finding names the object: spelt out only for a finding (a big save has 10,000 objects)."""
+        return _describe(self.obj, self.path)
+
+
+class _Place:
+    """A place that is not an object (the save's own fields), named like one."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+
+_GLOBAL = _Place("Global")
 
 
 def _shown(value: Any) -> str:
@@ -162,8 +178,8 @@ def _walk(objects: list, add) -> Iterator[_Walked]:
         obj, path = items[index]
         if not isinstance(obj, dict):
             continue
-        where = _describe(obj, path)
-        yield _Walked(obj, where, depth, parent)
+        walked = _Walked(obj, path, depth, parent)
+        yield walked
         children: list[tuple[Any, str]] = []
         if isinstance(obj.get("ContainedObjects"), list):
             children += [(c, f"{path}.ContainedObjects[{i}]") for i, c in enumerate(obj["ContainedObjects"])]
@@ -177,7 +193,7 @@ def _walk(objects: list, add) -> Iterator[_Walked]:
         if depth + 1 > MAX_NESTING:
             if not too_deep_reported:
                 too_deep_reported = True
-                add(Finding("warning", "nesting-depth", where,
+                add(Finding("warning", "nesting-depth", walked.where,
                             f"objects nested more than {MAX_NESTING} containers deep; the deeper ones are not "
                             "checked"))
             continue
@@ -209,7 +225,7 @@ def check_data(data: dict[str, Any], source: str = "<save>", *,
     _check_guids(walked, add)
     for w in walked:
         _check_cards(w, add)
-        _check_scripts(w.obj, w.where, add)
+        _check_scripts(w, add)
     if not is_saved_object(data):
         _check_global_script(data, add)
     _check_urls(data, walked, add, max_pixels, memo)
@@ -248,31 +264,31 @@ def _check_guids(walked: list[_Walked], add) -> None:
                         "TTS gives a new GUID when one is taken out"))
 
 
-def _grid_ok(key: str, entry: Any, where: str, add) -> bool:
+def _grid_ok(key: str, entry: Any, place: _Walked, add) -> bool:
     if not isinstance(entry, dict):
-        add(Finding("error", "custom-deck", where, f"CustomDeck[{_shown(key)}] is not an object"))
+        add(Finding("error", "custom-deck", place.where, f"CustomDeck[{_shown(key)}] is not an object"))
         return False
     w, h = entry.get("NumWidth"), entry.get("NumHeight")
     if not isinstance(w, int) or not isinstance(h, int) or not (1 <= w <= MAX_COLUMNS and 1 <= h <= MAX_ROWS):
-        add(Finding("error", "sheet-grid", where,
+        add(Finding("error", "sheet-grid", place.where,
                     f"CustomDeck[{_shown(key)}] grid {_shown(w)} x {_shown(h)} is outside 1..{MAX_COLUMNS} x 1..{MAX_ROWS}"))
         return False
     if not entry.get("FaceURL"):
-        add(Finding("error", "custom-deck", where, f"CustomDeck[{_shown(key)}] has no FaceURL"))
+        add(Finding("error", "custom-deck", place.where, f"CustomDeck[{_shown(key)}] has no FaceURL"))
     return True
 
 
 def _check_cards(w: _Walked, add) -> None:
-    obj, where = w.obj, w.where
+    obj = w.obj
     name = obj.get("Name")
     custom = obj.get("CustomDeck")
     if isinstance(custom, dict):
         for key, entry in custom.items():
-            _grid_ok(key, entry, where, add)
+            _grid_ok(key, entry, w, add)
     if name in ("Card", "CardCustom") and "CardID" in obj:
         cid = obj["CardID"]
         if not isinstance(cid, int) or cid < 0:
-            add(Finding("error", "card-id", where, f"CardID {_shown(cid)} is not a non-negative integer"))
+            add(Finding("error", "card-id", w.where, f"CardID {_shown(cid)} is not a non-negative integer"))
             return
         key, index = str(cid // 100), cid % 100
         if custom is None:
@@ -281,13 +297,13 @@ def _check_cards(w: _Walked, add) -> None:
         if key not in custom:
             deck_custom = w.parent.get("CustomDeck") if in_deck else None
             if in_deck and isinstance(deck_custom, dict) and key in deck_custom:
-                add(Finding("info", "card-stale-custom-deck", where,
+                add(Finding("info", "card-stale-custom-deck", w.where,
                             f"CardID {cid} names CustomDeck {key} but the card's own CustomDeck holds "
                             f"{_shown(', '.join(sorted(custom))) or 'nothing'} (TTS itself writes this; the deck's entry "
                             "is used)"))
                 entry = deck_custom[key]
             else:
-                add(Finding("error", "card-id", where,
+                add(Finding("error", "card-id", w.where,
                             f"CardID {cid} names CustomDeck {key}, which neither the card nor its deck defines"))
                 return
         else:
@@ -296,27 +312,27 @@ def _check_cards(w: _Walked, add) -> None:
                 and isinstance(entry.get("NumHeight"), int):
             cells = entry["NumWidth"] * entry["NumHeight"]
             if index >= cells:
-                add(Finding("error", "card-index", where,
+                add(Finding("error", "card-index", w.where,
                             f"CardID {cid}: index {index} is outside the {entry['NumWidth']} x "
                             f"{entry['NumHeight']} sheet"))
     if name in ("Deck", "DeckCustom"):
         ids = obj.get("DeckIDs")
         contained = obj.get("ContainedObjects")
         if not isinstance(ids, list) or not isinstance(contained, list):
-            add(Finding("error", "deck-ids", where, "deck without DeckIDs or ContainedObjects lists"))
+            add(Finding("error", "deck-ids", w.where, "deck without DeckIDs or ContainedObjects lists"))
             return
         card_ids = [c.get("CardID") for c in contained if isinstance(c, dict)]
         if ids != card_ids:
-            add(Finding("error", "deck-ids", where,
+            add(Finding("error", "deck-ids", w.where,
                         f"DeckIDs do not match the contained cards' CardIDs in order ({len(ids)} ids, "
                         f"{len(card_ids)} cards)"))
         if isinstance(custom, dict):
             missing = sorted({str(i // 100) for i in ids if isinstance(i, int)} - set(custom))
             if missing:
-                add(Finding("error", "deck-custom-deck", where,
+                add(Finding("error", "deck-custom-deck", w.where,
                             f"DeckIDs use CustomDeck key(s) {_shown(', '.join(missing))} the deck does not define"))
         if len(contained) < 2:
-            add(Finding("warning", "deck-size", where, f"a deck of {len(contained)} card(s); TTS expects ≥ 2"))
+            add(Finding("warning", "deck-size", w.where, f"a deck of {len(contained)} card(s); TTS expects ≥ 2"))
 
 
 def _script_findings(script: str, where: str, what: str, add) -> None:
@@ -339,10 +355,10 @@ def _script_findings(script: str, where: str, what: str, add) -> None:
                     f"{what} calls require (line {lines[0]}) but is not a bundle; TTS has no require"))
 
 
-def _check_scripts(obj: dict[str, Any], where: str, add) -> None:
-    script = obj.get("LuaScript")
-    if isinstance(script, str):
-        _script_findings(script, where, "LuaScript", add)
+def _check_scripts(w: _Walked, add) -> None:
+    script = w.obj.get("LuaScript")
+    if isinstance(script, str) and script.strip():
+        _script_findings(script, w.where, "LuaScript", add)
 
 
 def _check_global_script(data: dict[str, Any], add) -> None:
@@ -444,10 +460,11 @@ def _file_state(path: Path) -> str | None:
         return f"cannot be looked up ({reason})"
 
 
-def _check_image_file(path: Path, where: str, key: str, add, cache: dict, max_pixels: int) -> None:
+def _check_image_file(path: Path, place: _Walked | _Place, key: str, add, cache: dict, max_pixels: int) -> None:
     if path in cache:
         return
     cache[path] = True
+    where = place.where
     shown = _shown(str(path))
     state = _file_state(path)
     if state is not None:
@@ -482,16 +499,16 @@ def _object_urls(obj: dict[str, Any], memo: UrlMemo | None) -> Iterable[tuple[st
 
 def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: int,
                 memo: UrlMemo | None = None) -> None:
-    sources: list[tuple[str, Iterable[tuple[str, str]]]] = [
-        ("Global", _urls({k: v for k, v in data.items() if k != "ObjectStates"}))]
-    sources += [(w.where, _object_urls(w.obj, memo)) for w in walked]
+    sources: list[tuple[_Walked | _Place, Iterable[tuple[str, str]]]] = [
+        (_GLOBAL, _urls({k: v for k, v in data.items() if k != "ObjectStates"}))]
+    sources += [(w, _object_urls(w.obj, memo)) for w in walked]
     cache: dict[Path, bool] = {}
     # A deck's cards repeat their sheet's URLs: a URL is parsed once and a plain file looked up once.
     parsed: dict[str, Path | None | UnsafeURL] = {}
     states: dict[Path, str | None] = {}
     local_count = 0
-    first_local: str | None = None
-    for where, pairs in sources:
+    first_local: _Walked | _Place | None = None
+    for place, pairs in sources:
         for key, url in pairs:
             path = parsed.get(url, parsed)
             if path is parsed:
@@ -500,20 +517,21 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: in
                 except UnsafeURL as exc:
                     path = parsed[url] = exc
             if isinstance(path, UnsafeURL):
-                add(Finding("warning", "url-unsafe", where, f"{key} {_shown(url)} {path}; not opened"))
+                add(Finding("warning", "url-unsafe", place.where, f"{key} {_shown(url)} {path}; not opened"))
                 continue
             if path is None:
                 continue
             local_count += 1
-            first_local = first_local or where
+            first_local = first_local or place
             if key in IMAGE_KEYS:
-                _check_image_file(path, where, key, add, cache, max_pixels)
+                _check_image_file(path, place, key, add, cache, max_pixels)
             else:
                 if path not in states:
                     states[path] = _file_state(path)
                 if states[path] is not None:
-                    add(Finding("error", "file-missing", where, f"{key} file {_shown(str(path))} {states[path]}"))
+                    add(Finding("error", "file-missing", place.where,
+                                f"{key} file {_shown(str(path))} {states[path]}"))
     if local_count:
-        add(Finding("info", "local-url", first_local or "Global",
+        add(Finding("info", "local-url", (first_local or _GLOBAL).where,
                     f"{local_count} file:/// URL(s) or local paths: only this computer can load them, other "
                     "players see nothing; host the files (ttsmod publish) and rebuild with --asset-base-url"))

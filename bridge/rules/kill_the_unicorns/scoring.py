@@ -102,29 +102,40 @@ def _best_collections(fixed: dict[str, list[int]], group_items: list[tuple[int, 
                       rules: Rules) -> Collections:
     sixth = rules.sixth_scores_nothing
     k = len(colours)
+    fixed_counts = [len(fixed[c]) for c in colours]
+    # the collection bonus of every count a colour can reach, looked up rather than asked of the rules each time
+    bonus = [rules.bonus(n) for n in range(sum(fixed_counts) + sum(count for _, count in group_items) + 1)]
+    rainbow_bonus = rules.rainbow_bonus
     best: Collections | None = None
+    best_value = 0
     can_double = False
     for split in product(*(list(_compositions(count, k)) for _, count in group_items)):
-        lists = {c: list(fixed[c]) for c in colours}
-        for (stars, _), parts in zip(group_items, split):
-            for c, n in zip(colours, parts):
-                lists[c].extend([stars] * n)
-        counts = [len(lists[c]) for c in colours]
+        counts = list(fixed_counts)
+        for parts in split:
+            for j, n in enumerate(parts):
+                counts[j] += n
         top_r = min(counts)
         if top_r >= 2:
             can_double = True
-        ordered = [sorted(lists[c]) for c in colours] if sixth else None
+        ordered = None
+        if sixth:  # each colour's stars, lowest first: the ones beyond the cap are left there
+            lists = {c: list(fixed[c]) for c in colours}
+            for (stars, _), parts in zip(group_items, split):
+                for c, n in zip(colours, parts):
+                    lists[c].extend([stars] * n)
+            ordered = [sorted(lists[c]) for c in colours]
         for r in range(top_r + 1):
-            collections = sum(rules.bonus(n - r) for n in counts)
+            collections = sum(bonus[n - r] for n in counts)
             lost = 0
             if ordered is not None:
                 for n, stars in zip(counts, ordered):
                     excess = n - r - rules.collection_cap
                     if excess > 0:
                         lost += sum(stars[:excess])
-            value = collections + rules.rainbow_bonus * r - lost
-            if best is None or value > best.total:
-                best = Collections(collections, rules.rainbow_bonus * r, r, lost, dict(zip(colours, counts)), False)
+            value = collections + rainbow_bonus * r - lost
+            if best is None or value > best_value:
+                best, best_value = Collections(collections, rainbow_bonus * r, r, lost, dict(zip(colours, counts)),
+                                               False), value
     assert best is not None
     return Collections(best.collections, best.rainbows, best.rainbow_sets, best.lost_stars, best.colours, can_double)
 

@@ -76,6 +76,7 @@ RENDERER_VERSION = "1"
 
 LAYOUTS_FILE = "layouts.toml"
 _PLAIN_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
+_NO_ART_DIGEST = hashlib.sha256(b"art:none").digest()   # what a key holds for an image without an art file
 """A card id :func:`find_art` takes as it is (no separator, no leading dot)."""
 THUMBNAIL_SIZE = 256
 
@@ -263,18 +264,20 @@ class Renderer:
         """The cache key of image ``name``: a hash of everything that affects its pixels."""
         # No art file and an empty art file must not share a key: the first draws a placeholder, the second
         # is an error, and a cached placeholder would hide it.
-        art = b"art:none"
+        art_digest = _NO_ART_DIGEST
         head, _, ident = name.partition(":")
         if head in ("scene", "goal"):
             path = self._art_file(head, ident)
             if path is not None:
-                art = b"art:file:" + path.read_bytes()
+                art_digest = hashlib.sha256(b"art:file:" + path.read_bytes()).digest()
         # The parts, each followed by a NUL, fed at once: the same bytes as one update per part.
-        digest = hashlib.sha256(b"".join((RENDERER_VERSION.encode("utf-8"), b"\0", self.lang.encode("utf-8"), b"\0",
-                                          name.encode("utf-8"), b"\0", self._kind_part(kind),
-                                          repr(self._record(name)).encode("utf-8"), b"\0",
-                                          hashlib.sha256(art).digest())))
+        digest = hashlib.sha256(b"".join((self._key_head, name.encode("utf-8"), b"\0", self._kind_part(kind),
+                                          repr(self._record(name)).encode("utf-8"), b"\0", art_digest)))
         return digest.hexdigest()
+
+    @cached_property
+    def _key_head(self) -> bytes:
+        return RENDERER_VERSION.encode("utf-8") + b"\0" + self.lang.encode("utf-8") + b"\0"
 
     # -- texts -------------------------------------------------------------------------------------------
 

@@ -54,6 +54,10 @@ class Tables:
         for cid, c in data.hunting_cards.items():
             ids = self.hunt_ids.setdefault(c.character, [""] * len(self.rules.hunting_values))
             ids[c.index - 1] = cid
+        # each character's trick cards in index order (a new game's decks before the shuffle)
+        self.trick_ids: dict[str, list[str]] = {}
+        for cid, card in sorted(data.trick_cards.items(), key=lambda entry: entry[1].index):
+            self.trick_ids.setdefault(card.character, []).append(cid)
         # (hand mask, n) -> the mask of each choice
         self.mask_choices: dict[tuple[int, int | None], list[int]] = {}
         # (Open or Join, seat, character) -> choice mask -> the action, made once
@@ -1118,12 +1122,12 @@ def start_game(data: KillTheUnicornsData, players: int, *, seed: int = 0,
     state.data, state.t, state.players, state.chars = data, t, players, tuple(chars)
     state.day, state.phase = 1, "tricks"
     state.first = rng.randbelow(players) if data.rules.first_player == "random" else 0
-    state.hand = [[f"{c}-hunt-{i}" for i in range(1, len(data.rules.hunting_values) + 1)] for c in chars]
+    state.hand = [list(t.hunt_ids[c]) for c in chars]   # <character>-hunt-1 … in index order
     state.played = [[] for _ in chars]
     state.hunt_discard = [[] for _ in chars]
     state.trick_deck = []
     for c in chars:
-        deck = [f"{c}-trick-{i}" for i in range(1, len(data.character_by_id[c].tricks) + 1)]
+        deck = list(t.trick_ids[c])                     # <character>-trick-1 … in index order
         rng.shuffle(deck)
         state.trick_deck.append(deck)
     state.trick_hand = [[] for _ in chars]

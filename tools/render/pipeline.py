@@ -178,7 +178,8 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
                             for n in plan.faces[start:start + count]),
                 size=layout.size, columns=layout.grids[number][0], rows=layout.grids[number][1],
                 cell=layout.cells[number], back=str(whole[plan.back]), sheets_dir=str(sheets_dir), fmt=fmt,
-                quality=quality, use_cache=use_cache)
+                quality=quality, use_cache=use_cache,
+                back_cell=f"{cells_text}{layout.back_cell_id(keys[plan.back], number)}{CELL_SUFFIX}")
 
     def to_draw(task: _SheetTask) -> int:
         return sum(1 for _, _, cell, full, _ in task.faces
@@ -250,6 +251,7 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
             sheets.append(Sheet(file, sheets_dir / file, columns, rows, count, cw, ch))
             placement.extend((number, index) for index in range(count))
             used_cells.update(layout.cell_id(keys[n], number) for n in plan.faces[start:start + count])
+            used_cells.add(layout.back_cell_id(keys[plan.back], number))
         packed[plan.name] = PackedDeck(plan.name, tuple(sheets), back_file, sheets_dir / back_file,
                                        tuple(placement), False, face_size=layout.size, fit=FIT,
                                        fitted=tuple(fitted))
@@ -387,6 +389,12 @@ class _DeckLayout:
     def back_key(self, back: str, keys: Mapping[str, str]) -> str:
         return hashlib.sha256(f"back|{self.settings}|{keys[back]}".encode()).hexdigest()
 
+    def back_cell_id(self, back_key: str, number: int) -> str:
+        """The cell cache's name for the back as it lies in the last cell of sheet ``number`` (scaled to the
+        cell, never fitted)."""
+        cw, ch = self.cells[number]
+        return hashlib.sha256(f"back|{back_key}|{cw}x{ch}".encode()).hexdigest()[:40]
+
     def cell_id(self, face_key: str, number: int) -> str:
         """The cell cache's name for a face as it lies in sheet ``number``: what it is, the cell's size and the
         deck's shape (which decides between scaling and fitting)."""
@@ -409,6 +417,7 @@ class _SheetTask:
     fmt: str
     quality: int
     use_cache: bool
+    back_cell: str = ""   # the cell cache file of the back as it lies in this sheet
 
 
 @dataclass(frozen=True)
@@ -436,7 +445,7 @@ class _Progress:
 # -- rendering, in this process or in a pool -------------------------------------------------------------
 
 _worker: FaceRenderer | None = None
-_backs: dict[str, Image.Image] = {}
+_backs: dict[tuple[str, tuple[int, int]], Image.Image] = {}   # (back file, cell size) → the back in that cell
 
 
 def _init_worker(renderer: FaceRenderer) -> None:
@@ -494,14 +503,24 @@ def _cell_image(face: Image.Image, task: _SheetTask) -> tuple[Image.Image, bool]
 
 
 def _back_cell(task: _SheetTask) -> Image.Image:
-    back = _backs.get(task.back)
-    if back is None:
+    """The deck's back as it lies in the sheet's last cell: scaled once per cell size in a process (a deck's
+    full sheets share theirs), and kept in the cell cache for the next build."""
+    found = _backs.get((task.back, task.cell))
+    if found is None and task.use_cache and task.back_cell:
+        found = _read_cell(task.back_cell, task.cell)
+    if found is None:
         with Image.open(task.back) as image:
             back = to_rgb(image.copy() if image.mode == "RGB" else image)
             back.load()
-        _backs.clear()   # one deck's back at a time: sheets come deck by deck
-        _backs[task.back] = back
-    return back if back.size == task.cell else back.resize(task.cell, Image.Resampling.LANCZOS, reducing_gap=3.0)
+        found = back if back.size == task.cell else back.resize(task.cell, Image.Resampling.LANCZOS,
+                                                                 reducing_gap=3.0)
+        if task.back_cell:
+            _write_cell(found, task.back_cell)
+    if (task.back, task.cell) not in _backs:
+        if len(_backs) > 4:
+            _backs.clear()   # a few decks' backs at a time: sheets come deck by deck
+        _backs[(task.back, task.cell)] = found
+    return found
 
 
 def _read_png(path: str) -> Image.Image | None:

@@ -112,13 +112,15 @@ def lowest_unique(sums: Mapping[int, int]) -> int | None:
 @dataclass
 class HuntContext:
     """What a hunt effect sees and changes: the participants' sums (changed in place), who passed, whose card
-    or power it is (``owner``), and the provisional winner (``None`` while powers act, before it is found)."""
+    or power it is (``owner``), and the provisional winner (``None`` while powers act, before it is found);
+    ``explain`` False when nobody reads the result's ``detail`` (a playout without events): it may stay empty."""
 
     sums: dict[int, int]
     passed: frozenset[int]
     owner: int
     winner: int | None
     tie_rule: str = "drop_tied_groups"
+    explain: bool = True
 
 
 @dataclass(frozen=True)
@@ -152,7 +154,7 @@ def hunt_sum_delta(effect: Effect, ctx: HuntContext) -> HuntResult:
     for seat in seats:
         ctx.sums[seat] += effect.delta
     winner = cascade(ctx.sums, ctx.tie_rule)
-    detail = {"changed": {str(seat): ctx.sums[seat] for seat in seats}}
+    detail = {"changed": {str(seat): ctx.sums[seat] for seat in seats}} if ctx.explain else {}
     return HuntResult(winner, winner is None, not seats, detail)
 
 

@@ -438,7 +438,8 @@ class GameState:
     def _free_slots(self) -> list[int]:
         """The free trick slots of the line's unicorns, each as ``2 * position + slot``, in line order."""
         line = self.line
-        return [k for k, card in enumerate(chain.from_iterable(self.slots)) if card is None and line[k >> 1] is not None]
+        return [k for k, card in enumerate(chain.from_iterable(self.slots))
+                if card is None and line[k >> 1] is not None]
 
     def _price(self, seat: int, item: str) -> int:
         t = self.t
@@ -819,7 +820,8 @@ class GameState:
         character = self.t.data.character_by_id[self.chars[seat]]
         effect = character.power.effect
         self.power_uses[seat] += 1
-        ctx = fx.HuntContext(hunt["sums"], frozenset(hunt["passed"]), seat, None, self.t.rules.tie_rule)
+        ctx = fx.HuntContext(hunt["sums"], frozenset(hunt["passed"]), seat, None, self.t.rules.tie_rule,
+                             out is not None)
         result = fx.apply_hunt_effect(effect, ctx)
         if out is not None:
             out.append(ev.PowerUsed(seat, character.id, effect.to_json(),
@@ -877,7 +879,8 @@ class GameState:
             out.append(ev.TrickRevealed(card, owner, index, SLOTS[slot]))
         before = hunt["winner"]
         if fx.is_hunt_effect(kind.effect):
-            ctx = fx.HuntContext(hunt["sums"], frozenset(hunt["passed"]), owner, before, self.t.rules.tie_rule)
+            ctx = fx.HuntContext(hunt["sums"], frozenset(hunt["passed"]), owner, before, self.t.rules.tie_rule,
+                                 out is not None)
             result = fx.apply_hunt_effect(kind.effect, ctx)
             after, runs, ignored = result.winner, result.runs_away, result.ignored
         else:

@@ -119,9 +119,11 @@ class Tables:
             found = self.buy_actions[key] = {}
         return found
 
-    def buy(self, seat: int, item: str, paid: tuple[str, ...], unicorn: str | None) -> Any:
-        """``Buy(seat, item, paid, unicorn)``, made once."""
-        made = self.buys_of(seat, item, paid)
+    def buy(self, seat: int, item: str, paid: tuple[str, ...], unicorn: str | None,
+            made: dict[str | None, Any] | None = None) -> Any:
+        """``Buy(seat, item, paid, unicorn)``, made once (``made``: its table, when the caller has it)."""
+        if made is None:
+            made = self.buys_of(seat, item, paid)
         found = made.get(unicorn)
         if found is None:
             found = made[unicorn] = Buy(seat, item, paid, unicorn)
@@ -490,7 +492,7 @@ class GameState:
             made = buys_of(seat, item, paid)
             for unicorn in targets:
                 action = made.get(unicorn)
-                append(action if action is not None else t.buy(seat, item, paid, unicorn))
+                append(action if action is not None else t.buy(seat, item, paid, unicorn, made))
         return out
 
     # ------------------------------------------------------------------------------------------ apply

@@ -43,7 +43,10 @@ TRICKY = [
 
 @pytest.mark.parametrize("data", TRICKY, ids=range(len(TRICKY)))
 def test_the_save_encoder_writes_what_the_standard_encoder_writes(data):
+    from tools.save.save import ObjectTexts, encode
+
     assert dumps(data) == standard(data)
+    assert encode(data) == encode(data, known=ObjectTexts()) == standard(data).encode("utf-8")
 
 
 @pytest.mark.parametrize("data", [{"x": math.nan}, {"x": [math.inf]}, {"x": -math.inf}, {"x": object()},

@@ -156,11 +156,9 @@ class _Catalog:
         self.passes = [Pass(seat) for seat in range(self.MAX_SEATS)]
         self.scene_full = {c.id: (1 << len(c.slots)) - 1 for c in data.scenes}
         self.party_full = {p.id: (1 << len(p.slots)) - 1 for p in data.parties}
-        # Seat -> card -> table of the Place actions of that seat on that card: entry open_mask << 4 | hand_mask
-        # (bit i of the open mask: slot i is empty; of the hand mask: HUMOURS[i] in hand) lists them in slot order.
-        # A card's table is made whole the first time the seat meets it, so a playout never misses.
-        self.scene_tables = [_MoveTables(self.scene_pairs, self.scene_places, seat) for seat in range(self.MAX_SEATS)]
-        self.party_tables = [_MoveTables(self.party_pairs, self.party_places, seat) for seat in range(self.MAX_SEATS)]
+        # Seat count -> (scene tables, party tables): card -> its table of Place actions in games of that many
+        # seats, see _Tables; a card's table is made whole the first time a game meets it, so a playout never misses.
+        self._tables: dict[int, tuple[_Tables, _Tables]] = {}
         # Values made again and again: a potion on a slot being resolved, a slot, the choices of a potion.
         self.slot_potions: dict[tuple[int, Potion], SlotPotion] = {}
         self.targets = {("scene", c.id): [Target("scene", c.id, i) for i in range(len(c.slots))] for c in data.scenes}
@@ -221,13 +219,13 @@ class _Catalog:
             found = self._chooses[(owner, cells)] = tuple(Choose(owner, cell) for cell in cells)
         return found
 
-    def scene_legal(self, card: str, open_mask: int, hand_mask: int, seat: int) -> tuple[Place, ...]:
-        """The Place actions of ``seat`` on scene ``card`` with those open slots and humours in hand."""
-        return self.scene_tables[seat][card][open_mask << 4 | hand_mask]
-
-    def party_legal(self, card: str, open_mask: int, hand_mask: int, seat: int) -> tuple[Place, ...]:
-        """:meth:`scene_legal` for party tile ``card`` (the party limit is the caller's)."""
-        return self.party_tables[seat][card][open_mask << 4 | hand_mask]
+    def tables(self, seats: int) -> tuple[_Tables, _Tables]:
+        """The scene and party tables of Place actions for games of ``seats`` seats (see :class:`_Tables`)."""
+        found = self._tables.get(seats)
+        if found is None:
+            found = self._tables[seats] = (_Tables(self.scene_pairs, self.scene_places, seats),
+                                           _Tables(self.party_pairs, self.party_places, seats))
+        return found
 
     def _places(self, kind: str, card: str, slots: int) -> list[list[list[Place]]]:
         return [
@@ -236,25 +234,32 @@ class _Catalog:
         ]
 
 
-class _MoveTables(dict):
-    """Card -> the table of one seat's Place actions on it (see ``_Catalog.scene_tables``), made on first use."""
+Row = list  # a card's row for one open mask: entry seat << 4 | hand_mask -> tuple of Place actions
+
+
+class _Tables(dict):
+    """Card -> its table of Place actions in games of ``seats`` seats, made whole on first use: entry ``open_mask``
+    (bit i set: slot i is empty) is the card's *row* for those empty slots, whose entry ``seat << 4 | hand_mask``
+    (bit i of the hand mask: ``HUMOURS[i]`` in hand) lists that seat's Place actions on the card, in slot order.
+
+    A state keeps the row of each card on the table (``_scene_rows``, ``_party_rows``), so listing a seat's
+    placements reads one entry per card."""
 
     def __init__(self, pairs: dict[str, tuple[tuple[int, int], ...]], places: dict[str, list[list[list[Place]]]],
-                 seat: int) -> None:
+                 seats: int) -> None:
         super().__init__()
-        self.pairs, self.places, self.seat = pairs, places, seat
+        self.pairs, self.places, self.seats = pairs, places, seats
 
-    def __missing__(self, card: str) -> list[tuple[Place, ...]]:
-        pairs, places, seat = self.pairs[card], self.places[card], self.seat
-        # The actions on slot i for each hand mask: the slot's first humour, then its second, when in hand.
-        on_slot = [[tuple(places[i][h][seat] for h in pair if hand >> h & 1) for hand in range(16)]
-                   for i, pair in enumerate(pairs)]
-        table: list[tuple[Place, ...]] = [()] * (16 << len(pairs))
+    def __missing__(self, card: str) -> list[Row]:
+        pairs, places, seats = self.pairs[card], self.places[card], self.seats
+        # The actions on slot i for each seat and hand mask: the slot's first humour, then its second, when in hand.
+        on_slot = [[tuple(places[i][h][seat] for h in pair if hand >> h & 1) for seat in range(seats)
+                    for hand in range(16)] for i, pair in enumerate(pairs)]
+        table: list[Row] = [[()] * (seats << 4)]
         for open_mask in range(1, 1 << len(pairs)):
             lowest = open_mask & -open_mask  # the lowest open slot comes first, then the rest in slot order
-            first, rest = on_slot[lowest.bit_length() - 1], (open_mask ^ lowest) << 4
-            for hand in range(16):
-                table[open_mask << 4 | hand] = first[hand] + table[rest | hand]
+            first, rest = on_slot[lowest.bit_length() - 1], table[open_mask ^ lowest]
+            table.append([a + b for a, b in zip(first, rest)])
         self[card] = table
         return table
 
@@ -262,7 +267,7 @@ class _MoveTables(dict):
 _CATALOGS: dict[int, _Catalog] = {}
 
 BOOKKEEPING = ("_scene_open", "_full_scenes", "_party_open", "_party_count", "_party_room", "_occ", "_fours",
-               "_goal_checks")
+               "_goal_checks", "_tables", "_scene_rows", "_party_rows")
 """The state's fields derived from the others and kept up to date move by move (``GameState._derive`` works them
 out afresh, as a state read from a snapshot does)."""
 
@@ -320,6 +325,9 @@ class GameState:
         self.goal_queue: list[tuple[int, str]] = []
         # Bookkeeping derived from the fields above, kept up to date move by move (_derive builds it afresh):
         self._scene_open: dict[str, int] = {}        # scene on the table -> bit i set: slot i is empty
+        self._scene_rows: dict[str, Row] = {}         # scene on the table, in table order -> its row (_Tables)
+        self._party_rows: dict[str, Row] = {}         # the same for the unresolved parties
+        self._tables: tuple[_Tables, _Tables] = ({}, {})  # _Catalog.tables of this game's seat count
         self._full_scenes = 0                         # scenes on the table with no empty slot (FH-4.1)
         self._party_open: dict[str, int] = {}        # the same for the unresolved parties
         self._party_count: dict[str, list[int]] = {}  # party -> potions on it of each seat, then in all
@@ -408,15 +416,14 @@ class GameState:
         actions: list[Action] = []
         if not hand_mask:
             return actions
-        tables = self._cat.scene_tables[seat]
-        scene_open = self._scene_open
-        for card in self.scenes:
-            actions += tables[card][scene_open[card] << 4 | hand_mask]
+        at = seat << 4 | hand_mask
+        for row in self._scene_rows.values():
+            actions += row[at]
         room = self._party_room[seat]
         if room:
-            tables, party_open = self._cat.party_tables[seat], self._party_open
+            rows = self._party_rows
             for party in room:
-                actions += tables[party][party_open[party] << 4 | hand_mask]
+                actions += rows[party][at]
         return actions
 
     def check(self, action: Action) -> None:
@@ -510,13 +517,13 @@ class GameState:
         hand_mask = (hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3
         if not hand_mask:
             return False
-        tables = self._cat.scene_tables[seat]
-        for card in self.scenes:
-            if tables[card][self._scene_open[card] << 4 | hand_mask]:
+        at = seat << 4 | hand_mask
+        for row in self._scene_rows.values():
+            if row[at]:
                 return True
-        tables = self._cat.party_tables[seat]
+        rows = self._party_rows
         for party in self._party_room[seat]:
-            if tables[party][self._party_open[party] << 4 | hand_mask]:
+            if rows[party][at]:
                 return True
         return False
 
@@ -586,11 +593,13 @@ class GameState:
             self.scene_slots[card][slot] = (seat, humour)
             scene_open = self._scene_open
             left = scene_open[card] = scene_open[card] & ~(1 << slot)
+            self._scene_rows[card] = self._tables[0][card][left]
             if not left:
                 self._full_scenes += 1
         else:
             self.party_slots[card][slot] = (seat, humour)
-            self._party_open[card] &= ~(1 << slot)
+            left = self._party_open[card] = self._party_open[card] & ~(1 << slot)
+            self._party_rows[card] = self._tables[1][card][left]
             count = self._party_count[card]
             count[seat] += 1
             count[-1] += 1
@@ -752,6 +761,7 @@ class GameState:
         if kind == "scene":
             self._full_scenes += (not emptied) - (not self._scene_open[card_id])
             self._scene_open[card_id] = emptied
+            self._scene_rows[card_id] = self._tables[0][card_id][emptied]
         bags = self.bags
         for i in discard:
             owner, humour = raw[i]
@@ -853,7 +863,7 @@ class GameState:
             if self.parties:  # FH-8.1: every marker resolves the next party tile
                 party = self.parties.pop(0)
                 self.resolved_parties.append(party)
-                del self._party_open[party], self._party_count[party]
+                del self._party_open[party], self._party_count[party], self._party_rows[party]
                 for room in self._party_room:
                     if party in room:
                         room.remove(party)
@@ -900,6 +910,7 @@ class GameState:
         self.scenes = []
         self.scene_slots = {}
         self._scene_open = {}
+        self._scene_rows = {}
         self._full_scenes = 0
         termination = self._termination()
         if termination:
@@ -938,6 +949,8 @@ class GameState:
         self.scene_slots = {c: [None] * len(self.data.scene_by_id[c].slots) for c in self.scenes}
         full = self._cat.scene_full
         self._scene_open = {c: full[c] for c in self.scenes}
+        tables = self._tables[0]
+        self._scene_rows = {c: tables[c][full[c]] for c in self.scenes}
         self._full_scenes = [*self._scene_open.values()].count(0)
         self.round_starter = self.active = self._next_starter() if starter is None else starter
         if events is not None:
@@ -1131,8 +1144,10 @@ class GameState:
             goal_queue=list(self.goal_queue),
             _scene_open=dict(self._scene_open),
             _party_open=dict(self._party_open),
+            _scene_rows=dict(self._scene_rows),
+            _party_rows=dict(self._party_rows),
             _party_count={party: list(count) for party, count in self._party_count.items()},
-            _party_room=[list(room) for room in self._party_room],
+            _party_room=list(map(list, self._party_room)),
             _occ=[dict(occ) for occ in self._occ],
             _goal_dirty=set(self._goal_dirty),
             _next_places=None,
@@ -1150,6 +1165,9 @@ class GameState:
         self._scene_open = {card: open_mask(self.scene_slots[card]) for card in self.scenes}
         self._full_scenes = [*self._scene_open.values()].count(0)
         self._party_open = {party: open_mask(self.party_slots[party]) for party in self.parties}
+        self._tables = scene_tables, party_tables = self._cat.tables(players)
+        self._scene_rows = {card: scene_tables[card][self._scene_open[card]] for card in self.scenes}
+        self._party_rows = {party: party_tables[party][self._party_open[party]] for party in self.parties}
         self._party_count = {}
         for party in self.parties:
             count = [0] * (players + 1)

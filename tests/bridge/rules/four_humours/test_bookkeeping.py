@@ -1,5 +1,5 @@
-"""The bookkeeping a state keeps move by move (open slots, full scenes, party counts and room, occupancies, the
-hands that may redraw, the goal checks) is what a state read from the same snapshot works out afresh: after
+"""The bookkeeping a state keeps move by move (open slots and each card's row of placements, full scenes, party
+counts and room, occupancies, the hands that may redraw, the goal checks) is what a state read from the same snapshot works out afresh: after
 every action, after undo, and in a search world."""
 
 from __future__ import annotations
@@ -22,7 +22,15 @@ VARIANTS = {
 
 
 def kept(state: GameState) -> dict:
-    return copy.deepcopy({name: getattr(state, name) for name in BOOKKEEPING})
+    fields = {}
+    for name in BOOKKEEPING:
+        value = getattr(state, name)
+        if name in ("_scene_rows", "_party_rows"):  # the catalog's own rows, in table order
+            value = [(card, id(row)) for card, row in value.items()]
+        elif name == "_tables":
+            value = tuple(map(id, value))
+        fields[name] = copy.deepcopy(value)
+    return fields
 
 
 def afresh(state: GameState) -> dict:

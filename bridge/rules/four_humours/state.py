@@ -182,6 +182,7 @@ class _Catalog:
             for p in data.parties})
         self.goal_checks: dict[tuple[str, str], Check] = {}  # (goal, board) -> goal_check()
         self.seat_orders: dict[tuple[int, int], tuple[int, ...]] = {}  # (first player, seats) -> _seat_order()
+        self.hand_info = _HandInfo(data.rules.hand_size)  # hand counts -> (hand mask, hand_size of one humour?)
 
     def slot_potion(self, slot: int, potion: Potion) -> SlotPotion:
         found = self.slot_potions.get((slot, potion))
@@ -237,6 +238,19 @@ class _Catalog:
 Row = list  # a card's row for one open mask: entry seat << 4 | hand_mask -> tuple of Place actions
 
 
+class _HandInfo(dict):
+    """A hand's counts (a tuple in HUMOURS order) -> (its hand mask: bit i set when it holds ``HUMOURS[i]``,
+    whether it holds ``hand_size`` potions of one humour), worked out on first use."""
+
+    def __init__(self, hand_size: int) -> None:
+        super().__init__()
+        self.hand_size = hand_size
+
+    def __missing__(self, hand: tuple[int, ...]) -> tuple[int, bool]:
+        found = self[hand] = (sum(1 << i for i, n in enumerate(hand) if n > 0), self.hand_size in hand)
+        return found
+
+
 class _Tables(dict):
     """Card -> its table of Place actions in games of ``seats`` seats, made whole on first use: entry ``open_mask``
     (bit i set: slot i is empty) is the card's *row* for those empty slots, whose entry ``seat << 4 | hand_mask``
@@ -266,8 +280,8 @@ class _Tables(dict):
 
 _CATALOGS: dict[int, _Catalog] = {}
 
-BOOKKEEPING = ("_scene_open", "_full_scenes", "_party_open", "_party_count", "_party_room", "_occ", "_fours",
-               "_goal_checks", "_tables", "_scene_rows", "_party_rows")
+BOOKKEEPING = ("_scene_open", "_full_scenes", "_party_open", "_party_count", "_party_room", "_occ", "_hand_masks",
+               "_fours", "_goal_checks", "_tables", "_scene_rows", "_party_rows")
 """The state's fields derived from the others and kept up to date move by move (``GameState._derive`` works them
 out afresh, as a state read from a snapshot does)."""
 
@@ -337,6 +351,7 @@ class GameState:
         self._party_room: list[list[str]] = []        # seat -> the parties it may still place on (_party_has_room)
         self._goal_checks: tuple[tuple[str, tuple[Check, ...]], ...] = ()  # each goal in play, with the check
         #                                               of each seat's board (goals and boards are fixed at set-up)
+        self._hand_masks: list[int] = []              # seat -> bit i set: HUMOURS[i] in hand (_note_hand keeps it)
         self._fours = 0                               # bit s: seat s holds hand_size potions of one humour (the
         #                                               hands _may_redraw is asked about; _note_hand keeps it)
         # The Place actions of the seat to move, found by the "can anyone still place" check at the end of the
@@ -411,8 +426,7 @@ class GameState:
 
     def _places_of(self, seat: int) -> list[Action]:
         """Every Place ``seat`` may make now, scenes first, then parties with room, in slot order."""
-        hand = self.hands[seat]
-        hand_mask = (hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3
+        hand_mask = self._hand_masks[seat]
         actions: list[Action] = []
         if not hand_mask:
             return actions
@@ -489,14 +503,16 @@ class GameState:
         return self._party_count[party][len(self.colours) if per_tile else seat] < limit
 
     def _note_hand(self, seat: int) -> None:
-        """Keep ``seat``'s bit of ``_fours`` after its hand changed."""
-        if self.rules.hand_size in self.hands[seat]:
+        """Keep ``seat``'s hand mask and bit of ``_fours`` after its hand changed."""
+        self._hand_masks[seat], four = self._cat.hand_info[tuple(self.hands[seat])]
+        if four:
             self._fours |= 1 << seat
         else:
             self._fours &= ~(1 << seat)
 
     def _note_hands(self) -> None:
-        """Work ``_fours`` out afresh (hands dealt anew)."""
+        """Work the hand masks and ``_fours`` out afresh (hands dealt anew)."""
+        self._hand_masks = [0] * len(self.hands)
         self._fours = 0
         for seat in range(len(self.hands)):
             self._note_hand(seat)
@@ -513,8 +529,7 @@ class GameState:
         return bag[0] + bag[1] + bag[2] + bag[3] - bag[i] > 0
 
     def _can_place(self, seat: int) -> bool:
-        hand = self.hands[seat]
-        hand_mask = (hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3
+        hand_mask = self._hand_masks[seat]
         if not hand_mask:
             return False
         at = seat << 4 | hand_mask
@@ -1148,6 +1163,7 @@ class GameState:
             _party_rows=dict(self._party_rows),
             _party_count={party: list(count) for party, count in self._party_count.items()},
             _party_room=list(map(list, self._party_room)),
+            _hand_masks=list(self._hand_masks),
             _occ=[dict(occ) for occ in self._occ],
             _goal_dirty=set(self._goal_dirty),
             _next_places=None,

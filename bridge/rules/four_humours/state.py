@@ -915,7 +915,10 @@ class GameState:
         return found
 
     def _cleanup(self, events: list[ev.Event] | None) -> None:
+        scene_open, emptied = self._scene_open, self._cat.scene_full
         for card in self.scenes:
+            if scene_open[card] == emptied[card]:
+                continue  # every slot is empty (the card resolved, or nobody placed on it)
             for index, p in enumerate(self.scene_slots[card]):
                 if p is not None:  # only when AMB-FH-11 is off: the card did not resolve
                     self.bags[p[0]][_HI[p[1]]] += 1

@@ -19,10 +19,14 @@ Text: the same fields in that order, separated by spaces; card lists joined by `
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from bridge.rules.errors import InvalidAction
+from bridge.rules.events import event as frozen_value
+
+# frozen_value is bridge.rules.events.event: @dataclass(frozen=True) whose __init__ fills the instance's __dict__
+# directly, about half the cost of the dataclass one (nothing in it is particular to events); the tables make every
+# distinct action once, but hands and catches vary, so a playout still makes some.
 
 SLOTS: tuple[str, ...] = ("above", "below")
 
@@ -105,7 +109,7 @@ class Action:
         return kind.read(body, _int(player, "player"))
 
 
-@dataclass(frozen=True)
+@frozen_value
 class PlaceTrick(Action):
     """Put ``card`` (one of the two drawn) face down in ``slot`` of line unicorn ``unicorn``; discard the other."""
 
@@ -128,7 +132,7 @@ class PlaceTrick(Action):
         return f"{self.name} {self.player} {self.card} {self.unicorn} {self.slot}"
 
 
-@dataclass(frozen=True)
+@frozen_value
 class _WithCards(Action):
     player: int
     cards: tuple[str, ...]
@@ -145,21 +149,21 @@ class _WithCards(Action):
         return f"{self.name} {self.player} {','.join(self.cards)}"
 
 
-@dataclass(frozen=True)
+@frozen_value
 class Open(_WithCards):
     """Open the hunt with N = len(cards) hunting cards face down (KU-4.1)."""
 
     name: ClassVar[str] = "open"
 
 
-@dataclass(frozen=True)
+@frozen_value
 class Join(_WithCards):
     """Join the hunt with exactly N hunting cards face down (KU-4.2)."""
 
     name: ClassVar[str] = "join"
 
 
-@dataclass(frozen=True)
+@frozen_value
 class _Bare(Action):
     player: int
     json_keys: ClassVar[tuple[str, ...]] = ()
@@ -175,35 +179,35 @@ class _Bare(Action):
         return f"{self.name} {self.player}"
 
 
-@dataclass(frozen=True)
+@frozen_value
 class Pass(_Bare):
     """Decline to open (the token moves left) or to join: either way, this hunt is lost to the player."""
 
     name: ClassVar[str] = "pass"
 
 
-@dataclass(frozen=True)
+@frozen_value
 class UsePower(_Bare):
     """Use the character's power now (its timing has come)."""
 
     name: ClassVar[str] = "power"
 
 
-@dataclass(frozen=True)
+@frozen_value
 class Decline(_Bare):
     """Do not use the character's power now."""
 
     name: ClassVar[str] = "decline"
 
 
-@dataclass(frozen=True)
+@frozen_value
 class Skip(_Bare):
     """Buy nothing at the black market."""
 
     name: ClassVar[str] = "skip"
 
 
-@dataclass(frozen=True)
+@frozen_value
 class ChooseTrick(Action):
     """The provisional winner picks one of the two tricks of the unicorn by its slot, blind (AMB-KU-12)."""
 
@@ -223,7 +227,7 @@ class ChooseTrick(Action):
         return f"{self.name} {self.player} {self.slot}"
 
 
-@dataclass(frozen=True)
+@frozen_value
 class Buy(Action):
     """Buy one token of ``item`` paying with ``cards`` from the hand; ``unicorn`` is the captured unicorn the token
     goes on (an ``own_unicorn`` item) or the one it turns in (pâté), else ``None``."""

@@ -41,6 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from bridge.rules.events import event as frozen_value  # @dataclass(frozen=True), cheaper to make (actions.py)
 from bridge.rules.kill_the_unicorns.records import Effect
 
 ON_REVEAL, AFTER_REVEAL, AT_MARKET, WHEN_BOUGHT, AT_SCORING = (
@@ -123,7 +124,7 @@ class HuntContext:
     explain: bool = True
 
 
-@dataclass(frozen=True)
+@frozen_value  # made for every trick and power of every hunt
 class HuntResult:
     """What a hunt effect decided: the winner after it, whether the unicorn runs away, whether the effect was
     ignored (it named nobody, or a player who passed), and what it did (``detail``, JSON for the events)."""

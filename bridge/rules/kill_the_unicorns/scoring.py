@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Iterable, Sequence
 
+from bridge.rules.events import event as frozen_value  # @dataclass(frozen=True), cheaper to make (actions.py)
 from bridge.rules.kill_the_unicorns.effects import OWNER_CHOICE
 from bridge.rules.kill_the_unicorns.records import Rules
 
@@ -28,7 +29,7 @@ class ScoredUnicorn:
     modifiers: int = 0
 
 
-@dataclass(frozen=True)
+@frozen_value  # every game's end makes these (Collections, Standing, GameOutcome)
 class Collections:
     """The best collection choice: bonus of the colour collections, of the rainbow sets, their number, the printed
     stars lost to the cap (AMB-KU-09), the colour counts chosen, and whether two rainbow sets were possible."""
@@ -140,7 +141,7 @@ def _best_collections(fixed: dict[str, list[int]], group_items: list[tuple[int, 
     return Collections(best.collections, best.rainbows, best.rainbow_sets, best.lost_stars, best.colours, can_double)
 
 
-@dataclass(frozen=True)
+@frozen_value
 class Standing:
     """One player's score and its parts (``score`` = stars + modifiers + collections + rainbows)."""
 
@@ -192,7 +193,7 @@ def decide(standings: Sequence[Standing], rules: Rules) -> tuple[tuple[int, ...]
     return tuple(s.player for s in pool), decided
 
 
-@dataclass(frozen=True)
+@frozen_value
 class GameOutcome:
     """How a game ended: winners (ties share), what decided, every standing."""
 

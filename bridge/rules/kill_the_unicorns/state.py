@@ -85,6 +85,10 @@ class Tables:
             item: ("turn_in" if spec.effect.type == "remove_own_unicorn" else None if spec.target == "player_area"
                    else "any" if self.rules.token_target == "any_unicorn" else "own")
             for item, spec in self.item.items()}
+        # The unicorns each turning-in item may take (fx.may_turn_in by their printed stars), worked out once.
+        self.turn_in: dict[str, frozenset[str]] = {
+            item: frozenset(u for u, card in self.unicorn.items() if fx.may_turn_in(spec.effect, card.stars))
+            for item, spec in self.item.items() if spec.effect.type == "remove_own_unicorn"}
 
     def bare(self, seat: int) -> tuple[Any, ...]:
         """(Skip, UsePower, Decline, ChooseTrick above, ChooseTrick below) of ``seat``."""
@@ -450,7 +454,8 @@ class GameState:
     def _token_targets(self, seat: int, item: str) -> list[str | None]:
         spec = self.t.item[item]
         if spec.effect.type == "remove_own_unicorn":
-            return [u for u, _, _ in self.catch[seat] if fx.may_turn_in(spec.effect, self.t.unicorn[u].stars)]
+            may = self.t.turn_in[item]
+            return [u for u, _, _ in self.catch[seat] if u in may]
         if spec.target == "player_area":
             return [None]
         if self.t.rules.token_target == "any_unicorn":

@@ -193,8 +193,9 @@ class _Catalog:
     def plan(self, kind: str, card: str, pattern: tuple[str | None, ...]) -> tuple:
         """How card ``card`` resolves with ``pattern`` (the humour on each slot, None for an empty one): the
         steps that fired, then the slots holding a potion, the winning, the sneaking and the discarded slots,
-        each in slot order, and the potions that move on, (slot, "win") then (slot, "sneak"), — :func:`resolve_card` of those potions, whose owners play no part in it (nor does
-        the card, beyond its step list: the plan is kept for every card with that list)."""
+        each in slot order, and the movers, (slot, "win") then (slot, "sneak") — :func:`resolve_card` of those
+        potions, whose owners play no part in it (nor does the card, beyond its step list: the plan is kept for
+        every card with that list)."""
         record = self.data.scene_by_id[card] if kind == "scene" else self.data.party_by_id[card]
         result = resolve_card([SlotPotion(i, 0, h) for i, h in enumerate(pattern) if h is not None],
                               self.data.resolution_for(record), sneak_stops=self.data.rules.sneak_stops_resolution)
@@ -337,7 +338,8 @@ class GameState:
         self.boards: dict[str, dict[str, list[Potion]]] = {}
         self.pending: list[Pending] = []
         self.goal_queue: list[tuple[int, str]] = []
-        # Bookkeeping derived from the fields above, kept up to date move by move (_derive builds it afresh):
+        # Bookkeeping derived from the fields above, kept up to date move by move (_derive builds it afresh;
+        # BOOKKEEPING names it, and the bookkeeping test checks it against a state read from a snapshot):
         self._scene_open: dict[str, int] = {}        # scene on the table -> bit i set: slot i is empty
         self._scene_rows: dict[str, Row] = {}         # scene on the table, in table order -> its row (_Tables)
         self._party_rows: dict[str, Row] = {}         # the same for the unresolved parties
@@ -1175,7 +1177,8 @@ class GameState:
         return other
 
     def _derive(self) -> None:
-        """Build the bookkeeping kept move by move (open slots, party counts, occupancies) from the state."""
+        """Build the bookkeeping kept move by move (the fields :data:`BOOKKEEPING` names, and the goal checks'
+        dirty seats) afresh from the state."""
         players = len(self.colours)
 
         def open_mask(slots: list[Potion | None]) -> int:
@@ -1208,8 +1211,9 @@ class GameState:
                             for seat in range(players)]
         self._note_hands()
         boards = [self.board_of(seat) for seat in range(players)]
-        self._goal_checks = tuple((goal, tuple(self._cat.goal_check(goal, board, self.board(board)) for board in boards))
-                                  for goal in self.goals)
+        self._goal_checks = tuple(
+            (goal, tuple(self._cat.goal_check(goal, board, self.board(board)) for board in boards))
+            for goal in self.goals)
 
 
 def new_game(

@@ -1,6 +1,6 @@
 """The bookkeeping a state keeps move by move (open slots and each card's row of placements, full scenes, party
-counts and room, occupancies, the hands that may redraw, the goal checks) is what a state read from the same snapshot works out afresh: after
-every action, after undo, and in a search world."""
+counts and room, occupancies, hand masks and the hands that may redraw, the goal checks) is what a state read
+from the same snapshot works out afresh: after every action, after undo, and in a search world."""
 
 from __future__ import annotations
 

@@ -29,6 +29,17 @@ def test_hunt_sum_delta_changes_the_targets_sums_and_the_winner_follows_the_casc
                                 c).winner == 0 and c.sums == {0: 7, 1: 6}
 
 
+def test_hunt_sum_delta_unexplained_decides_the_same_and_leaves_the_detail_empty():
+    bomb = Effect("hunt_sum_delta", "on_reveal", target="winner", delta=-2)
+    told = fx.apply_hunt_effect(bomb, ctx({0: 6, 1: 5, 2: 3}, owner=2, winner=0))
+    quiet_ctx = fx.HuntContext({0: 6, 1: 5, 2: 3}, frozenset(), 2, 0, explain=False)
+    quiet = fx.apply_hunt_effect(bomb, quiet_ctx)
+    assert told.detail == {"changed": {"0": 4}} and quiet.detail == {}
+    decided = (told.winner, told.runs_away, told.ignored)
+    assert (quiet.winner, quiet.runs_away, quiet.ignored) == decided == (1, False, False)
+    assert quiet_ctx.sums == {0: 4, 1: 5, 2: 3}
+
+
 def test_hunt_sum_delta_that_leaves_no_unique_sum_makes_the_unicorn_run_away():
     result = fx.apply_hunt_effect(Effect("hunt_sum_delta", "on_reveal", target="winner", delta=-1),
                                   ctx({0: 6, 1: 5}, winner=0))

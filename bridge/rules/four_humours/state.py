@@ -500,7 +500,8 @@ class GameState:
 
     def _party_has_room(self, seat: int, party: str) -> bool:
         """Whether ``seat`` is under the party limit on ``party`` (FH-3.6, AMB-FH-12; ``_party_room`` keeps the
-        answers for the parties on the table)."""
+        answers for the parties on the table, asking again after a placement only the seats whose answer reads a
+        count that changed: the placer's own, or every seat's under a per-tile limit)."""
         limit, per_tile = self._party_rule
         return self._party_count[party][len(self.colours) if per_tile else seat] < limit
 
@@ -620,11 +621,12 @@ class GameState:
             count = self._party_count[card]
             count[seat] += 1
             count[-1] += 1
-            other = 0
-            for room in self._party_room:  # whoever has reached the limit on the party now
+            # Who may have reached the limit on the party now: the seat's answer reads its own count, or the
+            # tile's total when the limit is per tile (every seat's answer then).
+            for other in (range(len(self.colours)) if self._party_rule[1] else (seat,)):
+                room = self._party_room[other]
                 if card in room and not self._party_has_room(other, card):
                     room.remove(card)
-                other += 1
         if events is not None:
             events.append(ev.PotionPlaced(seat, target))
         if self.rules.draw_after_place:

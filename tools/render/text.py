@@ -13,6 +13,8 @@ and advance equal those of a code point no font maps (U+10FFFF, a Unicode noncha
 
 from __future__ import annotations
 
+import inspect
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -205,10 +207,53 @@ def draw_fitted(draw: ImageDraw.ImageDraw, fitted: FittedText, box: Box, fonts_d
                 colour: tuple[int, int, int] | None = None) -> None:
     """Draw a :class:`FittedText` into ``box`` (positions from :func:`layout_text`)."""
     assert box.font is not None
-    font = load_font(str(fonts_dir / box.font), fitted.size)
+    path = str(fonts_dir / box.font)
+    font = load_font(path, fitted.size)
     for line, (x, y) in zip(fitted.lines, fitted.origins):
         if line:
-            draw.text((box.x + x, box.y + y), line, font=font, fill=colour or box.colour, anchor="ls")
+            draw_line(draw, (box.x + x, box.y + y), line, font, (path, fitted.size), colour or box.colour)
+
+
+_LINE_MASKS: dict[tuple, tuple] = {}
+"""(font file, size, line, fractional start, ink) → the line's glyph mask and offset, for lines drawn again."""
+_LINES_SEEN: set[tuple] = set()
+_MASKS_KEPT = 4096    # lines kept at most (a line's mask is a few tens of kilobytes)
+_SEEN_KEPT = 65536
+_MASK_OPTIONS = ({"stroke_filled": True}
+                 if "stroke_filled" in inspect.signature(ImageFont.FreeTypeFont.getmask2).parameters else {})
+"""What this Pillow's ``ImageDraw.text`` passes to ``getmask2`` beyond the line's own arguments."""
+
+
+def draw_line(draw: ImageDraw.ImageDraw, xy: tuple[float, float], line: str, font: ImageFont.FreeTypeFont,
+              font_key: tuple[str, int], fill) -> None:
+    """Exactly ``draw.text(xy, line, font=font, fill=fill, anchor="ls")`` for one line of text; ``font_key`` is
+    the font's (file, size), as :func:`load_font` was given them.
+
+    The glyph mask of a line drawn a second time in a process is kept and pasted again: a big game's cards show
+    the same names and steps card after card, and rendering them was a third of drawing a card. It is what
+    ``ImageDraw.text`` does for one line (the mask at the position's fractional part, drawn with the fill's ink
+    at its integer part), so the pixels are the same (``tests/tools/render/test_text.py`` compares them); any
+    other case is left to ``ImageDraw.text``."""
+    if draw.fontmode != "L" or not isinstance(fill, tuple) or "\n" in line:
+        draw.text(xy, line, font=font, fill=fill, anchor="ls")
+        return
+    x, y = xy
+    ink = draw.draw.draw_ink(fill)
+    start = (math.modf(x)[0], math.modf(y)[0])
+    key = (*font_key, line, start, ink)
+    found = _LINE_MASKS.get(key)
+    if found is None:
+        found = font.getmask2(line, "L", None, None, None, 0, "ls", ink, start, **_MASK_OPTIONS)
+        if key in _LINES_SEEN:   # drawn before: worth keeping (a card's own title is drawn once)
+            if len(_LINE_MASKS) >= _MASKS_KEPT:
+                _LINE_MASKS.clear()
+            _LINE_MASKS[key] = found
+        else:
+            if len(_LINES_SEEN) >= _SEEN_KEPT:
+                _LINES_SEEN.clear()
+            _LINES_SEEN.add(key)
+    mask, offset = found
+    draw.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
 
 
 def draw_text(draw: ImageDraw.ImageDraw, text: str, box: Box, fonts_dir: Path, *, file: str,

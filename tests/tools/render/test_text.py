@@ -89,3 +89,21 @@ def test_fitted_text_never_leaves_its_box(text, width, height, align, valign, fo
 
 def test_font_cache_returns_the_requested_size():
     assert load_font(SANS, 17).size == 17
+
+
+@pytest.mark.parametrize("font_file", ["DejaVuSans.ttf", "DejaVuSerif-Bold.ttf"])
+def test_a_line_drawn_again_from_its_kept_mask_has_the_pixels_pillow_draws(font_file):
+    from tools.render.text import draw_line
+
+    path = str(assets_dir() / "fonts" / font_file)
+    cases = [("Mill", 12, (10, 30)), ("Мірошник · Мельник", 31, (3.0, 60.0)), ("Landlord 9,999", 24, (40.5, 90.25)),
+             ("ÅÉ ſ ﬁ gjpqy", 17, (0.75, 120.9)), ("x", 48, (-5, 170)), ("Mill", 12, (200, 30))]
+    for colour in [(0, 0, 0), (200, 30, 90)]:
+        expected = Image.new("RGB", (320, 200), (240, 230, 210))
+        ours = expected.copy()
+        pillow, mine = ImageDraw.Draw(expected), ImageDraw.Draw(ours)
+        for text, size, xy in cases * 3:   # drawn, then seen again, then taken from the kept masks
+            font = load_font(path, size)
+            pillow.text(xy, text, font=font, fill=colour, anchor="ls")
+            draw_line(mine, xy, text, font, (path, size), colour)
+        assert ours.tobytes() == expected.tobytes()

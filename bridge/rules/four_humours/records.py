@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Mapping
 
-from bridge.rules.game import LANGUAGES, GameMeta, Names
+from bridge.rules.game import LANGUAGES, GameMeta, Names, plain_repr
 
 HUMOURS: tuple[str, ...] = ("choleric", "sanguine", "melancholic", "phlegmatic")
 """The four humours in their canonical order (also the tie-break order of FH-10.4)."""
@@ -36,6 +36,7 @@ class Outcome(str, enum.Enum):
 COUNT_OPS: tuple[str, ...] = ("eq", "gte", "lte", "between")
 
 
+@plain_repr
 @dataclass(frozen=True)
 class Count:
     """A predicate on ``k``, the number of face-up potions of one humour on a card.
@@ -70,6 +71,7 @@ class Count:
         return f"{symbols[self.op]}{self.low}"
 
 
+@plain_repr
 @dataclass(frozen=True)
 class Step:
     """One line of a win-condition list: if ``count`` holds for ``humour``, apply ``outcome``."""
@@ -101,6 +103,7 @@ class CitizenType:
     joker: bool = False
 
 
+@plain_repr
 @dataclass(frozen=True)
 class Slot:
     """A citizen on a scene card or party tile: one potion of one of ``humours`` may be placed on it."""
@@ -110,6 +113,7 @@ class Slot:
     label: Names | None = None
 
 
+@plain_repr
 @dataclass(frozen=True)
 class SceneCard:
     """A scene card.  Location scenes name their map ``cell``; animal scenes only their ``zone``."""
@@ -127,6 +131,7 @@ class SceneCard:
         return self.kind == "animal"
 
 
+@plain_repr
 @dataclass(frozen=True)
 class PartyTile:
     """A party tile of the party row; ``order`` is its resolution order (0 first)."""
@@ -153,6 +158,7 @@ GOAL_PREDICATE_KINDS: tuple[str, ...] = (
 """The goal DSL of rules-spec §2.7; the engine evaluates each kind in ``goals.py``."""
 
 
+@plain_repr
 @dataclass(frozen=True)
 class GoalPredicate:
     """A node of the goal DSL.
@@ -178,6 +184,7 @@ class GoalPredicate:
         return {self.kind: {"min": self.min}}
 
 
+@plain_repr
 @dataclass(frozen=True)
 class Goal:
     """A goal card of one mode; ``predicate`` is checked per player on that player's own potions."""
@@ -189,6 +196,7 @@ class Goal:
     predicate: GoalPredicate
 
 
+@plain_repr
 @dataclass(frozen=True)
 class Cell:
     """A cell (location) of a board.  Fief cells carry the ``citizen`` type they house."""
@@ -200,6 +208,7 @@ class Cell:
     pos: tuple[float, float] | None = None  # centre in board units, 0..1 from the board's top-left
 
 
+@plain_repr
 @dataclass(frozen=True)
 class Edge:
     """An undirected connection between two cells, drawn as a path line or a bridge."""
@@ -209,6 +218,7 @@ class Edge:
     kind: str
 
 
+@plain_repr
 @dataclass(frozen=True)
 class Tile:
     """A map tile (a *zone*) and where it lies in the fixed layout."""
@@ -220,6 +230,7 @@ class Tile:
     rotation: int = 0
 
 
+@plain_repr
 @dataclass(frozen=True)
 class Board:
     """A graph of cells: the kingdom map (tiles = zones) or one fief board (a single tile)."""

@@ -16,10 +16,8 @@ class Guarded:
 
 @plain_repr
 @dataclass(frozen=True)
-class Plain:
-    name: Names
-    parts: tuple
-    note: str | None = None
+class Plain(Guarded):
+    """The same fields, without the guard."""
 
 
 def test_a_plain_repr_record_reads_as_the_dataclass_repr_does():

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from bridge.rules import reader as r
+from bridge.rules.values import plain_repr
 from bridge.rules.random import SeededRandom
 
 LANGUAGES: tuple[str, ...] = ("en", "uk", "ru")
@@ -39,16 +40,6 @@ TOOL_TABLES: tuple[str, ...] = ("selftest", "benchmark", "scripts")
 ``ttsmod selftest`` probes, docs/selftest.md), ``[benchmark]`` (how ``benchmarks/largegame.py`` grows the game
 into a large one) and ``[scripts]`` (the Lua file the build gives the objects of each tag, docs/building.md).
 Every engine accepts them beside its own tables."""
-
-
-def plain_repr(cls: type) -> type:
-    """Class decorator, above ``@dataclass``: the dataclass's own ``repr`` without the guard against a record
-    that holds itself (a frozen record of values never does). The text is the same; it is made a third faster,
-    and renderers make it for every card of a big game (an image's key names its record by its ``repr``)."""
-    unguarded = getattr(cls.__repr__, "__wrapped__", None)
-    if unguarded is not None:
-        cls.__repr__ = unguarded
-    return cls
 
 
 @plain_repr

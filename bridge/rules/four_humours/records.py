@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Mapping
 
-from bridge.rules.game import LANGUAGES, GameMeta, Names, plain_repr
+from bridge.rules.game import LANGUAGES, GameMeta, Names
+from bridge.rules.values import plain_repr
 
 HUMOURS: tuple[str, ...] = ("choleric", "sanguine", "melancholic", "phlegmatic")
 """The four humours in their canonical order (also the tie-break order of FH-10.4)."""

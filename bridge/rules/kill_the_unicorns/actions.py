@@ -22,11 +22,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from bridge.rules.errors import InvalidAction
-from bridge.rules.events import event as frozen_value
+from bridge.rules.values import frozen_value
 
-# frozen_value is bridge.rules.events.event: @dataclass(frozen=True) whose __init__ fills the instance's __dict__
-# directly, about half the cost of the dataclass one (nothing in it is particular to events); the tables make every
-# distinct action once, but hands and catches vary, so a playout still makes some.
+# frozen_value: @dataclass(frozen=True) whose __init__ fills the instance's __dict__ directly, about half the cost of
+# the dataclass one; the tables make every distinct action once, but hands and catches vary, so a playout still makes
+# some.
 
 SLOTS: tuple[str, ...] = ("above", "below")
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
-from bridge.rules.events import event as frozen_value  # @dataclass(frozen=True), cheaper to make (actions.py)
+from bridge.rules.values import frozen_value
 from bridge.rules.kill_the_unicorns.records import Effect
 
 ON_REVEAL, AFTER_REVEAL, AT_MARKET, WHEN_BOUGHT, AT_SCORING = (

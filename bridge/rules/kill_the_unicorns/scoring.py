@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any, Iterable, Sequence
 
-from bridge.rules.events import event as frozen_value  # @dataclass(frozen=True), cheaper to make (actions.py)
+from bridge.rules.values import frozen_value
 from bridge.rules.kill_the_unicorns.effects import OWNER_CHOICE
 from bridge.rules.kill_the_unicorns.records import Rules
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bridge.rules.game import Names, plain_repr
+from bridge.rules.game import Names
+from bridge.rules.values import plain_repr
 
 
 @dataclass(frozen=True)

@@ -1072,12 +1072,7 @@ function onLoad(script_state)
     -- bots in empty seats: their buttons, and their decisions once the bridge answers hello
     bots.configure({ ledger = ledger, player_colours = data.player_colours,
         colours = function() return ledger.colours end,
-        candidates = function()
-            if ledger.phase == "ended" then
-                return {}
-            end
-            return nil
-        end,
+        over = function() return ledger.phase == "ended" end,
         decision = bot_decision,
         request = function() return { snapshot = map.snapshot(ledger, offered_cards()) } end,
         perform = perform,

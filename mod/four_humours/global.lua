@@ -1018,12 +1018,7 @@ function onLoad(script_state)
     end
     bots.configure({ ledger = ledger, player_colours = data.player_colours,
         colours = function() return ledger.colours end,
-        candidates = function()
-            if ledger.phase == "ended" then
-                return {}
-            end
-            return nil
-        end,
+        over = function() return ledger.phase == "ended" end,
         decision = bot_decision, request = bot_request, perform = perform_bot, describe = bot_words })
     bots.refresh()
     UI.setAttribute("setupButton", "active", tostring(ledger.phase == "setup"))

@@ -1173,20 +1173,13 @@ local function bot_decision()
     return colour_of(p.player), tostring(ledger.moves or 0) .. ":" .. tostring(p.player) .. ":" .. tostring(p.decision)
 end
 
---- The seats whose button is shown: before Setup every player colour, during a game its seats, after it none.
-local function bot_candidates()
-    if ledger.phase == "over" then
-        return {}
-    end
-    return nil
-end
-
 local function configure_bots()
     botplay.configure({ ledger = function() return ledger end, object_of = object_of,
         facts = function(id) return (data.cards or {})[id] end, press = press, trick_dropped = trick_dropped,
         when_settled = when_settled })
     bots.configure({ ledger = ledger, player_colours = data.player_colours,
-        colours = function() return ledger.colours or {} end, candidates = bot_candidates,
+        colours = function() return ledger.colours or {} end,
+        over = function() return ledger.phase == "over" end,
         decision = bot_decision,
         request = function() return { snapshot = map.snapshot(ledger) } end,
         perform = function(colour, action, done)

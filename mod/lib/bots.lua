@@ -69,8 +69,8 @@ end
 --   ledger             the game's ledger table (the bots keep `ledger.bots` in it)
 --   player_colours     every seat colour of the game, in seat order
 --   colours()          the game's seats once set up (seat order), an empty list before Setup
---   candidates()       optional: the colours whose button may be shown now, e.g. {} once the game is over;
---                      nil (or no function) means the default: colours(), or player_colours before Setup
+--   over()             optional: true once the game is over (no seat buttons then); before it the buttons are
+--                      for colours(), or for player_colours before Setup
 --   decision()         whose decision the table waits for now: colour, key (a string naming this decision, e.g.
 --                      "round 2 turn 5"); nil while nobody is to decide, the game is busy or over
 --   request(colour)    the body of the game's `bot_move` request for that decision ({snapshot = ..., ...}); the
@@ -130,12 +130,11 @@ function M.colours_in_play(player_colours)
     return out
 end
 
+--- The seats whose button may be shown now: none once the game is over, its seats during it, every player colour
+--  before Setup.
 local function candidates()
-    if settings.candidates ~= nil then
-        local chosen = settings.candidates()
-        if chosen ~= nil then
-            return chosen
-        end
+    if settings.over ~= nil and settings.over() then
+        return {}
     end
     local colours = settings.colours()
     if colours ~= nil and #colours > 0 then

@@ -30,7 +30,7 @@ function onLoad(script_state)
     bots.configure({
         ledger = ledger, player_colours = COLOURS, delay = 0.5, think_time = 3,
         colours = function() return ledger.colours end,
-        candidates = function() if ledger.over then return {} end return nil end,
+        over = function() return ledger.over end,
         decision = function()
             if ledger.turn == nil then return nil end
             return ledger.colours[ledger.turn], "turn " .. tostring(ledger.count or 0)

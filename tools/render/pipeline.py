@@ -417,7 +417,7 @@ class _SheetTask:
     fmt: str
     quality: int
     use_cache: bool
-    back_cell: str = ""   # the cell cache file of the back as it lies in this sheet
+    back_cell: str   # the cell cache file of the back as it lies in this sheet
 
 
 @dataclass(frozen=True)
@@ -505,21 +505,21 @@ def _cell_image(face: Image.Image, task: _SheetTask) -> tuple[Image.Image, bool]
 def _back_cell(task: _SheetTask) -> Image.Image:
     """The deck's back as it lies in the sheet's last cell: scaled once per cell size in a process (a deck's
     full sheets share theirs), and kept in the cell cache for the next build."""
-    found = _backs.get((task.back, task.cell))
-    if found is None and task.use_cache and task.back_cell:
-        found = _read_cell(task.back_cell, task.cell)
+    kept = (task.back, task.cell)
+    found = _backs.get(kept)
+    if found is not None:
+        return found
+    found = _read_cell(task.back_cell, task.cell) if task.use_cache else None
     if found is None:
         with Image.open(task.back) as image:
             back = to_rgb(image.copy() if image.mode == "RGB" else image)
             back.load()
         found = back if back.size == task.cell else back.resize(task.cell, Image.Resampling.LANCZOS,
                                                                  reducing_gap=3.0)
-        if task.back_cell:
-            _write_cell(found, task.back_cell)
-    if (task.back, task.cell) not in _backs:
-        if len(_backs) > 4:
-            _backs.clear()   # a few decks' backs at a time: sheets come deck by deck
-        _backs[(task.back, task.cell)] = found
+        _write_cell(found, task.back_cell)
+    if len(_backs) > 4:
+        _backs.clear()   # a few decks' backs at a time: sheets come deck by deck
+    _backs[kept] = found
     return found
 
 

@@ -65,7 +65,7 @@ def read_names(at: r.At, value: Any) -> Names:
         # What the checks below accept, seen at once (a 10,000-card game reads 20,000 of these); anything else
         # takes the checks, which name what is wrong.
         en, uk, ru = value.get("en"), value.get("uk"), value.get("ru")
-        if _plain_text(en) and _plain_text(uk) and _plain_text(ru):
+        if r.is_text(en) and r.is_text(uk) and r.is_text(ru):
             return Names(en, uk, ru)
     found = r.table(at, value)
     for key in found:
@@ -75,10 +75,6 @@ def read_names(at: r.At, value: Any) -> Names:
         if lang not in found:
             raise at.error(f'missing language "{lang}"')
     return Names(**{lang: r.string(at.sub(lang), found[lang]) for lang in LANGUAGES})
-
-
-def _plain_text(value: Any) -> bool:
-    return type(value) is str and len(value) <= r.MAX_TEXT_LENGTH and not value.isspace() and value != ""
 
 
 @dataclass(frozen=True)

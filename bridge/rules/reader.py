@@ -163,14 +163,21 @@ def array(at: At, value: Any, *, non_empty: bool = False) -> list[Any]:
     return value
 
 
+def is_text(value: Any) -> bool:
+    """Whether :func:`string` takes ``value`` as it is (a non-blank string of at most :data:`MAX_TEXT_LENGTH`
+    characters): a reader may test many values at once this way and read any other through :func:`string`,
+    which names what is wrong."""
+    return isinstance(value, str) and len(value) <= MAX_TEXT_LENGTH and not value.isspace() and value != ""
+
+
 def string(at: At, value: Any) -> str:
+    if is_text(value):
+        return value
     if not isinstance(value, str):
         raise expect(at, value, "a string")
     if not value.strip():
         raise at.error("must not be empty")
-    if len(value) > MAX_TEXT_LENGTH:
-        raise at.error(f"{len(value)} characters is too long (at most {MAX_TEXT_LENGTH})")
-    return value
+    raise at.error(f"{len(value)} characters is too long (at most {MAX_TEXT_LENGTH})")
 
 
 def ident(at: At, value: Any) -> str:

@@ -110,7 +110,7 @@ def find_art(game_dir: Path, card_id: str, *, file: str, entry: str) -> Path | N
     """
     if not card_id or "/" in card_id or "\\" in card_id or card_id.startswith(".") or "\0" in card_id:
         raise DataError(file, entry, "id", f'art path art/{card_id}.* escapes the game folder')
-    names = _art_names(Path(game_dir) / "art")
+    names = _art_names(os.path.join(game_dir, "art"))
     art_dir = None
     for ext in ART_EXTENSIONS:
         if f"{card_id}{ext}".casefold() not in names:   # casefolded: as on a case-insensitive file system
@@ -124,22 +124,29 @@ def find_art(game_dir: Path, card_id: str, *, file: str, entry: str) -> Path | N
     return None
 
 
-_art_listings: dict[str, tuple[int, frozenset[str]]] = {}
+_art_listings: dict[str, tuple[int, frozenset[str], int]] = {}
+"""Art folder → (its time, its names casefolded, when its time was last looked at: ``time.monotonic_ns``)."""
 
 
-def _art_names(art_dir: Path) -> frozenset[str]:
-    """The names in an art folder, listed once while the folder is unchanged: a big game asks for the art of
-    thousands of cards, most of which have none, and each question used to cost three path resolutions."""
+def _art_names(art_dir: str) -> frozenset[str]:
+    """The names in an art folder, listed once while the folder is unchanged (its time is looked at again after a
+    tenth of a second at most); none when there is no folder. A big game asks for the art of thousands of cards
+    in a row, most of which have none: each question used to cost three path resolutions, and then a stat."""
+    now = time.monotonic_ns()
+    known = _art_listings.get(art_dir)
+    if known is not None and now - known[2] < 100_000_000:
+        return known[1]
     try:
         stamp = os.stat(art_dir).st_mtime_ns   # a file added, removed or renamed changes the folder's time
-        names = _art_listings.get(str(art_dir))
-        if names is not None and names[0] == stamp:
-            return names[1]
+        if known is not None and known[0] == stamp:
+            _art_listings[art_dir] = (stamp, known[1], now)
+            return known[1]
         listed = frozenset(name.casefold() for name in os.listdir(art_dir))
     except OSError:
+        _art_listings[art_dir] = (-1, frozenset(), now)   # no folder (most sample games): none to list
         return frozenset()
     if time.time_ns() - stamp > 2_000_000_000:   # a folder changed just now may change again within its time tick
-        _art_listings[str(art_dir)] = (stamp, listed)
+        _art_listings[art_dir] = (stamp, listed, now)
     return listed
 
 

@@ -40,9 +40,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-import os
-import re
-import time
 from functools import cached_property
 from pathlib import Path
 from typing import Callable, Iterator, Mapping, NamedTuple
@@ -65,7 +62,7 @@ from bridge.paths import assets_dir
 from bridge.rules.game import LANGUAGES
 from tools.games.four_humours.icons import humour_icon
 from tools.render.draw import (
-    ART_EXTENSIONS, SUPERSAMPLE, contrast, cover_fit, find_art, load_art, mix, paste_icon, placeholder, star_icon,
+    SUPERSAMPLE, contrast, cover_fit, find_art, load_art, mix, paste_icon, placeholder, star_icon,
 )
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts
 from tools.render.pipeline import Art, DeckPlan, ThumbnailPlan, check_image_options, render_art
@@ -75,9 +72,7 @@ RENDERER_VERSION = "1"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
-_PLAIN_ID = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*")
 _NO_ART_DIGEST = hashlib.sha256(b"art:none").digest()   # what a key holds for an image without an art file
-"""A card id :func:`find_art` takes as it is (no separator, no leading dot)."""
 THUMBNAIL_SIZE = 256
 
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
@@ -158,8 +153,6 @@ class Renderer:
         self.fonts_dir = fonts_dir
         self.lang = lang
         self.colours = layouts.colours
-        self._art_listing: tuple[int, frozenset[str]] | None = None
-        self._art_looked = 0   # time.monotonic_ns() when the art folder's time was last looked at
         # Asked for once per card of a big game, made once: the default resolution's lines, each step's line,
         # the map tiles by id.
         self._default_steps: tuple[tuple[Step, _Text], ...] | None = None
@@ -227,37 +220,7 @@ class Renderer:
     def _kind_parts(self) -> dict[str, bytes]:
         return {}
 
-    def _art_names(self) -> frozenset[str]:
-        """The names in the game's ``art/`` folder as it is now (as of a tenth of a second ago at most),
-        casefolded (as :func:`find_art` compares them); listed again whenever the folder's time changed (or may
-        still change within its time tick)."""
-        # The folder's time is looked at again only after a tenth of a second: the keys of a 10,000-card game
-        # ask about every card in a row, and 10,000 stats were a tenth of its rebuild's keys.
-        now = time.monotonic_ns()
-        if self._art_listing is not None and now - self._art_looked < 100_000_000:
-            return self._art_listing[1]
-        folder = str(self.game_dir / "art")
-        try:
-            stamp = os.stat(folder).st_mtime_ns
-            if self._art_listing is not None and self._art_listing[0] == stamp:
-                self._art_looked = now
-                return self._art_listing[1]
-            names = frozenset(name.casefold() for name in os.listdir(folder))
-        except OSError:
-            # No art folder (most sample games): nothing to list, and no need to ask again at once either.
-            self._art_listing, self._art_looked = (-1, frozenset()), now
-            return frozenset()
-        if time.time_ns() - stamp > 2_000_000_000:
-            self._art_listing, self._art_looked = (stamp, names), now
-        return names
-
     def _art_file(self, head: str, ident: str) -> Path | None:
-        """:func:`find_art` for a scene or goal; a plain id with no art file of its name is answered from a
-        listing of the folder (a big game has thousands of cards, most without art)."""
-        if _PLAIN_ID.fullmatch(ident):
-            names = self._art_names()
-            if not any(f"{ident}{ext}".casefold() in names for ext in ART_EXTENSIONS):
-                return None
         return find_art(self.game_dir, ident, file=f"{head}s.toml", entry=f'{head} "{ident}"')
 
     def key(self, name: str, kind: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import tempfile
@@ -12,13 +13,13 @@ from typing import Collection, Mapping
 def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, durable: bool = True) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and an atomic rename.
 
-    ``durable=False`` skips the ``fsync``: for caches, where a file lost to a power cut is only work to redo
-    (a reader still never sees a torn file, the rename is atomic either way)."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    The file gets the mode ``open()`` would give a new file (0666 less the umask). ``durable=False`` skips the
+    ``fsync``: for caches, where a file lost to a power cut is only work to redo (a reader still never sees a
+    torn file, the rename is atomic either way)."""
+    target = os.fspath(path)
+    folder, name = os.path.split(target)
+    fd, tmp = _open_temp(folder or ".", name)
     try:
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; give what open() would have given
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
@@ -33,10 +34,26 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, durable: bool = 
         raise
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+_TEMP_NUMBERS = itertools.count()
+"""Numbers the temporary files of this process: with the process id, a name no other writer is using."""
+
+
+def _open_temp(folder: str, name: str) -> tuple[int, str]:
+    """A new file ``<folder>/.<name>.<pid>.<n>.tmp`` opened for writing (the folder made if missing).
+
+    ``os.open`` with mode 0666 lets the umask act as it does for ``open()``: no need to read the umask, which
+    can only be done by setting it, a window in which another thread's new file would get the wrong mode.
+    ``O_EXCL`` never takes over a file another writer (or a crashed process of the same id) left."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    while True:
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{next(_TEMP_NUMBERS)}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+        except FileNotFoundError:
+            os.makedirs(folder, exist_ok=True)
+            return os.open(tmp, flags, 0o666), tmp
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:

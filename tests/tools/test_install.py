@@ -135,10 +135,10 @@ def test_read_only_saves_is_a_clear_error_and_leaves_nothing(tmp_path, monkeypat
     tts = tmp_path / "tts"
     (tts / "Saves").mkdir(parents=True)
 
-    def refuse(*args, **kwargs):  # what mkstemp meets in a read-only folder (root ignores chmod, so emulate it)
+    def refuse(*args, **kwargs):  # what a new file meets in a read-only folder (root ignores chmod, so emulate it)
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("bridge.fsio.tempfile.mkstemp", refuse)
+    monkeypatch.setattr("bridge.fsio._open_temp", refuse)
     result = CliRunner().invoke(cli, ["install", str(build_dir(tmp_path)), "--tts-dir", str(tts)])
     assert result.exit_code == 1
     assert result.output.startswith(f"error: cannot write {tts / 'Saves'}") and "Permission denied" in result.output

@@ -227,12 +227,15 @@ class TomlCache:
     def save(self) -> None:
         """Write the pending cache files (each atomically); a file that cannot be written is left out."""
         for path, raw in self.pending.items():
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write_bytes(path, raw, durable=False)
-            except OSError:
-                pass   # a cache: the next load parses the file again
+            _write_cache_file(path, raw)
         self.pending.clear()
+
+
+def _write_cache_file(path: Path, raw: bytes) -> None:
+    try:
+        atomic_write_bytes(path, raw, durable=False)   # makes the folder when missing
+    except OSError:
+        pass   # a cache: the next load parses the file again
 
 
 def parse_toml_cached(text: str, cache_file: Path, pending: dict[Path, bytes] | None = None) -> dict[str, Any] | None:
@@ -297,11 +300,7 @@ def parse_toml_cached(text: str, cache_file: Path, pending: dict[Path, bytes] | 
         if raw is not None and pending is not None:
             pending[cache_file] = raw
         elif raw is not None:
-            try:
-                cache_file.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write_bytes(cache_file, raw, durable=False)
-            except OSError:
-                pass   # a cache: the next load parses the file again
+            _write_cache_file(cache_file, raw)
     return document
 
 

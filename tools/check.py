@@ -335,14 +335,14 @@ def _check_cards(w: _Walked, add) -> None:
             add(Finding("warning", "deck-size", w.where, f"a deck of {len(contained)} card(s); TTS expects ≥ 2"))
 
 
-def _script_findings(script: str, where: str, what: str, add) -> None:
+def _script_findings(script: str, place: _Walked | _Place, what: str, add) -> None:
     if not script.strip():
         return
     if is_bundle(script):
         try:
             unbundle(script)
         except (ValueError, RecursionError) as exc:
-            add(Finding("warning", "bundle-unreadable", where,
+            add(Finding("warning", "bundle-unreadable", place.where,
                         f"{what} looks bundled but cannot be unbundled: {_shown(str(exc))}"))
         return
     try:
@@ -351,22 +351,22 @@ def _script_findings(script: str, where: str, what: str, add) -> None:
     except (LuaSyntaxError, RecursionError):
         lines = [n for n, text in enumerate(script.split("\n"), 1) if "require(" in text]
     if lines:
-        add(Finding("error", "require-unbundled", where,
+        add(Finding("error", "require-unbundled", place.where,
                     f"{what} calls require (line {lines[0]}) but is not a bundle; TTS has no require"))
 
 
 def _check_scripts(w: _Walked, add) -> None:
     script = w.obj.get("LuaScript")
-    if isinstance(script, str) and script.strip():
-        _script_findings(script, w.where, "LuaScript", add)
+    if isinstance(script, str):
+        _script_findings(script, w, "LuaScript", add)
 
 
 def _check_global_script(data: dict[str, Any], add) -> None:
     script = data.get("LuaScript", "")
     if not isinstance(script, str) or not script.strip():
-        add(Finding("warning", "global-script-empty", "Global", "the Global LuaScript is empty"))
+        add(Finding("warning", "global-script-empty", _GLOBAL.where, "the Global LuaScript is empty"))
         return
-    _script_findings(script, "Global", "the Global LuaScript", add)
+    _script_findings(script, _GLOBAL, "the Global LuaScript", add)
 
 
 _URL_KEY_SET = frozenset(URL_KEYS)

@@ -154,10 +154,11 @@ class Renderer:
         self.lang = lang
         self.colours = layouts.colours
         # Asked for once per card of a big game, made once: the default resolution's lines, each step's line,
-        # the map tiles by id.
+        # the map tiles by id, each layout's part of an image key (_kind_part).
         self._default_steps: tuple[tuple[Step, _Text], ...] | None = None
         self._step_texts: dict[Step, str] = {}
         self._kingdom_tiles: dict[str, object] | None = None
+        self._kind_parts: dict[str, bytes] = {}
 
     # -- naming and keys ---------------------------------------------------------------------------------
 
@@ -216,13 +217,6 @@ class Renderer:
                                                           *(self._font_hashes[f] for f in fonts), self._context))
         return part
 
-    @cached_property
-    def _kind_parts(self) -> dict[str, bytes]:
-        return {}
-
-    def _art_file(self, head: str, ident: str) -> Path | None:
-        return find_art(self.game_dir, ident, file=f"{head}s.toml", entry=f'{head} "{ident}"')
-
     def key(self, name: str, kind: str) -> str:
         """The cache key of image ``name``: a hash of everything that affects its pixels."""
         # No art file and an empty art file must not share a key: the first draws a placeholder, the second
@@ -230,7 +224,7 @@ class Renderer:
         art_digest = _NO_ART_DIGEST
         head, _, ident = name.partition(":")
         if head in ("scene", "goal"):
-            path = self._art_file(head, ident)
+            path = find_art(self.game_dir, ident, file=f"{head}s.toml", entry=f'{head} "{ident}"')
             if path is not None:
                 art_digest = hashlib.sha256(b"art:file:" + path.read_bytes()).digest()
         # The parts, each followed by a NUL, fed at once: the same bytes as one update per part.

@@ -4,8 +4,8 @@ given (default: every built-in game).
 For each game: the engine's games/s (at the game's default mode and 4 players, or the nearest count it
 takes; the best of :data:`ROUNDS` rounds), a baseline measured in the same process — the same number of
 actions drawn by the same random player from pre-built lists, i.e. the harness alone with no rules — and the
-ratio of the two, so the figure can be compared across machines; plus peak RSS. The target, 1,000 games/s on one core, lets search bots run
-thousands of playouts per move and a 100,000-game balance run finish in minutes.
+ratio of the two, so the figure can be compared across machines; plus peak RSS. The target, 1,000 games/s on
+one core, lets search bots run thousands of playouts per move and a 100,000-game balance run finish in minutes.
 
 Then ``tools.simulate.simulate`` at 1, 2 and N jobs (N = the number of CPUs), each three times in turn and the
 fastest run kept: games/s of each and the ratio to one job (target: 2 jobs ≥ 1.8 × 1 job).

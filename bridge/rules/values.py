@@ -16,8 +16,7 @@ V = TypeVar("V", bound=type)
 def frozen_value(cls: V) -> V:
     """``@dataclass(frozen=True)`` for a value class (an event, an action, a result), with an ``__init__`` that
     fills the instance's ``__dict__`` directly rather than through ``object.__setattr__`` per field (about half
-    the cost); everything else —
-    fields, equality, hash, repr, immutability — is the dataclass's own. A class whose fields have defaults or
+    the cost); everything else — fields, equality, hash, repr, immutability — is the dataclass's own. A class whose fields have defaults or
     that has a ``__post_init__`` keeps the dataclass ``__init__``."""
     cls = dataclasses.dataclass(frozen=True)(cls)
     fields = dataclasses.fields(cls)

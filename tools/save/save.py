@@ -161,7 +161,7 @@ def dumps(data: dict[str, Any], *, known: "ObjectTexts | None" = None) -> str:
     if known is not None:
         return encode(data, known=known).decode("utf-8")
     try:
-        return _value(data, 0, known)
+        return _value(data, 0)
     except _Unusual:
         # Anything the fast path does not take as it is (a key that is not a string, an int or float subclass,
         # a value json cannot encode, NaN): the standard encoder, so its text or its error is the answer.

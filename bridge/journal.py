@@ -266,6 +266,17 @@ class Ruling:
     def differs(self) -> bool:
         return self.recorded is not None and _comparable(self.recorded) != _comparable(self.current)
 
+    @property
+    def older_format(self) -> bool:
+        """Whether the request's snapshot is of a format older than this ttsmod reads: the journal was written
+        before the one snapshot envelope (no ``"ttsmod_snapshot"``), so the ruling cannot be re-checked here."""
+        error = (self.current or {}).get("error")
+        if (self.current or {}).get("ok") is not False or not isinstance(error, Mapping):
+            return False
+        message = str(error.get("message", ""))
+        return message.startswith("ttsmod_snapshot: is missing") or (
+            message.startswith("ttsmod_snapshot: format") and "is not one this ttsmod reads" in message)
+
 
 def _comparable(reply: Mapping[str, Any] | None) -> Any:
     """A reply without the parts that may change between runs without changing the ruling (error wording

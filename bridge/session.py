@@ -54,7 +54,7 @@ from bridge.protocol import (
     ToTTS,
 )
 from bridge.rules.errors import RulesError
-from bridge.tts_json import whole_numbers
+from bridge.rules.contract import lua_json
 from bridge.errors import TtsmodError
 
 log = logging.getLogger("ttsmod.bridge")
@@ -171,7 +171,7 @@ class Dispatcher:
     def check(self, custom: Mapping[str, Any]) -> tuple[Request | None, dict[str, Any] | None]:
         if not is_envelope(custom):
             return None, None
-        custom = whole_numbers(custom)   # TTS sends every number as a float (2.0): ints before anything reads them
+        custom = lua_json(custom)   # TTS sends every number as a float (2.0): ints before anything reads them
         request_id = custom.get("id")
         request_type = custom.get("type")
         if isinstance(request_id, bool) or not isinstance(request_id, (str, int, float)):

@@ -280,11 +280,20 @@ def quiet_apply(state: GameState) -> Callable[[Any], Any]:
 class Game(Protocol):
     """What a game's engine provides; one object per game, registered with :func:`register_game`.
 
-    ``Data`` is the game's own frozen records; ``meta(data)`` is their :class:`GameMeta`.
+    ``Data`` is the game's own frozen records; ``meta(data)`` is their :class:`GameMeta`. Requests are answered
+    by the one contract (:func:`bridge.rules.contract.answer`) over the hooks below;
+    :class:`bridge.rules.contract.GameBase` gives a game ``handle`` (that answer) and ``choice_json``'s default.
     """
 
     id: str
-    request_types: tuple[str, ...]     # the bridge request types ``handle`` answers
+    request_types: tuple[str, ...]
+    """The request types the game answers: its own first (an end-of-round ruling, say), then every one of
+    :data:`bridge.rules.contract.SHARED_REQUEST_TYPES` in that order. The first is ``ttsmod adjudicate``'s
+    default."""
+
+    refusal_reasons: Mapping[str, str]
+    """Every ``reason`` code a refused action may carry (``legal``'s ``{"legal": false, "reason"}``), each with
+    the cause it names; each game's protocol page lists them."""
 
     def parse(self, documents: Mapping[str, Any]) -> Any:
         """TOML documents by file name (every :attr:`GameMeta.data_files`) → the game's records; errors name
@@ -295,10 +304,16 @@ class Game(Protocol):
     def new_game(self, data: Any, players: int, *, mode: str | None = None, seed: int = 0) -> GameState: ...
 
     def from_snapshot(self, data: Any, snapshot: Any) -> GameState:
-        """A state from a snapshot; a bad one raises :class:`bridge.rules.errors.SnapshotError` with its path."""
+        """A state from a snapshot whose envelope the contract has checked and whose engine-written keys it has
+        filled in; a bad one raises :class:`bridge.rules.errors.SnapshotError` with its path. Its
+        ``to_snapshot()`` gives the snapshot back (keys in the engine's order)."""
 
     def handle(self, data: Any, request_type: str, body: Any) -> dict[str, Any]:
-        """Answer one bridge request (JSON in, JSON out); refusals raise ``RulesError`` subclasses."""
+        """Answer one bridge request (JSON in, JSON out): :func:`bridge.rules.contract.answer`, which
+        :class:`bridge.rules.contract.GameBase` provides."""
+
+    def score(self, data: Any, state: Any) -> dict[str, Any]:
+        """The ``score`` answer: the score panel of ``state`` (standings, leaders, what decides), as JSON."""
 
     def choice_json(self, data: Any, player: int, answer: str) -> dict[str, Any]:
         """An answer of seat ``player`` to a decision a ruling asked for (``ttsmod adjudicate --choice
@@ -316,6 +331,21 @@ class Game(Protocol):
         """A copy of ``state`` in which what ``player`` cannot see is dealt anew (same counts); ``None`` when
         nothing is hidden from ``player``. A view, and the events that follow, must not tell the two apart."""
 
+    # Optional hooks of the contract (bridge/rules/contract.py):
+    #
+    #   def setup(self, data, players, *, mode, seed, options) -> (state, events):
+    #       """A new game for ``setup``; ``options`` is the request body (the game's own options beside
+    #       players, seed and mode). Default: ``new_game``, no events."""
+    #
+    #   def snapshot_defaults(self, data) -> Mapping[str, Callable[[dict], Any]]:
+    #       """The engine-written keys a snapshot may leave out, each with its value derived from the snapshot
+    #       (``rng`` is the contract's own). Default: none."""
+    #
+    #   def next_extras(self, state) -> dict:        # fields of ``next`` beside player and legal
+    #   def ruling_extras(self, state, events) -> dict:   # fields of a ruling beside the shared ones
+    #   def requests(self, data) -> Mapping[str, Callable[[dict], dict]]:
+    #       """Handlers of the game's own request types (and of a shared one it answers its own way)."""
+    #
     # Optional (not part of the runtime check), for the bots (docs/bots.md):
     #
     #   def determinize(self, state, player, seed):

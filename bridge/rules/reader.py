@@ -150,7 +150,11 @@ def expect(at: At, value: Any, what: str) -> Exception:
 
 
 def table(at: At, value: Any) -> dict[str, Any]:
+    """A table (a TOML table, a JSON object). In a snapshot (:meth:`At.snapshot`) ``[]`` is an empty one: Lua has
+    one kind of table, and TTS's ``JSON.encode`` writes an empty one as ``[]`` (docs/protocol.md)."""
     if not isinstance(value, dict):
+        if value == [] and at.make is _snapshot_error:
+            return {}
         raise expect(at, value, "a table")
     return value
 

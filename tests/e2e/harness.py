@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from bridge.tts_json import whole_numbers
+from bridge.rules.contract import lua_json as whole_numbers
 from tests.livebridge import Bridge, free_port
 from tools.headless import Fidelity, HObject, Table
 from tools.headless.geometry import inside_box

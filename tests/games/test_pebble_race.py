@@ -65,7 +65,7 @@ def test_adjudicate_answers_its_requests(repo_root):
     assert json.loads(done.stdout) == {"standings": [{"player": 0, "track": 0}, {"player": 1, "track": 0}],
                                        "leaders": [0, 1]}
     bad = ttsmod("adjudicate", str(GAME), "-", "--type", "castle", cwd=repo_root, stdin=json.dumps(snapshot))
-    assert bad.returncode == 2 and "pebble-race answers legal, score" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.returncode == 2 and "pebble-race answers setup, legal, apply, score, bot_move" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_a_real_bridge_answers_the_request_its_mod_sends(built, repo_root):

@@ -1,5 +1,6 @@
-"""``ttsmod adjudicate``: a game's answer to one bridge request (by default its first: the end-of-round ruling),
-from a table snapshot or a request body, without TTS or a bridge."""
+"""``ttsmod adjudicate``: a game's answer to one bridge request (by default the first type the game lists), from a
+table snapshot or a request body, without TTS or a bridge. The answer is the bridge's: both read the request
+through :func:`bridge.rules.contract.answer`."""
 
 from __future__ import annotations
 
@@ -24,8 +25,8 @@ from bridge.rules.errors import RulesError
 def adjudicate(game: str, snapshot, request_type: str | None, choices: tuple[str, ...], force: bool) -> None:
     """Print the game's answer JSON for SNAPSHOT (a file, or - for stdin).
 
-    SNAPSHOT is a table snapshot (docs/protocol.md), or a request body with "snapshot" (and, for the
-    end-of-round ruling, "choices" and "force").
+    SNAPSHOT is a table snapshot (an object with "ttsmod_snapshot", docs/protocol.md), or a request body as
+    the bridge gets it: {"players": 3, "seed": 7} for setup, {"snapshot": …, "action": …} for legal, and so on.
     """
     loaded = load(game)
     engine = loaded.engine
@@ -68,10 +69,13 @@ def read_json(stream, name: str):
 
 
 def request_body(document, name: str) -> dict:
-    """The request body a document stands for: an object with ``"snapshot"`` is a body already, anything else
-    is the snapshot itself (the engine judges it)."""
-    if isinstance(document, dict) and "snapshot" in document:
-        if not isinstance(document.get("choices", []), list):
-            raise InputError(f'{name}: "choices" must be a list')
-        return dict(document)
-    return {"snapshot": document}
+    """The request body a document stands for: a snapshot (an object with ``"ttsmod_snapshot"``) becomes
+    ``{"snapshot": document}``; any other object is a request body as it is (the engine judges it)."""
+    if not isinstance(document, dict) and document != []:
+        raise InputError(f"{name}: a snapshot or a request body is a JSON object, not {type(document).__name__}")
+    if isinstance(document, dict) and "ttsmod_snapshot" in document:
+        return {"snapshot": document}
+    body = dict(document or {})
+    if not isinstance(body.get("choices", []), list):
+        raise InputError(f'{name}: "choices" must be a list')
+    return body

@@ -6,7 +6,7 @@ import json
 
 
 from bridge.session import Dispatcher
-from bridge.tts_json import whole_numbers
+from bridge.rules.contract import lua_json
 
 from tests.bridge.conftest import toy_registry
 
@@ -14,7 +14,7 @@ from tests.bridge.conftest import toy_registry
 def test_whole_floats_become_ints_and_fractions_stay():
     sent = {"id": 7.0, "body": {"seat": 0.0, "bag": {"choleric": 3.0}, "list": [1.0, 2.5, -4.0],
                                 "flag": True, "name": "2.0", "none": None}}
-    got = whole_numbers(sent)
+    got = lua_json(sent)
     assert got == {"id": 7, "body": {"seat": 0, "bag": {"choleric": 3}, "list": [1, 2.5, -4], "flag": True,
                                      "name": "2.0", "none": None}}
     assert type(got["id"]) is int and type(got["body"]["list"][1]) is float and got["body"]["flag"] is True
@@ -22,8 +22,8 @@ def test_whole_floats_become_ints_and_fractions_stay():
 
 
 def test_huge_and_non_finite_floats_are_left_as_they_came():
-    assert type(whole_numbers(2.0 ** 60)) is float
-    assert whole_numbers([float("inf")]) == [float("inf")]
+    assert type(lua_json(2.0 ** 60)) is float
+    assert lua_json([float("inf")]) == [float("inf")]
 
 
 def test_deep_nesting_costs_no_recursion():
@@ -33,7 +33,7 @@ def test_deep_nesting_costs_no_recursion():
         node.append([])
         node = node[0]
     node.append(1.0)
-    out = whole_numbers(deep)
+    out = lua_json(deep)
     for _ in range(50_000):
         out = out[0]
     assert out == [1] and type(out[0]) is int

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence
 
 from bridge.rules import reader as r
-from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError, UnknownRequestType
+from bridge.rules.contract import SHARED_REQUEST_TYPES, GameBase
+from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError
 from bridge.rules.game import TOOL_TABLES, GameMeta, Names, parse_game_meta, read_names, register_game
 from bridge.rules.playout import seat_figures
 from bridge.rules.random import SeededRandom
@@ -161,16 +162,22 @@ class PebbleState:
         seat = self.active
         return [Play(seat, p) for p in sorted(set(self.hands[seat]))] + [Pass(seat)]
 
-    def apply(self, action: Any) -> list[dict[str, Any]]:
+    def check(self, action: Any) -> None:
+        """Raise :class:`IllegalAction`, with its reason, unless ``action`` may be played now."""
+        if not isinstance(action, (Play, Pass)):
+            raise InvalidAction(f"not a Pebble Race action: {action!r}")
         if self.is_over():
             raise IllegalAction("the game is over", "game_over")
         if action.player != self.active:
             raise IllegalAction(f"it is seat {self.active}'s turn", "not_your_turn")
+        if isinstance(action, Play) and action.pebble not in self.hands[action.player]:
+            raise IllegalAction(f"seat {action.player} holds no {action.pebble}", "not_in_hand")
+
+    def apply(self, action: Any) -> list[dict[str, Any]]:
+        self.check(action)
         events: list[dict[str, Any]] = []
         if isinstance(action, Play):
             hand = self.hands[action.player]
-            if action.pebble not in hand:
-                raise IllegalAction(f"seat {action.player} holds no {action.pebble}", "not_in_hand")
             hand.remove(action.pebble)
             self.played.append((action.player, action.pebble))
             self.passes = 0
@@ -179,11 +186,9 @@ class PebbleState:
             if self.deck:
                 hand.append(self.deck.pop(0))
                 events.append({"event": "drew", "player": action.player})
-        elif isinstance(action, Pass):
+        else:
             self.passes += 1
             events.append({"event": "passed", "player": action.player})
-        else:
-            raise InvalidAction(f"not a Pebble Race action: {action!r}")
         self.active = (self.active + 1) % len(self.hands)
         if self.is_over():
             events.append({"event": "game_ended", "winners": list(self.outcome().winners)})
@@ -203,7 +208,7 @@ class PebbleState:
                 "passes": self.passes}
 
     def to_snapshot(self) -> dict[str, Any]:
-        return {"ttsmod_snapshot": 1, "game": GAME_ID, "deck": list(self.deck),
+        return {"ttsmod_snapshot": 1, "game": GAME_ID, "mode": "standard", "deck": list(self.deck),
                 "players": [{"seat": s, "hand": list(h)} for s, h in enumerate(self.hands)],
                 "played": [{"player": s, "pebble": p} for s, p in self.played],
                 "active": self.active, "passes": self.passes}
@@ -244,7 +249,7 @@ def from_snapshot(data: PebbleData, snapshot: Any) -> PebbleState:
     active = r.integer(at.sub("active"), snap.get("active", r.MISSING), 0)
     if active >= len(players):
         raise SnapshotError("active", f"seat {active} of {len(players)}")
-    passes = r.integer(at.sub("passes"), snap.get("passes", r.MISSING), 0)
+    passes = r.integer(at.sub("passes"), snap.get("passes", 0), 0)
     state = PebbleState(data, deck, hands, played, active, passes)
     if Counter(deck + [p for h in hands for p in h] + [p for _, p in played]) != Counter(data.deck()):
         raise SnapshotError("", "the cards on the table are not the deck's cards")
@@ -265,9 +270,14 @@ def new_game(data: PebbleData, players: int, *, mode: str | None = None, seed: i
 
 # ------------------------------------------------------------------------------------------------------ the game
 
-class PebbleRace:
+class PebbleRace(GameBase):
     id = GAME_ID
-    request_types = ("legal", "score")
+    request_types = SHARED_REQUEST_TYPES
+    refusal_reasons = {
+        "game_over": "the game is over",
+        "not_your_turn": "another seat is to move",
+        "not_in_hand": "the player holds no such pebble",
+    }
 
     def parse(self, documents: Mapping[str, Any]) -> PebbleData:
         return parse(documents)
@@ -281,22 +291,15 @@ class PebbleRace:
     def from_snapshot(self, data: PebbleData, snapshot: Any) -> PebbleState:
         return from_snapshot(data, snapshot)
 
-    def handle(self, data: PebbleData, request_type: str, body: Any) -> dict[str, Any]:
-        if request_type not in self.request_types:
-            raise UnknownRequestType(f"{GAME_ID} handles {', '.join(self.request_types)}, not {request_type!r}")
-        if not isinstance(body, dict) or "snapshot" not in body:
-            raise SnapshotError("snapshot", "is missing")
-        state = from_snapshot(data, body["snapshot"])
-        if request_type == "score":
-            best = max(state.tracks)
-            return {"standings": [{"player": s, "track": t} for s, t in enumerate(state.tracks)],
-                    "leaders": [s for s, t in enumerate(state.tracks) if t == best]}
-        action = action_from_json(body.get("action"))
-        try:
-            state.apply(action)
-        except IllegalAction as exc:
-            return {"legal": False, "reason": exc.reason, "message": str(exc)}
-        return {"legal": True, "next_player": state.to_move()}
+    def score(self, data: PebbleData, state: PebbleState) -> dict[str, Any]:
+        """How far each runner is, and who leads."""
+        best = max(state.tracks)
+        return {"standings": [{"player": s, "track": t} for s, t in enumerate(state.tracks)],
+                "leaders": [s for s, t in enumerate(state.tracks) if t == best]}
+
+    def snapshot_defaults(self, data: PebbleData) -> dict[str, Any]:
+        """``passes`` in a row is the engine's count: none yet when the mod does not know it."""
+        return {"passes": lambda snapshot: 0}
 
     def action_from_json(self, data: PebbleData, value: Any) -> Play | Pass:
         return action_from_json(value)
@@ -320,9 +323,6 @@ class PebbleRace:
             twin.hands[s], pool = pool[:n], pool[n:]
         twin.deck = pool
         return twin
-
-    def choice_json(self, data: PebbleData, player: int, answer: str) -> dict[str, Any]:
-        raise InvalidAction("Pebble Race asks no decisions")
 
     def summary(self, state: PebbleState, actions: Sequence[Any]) -> dict[str, Any]:
         outcome = state.outcome()

@@ -57,11 +57,17 @@ MODES: tuple[str, ...] = ("standard",)
 CORNER_DIRECTION_RULES: tuple[str, ...] = ("printed",)
 TWO_PLAYER_REMOVAL_RULES: tuple[str, ...] = ("by_back", "by_face")              # AMB-FD-06
 COMPLETE_SETS_END_RULES: tuple[str, ...] = ("immediately", "end_of_turn")       # AMB-FD-07
+DISPLACED_WILD_RULES: tuple[str, ...] = ("any_corner", "other_corner")         # AMB-FD-11
+STEAL_CHECK_RULES: tuple[str, ...] = ("changed_season", "every_season")         # AMB-FD-12
+WILD_TIEBREAK_RULES: tuple[str, ...] = ("played", "on_board")                   # AMB-FD-13
 FIRST_PLAYER_RULES: tuple[str, ...] = ("random", "host")                        # FD-1.8
 RULE_CHOICES: Mapping[str, tuple[str, ...]] = {
     "corner_directions": CORNER_DIRECTION_RULES,
     "two_player_removal": TWO_PLAYER_REMOVAL_RULES,
     "end_on_complete_sets": COMPLETE_SETS_END_RULES,
+    "displaced_wild_to": DISPLACED_WILD_RULES,
+    "steal_check": STEAL_CHECK_RULES,
+    "wild_tiebreak": WILD_TIEBREAK_RULES,
     "first_player": FIRST_PLAYER_RULES,
 }
 
@@ -182,6 +188,15 @@ class Rules:
     feather_otter_raises_limit: bool = True
     # AMB-FD-10: the top of the discard pile may be taken even when it was discarded this turn.
     take_own_discard: bool = True
+    # AMB-FD-11: a wild displaced by its real card moves to any legal missing value, "any_corner" (the corner it
+    # left included), or "other_corner" (a value of another corner only); with none it returns to the supply.
+    displaced_wild_to: str = "any_corner"
+    # AMB-FD-12: the animal check of FD-6.2 after a change of the active board: "changed_season" (only the
+    # season whose count changed) or "every_season" (every season, so tied players swap an animal on any play).
+    steal_check: str = "changed_season"
+    # AMB-FD-13: the last tie-break of FD-9.4 counts the wilds "played" during the game (counted when placed,
+    # kept when a displaced wild returns to the supply) or those "on_board" at the end.
+    wild_tiebreak: str = "played"
     # FD-1 setup.
     starting_hand: int = 2
     feathers_per_player: int = 1

@@ -6,13 +6,9 @@ between the decisions of one action the state keeps a *pending* decision (``draw
 more placements or the payment; ``wild``: a place for a wild). Only the active seat ever decides.
 
 Rulings not fixed by the rule text, beyond the AMB-FD flags of ``game.toml`` ``[rules]``
-(docs/games/fifteen-days/rules.md):
+(docs/games/fifteen-days/rules.md; where a displaced wild may go, when an animal is checked and which wilds
+break a tie are the flags ``displaced_wild_to``, ``steal_check`` and ``wild_tiebreak``, AMB-FD-11 … 13):
 
-- An animal changes hands only for the season whose count just changed (the season of the card placed):
-  otherwise two players with equal counts would pass it back and forth with every unrelated card (FD-E9:
-  "if P1 later reaches 4 autumn, P1 takes it back").
-- A wild displaced by its real card moves to a corner other than the one it left (FD-E13: "another season's
-  missing value"); with no such place it returns to the supply.
 - The squirrel's third card and the rabbit's second card are optional (``done`` stops); a Play action may
   only place a card the hand can still pay for.
 - The frog's discount belongs to the Play action that starts with the frog owned (or lent by a feather): a
@@ -164,7 +160,9 @@ class Corner:
 
 
 class Seat:
-    """One player's hand (card numbers), feathers and board. ``count`` (copies of each face number in the hand)
+    """One player's hand (card numbers), feathers and board, and ``wilds_played``: the wilds this seat placed
+    from the supply in the game (FD-9.4, AMB-FD-13; a wild moved by its real card is not played again, one that
+    then returned to the supply stays counted). ``count`` (copies of each face number in the hand)
     and ``faces`` (the face numbers in the hand, each once, ascending) follow the hand, ``on_board`` (by face
     number: a real card of it is on the board) the board, and ``matched`` (cards in hand whose face is on the
     board) both: the engine changes a hand only through :meth:`add` and :meth:`remove`, and puts a card on the
@@ -173,12 +171,13 @@ class Seat:
     made anew)."""
 
     __slots__ = ("hand", "feathers", "corners", "directions", "face_id", "count", "faces", "on_board", "matched",
-                 "board")
+                 "board", "wilds_played")
 
     def __init__(self, hand: list[int], feathers: int, corners: list[Corner], directions: tuple[str, ...],
                  t: Tables) -> None:
         self.hand = hand
         self.feathers = feathers
+        self.wilds_played = 0
         self.corners = corners
         self.directions = directions
         self.face_id = face_id = t.face_id
@@ -196,6 +195,7 @@ class Seat:
     def copy(self) -> "Seat":
         other = Seat.__new__(Seat)
         other.hand, other.feathers, other.directions = list(self.hand), self.feathers, self.directions
+        other.wilds_played = self.wilds_played
         other.corners = [c.copy() for c in self.corners]
         other.face_id, other.count, other.faces = self.face_id, list(self.count), list(self.faces)
         other.on_board, other.matched = list(self.on_board), self.matched
@@ -361,7 +361,8 @@ def placement_cost(direction: str, corner: Corner, value: int) -> int:
 
 @dataclass(frozen=True)
 class Standing:
-    """One player's score (FD-9.3) and the tie-break figures (FD-9.4)."""
+    """One player's score (FD-9.3) and the tie-break figures (FD-9.4): ``hand`` the cards in hand, ``wilds`` the
+    wilds played in the game or on the board at the end (``wild_tiebreak``, AMB-FD-13)."""
 
     player: int
     score: int
@@ -382,7 +383,7 @@ class Standing:
 @dataclass(frozen=True)
 class GameOutcome:
     """The end: ``reason`` (``complete_sets`` or ``draw_pile``), the winners, and what decided between the best
-    (``score``, ``hand``: most cards in hand, ``wilds``: most wilds on the board, ``shared``)."""
+    (``score``, ``hand``: most cards in hand, ``wilds``: most wilds by ``wild_tiebreak``, ``shared``)."""
 
     reason: str
     winners: tuple[int, ...]
@@ -395,7 +396,8 @@ class GameOutcome:
 
 
 def decide(standings: Sequence[Standing]) -> tuple[tuple[int, ...], str]:
-    """The winners by score, then hand size, then wilds on the board (FD-9.4), and which figure decided."""
+    """The winners by score, then hand size, then wilds (FD-9.4: ``Standing.wilds``), and which figure
+    decided."""
     best = max(s.key() for s in standings)
     for depth, name in ((1, "score"), (2, "hand"), (3, "wilds")):
         leaders = [s for s in standings if s.key()[:depth] == best[:depth]]
@@ -525,7 +527,8 @@ class GameState:
         animals = tuple(a for a in self.t.animals if self.owner.get(a) == seat)
         empty = sum(1 for c in player.corners if c.is_empty())
         score = sum(runs) + self.rules.animal_points * len(animals) - self.rules.empty_corner_penalty * empty
-        return Standing(seat, score, runs, animals, empty, len(player.hand), player.wilds())
+        wilds = player.wilds_played if self.rules.wild_tiebreak == "played" else player.wilds()
+        return Standing(seat, score, runs, animals, empty, len(player.hand), wilds)
 
     def standings(self) -> list[Standing]:
         return [self.standing(seat) for seat in range(self.players)]
@@ -568,7 +571,7 @@ class GameState:
         return self.board(seat).wild_spot
 
     def wild_spots(self, seat: int, exclude: int | None = None) -> list[tuple[int, int]]:
-        """(corner, value) places a wild may go on ``seat``'s board (FD-5.1, 5.2)."""
+        """(corner, value) places a wild may go on ``seat``'s board (FD-5.1, 5.2), none in corner ``exclude``."""
         spots = []
         for k, corner in enumerate(self.seats[seat].corners):
             if k == exclude or corner.wild is not None:
@@ -577,6 +580,12 @@ class GameState:
                 continue
             spots.extend((k, v) for v in self.t.values if v not in corner.cards)
         return spots
+
+    def _wild_exclude(self, source: int | None) -> int | None:
+        """The corner a wild that left corner ``source`` (None: a wild from the supply) may not go back to:
+        AMB-FD-11 lets a displaced wild return to a missing value of its own corner unless
+        ``displaced_wild_to`` is "other_corner"."""
+        return source if self.rules.displaced_wild_to == "other_corner" else None
 
     def play_check(self, seat_no: int, face: Face, k: int) -> tuple[int | None, int]:
         """(card, cost) of playing ``face`` into corner ``k``; raises IllegalAction with the reason."""
@@ -711,7 +720,7 @@ class GameState:
             return self._draw_options(p, Refill)
         if kind == "wild":
             put = t.put_wilds[p]
-            return [put[k][v] for k, v in self.wild_spots(p, self.wild_from)]
+            return [put[k][v] for k, v in self.wild_spots(p, self._wild_exclude(self.wild_from))]
         if kind == "play":
             found = []
             if not self.paying and (self.rules.play_many_cards or self.play_placed == 0):
@@ -836,8 +845,19 @@ class GameState:
         if out is not None:
             out.append(ev.CardDiscarded(self.active, self.t.ids[card], self.t.season[card], self.t.value[card], why))
 
+    def _board_changed(self, season: str | None, out: list[ev.Event] | None) -> None:
+        """FD-6.2 after a change of the active seat's board that changed the count of ``season`` (None: no
+        count changed, e.g. a wild that does not count for animals): that season with ``steal_check`` =
+        "changed_season", every season, in data order, with "every_season" (AMB-FD-12)."""
+        if self.rules.steal_check == "every_season":
+            for other in self.t.animal_of_season:
+                self._update_animal(other, out)
+        elif season is not None:
+            self._update_animal(season, out)
+
     def _update_animal(self, season: str, out: list[ev.Event] | None) -> None:
-        """FD-6.2 for the season whose count just changed on the active seat's board."""
+        """FD-6.2 for ``season`` on the active seat's board: the animal from the supply at the threshold, from
+        its owner at an equal (``steal_on_equal``) or greater count."""
         animal = self.t.animal_of_season.get(season)
         if animal is None:
             return
@@ -861,14 +881,15 @@ class GameState:
             if out is not None:
                 out.append(ev.FeatherGained(holder, self.feather_supply))
 
-    def _await_wild(self, why: str, exclude: int | None, out: list[ev.Event] | None) -> bool:
-        """Ask for a place for a wild; False (and the wild back to the supply) when there is none."""
-        if not self.wild_spots(self.active, exclude):
+    def _await_wild(self, why: str, source: int | None, out: list[ev.Event] | None) -> bool:
+        """Ask for a place for a wild (that left corner ``source``, if any); False (and the wild back to the
+        supply) when there is none."""
+        if not self.wild_spots(self.active, self._wild_exclude(source)):
             self.wild_supply += 1
             if out is not None:
-                out.append(ev.WildReturned(self.active, exclude))
+                out.append(ev.WildReturned(self.active, source))
             return False
-        self.pending, self.wild_why, self.wild_from = "wild", why, exclude
+        self.pending, self.wild_why, self.wild_from = "wild", why, source
         return True
 
     def _after_take(self, out: list[ev.Event] | None) -> None:
@@ -987,8 +1008,9 @@ class GameState:
         if out is not None:
             out.append(ev.WildPlaced(self.active, action.corner, action.value, self.wild_from))
         why = self.wild_why
-        if self.rules.wilds_count_for_animals and corner.season is not None:
-            self._update_animal(corner.season, out)
+        if why != "move":           # a wild from the supply is played; a displaced one was counted already
+            seat.wilds_played += 1
+        self._board_changed(corner.season if self.rules.wilds_count_for_animals else None, out)
         if why == "move":
             self.pending = "play"
         elif why == "action":
@@ -1028,7 +1050,7 @@ class GameState:
         self.play_placed += 1
         if out is not None:
             out.append(ev.CardPlayed(self.active, self.t.ids[card], season, value, k, cost, replaced))
-        self._update_animal(season, out)
+        self._board_changed(season, out)
         if replaced:
             self._await_wild("move", k, out)
 
@@ -1145,6 +1167,7 @@ class GameState:
                 "feathers": seat.feathers,
                 "corners": [{"cards": [ids[c.cards[v]] for v in sorted(c.cards)], "wild": c.wild}
                             for c in seat.corners],
+                "wilds_played": seat.wilds_played,
             } for seat in self.seats],
             "end": {"trigger": self.trigger, "final_turns_left": self.final_left, "bonus_given": self.bonus_done,
                     "complete_at_end": self.complete_at_end},
@@ -1259,10 +1282,11 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
     if not data.info.min_players <= len(entries) <= data.info.max_players:
         raise players_at.error(f"{len(entries)} players (expected {data.info.min_players}-{data.info.max_players})")
     wilds_on_boards = 0
+    wilds_played: list[int | None] = []
     for seat_no, entry in enumerate(entries):
         seat_at = players_at.sub(seat_no)
         entry = r.table(seat_at, entry)
-        r.keys(seat_at, entry, ("hand", "feathers", "corners"), ())
+        r.keys(seat_at, entry, ("hand", "feathers", "corners"), ("wilds_played",))
         directions = data.board_of_seat(seat_no).corners
         hand = card_list(seat_at.sub("hand"), entry["hand"])
         feathers = r.integer(seat_at.sub("feathers"), entry["feathers"], 0)
@@ -1297,6 +1321,8 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
         if len(seasons) != len(set(seasons)):
             raise corners_at.error("two corners hold the same season (FD-3.2)")
         state.seats.append(Seat(hand, feathers, corners, directions, t))
+        played = r.absent_as_none(entry.get("wilds_played"))
+        wilds_played.append(None if played is None else r.integer(seat_at.sub("wilds_played"), played, 0))
     n = len(state.seats)
 
     def seat_or_none(place: r.At, value: Any) -> int | None:
@@ -1362,6 +1388,7 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
         raise at.sub("over").error("expected null, \"complete_sets\" or \"draw_pile\"")
     state.over = over
     _read_pending(state, at.sub("pending"), r.absent_as_none(snap.get("pending")))
+    _read_wilds_played(state, players_at, wilds_played)
     feathers = sum(s.feathers for s in state.seats) + state.feather_supply + state.feathers_out
     if feathers > data.feather_total:
         raise at.sub("feather_supply").error(f"{feathers} feathers in play, the box has {data.feather_total}")
@@ -1372,6 +1399,22 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
             f"{state.wild_supply} in the supply, {wilds_on_boards} on boards and {awaiting} awaiting a place "
             f"do not add up to the {data.wild_total - box} wilds of a {n}-player game")
     return state
+
+
+def _read_wilds_played(state: GameState, at: r.At, found: list[int | None]) -> None:
+    """Each seat's ``wilds_played`` (AMB-FD-13), at least the wilds it has placed that are still out of the
+    supply: those on its board, and the active seat's displaced wild awaiting a place. A snapshot without the
+    count (a table saved before it was kept) has played just those."""
+    moving = state.active if state.pending == "wild" and state.wild_why == "move" else None
+    for seat_no, (seat, played) in enumerate(zip(state.seats, found)):
+        least = seat.wilds() + (seat_no == moving)
+        if played is None:
+            seat.wilds_played = least
+        elif played < least:
+            raise at.sub(seat_no).sub("wilds_played").error(
+                f"{played}, fewer than the {least} wild(s) this player has out of the supply")
+        else:
+            seat.wilds_played = played
 
 
 def _read_pending(state: GameState, at: r.At, value: Any) -> None:

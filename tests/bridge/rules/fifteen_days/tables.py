@@ -69,9 +69,10 @@ class Table:
             new.season = self.state.t.season[card]
             new.cards[self.state.t.value[card]] = card
         new.cards = dict(sorted(new.cards.items()))
-        if wild is not None:
+        if wild is not None:            # a wild the table puts on a board was played (AMB-FD-13)
             new.wild = wild
             self.state.wild_supply -= 1
+            player.wilds_played += 1
         player.corners[k] = new
         self._settle()
         return self

@@ -187,12 +187,13 @@ def test_FD_E13_the_real_card_replaces_the_wild_which_moves_or_returns(fd_data):
     events = play(state, 0, ("summer-4", 0))
     assert of(events, ev.CardPlayed)[0].cost == 2 and of(events, ev.CardPlayed)[0].replaced_wild
     assert state.pending == "wild"
+    # Any legal missing value, the corner it left included (AMB-FD-11): Summer 1, or a winter value.
     spots = {(a.corner, a.value) for a in state.legal_actions()}
-    assert (3, 1) in spots and all(corner == 3 for corner, _ in spots)
+    assert spots == {(0, 1)} | {(3, v) for v in (1, 2, 4, 5, 6)}
     state.apply(PutWild(0, 3, 1))
     assert state.seats[0].corners[3].wild == 1 and state.pending == "play"
-    # With no other corner to go to, the wild returns to the supply.
-    state = (Table(fd_data).corner(0, 0, ["summer-2", "summer-3", "summer-5", "summer-6"], wild=4)
+    # With no missing value left anywhere (the summer set now complete), the wild returns to the supply.
+    state = (Table(fd_data).corner(0, 0, ["summer-1", "summer-2", "summer-3", "summer-5", "summer-6"], wild=4)
              .hand(0, ["summer-4", "autumn-1", "autumn-2"]).state)
     supply = state.wild_supply
     events = play(state, 0, ("summer-4", 0))

@@ -2,9 +2,10 @@
 --
 -- The table is the state: every card and token lies where the rules put it (the table map,
 -- kill_the_unicorns.tablemap, reads it back into the engine's snapshot). The ledger keeps what the table cannot
--- show: the seats in play, the engine's bookkeeping as the bridge last wrote it (`last`: the engine's last
--- snapshot, whose day, phase, hunt, pending decision and random state are sent back with every snapshot) and a
--- ruling being applied. It is saved with onSave, so a reloaded table or a restarted bridge carries on.
+-- show: the seats in play, the game and mode the table was built for (the snapshot's envelope), the engine's
+-- bookkeeping as the bridge last wrote it (`last`: the engine's last snapshot, whose day, phase, hunt, pending
+-- decision and random state are sent back with every snapshot) and a ruling being applied. It is saved with
+-- onSave, so a reloaded table or a restarted bridge carries on.
 --
 -- Flow (docs/games/kill-the-unicorns/playing.md): Setup asks the bridge to set the game up for the seated players
 -- and the characters they chose (or deals them at random), then lays the table from the snapshot it answers. A
@@ -712,7 +713,8 @@ function onSetupClick(player, value, id)
         return
     end
     local characters = characters_for(colours)
-    local body = { players = #colours, seed = math.random(1, 1000000000), characters = characters or false }
+    local body = { players = #colours, seed = math.random(1, 1000000000), mode = ledger.mode,
+        characters = characters or false }
     set_busy(true)
     ask(SETUP, body, function(reply)
         ledger.colours = colours

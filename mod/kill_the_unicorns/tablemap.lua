@@ -33,6 +33,8 @@ M.one = seats.one
 M.same = seats.same
 M.colours_in_play = seats.colours_in_play
 
+M.SNAPSHOT_FORMAT = 1  -- "ttsmod_snapshot": the snapshot format every snapshot sent carries (docs/protocol.md)
+
 -- the snapshot keys the table shows (the others are the engine's bookkeeping, kept in the ledger)
 M.PHYSICAL = { "line", "slots", "unicorn_deck", "unicorn_discard", "box", "market" }
 M.PLAYER_PHYSICAL = { "hand", "played", "hunt_discard", "trick_deck", "trick_hand", "trick_discard", "catch",
@@ -559,9 +561,10 @@ local function contains(list, value)
     return util.index_of(list or {}, value) ~= nil
 end
 
---- The table as the snapshot of docs/games/kill-the-unicorns/protocol.md: every physical key read off the
---  table (ids bottom first), the engine's bookkeeping (`ledger.last`, the engine's last snapshot, minus its
---  physical keys) sent back as it came. Lua cannot hold null: an empty place is written false.
+--- The table as the snapshot of docs/games/kill-the-unicorns/protocol.md: the envelope (`ttsmod_snapshot`,
+--  and the `game` and `mode` the table was built for, `ledger.game` and `ledger.mode`), every physical key read
+--  off the table (ids bottom first), the engine's bookkeeping (`ledger.last`, the engine's last snapshot, minus
+--  its physical keys) sent back as it came. Lua cannot hold null: an empty place is written false.
 --
 --  What a player has moved for the decision being asked about counts where the engine last had it
 --  (`ledger.last`): hunting cards laid in the hunt area before Hunt is pressed or dropped on a market stock to
@@ -575,6 +578,10 @@ function M.snapshot(ledger)
             snap[k] = util.deep_copy(v)
         end
     end
+    -- the envelope, also on a table the engine has not described yet (before Setup's answer)
+    snap.ttsmod_snapshot = M.SNAPSHOT_FORMAT
+    snap.game = ledger.game or last.game
+    snap.mode = ledger.mode or last.mode
     local found = M.everything()
     local colours = ledger.colours or {}
     local seat_of_character = {}

@@ -1,26 +1,42 @@
-"""Kill the Unicorns on the shared game interface (:class:`bridge.rules.game.Game`), registered under its id."""
+"""Kill the Unicorns on the shared game interface (:class:`bridge.rules.game.Game`), registered under its id.
+
+Its requests are the shared ones of :mod:`bridge.rules.contract` (docs/games/kill-the-unicorns/protocol.md):
+
+* ``setup`` — ``{"players": 3..7, "seed", "mode"?, "characters": [ids] | null}`` → ``{"snapshot", "events",
+  "next"}``: the characters in seat order, or dealt at random when ``characters`` is null, false or absent.
+* ``legal``, ``apply`` — a ruling ``{"events", "snapshot", "next", "game_over"}``; ``next`` carries
+  ``decision`` (the pending decision) beside ``player`` and ``legal``.
+* ``score`` — ``{"day", "over", "standings", "leaders", "decided_by"}``.
+* ``bot_move`` — the move a bot plays for the seat that owes the table's pending decision (any decision: a trick
+  to place, a hunt to open or join, a power, a blind trick choice, a purchase).
+
+Every choice is an action (the blind trick choice is ``choose-trick``): the game asks no separate decisions.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
+from bridge.rules.contract import SHARED_REQUEST_TYPES, GameBase
 from bridge.rules.errors import InvalidAction
 from bridge.rules.game import GameMeta, register_game
-from bridge.rules.kill_the_unicorns import bot, service
+from bridge.rules.kill_the_unicorns import bot
 from bridge.rules.kill_the_unicorns.actions import Action
 from bridge.rules.kill_the_unicorns.data import parse_kill_the_unicorns
 from bridge.rules.kill_the_unicorns.records import KillTheUnicornsData
-from bridge.rules.kill_the_unicorns.state import GAME_ID, GameState, new_game
+from bridge.rules.kill_the_unicorns.scoring import decide
+from bridge.rules.kill_the_unicorns.state import GAME_ID, REFUSAL_REASONS, GameState, new_game, start_game
 from bridge.rules.playout import seat_figures
 from bridge.rules.random import SeededRandom
 
 
-class KillTheUnicorns:
+class KillTheUnicorns(GameBase):
     """The Kill the Unicorns engine: one mode (``standard``), 3–7 players (7 with the promo character)."""
 
     id = GAME_ID
-    request_types = service.REQUEST_TYPES
+    request_types = SHARED_REQUEST_TYPES
+    refusal_reasons = REFUSAL_REASONS
 
     def parse(self, documents: Mapping[str, Any]) -> KillTheUnicornsData:
         return parse_kill_the_unicorns(documents)
@@ -35,12 +51,34 @@ class KillTheUnicorns:
     def from_snapshot(self, data: KillTheUnicornsData, snapshot: Any) -> GameState:
         return GameState.from_snapshot(data, snapshot)
 
-    def handle(self, data: KillTheUnicornsData, request_type: str, body: Any) -> dict[str, Any]:
-        return service.handle_request(data, request_type, body)
+    def setup(self, data: KillTheUnicornsData, players: int, *, mode: str, seed: int,
+              options: Mapping[str, Any]) -> tuple[GameState, list[Any]]:
+        """A new table and the events of its first day's start; ``options["characters"]`` are the seated players'
+        characters in seat order (distinct ids), or null, false or absent to deal them at random."""
+        characters = options.get("characters")
+        if characters is False:
+            characters = None
+        if characters is not None and (not isinstance(characters, list)
+                                       or not all(isinstance(c, str) for c in characters)):
+            raise InvalidAction("characters must be a list of character ids, or null to deal them at random")
+        return start_game(data, players, mode=mode, seed=seed, characters=characters)
 
-    def choice_json(self, data: KillTheUnicornsData, player: int, answer: str) -> dict[str, Any]:
-        """Every choice of Kill the Unicorns is an action (the blind trick choice is ``choose-trick``)."""
-        raise InvalidAction("Kill the Unicorns asks no separate decisions: send every choice as an action (apply)")
+    def snapshot_defaults(self, data: KillTheUnicornsData) -> Mapping[str, Callable[[Mapping[str, Any]], Any]]:
+        """``hunt`` and ``pending`` may be left out where they are null: no hunt outside the hunt phase, no
+        pending decision once the game is over (the snapshot reader refuses a null anywhere else)."""
+        return {"hunt": _none, "pending": _none}
+
+    def next_extras(self, state: GameState) -> dict[str, Any]:
+        """``next.decision``: the decision the seat to move owes (null once the game is over)."""
+        return {"decision": state.pending_decision}
+
+    def score(self, data: KillTheUnicornsData, state: GameState) -> dict[str, Any]:
+        """The score panel: the day, whether the game is over, every standing (KU-7 on the unicorns caught so
+        far), the leaders and what decides between them."""
+        standings = state.standings()
+        leaders, decided_by = decide(standings, data.rules)
+        return {"day": state.day, "over": state.is_over(), "standings": [s.to_json() for s in standings],
+                "leaders": list(leaders), "decided_by": decided_by}
 
     def action_from_json(self, data: KillTheUnicornsData, value: Any) -> Action:
         return Action.from_json(value)
@@ -142,6 +180,10 @@ class KillTheUnicorns:
             **{f"mean_{part}": round(sum(e[part] for e in entries) / len(entries), 4) if entries else 0.0
                for part in parts},
         }
+
+
+def _none(snapshot: Mapping[str, Any]) -> None:
+    return None
 
 
 KILL_THE_UNICORNS = register_game(KillTheUnicorns())

@@ -12,6 +12,7 @@ from itertools import chain, combinations
 from typing import Any, Sequence
 
 from bridge.rules import reader as r
+from bridge.rules.contract import SNAPSHOT_FORMAT, read_envelope
 from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError
 from bridge.rules.kill_the_unicorns import effects as fx
 from bridge.rules.kill_the_unicorns import events as ev
@@ -29,6 +30,28 @@ STEPS = ("open", "join", "power", "choose")
 
 
 _UNSET: Any = object()
+
+REFUSAL_REASONS: dict[str, str] = {
+    "game_over": "the game is over: nothing more is played",
+    "not_your_turn": "another seat owes the pending decision",
+    "wrong_decision": "the action is not one the pending decision takes (a purchase during a hunt …)",
+    "trick_mandatory": "a drawn trick must be placed while a slot is free (mandatory_trick): skip is refused",
+    "trick_not_drawn": "the trick card is not one of the tricks the player drew today",
+    "no_unicorn": "no unicorn lies at that line position (hunted already, or beyond the line)",
+    "slot_taken": "that trick slot of the unicorn already holds a trick",
+    "too_many_cards": "a hunt is opened with more hunting cards than max_hunt_cards",
+    "wrong_count": "a hunt is joined with another number of cards than the opener laid",
+    "duplicate_card": "a hunting card is named twice",
+    "not_in_hand": "a hunting card named is not in the player's hand",
+    "unknown_item": "no market item has that id",
+    "out_of_stock": "the item has no token left on the market",
+    "cannot_afford": "the cards named do not pay the item's price",
+    "unicorn_missing": "the item's token goes on a unicorn, and none is named",
+    "cannot_turn_in": "the unicorn named is not one of the buyer's that the item may turn in (by its stars)",
+    "token_in_front": "the item's token goes in front of the buyer: no unicorn may be named",
+    "wrong_unicorn": "the token may not go on the unicorn named (not one of the buyer's, or not caught by anyone)",
+}
+"""Every ``reason`` a refused action carries (:meth:`GameState.check`), with its cause."""
 
 
 class Tables:
@@ -336,16 +359,17 @@ def _clockwise(start: int, players: int) -> tuple[int, ...]:
 class GameState:
     """A game of Kill the Unicorns in progress (the shared :class:`bridge.rules.game.GameState` interface)."""
 
-    __slots__ = ("data", "t", "players", "chars", "day", "phase", "first", "hand", "played", "hunt_discard",
-                 "trick_deck", "trick_hand", "trick_discard", "catch", "tokens", "power_uses", "line", "slots",
-                 "unicorn_deck", "unicorn_discard", "box", "market", "hunt", "pending_player", "pending_decision",
-                 "rng", "final", "market_buys")
+    __slots__ = ("data", "t", "mode", "players", "chars", "day", "phase", "first", "hand", "played",
+                 "hunt_discard", "trick_deck", "trick_hand", "trick_discard", "catch", "tokens", "power_uses", "line",
+                 "slots", "unicorn_deck", "unicorn_discard", "box", "market", "hunt", "pending_player",
+                 "pending_decision", "rng", "final", "market_buys")
 
     # ------------------------------------------------------------------------------------------ copy, snapshot
 
     def copy(self) -> "GameState":
         other = GameState.__new__(GameState)
-        other.data, other.t, other.players, other.chars = self.data, self.t, self.players, self.chars
+        other.data, other.t, other.mode = self.data, self.t, self.mode
+        other.players, other.chars = self.players, self.chars
         other.day, other.phase, other.first = self.day, self.phase, self.first
         for name in ("hand", "played", "hunt_discard", "trick_deck", "trick_hand", "trick_discard", "tokens"):
             setattr(other, name, [list(x) for x in getattr(self, name)])
@@ -364,6 +388,8 @@ class GameState:
         return other
 
     def to_snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON (docs/games/kill-the-unicorns/protocol.md), hidden faces included: the envelope
+        (``ttsmod_snapshot``, ``game``, ``mode``) first; :meth:`from_snapshot` reads it back exactly."""
         players = []
         for seat in range(self.players):
             players.append({
@@ -378,6 +404,7 @@ class GameState:
                 "power_uses": self.power_uses[seat],
             })
         return {
+            "ttsmod_snapshot": SNAPSHOT_FORMAT, "game": GAME_ID, "mode": self.mode,
             "day": self.day, "phase": self.phase, "first": self.first, "players": players,
             "line": list(self.line), "slots": [list(s) for s in self.slots],
             "unicorn_deck": list(self.unicorn_deck), "unicorn_discard": list(self.unicorn_discard),
@@ -390,6 +417,8 @@ class GameState:
 
     @classmethod
     def from_snapshot(cls, data: KillTheUnicornsData, snapshot: Any) -> "GameState":
+        """The state of a snapshot (envelope and ``rng`` included: the contract fills in what a mod may leave
+        out); :class:`SnapshotError` naming the path of what is wrong."""
         return _read_snapshot(data, snapshot)
 
     # ------------------------------------------------------------------------------------------ the interface
@@ -519,7 +548,7 @@ class GameState:
         if isinstance(action, PlaceTrick):
             self._expect(decision, "place_trick", action)
             if action.card not in self.trick_hand[seat]:
-                raise IllegalAction(f"{action.card} is not one of the tricks you drew", "not_in_hand")
+                raise IllegalAction(f"{action.card} is not one of the tricks you drew", "trick_not_drawn")
             if action.unicorn >= len(self.line) or self.line[action.unicorn] is None:
                 raise IllegalAction(f"there is no unicorn at line position {action.unicorn}", "no_unicorn")
             if self.slots[action.unicorn][SLOTS.index(action.slot)] is not None:
@@ -531,7 +560,7 @@ class GameState:
             n = len(action.cards)
             if isinstance(action, Open) and n > self.t.rules.max_hunt_cards:
                 raise IllegalAction(f"a hunt is opened with 1 to {self.t.rules.max_hunt_cards} cards",
-                                    "wrong_count")
+                                    "too_many_cards")
             if isinstance(action, Join) and n != self.hunt["n"]:
                 raise IllegalAction(f"join with exactly {self.hunt['n']} cards", "wrong_count")
         elif isinstance(action, Pass):
@@ -542,7 +571,10 @@ class GameState:
         elif isinstance(action, ChooseTrick):
             self._expect(decision, "choose_trick", action)
         elif isinstance(action, Skip):
-            if decision != "market" and not (decision == "place_trick" and not self.t.rules.mandatory_trick):
+            if decision == "place_trick" and self.t.rules.mandatory_trick:
+                raise IllegalAction("a trick must be placed while a slot is free: it cannot be skipped",
+                                    "trick_mandatory")
+            if decision not in ("market", "place_trick"):
                 raise IllegalAction(f"nothing to skip now (the decision is {decision})", "wrong_decision")
         elif isinstance(action, Buy):
             self._expect(decision, "market", action)
@@ -573,13 +605,13 @@ class GameState:
         if action.unicorn not in self._token_targets(seat, action.item):
             spec = self.t.item[action.item]
             if action.unicorn is None:
-                raise IllegalAction(f"name the unicorn the {action.item} token goes on", "no_unicorn")
+                raise IllegalAction(f"name the unicorn the {action.item} token goes on", "unicorn_missing")
             if spec.effect.type == "remove_own_unicorn":
                 raise IllegalAction(f"{action.unicorn} is not one of your unicorns that {action.item} may turn in",
-                                    "wrong_unicorn")
+                                    "cannot_turn_in")
             if spec.target == "player_area":
                 raise IllegalAction(f"the {action.item} token goes in front of you, not on a unicorn",
-                                    "wrong_unicorn")
+                                    "token_in_front")
             raise IllegalAction(f"{action.unicorn} is not a unicorn the token may go on", "wrong_unicorn")
 
     def apply(self, action: Action) -> list[Any]:
@@ -1109,10 +1141,16 @@ def choose_characters(data: KillTheUnicornsData, players: int, rng: SeededRandom
     return pool[:players]
 
 
-def start_game(data: KillTheUnicornsData, players: int, *, seed: int = 0,
+def start_game(data: KillTheUnicornsData, players: int, *, mode: str | None = None, seed: int = 0,
                characters: Sequence[str] | None = None) -> tuple[GameState, list[Any]]:
-    """A new game (setup of KU-1.2, S3-3 … S3-10) and the events of its first day's start."""
+    """A new game of ``mode`` (the game's first when None) for ``players`` seats dealt with ``seed`` (setup of
+    KU-1.2, S3-3 … S3-10), ``characters`` in seat order or dealt at random when None, and the events of its first
+    day's start. ``InvalidAction`` for a player count, mode or character list the game does not take."""
     meta = data.info
+    if mode is None:
+        mode = meta.modes[0]
+    elif mode not in meta.modes:
+        raise InvalidAction(f"Kill the Unicorns has no mode {mode!r} ({', '.join(meta.modes)})")
     if isinstance(players, bool) or not isinstance(players, int) or not meta.min_players <= players <= meta.max_players:
         raise InvalidAction(f"Kill the Unicorns takes {meta.min_players} to {meta.max_players} players, not {players}")
     t = tables_for(data)
@@ -1129,7 +1167,7 @@ def start_game(data: KillTheUnicornsData, players: int, *, seed: int = 0,
         if len(set(chars)) != len(chars):
             raise InvalidAction("each player plays a different character")
     state = GameState.__new__(GameState)
-    state.data, state.t, state.players, state.chars = data, t, players, tuple(chars)
+    state.data, state.t, state.mode, state.players, state.chars = data, t, mode, players, tuple(chars)
     state.day, state.phase = 1, "tricks"
     state.first = rng.randbelow(players) if data.rules.first_player == "random" else 0
     state.hand = [list(t.hunt_ids[c]) for c in chars]   # <character>-hunt-1 … in index order
@@ -1176,9 +1214,8 @@ def start_game(data: KillTheUnicornsData, players: int, *, seed: int = 0,
 
 def new_game(data: KillTheUnicornsData, players: int, *, mode: str | None = None, seed: int = 0,
              characters: Sequence[str] | None = None) -> GameState:
-    if mode is not None and mode not in data.info.modes:
-        raise InvalidAction(f"Kill the Unicorns has no mode {mode!r} ({', '.join(data.info.modes)})")
-    return start_game(data, players, seed=seed, characters=characters)[0]
+    """:func:`start_game` without its events."""
+    return start_game(data, players, mode=mode, seed=seed, characters=characters)[0]
 
 
 # ---------------------------------------------------------------------------------------------- snapshots
@@ -1187,6 +1224,7 @@ def _read_snapshot(data: KillTheUnicornsData, snapshot: Any) -> GameState:
     t = tables_for(data)
     at = r.At.snapshot()
     snap = r.json_object(at, snapshot)
+    mode = read_envelope(GAME_ID, data.info.modes, snap)
     for key in ("day", "phase", "first", "players", "line", "slots", "unicorn_deck", "unicorn_discard", "box",
                 "market", "hunt", "pending", "rng"):
         if key not in snap:
@@ -1197,7 +1235,7 @@ def _read_snapshot(data: KillTheUnicornsData, snapshot: Any) -> GameState:
     if not data.info.min_players <= k <= data.info.max_players:
         raise SnapshotError("players", f"must list {data.info.min_players} to {data.info.max_players} players")
     state = GameState.__new__(GameState)
-    state.data, state.t, state.players = data, t, k
+    state.data, state.t, state.mode, state.players = data, t, mode, k
     state.day = r.json_integer(at.sub("day"), snap["day"], 1, data.rules.days)
     state.phase = r.json_member(at.sub("phase"), snap["phase"], PHASES, "a phase")
     state.first = r.json_integer(at.sub("first"), snap["first"], 0, k - 1)
@@ -1275,6 +1313,8 @@ def _read_snapshot(data: KillTheUnicornsData, snapshot: Any) -> GameState:
         if key not in state.market:
             raise SnapshotError(f"market.{key}", "is not a market item")
     state.hunt = _read_hunt(at.sub("hunt"), r.absent_as_none(snap["hunt"]), k, len(state.line))
+    if (state.hunt is None) == (state.phase == "hunt"):
+        raise SnapshotError("hunt", "must be an object during the hunt phase and null in every other")
     pending = r.absent_as_none(snap["pending"])
     if pending is None:
         state.pending_player = state.pending_decision = None

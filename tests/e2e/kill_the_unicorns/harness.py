@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bridge.rules.game import registered_game
-from bridge.tts_json import whole_numbers
+from bridge.rules.contract import lua_json as whole_numbers
 from tests.e2e.harness import LiveGame, diff, flat, inside, lua_nulls
 from tests.e2e.harness import build as build_game
 from tests.e2e.kill_the_unicorns.tableview import CARD, catch_owner, physical, read_table, seat_zone, zone

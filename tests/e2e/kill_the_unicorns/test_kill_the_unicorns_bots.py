@@ -19,7 +19,7 @@ from collections import Counter
 from typing import Any
 
 from bridge.rules.kill_the_unicorns.actions import Action
-from bridge.tts_json import whole_numbers
+from bridge.rules.contract import lua_json as whole_numbers
 from tests.e2e.harness import diff
 from tests.e2e.kill_the_unicorns.harness import Game, bookkeeping
 from tests.e2e.kill_the_unicorns.tableview import physical

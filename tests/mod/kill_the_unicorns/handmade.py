@@ -169,7 +169,8 @@ def setup_snapshot(characters: list[str], seed: int = 1) -> dict[str, Any]:
         market[item["id"]] = ids[:stock]
         box += ids[stock:]
     box += [c["id"] for c in doc["characters"] if c["id"] not in characters]
-    return {"day": 1, "phase": "tricks", "first": 0, "players": players, "line": deck[-4:],
+    return {"ttsmod_snapshot": 1, "game": "kill-the-unicorns", "mode": "standard",
+            "day": 1, "phase": "tricks", "first": 0, "players": players, "line": deck[-4:],
             "slots": [[None, None] for _ in range(4)], "unicorn_deck": deck[:-4], "unicorn_discard": [],
             "box": box, "market": market, "hunt": None, "pending": {"player": 0, "decision": "place_trick"},
             "rng": "test"}

@@ -4,7 +4,7 @@ sent with the setup snapshot shown, gets exactly the reply shown, and that reply
 from __future__ import annotations
 
 from bridge.catalog import load_game
-from bridge.rules.kill_the_unicorns.service import handle_request
+from bridge.rules.kill_the_unicorns import KILL_THE_UNICORNS
 from tests.mod.luasrc import REPO_ROOT
 from tests.test_docs_json import named_examples
 
@@ -15,6 +15,6 @@ def test_the_bot_move_example_is_what_the_bridge_answers():
     examples = named_examples(DOC)
     data = load_game("kill-the-unicorns")
     body = {"snapshot": examples["setup snapshot"], **examples["bot_move body"]}
-    reply = handle_request(data, "bot_move", body)
+    reply = KILL_THE_UNICORNS.handle(data, "bot_move", body)
     assert reply == examples["bot_move reply"]
-    assert handle_request(data, "legal", {"snapshot": examples["setup snapshot"], "action": reply["action"]})["legal"]
+    assert KILL_THE_UNICORNS.handle(data, "legal", {"snapshot": body["snapshot"], "action": reply["action"]})["legal"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bridge.catalog import load_game
 from bridge.rules.kill_the_unicorns.actions import Action, Buy
-from bridge.rules.kill_the_unicorns.service import handle_request
+from bridge.rules.kill_the_unicorns import KILL_THE_UNICORNS
 from bridge.rules.kill_the_unicorns.state import GameState
 from tests.mod.luasrc import REPO_ROOT
 from tests.test_docs_json import named_examples
@@ -22,7 +22,7 @@ def _data():
 def test_the_setup_request_deals_the_snapshot_shown():
     examples = named_examples(DOC)
     data = _data()
-    reply = handle_request(data, "setup", examples["setup request"])
+    reply = KILL_THE_UNICORNS.handle(data, "setup", examples["setup request"])
     assert reply["snapshot"] == examples["setup snapshot"]
     assert GameState.from_snapshot(data, examples["setup snapshot"]).to_snapshot() == reply["snapshot"]
     assert reply["next"]["decision"] == "place_trick"
@@ -62,7 +62,7 @@ def test_the_pate_example_is_a_legal_purchase_and_the_refusal_is_the_engines():
     snapshot = examples["setup snapshot"]
     state = GameState.from_snapshot(data, snapshot)
     state.apply(Action.from_json(examples["place-trick action"]))
-    refused = handle_request(data, "legal", {"snapshot": state.to_snapshot(), "action": {
+    refused = KILL_THE_UNICORNS.handle(data, "legal", {"snapshot": state.to_snapshot(), "action": {
         "action": "place-trick", "player": 1, "card": "knight-trick-2", "unicorn": 2, "slot": "above"}})
     assert refused == examples["refusal"]
     # Pâté on the market: the princess pays 1 + 3 with her start unicorn (1 star) to turn in.
@@ -77,6 +77,6 @@ def test_the_pate_example_is_a_legal_purchase_and_the_refusal_is_the_engines():
 
 def test_the_score_reply_example_has_every_field_the_engine_writes():
     examples = named_examples(DOC)
-    reply = handle_request(_data(), "score", {"snapshot": examples["setup snapshot"]})
+    reply = KILL_THE_UNICORNS.handle(_data(), "score", {"snapshot": examples["setup snapshot"]})
     assert set(reply) == set(examples["score reply"])
     assert set(reply["standings"][0]) == set(examples["score reply"]["standings"][0])

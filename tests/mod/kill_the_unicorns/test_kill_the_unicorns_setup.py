@@ -14,6 +14,11 @@ from tests.mod.handtable import answer, connect
 from tests.mod.kill_the_unicorns.handmade import COLOURS, setup_snapshot, table
 
 PHYSICAL = ("line", "unicorn_deck", "unicorn_discard", "box", "market")
+ENVELOPE = {"ttsmod_snapshot": 1, "game": "kill-the-unicorns", "mode": "standard"}
+
+
+def envelope(snapshot):
+    return {key: snapshot.get(key) for key in ENVELOPE}
 
 
 def _ready(t) -> bool:
@@ -50,8 +55,10 @@ def test_setup_lays_the_table_the_engine_describes_and_reads_it_back(players):
     t, snap, request = _set_up(colours, characters)
     with t:
         assert request["body"]["players"] == players and request["body"]["characters"] is False
+        assert request["body"]["mode"] == "standard"
         read = json.loads(t.call_global("test_snapshot"))
         assert _comparable(read) == _comparable(snap)
+        assert envelope(read) == ENVELOPE
         for colour, p in zip(colours, snap["players"]):
             hand = {o.memo_json()["card"] for o in t.hand(colour)}
             # S3-4, KU-3.1: the eight hunting cards and the two tricks drawn are in the hand
@@ -85,6 +92,12 @@ def test_a_bag_dropped_on_a_mat_chooses_that_character():
         assert "black_mage" not in characters   # the promo character only when seven play
 
 
+def test_a_fresh_table_reads_with_the_envelope_before_any_engine_snapshot():
+    with table(COLOURS[:3]) as t:
+        assert envelope(json.loads(t.call_global("test_snapshot"))) == ENVELOPE
+        assert t.errors == []
+
+
 def test_setup_refuses_two_players_and_asks_nothing():
     with table(COLOURS[:2]) as t:
         connect(t)
@@ -115,6 +128,7 @@ def test_a_trick_dropped_on_a_slot_is_asked_of_the_bridge_and_put_back_when_refu
         request = [m for m in t.sent_custom if m["type"] == "legal"][-1]["body"]
         assert request["action"] == {"action": "place-trick", "player": 0, "card": card, "unicorn": 2,
                                      "slot": "below"}
+        assert envelope(request["snapshot"]) == ENVELOPE
         # the card lying on the slot still counts in White's trick hand until the engine rules
         assert sorted(request["snapshot"]["players"][0]["trick_hand"]) == snap["players"][0]["trick_hand"]
         assert request["snapshot"]["slots"][2] == [False, False]

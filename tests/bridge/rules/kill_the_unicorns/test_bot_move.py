@@ -7,10 +7,14 @@ from __future__ import annotations
 import pytest
 
 from bridge.rules.errors import InvalidAction
+from bridge.rules.kill_the_unicorns import KILL_THE_UNICORNS
 from bridge.rules.kill_the_unicorns.actions import Action
-from bridge.rules.kill_the_unicorns.service import REQUEST_TYPES, handle_request
 from bridge.rules.kill_the_unicorns.state import GameState
 from bridge.rules.random import SeededRandom
+
+
+def handle_request(data, request_type: str, body) -> dict:
+    return KILL_THE_UNICORNS.handle(data, request_type, body)
 
 
 def _tables_by_decision(data, seed: int = 4) -> dict[str, dict]:
@@ -35,10 +39,6 @@ def _as_lua_sends(value):
     if isinstance(value, list):
         return [_as_lua_sends(v) for v in value]
     return value
-
-
-def test_bot_move_is_one_of_the_request_types():
-    assert "bot_move" in REQUEST_TYPES and REQUEST_TYPES[0] == "legal"
 
 
 @pytest.mark.parametrize("level", ["random", "easy"])

@@ -3,9 +3,9 @@
 -- The table is the state: cards, wilds, feathers and animals lie where the rules put them (the table map,
 -- fifteen_days.tablemap, reads them back). The ledger keeps only what the table cannot show: the seats in
 -- play, the phase, and the engine's turn bookkeeping as the bridge last wrote it (`turn`: whose turn, actions
--- left, a decision pending, the end trigger), sent back with every snapshot, the count of rulings applied (the
--- key of the decision the table waits for) and lib.bots' bot seats. It is saved with onSave, so a reloaded
--- table or a restarted bridge carries on.
+-- left, a decision pending, the end trigger; `wilds_played`: each seat's wilds placed in the game), sent back
+-- with every snapshot, the count of rulings applied (the key of the decision the table waits for) and
+-- lib.bots' bot seats. It is saved with onSave, so a reloaded table or a restarted bridge carries on.
 --
 -- Flow: Setup lays the table for the seated players and the bot seats (FD-1) on the table itself; the engine
 -- checks it with the first score. A player's button or drag becomes one engine decision
@@ -576,11 +576,16 @@ handlers.game_over = function(e)
     ledger.outcome = { winners = e.winners, scores = e.scores, reason = e.reason, decided_by = e.decided_by }
 end
 
---- The engine's bookkeeping of a ruling's snapshot, with Lua's false where JSON had null: a JSON null is
---  dropped by JSON.decode, and the engine needs every key of `end` back.
+--- The engine's bookkeeping of a ruling's snapshot (map.BOOKKEEPING and each seat's wilds_played). JSON.decode
+--  drops a JSON null: a key it dropped is sent back left out, which the engine reads as its default (nothing
+--  pending, not over), and `end` keeps every key, false for null, as the ledger has always shown it.
 local function keep_bookkeeping(snapshot)
     for _, key in ipairs(map.BOOKKEEPING) do
         ledger.turn[key] = snapshot[key]
+    end
+    ledger.wilds_played = {}
+    for seat, entry in ipairs(snapshot.players or {}) do
+        ledger.wilds_played[seat] = entry.wilds_played
     end
     local ending = ledger.turn["end"] or {}
     for _, key in ipairs({ "trigger", "final_turns_left", "bonus_given", "complete_at_end" }) do

@@ -470,14 +470,17 @@ local function wild_supply_count(cards)
     return count
 end
 
---- The engine's turn bookkeeping of a snapshot (every key the table cannot show), kept in the ledger.
+--- The engine's turn bookkeeping of a snapshot (every top-level key the table cannot show), kept in the ledger
+--  (`ledger.turn`); beside it the ledger keeps each seat's `wilds_played` (`ledger.wilds_played`, by seat), the
+--  wilds it placed in the game, which the table cannot show once one went back to the supply.
 M.BOOKKEEPING = { "rng", "active", "turn", "actions_left", "pending", "boost", "power", "otter_turn",
     "fresh_discards", "end", "over", "feathers_out" }
 
---- The table as the snapshot of docs/games/fifteen-days/protocol.md (the engine's `to_snapshot` shape): card
---  ids in every pile, column, hand and corner, bottom card first; supplies and animal owners read off the
---  table; the engine's bookkeeping (`ledger.turn`, the keys of M.BOOKKEEPING as the bridge last wrote them)
---  sent back as it came. Lua cannot hold null: an empty slot is written false (docs/protocol.md).
+--- The table as the snapshot of docs/games/fifteen-days/protocol.md (the engine's `to_snapshot` shape): the
+--  envelope (`ttsmod_snapshot` 1, the game id and mode); card ids in every pile, column, hand and corner, bottom
+--  card first; supplies and animal owners read off the table; the engine's bookkeeping (`ledger.turn`, the keys
+--  of M.BOOKKEEPING, and each seat's `ledger.wilds_played`, as the bridge last wrote them) sent back as it came.
+--  Lua cannot hold null: an empty slot is written false (docs/protocol.md).
 --  `moved` (optional) maps colour → the objects that player has just moved for the decision being asked
 --  about: they count as still in that hand (a season card first among its hand, so that the engine takes that
 --  copy of its face) and nowhere else; a wild in a hand is the wild awaiting a place, counted by the engine's
@@ -494,8 +497,8 @@ function M.snapshot(ledger, moved, taken)
     if taken ~= nil then
         held[taken.obj.getGUID()] = true
     end
-    local snap = { game = ledger.game, mode = ledger.mode, players = {}, draw_piles = {}, market = {},
-        discard = {}, removed = {}, animals = {} }
+    local snap = { ttsmod_snapshot = 1, game = ledger.game, mode = ledger.mode, players = {}, draw_piles = {},
+        market = {}, discard = {}, removed = {}, animals = {} }
     local cards = read_cards()
     for seat, colour in ipairs(ledger.colours) do
         local hand = {}
@@ -508,7 +511,7 @@ function M.snapshot(ledger, moved, taken)
             table.insert(hand, id)
         end
         snap.players[seat] = { hand = hand, feathers = feathers_of(colour),
-            corners = corner_ids(colour, cards, ledger.values) }
+            corners = corner_ids(colour, cards, ledger.values), wilds_played = (ledger.wilds_played or {})[seat] }
     end
     for i = 0, 1 do
         local zone = M.zone("fd-draw-pile", i)

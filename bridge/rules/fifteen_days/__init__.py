@@ -5,7 +5,7 @@
 >>> events = state.apply(state.legal_actions()[0])                # doctest: +SKIP
 
 Modules: ``records`` and ``data`` (the game data), ``actions`` (decisions), ``events``, ``state`` (the game),
-``service`` (bridge requests), ``game`` (the shared interface; importing this package registers it).
+``game`` (the shared interface and its hooks of the requests' contract; importing this package registers it).
 """
 
 from bridge.rules.fifteen_days.actions import (

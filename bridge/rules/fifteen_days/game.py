@@ -1,26 +1,32 @@
-"""15 Days on the shared game interface (:class:`bridge.rules.game.Game`), registered under its id."""
+"""15 Days on the shared game interface (:class:`bridge.rules.game.Game`), registered under its id.
+
+Its requests are the shared ones of :mod:`bridge.rules.contract` (docs/games/fifteen-days/protocol.md); what is
+its own is here: ``next`` says which decision is open and the actions left in the turn, ``score`` is the score
+panel with the tie-break figures, and the bookkeeping keys a snapshot may leave out get their defaults.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from bridge.rules.errors import InvalidAction
-from bridge.rules.fifteen_days import bot, service
+from bridge.rules.contract import SHARED_REQUEST_TYPES, GameBase
+from bridge.rules.fifteen_days import bot
 from bridge.rules.fifteen_days.actions import Action
 from bridge.rules.fifteen_days.data import parse_fifteen_days
 from bridge.rules.fifteen_days.records import FifteenDaysData
-from bridge.rules.fifteen_days.state import GAME_ID, GameState, new_game
+from bridge.rules.fifteen_days.state import END_NOT_YET, GAME_ID, REFUSALS, GameState, decide, new_game
 from bridge.rules.game import GameMeta, register_game
 from bridge.rules.playout import seat_figures
 from bridge.rules.random import SeededRandom
 
 
-class FifteenDays:
-    """The 15 Days engine: one mode (``standard``), 2–4 players."""
+class FifteenDays(GameBase):
+    """The 15 Days engine: one mode (``standard``), 2–4 players; every choice is an action."""
 
     id = GAME_ID
-    request_types = service.REQUEST_TYPES
+    request_types = SHARED_REQUEST_TYPES
+    refusal_reasons = REFUSALS
 
     def parse(self, documents: Mapping[str, Any]) -> FifteenDaysData:
         return parse_fifteen_days(documents)
@@ -35,12 +41,48 @@ class FifteenDays:
     def from_snapshot(self, data: FifteenDaysData, snapshot: Any) -> GameState:
         return GameState.from_snapshot(data, snapshot)
 
-    def handle(self, data: FifteenDaysData, request_type: str, body: Any) -> dict[str, Any]:
-        return service.handle_request(data, request_type, body)
+    def snapshot_defaults(self, data: FifteenDaysData) -> Mapping[str, Callable[[Mapping[str, Any]], Any]]:
+        """The engine's bookkeeping a snapshot may leave out: ``feathers_out`` is what the box holds beyond the
+        supply and the players' feathers; the rest are their values before anything happened in the turn
+        (``turn`` 1, every action left, nothing pending, no feather's power, no fresh discard) and in the game
+        (no end trigger, not over). With the host beginning (``first_player = "host"``) ``active`` follows from
+        ``turn``; a random first player cannot be derived, so the snapshot must say whose turn it is."""
+        rules = data.rules
+        defaults: dict[str, Callable[[Mapping[str, Any]], Any]] = {
+            "turn": lambda snap: 1,
+            "actions_left": lambda snap: rules.actions_per_turn,
+            "pending": lambda snap: None,
+            "boost": lambda snap: None,
+            "power": lambda snap: None,
+            "otter_turn": lambda snap: False,
+            "fresh_discards": lambda snap: [],
+            "feathers_out": lambda snap: _feathers_out(data, snap),
+            "end": lambda snap: dict(END_NOT_YET),
+            "over": lambda snap: None,
+        }
+        if rules.first_player == "host":
+            defaults["active"] = _host_turn_seat
+        return defaults
 
-    def choice_json(self, data: FifteenDaysData, player: int, answer: str) -> dict[str, Any]:
-        """15 Days has no decisions outside its actions: every choice is an action (``apply``)."""
-        raise InvalidAction("15 Days asks no separate decisions: send every choice as an action (apply)")
+    def next_extras(self, state: GameState) -> dict[str, Any]:
+        """``next.pending``: the open decision of the action in progress (``draw``, ``take``, ``refill``,
+        ``play``, ``wild``, or null between actions); ``next.actions_left``: the actions left in the turn."""
+        return {"pending": state.pending, "actions_left": state.actions_left}
+
+    def score(self, data: FifteenDaysData, state: GameState) -> dict[str, Any]:
+        """The score panel: the turn, the seat to move (null once over), how the game ended (null while it
+        goes on), every standing (FD-9.3) with the tie-break figures (FD-9.4), the leaders now and what
+        decided between them."""
+        standings = state.standings()
+        leaders, decided_by = decide(standings)
+        return {
+            "turn": state.turn,
+            "active": state.to_move(),
+            "over": state.over,
+            "standings": [s.to_json() for s in standings],
+            "leaders": list(leaders),
+            "decided_by": decided_by,
+        }
 
     def action_from_json(self, data: FifteenDaysData, value: Any) -> Action:
         return Action.from_json(value)
@@ -133,6 +175,29 @@ class FifteenDays:
             "animal_owner_by_seat": {animal: [round(n / games, 4) for n in counts[:players]]
                                      for animal, counts in animals.items()},
         }
+
+
+def _feathers_out(data: FifteenDaysData, snap: Mapping[str, Any]) -> int:
+    """The feathers spent out of the game (``feather_returns_to_supply = false``): those of the box that are
+    neither in the supply nor on a player's board. 0 when the snapshot's counts are not whole numbers (its
+    reader then names the bad one) or hold more than the box (the reader says so)."""
+    players = snap.get("players")
+    counts = [snap.get("feather_supply")]
+    if isinstance(players, list):
+        counts += [entry.get("feathers") if isinstance(entry, Mapping) else None for entry in players]
+    if any(isinstance(n, bool) or not isinstance(n, int) for n in counts):
+        return 0
+    return max(0, data.feather_total - sum(counts))
+
+
+def _host_turn_seat(snap: Mapping[str, Any]) -> Any:
+    """The seat whose turn ``turn`` is when seat 0 began: turns go round the seats in order (FD-2). None (the
+    reader then says ``active`` is missing) when ``turn`` or ``players`` is not what it should be."""
+    turn, players = snap.get("turn"), snap.get("players")
+    if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1 or not isinstance(players, list) \
+            or not players:
+        return None
+    return (turn - 1) % len(players)
 
 
 FIFTEEN_DAYS = register_game(FifteenDays())

@@ -24,9 +24,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from bisect import insort
 from itertools import combinations
-from typing import Any, Sequence
+from types import MappingProxyType
+from typing import Any, Mapping, Sequence
 
 from bridge.rules import reader as r
+from bridge.rules.contract import SNAPSHOT_FORMAT, read_envelope
 from bridge.rules.errors import IllegalAction, InvalidAction
 from bridge.rules.fifteen_days import events as ev
 from bridge.rules.fifteen_days.actions import (
@@ -37,7 +39,65 @@ from bridge.rules.random import SeededRandom
 
 GAME_ID = "fifteen-days"
 NO_PLAYS: tuple[tuple[Any, ...], tuple[Any, ...]] = ((), ())
-SNAPSHOT_VERSION = 1
+END_NOT_YET: Mapping[str, Any] = MappingProxyType(
+    {"trigger": None, "final_turns_left": None, "bonus_given": False, "complete_at_end": False})
+"""The snapshot's ``end`` before anything ends the game (FD-9): no draw pile emptied (no trigger, no last turns
+counted, no bonus wild given) and no complete sets waiting for the end of the turn."""
+REFUSALS: Mapping[str, str] = MappingProxyType({
+    # who and when
+    "game_over": "the game is over",
+    "not_your_turn": "it is another player's turn (only the active seat decides)",
+    "decision_pending": "the action in progress asks for its own next decision first (the rest of a draw or "
+                        "take, a column refill, a place for a wild, more cards or the payment of a Play action)",
+    "no_actions_left": "both actions of the turn are made (only discarding to the hand limit, a feather on the "
+                       "otter and ending the turn remain, FD-2, FD-8)",
+    "actions_left": "the turn still has actions to make (discarding to the hand limit and ending the turn come "
+                    "after both, FD-2, FD-8)",
+    "nothing_open": "no action is in progress for it to continue (refill, put-wild, pay and done answer a "
+                    "decision an action opened)",
+    "can_act": "an action is still possible (a player passes only when none is)",
+    # drawing and taking (FD-2.A, FD-2.B)
+    "no_such_pile": "there is no such draw pile",
+    "pile_empty": "that draw pile is empty",
+    "no_such_column": "there is no such market column",
+    "column_empty": "that market column is empty",
+    "discard_empty": "the discard pile is empty",
+    "own_discard": "the top of the discard pile was discarded by this player this turn (take_own_discard, "
+                   "AMB-FD-10)",
+    "draws_left": "the draw has cards still to draw (FD-2.A)",
+    "takes_left": "the take has cards still to take (FD-2.B)",
+    # playing and paying (FD-2.D, FD-3, FD-4)
+    "not_in_hand": "a card it names is not in the player's hand",
+    "no_such_corner": "there is no such corner on the board",
+    "bad_value": "the value is not one of the game's values",
+    "season_elsewhere": "the card's season already has another corner (FD-3.2)",
+    "wrong_season": "the corner holds another season (FD-3.2)",
+    "duplicate_value": "the corner already holds that value (FD-3.3)",
+    "cannot_pay": "the rest of the hand cannot pay what the Play action would then cost (FD-4)",
+    "paying": "the payment has begun (the Play action takes only its payment now)",
+    "one_card_per_play": "a Play action places one card (play_many_cards, AMB-FD-04)",
+    "payment_owed": "the cards played are not paid for yet (FD-4)",
+    "nothing_owed": "nothing is owed for the cards played",
+    # wilds (FD-2.C, FD-5)
+    "no_wild_in_supply": "the wild supply is empty (FD-2.C)",
+    "wild_card_count": "a wild costs exactly wild_discard_count cards (FD-2.C)",
+    "not_on_board": "a card it names is identical to no real card on the player's board (FD-2.C)",
+    "no_wild_place": "a wild would have no legal place on the player's board (FD-2.C, FD-5)",
+    "corner_has_wild": "the corner holds a wild already (FD-5.1)",
+    "empty_corner": "a wild goes only into a corner that holds a real card (wild_needs_real_card, FD-5.1)",
+    "wild_left_corner": "a displaced wild may not go back to the corner it left (displaced_wild_to, AMB-FD-11)",
+    # the end of the turn (FD-8)
+    "hand_limit": "the hand is over its limit (discard down to it before ending the turn, FD-8)",
+    "within_hand_limit": "the hand is within its limit (nothing to discard, no limit to raise, FD-8)",
+    # feathers (FD-2.E)
+    "no_feathers": "the player has no feather (FD-2.E)",
+    "power_waiting": "a feather's power already waits for the next action (FD-2.E)",
+    "own_animal": "the player owns that animal, so its power is theirs already",
+    "otter_feather_off": "a feather does not buy the otter's power (feather_otter_raises_limit, AMB-FD-09)",
+    "limit_raised": "a feather has raised this turn's hand limit already (FD-2.E)",
+})
+"""Every ``reason`` code a refused action carries (:meth:`GameState.check`), each with its cause: the sentence
+after "… is not allowed now:" and the table of docs/games/fifteen-days/protocol.md."""
 
 
 # ------------------------------------------------------------------------------------------------ tables
@@ -743,7 +803,8 @@ class GameState:
     # ----------------------------------------------------------------------------------------- apply
 
     def check(self, action: Any) -> None:
-        """Raise :class:`IllegalAction` (with a reason code) unless ``action`` is legal now."""
+        """Raise :class:`IllegalAction` unless ``action`` is legal now, with the code of its cause
+        (:data:`REFUSALS`)."""
         if not isinstance(action, Action):
             raise InvalidAction("not a 15 Days action")
         if self.over is not None:
@@ -755,20 +816,95 @@ class GameState:
         raise IllegalAction(self._why_not(action), self._reason(action))
 
     def _reason(self, action: Action) -> str:
-        if self.pending is not None and not self._fits_pending(action):
+        """The code (:data:`REFUSALS`) of why ``action`` of the active seat, not among :meth:`legal_actions`,
+        is refused: the same conditions as the legal actions', asked in the order a player would look."""
+        kind, p = self.pending, action.player
+        if kind is not None and (type(action) is Discard or not self._fits_pending(action)):
             return "decision_pending"
-        if isinstance(action, Play):
-            try:
-                self.play_check(action.player, action.card, action.corner)
-            except IllegalAction as exc:
-                return exc.reason
-        if self.actions_left == 0 and self.pending is None and not isinstance(action, (Discard, EndTurn, Feather)):
+        if isinstance(action, Feather):
+            return self._feather_reason(action)
+        if kind is None and self.actions_left == 0:
+            if isinstance(action, EndTurn):
+                return "hand_limit"
+            if isinstance(action, Discard):
+                return "not_in_hand" if self._first(self.seats[p], action.card) is None else "within_hand_limit"
             return "no_actions_left"
-        if isinstance(action, EndTurn) and self.actions_left > 0:
+        if isinstance(action, (EndTurn, Discard)):
             return "actions_left"
-        if isinstance(action, EndTurn):
-            return "hand_limit"
-        return "illegal"
+        if kind is None and isinstance(action, (Refill, PutWild, Pay, Done)):
+            return "nothing_open"
+        if isinstance(action, (Draw, Refill)):
+            return "no_such_pile" if not 0 <= action.pile < len(self.piles) else "pile_empty"
+        if isinstance(action, Take):
+            return self._take_reason(action)
+        if isinstance(action, Done):
+            return {"draw": "draws_left", "take": "takes_left"}.get(kind, "payment_owed")  # type: ignore[arg-type]
+        if isinstance(action, Pay):
+            return "not_in_hand" if self._first(self.seats[p], action.card) is None else "nothing_owed"
+        if isinstance(action, TakeWild):
+            return self._take_wild_reason(action)
+        if isinstance(action, PutWild):
+            return self._put_wild_reason(action)
+        if isinstance(action, Pass):
+            return "can_act"
+        if kind == "play" and self.paying:
+            return "paying"
+        if kind == "play" and not self.rules.play_many_cards:
+            return "one_card_per_play"
+        try:
+            self.play_check(p, action.card, action.corner)      # type: ignore[attr-defined]
+        except IllegalAction as exc:
+            return exc.reason
+        raise AssertionError(f"{action} is not a legal action, for no cause the engine knows")
+
+    def _take_reason(self, action: Take) -> str:
+        if action.column is None:
+            return "discard_empty" if not self.discard else "own_discard"
+        return "no_such_column" if not 0 <= action.column < len(self.market) else "column_empty"
+
+    def _feather_reason(self, action: Feather) -> str:
+        if self.seats[action.player].feathers <= 0:
+            return "no_feathers"
+        if self.boost is not None:
+            return "power_waiting"
+        if self.owner.get(action.animal) == action.player:
+            return "own_animal"
+        if self.t.animal_power[action.animal] != HAND_LIMIT:
+            return "no_actions_left"
+        if not self.rules.feather_otter_raises_limit:
+            return "otter_feather_off"
+        return "limit_raised" if self.otter_turn else "within_hand_limit"
+
+    def _take_wild_reason(self, action: TakeWild) -> str:
+        if self.wild_supply <= 0:
+            return "no_wild_in_supply"
+        if len(action.cards) != self.rules.wild_discard_count:
+            return "wild_card_count"
+        seat = self.seats[action.player]
+        hand = [self.t.face[card] for card in seat.hand]
+        if any(hand.count(face) < action.cards.count(face) for face in action.cards):
+            return "not_in_hand"
+        if not all(any(c.season == face.season and face.value in c.cards for c in seat.corners)
+                   for face in action.cards):
+            return "not_on_board"
+        if not self._has_wild_spot(action.player):
+            return "no_wild_place"
+        raise AssertionError(f"{action} is not a legal action, for no cause the engine knows")
+
+    def _put_wild_reason(self, action: PutWild) -> str:
+        corners = self.seats[action.player].corners
+        if not 0 <= action.corner < len(corners):
+            return "no_such_corner"
+        if action.value not in self.t.value_set:
+            return "bad_value"
+        corner = corners[action.corner]
+        if corner.wild is not None:
+            return "corner_has_wild"
+        if action.value in corner.cards:
+            return "duplicate_value"
+        if (action.corner, action.value) not in self.wild_spots(action.player):
+            return "empty_corner"
+        return "wild_left_corner"   # a place for a wild, but not for this one (displaced_wild_to)
 
     def _fits_pending(self, action: Action) -> bool:
         allowed = {"draw": (Draw, Done), "take": (Take, Done), "refill": (Refill,), "wild": (PutWild,),
@@ -792,7 +928,7 @@ class GameState:
             return f"{self.actions_left} action(s) left this turn"
         if isinstance(action, EndTurn):
             return f"discard down to {self.hand_limit(action.player)} cards first (FD-8)"
-        return f"{action} is not allowed now"
+        return f"{action} is not allowed now: {REFUSALS[self._reason(action)]}"
 
     def apply(self, action: Any) -> list[ev.Event]:
         """Check ``action`` and play it; return the events it caused."""
@@ -1142,8 +1278,8 @@ class GameState:
             return [ids[c] for c in seq]
 
         return {
+            "ttsmod_snapshot": SNAPSHOT_FORMAT,
             "game": GAME_ID,
-            "version": SNAPSHOT_VERSION,
             "mode": self.mode,
             "rng": self.rng.to_text(),
             "active": self.active,
@@ -1252,15 +1388,10 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
     snap = r.table(at, snapshot)
     state = GameState(data)
     t = state.t
-    if snap.get("game", GAME_ID) != GAME_ID:
-        raise at.sub("game").error(f"expected {GAME_ID!r}, got {r.show(snap.get('game'))}")
-    mode = snap.get("mode", data.info.default_mode)
-    if mode not in data.info.modes:
-        raise at.sub("mode").error(f"unknown mode {r.show(mode)}")
-    state.mode = mode
-    rng_text = snap.get("rng", "0" * 16)
+    state.mode = read_envelope(GAME_ID, data.info.modes, snap)
+    rng_text = snap.get("rng", r.MISSING)     # the contract fills in a missing one (bridge.rules.contract)
     if not isinstance(rng_text, str) or len(rng_text) != 16 or any(ch not in "0123456789abcdef" for ch in rng_text):
-        raise at.sub("rng").error("expected 16 lowercase hex digits")
+        raise r.expect(at.sub("rng"), rng_text, "16 lowercase hex digits")
     state.rng = SeededRandom.from_text(rng_text)
     seen: dict[int, str] = {}
 
@@ -1345,7 +1476,7 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
         if value is not None and value not in t.animals:
             raise at.sub(key).error(f"{r.show(value)} is not an animal")
         setattr(state, key, value)
-    state.otter_turn = r.boolean(at.sub("otter_turn"), snap.get("otter_turn", False))
+    state.otter_turn = r.boolean(at.sub("otter_turn"), snap.get("otter_turn", r.MISSING))
     piles_at = at.sub("draw_piles")
     piles = r.array(piles_at, snap.get("draw_piles", r.MISSING))
     if len(piles) != data.rules.draw_piles:
@@ -1363,26 +1494,28 @@ def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
         raise at.error(f"{len(missing)} season card(s) are nowhere, e.g. {missing[0]!r}")
     fresh_at = at.sub("fresh_discards")
     fresh = []
-    for i, item in enumerate(r.array(fresh_at, snap.get("fresh_discards", []))):
+    for i, item in enumerate(r.array(fresh_at, snap.get("fresh_discards", r.MISSING))):
         if item not in t.index or t.index[item] not in state.discard:
             raise fresh_at.sub(i).error(f"{r.show(item)} is not on the discard pile")
         fresh.append(t.index[item])
     state.fresh_discards = fresh
     state.wild_supply = r.integer(at.sub("wild_supply"), snap.get("wild_supply", r.MISSING), 0)
     state.feather_supply = r.integer(at.sub("feather_supply"), snap.get("feather_supply", r.MISSING), 0)
-    state.feathers_out = r.integer(at.sub("feathers_out"), snap.get("feathers_out", 0), 0)
+    state.feathers_out = r.integer(at.sub("feathers_out"), snap.get("feathers_out", r.MISSING), 0)
     animals_at = at.sub("animals")
     animals = r.table(animals_at, snap.get("animals", r.MISSING))
-    r.keys(animals_at, animals, t.animals, ())
-    state.owner = {a: seat_or_none(animals_at.sub(a), animals[a]) for a in t.animals}
+    r.keys(animals_at, animals, (), t.animals)    # an animal left out is in the supply, as Lua drops a nil
+    state.owner = {a: seat_or_none(animals_at.sub(a), animals.get(a)) for a in t.animals}
+    # The end trigger: a key left out (``"end": []`` included) is its value before any trigger (END_NOT_YET).
     end_at = at.sub("end")
     end = r.table(end_at, snap.get("end", r.MISSING))
-    r.keys(end_at, end, ("trigger", "final_turns_left", "bonus_given"), ("complete_at_end",))
+    r.keys(end_at, end, (), tuple(END_NOT_YET))
+    end = {**END_NOT_YET, **end}
     state.trigger = seat_or_none(end_at.sub("trigger"), end["trigger"])
     left = r.absent_as_none(end["final_turns_left"])
     state.final_left = None if left is None else r.integer(end_at.sub("final_turns_left"), left, 0)
     state.bonus_done = r.boolean(end_at.sub("bonus_given"), end["bonus_given"])
-    state.complete_at_end = r.boolean(end_at.sub("complete_at_end"), end.get("complete_at_end", False))
+    state.complete_at_end = r.boolean(end_at.sub("complete_at_end"), end["complete_at_end"])
     over = r.absent_as_none(snap.get("over"))
     if over not in (None, "complete_sets", "draw_pile"):
         raise at.sub("over").error("expected null, \"complete_sets\" or \"draw_pile\"")

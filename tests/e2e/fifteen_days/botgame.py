@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from bridge.rules.fifteen_days.actions import Action
-from bridge.rules.fifteen_days.service import handle_request
+from bridge.rules.fifteen_days.game import FIFTEEN_DAYS
 from bridge.rules.fifteen_days.state import GameState
-from bridge.tts_json import whole_numbers
-from tests.e2e.fifteen_days.harness import Game, bookkeeping
+from bridge.rules.contract import lua_json as whole_numbers
+from tests.e2e.fifteen_days.harness import Game, bookkeeping, engine_state
 from tests.e2e.fifteen_days.tableview import physical
 from tests.e2e.harness import diff
 from tools.headless import Fidelity
@@ -97,7 +97,7 @@ class BotGame(Game):
         assert decisions, "no decision was sent"
         state = None
         for i, body in enumerate(decisions):
-            table = GameState.from_snapshot(self.data, whole_numbers(body["snapshot"]))
+            table = engine_state(self.data, body["snapshot"])
             if state is not None:
                 now, then = table.to_snapshot(), state.to_snapshot()
                 assert physical(now) == physical(then), f"decision {i}: " + diff(physical(now), physical(then))
@@ -121,7 +121,7 @@ class BotGame(Game):
             if message.get("type") != "bot_move":
                 continue
             body = whole_numbers(message["body"])
-            reply = handle_request(self.data, "bot_move", body)
+            reply = FIFTEEN_DAYS.handle(self.data, "bot_move", body)
             later = next((m for m in sent[i + 1:] if m.get("type") in ("legal", "bot_move")), None)
             if later is None or later.get("type") == "bot_move":
                 continue   # not performed: asked again (a lost request) or the game ended meanwhile

@@ -18,8 +18,10 @@ from typing import Any
 
 from bridge.rules.fifteen_days.actions import (
     Action, Discard, Done, Draw, EndTurn, Feather, Pass, Pay, Play, PutWild, Refill, Take, TakeWild)
+from bridge.rules.contract import lua_json as whole_numbers
+from bridge.rules.contract import prepare_snapshot
+from bridge.rules.fifteen_days.game import FIFTEEN_DAYS
 from bridge.rules.fifteen_days.state import GameState
-from bridge.tts_json import whole_numbers
 from tests.e2e.fifteen_days.tableview import REMOVED, board_of, card_points, inside, physical, read_table, zone
 from tests.e2e.harness import LiveGame, diff, lua_nulls
 from tests.e2e.harness import build as build_game
@@ -34,7 +36,16 @@ def build(repo: Path, out: Path) -> dict:
 
 
 def bookkeeping(snapshot: dict[str, Any]) -> dict[str, Any]:
-    return {key: lua_nulls(snapshot.get(key)) for key in BOOKKEEPING}
+    """What the mod keeps in its ledger of a snapshot: the turn keys (null and false alike) and each seat's wilds
+    played (which the table cannot show once a wild went back to the supply)."""
+    return {**{key: lua_nulls(snapshot.get(key)) for key in BOOKKEEPING},
+            "wilds_played": [player.get("wilds_played") for player in snapshot["players"]]}
+
+
+def engine_state(data: Any, snapshot: dict[str, Any]) -> GameState:
+    """The engine's state of a snapshot as the mod sends it, read as every request reads one
+    (:func:`bridge.rules.contract.prepare_snapshot`: the bookkeeping the mod leaves out gets its default)."""
+    return GameState.from_snapshot(data, prepare_snapshot(FIFTEEN_DAYS, data, whole_numbers(snapshot)))
 
 
 class Game(LiveGame):
@@ -64,15 +75,18 @@ class Game(LiveGame):
         return read_table(self.table, self.colours, tuple(self.data.rules.values))
 
     def snapshot(self) -> dict[str, Any]:
-        """The table as the engine's snapshot: what lies on it, and the bookkeeping the mod keeps."""
+        """The table as the mod's snapshot: the envelope, what lies on the table, and the bookkeeping the mod
+        keeps (its turn keys, and each seat's wilds played)."""
         ledger = self.ledger()
-        snap = {"game": "fifteen-days", "mode": ledger["mode"], **self.read()}
+        snap = {"ttsmod_snapshot": 1, "game": "fifteen-days", "mode": ledger["mode"], **self.read()}
         for key, value in ledger["turn"].items():
             snap[key] = value
+        for player, played in zip(snap["players"], ledger.get("wilds_played") or []):
+            player["wilds_played"] = played
         return whole_numbers(snap)
 
     def state(self) -> GameState:
-        return GameState.from_snapshot(self.data, self.last or self.snapshot())
+        return engine_state(self.data, self.last or self.snapshot())
 
     # ------------------------------------------------------------------ player actions
     def hand_card(self, colour: str, face) -> HObject:
@@ -163,7 +177,7 @@ class Game(LiveGame):
     def expected(self, before: dict[str, Any], action: Action, dragged: HObject | None) -> GameState:
         """The engine's state after ``action`` on the table ``before`` (the dragged copy of a face first in hand,
         as the mod sends it)."""
-        state = GameState.from_snapshot(self.data, before)
+        state = engine_state(self.data, before)
         if dragged is not None:
             card = dragged.memo_json()["card"]
             hand = state.seats[action.player].hand

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from bridge.rules.fifteen_days.state import GameState
+from bridge.rules.fifteen_days.game import FIFTEEN_DAYS
 from tests.mod.fifteen_days.handmade import COLOURS, table
 from tests.mod.handtable import answer
 from bridge.catalog import load_game
@@ -64,9 +64,12 @@ def test_setup_lays_hands_market_discard_piles_and_supplies_for_the_seated_playe
         seen = sum(len(p["hand"]) for p in snap["players"]) + sum(len(c) for c in snap["market"]) + \
             len(snap["discard"]) + sum(len(p) for p in snap["draw_piles"]) + len(snap["removed"])
         assert seen == 90
-        # the engine reads the table the mod laid as Lua writes it (false for "no value")
-        state = GameState.from_snapshot(_data(), snap)
-        assert len(state.seats) == players and state.active == snap["active"]
+        # the envelope, and the engine reads the table the mod laid as Lua writes it (false for "no value", the
+        # bookkeeping the mod cannot know yet left out)
+        assert [snap["ttsmod_snapshot"], snap["game"], snap["mode"]] == [1, "fifteen-days", "standard"]
+        assert "feathers_out" not in snap
+        score = FIFTEEN_DAYS.handle(_data(), "score", {"snapshot": snap})
+        assert len(score["standings"]) == players and score["active"] == snap["active"] and score["turn"] == 1
         # FD-1.8: a seated player begins, and the turn bookkeeping says who
         ledger = json.loads(t.call_global("test_ledger"))
         first = ledger["turn"]["active"]

@@ -11,7 +11,6 @@ import pytest
 from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError, UnknownRequestType
 from bridge.rules.fifteen_days import FIFTEEN_DAYS
 from bridge.rules.fifteen_days.actions import Action, Draw, EndTurn, Face, Feather, Play, Take, TakeWild
-from bridge.rules.fifteen_days.service import handle_request
 from bridge.rules.fifteen_days.state import GameState, new_game
 from tests.bridge.rules.fifteen_days.tables import Table, face
 
@@ -173,22 +172,22 @@ def test_a_bad_snapshot_is_refused_naming_where(fd_data, change, path):
     assert refused.value.path == path
 
 
-# ------------------------------------------------------------------------------------------------ service
+# ------------------------------------------------------------------------------------------------ requests
 
 def test_legal_refuses_with_reason_and_message_and_changes_nothing(fd_data):
     state = Table(fd_data).corner(0, 0, ["summer-3", "summer-4"]).hand(0, ["summer-4", "autumn-1"]).state
     snapshot = state.to_snapshot()
-    answer = handle_request(fd_data, "legal", {"snapshot": snapshot,
-                                               "action": Play(0, face("summer-4"), 0).to_json()})
+    answer = FIFTEEN_DAYS.handle(fd_data, "legal", {"snapshot": snapshot,
+                                                    "action": Play(0, face("summer-4"), 0).to_json()})
     assert answer == {"legal": False, "reason": "duplicate_value",
                       "message": "corner 0 already holds a 4 (FD-3.3)"}
 
 
 def test_legal_answers_the_ruling_and_the_next_decision(fd_data):
     state = Table(fd_data).corner(0, 0, ["summer-3"]).hand(0, ["summer-5", "autumn-1"]).state
-    answer = handle_request(fd_data, "legal", {"snapshot": state.to_snapshot(),
-                                               "action": {"action": "play", "player": 0,
-                                                          "card": {"season": "summer", "value": 5}, "corner": 0}})
+    answer = FIFTEEN_DAYS.handle(fd_data, "legal", {"snapshot": state.to_snapshot(),
+                                                    "action": {"action": "play", "player": 0,
+                                                               "card": {"season": "summer", "value": 5}, "corner": 0}})
     assert answer["legal"] is True
     assert [e["event"] for e in answer["events"]] == ["action_started", "card_played"]
     assert answer["next"]["player"] == 0 and answer["next"]["pending"] == "play"
@@ -202,37 +201,42 @@ def test_apply_runs_actions_in_order_and_names_a_refused_one(fd_data):
     snapshot = state.to_snapshot()
     actions = [{"action": "play", "player": 0, "card": {"season": "summer", "value": 5}, "corner": 0},
                {"action": "pay", "player": 0, "card": {"season": "autumn", "value": 1}}]
-    ruling = handle_request(fd_data, "apply", {"snapshot": snapshot, "actions": actions})
+    ruling = FIFTEEN_DAYS.handle(fd_data, "apply", {"snapshot": snapshot, "actions": actions})
     assert ruling["next"] == {"player": 0, "pending": None, "actions_left": 1,
                               "legal": ruling["next"]["legal"]} and ruling["next"]["legal"]
     with pytest.raises(IllegalAction, match=r"actions\[1\]") as refused:
-        handle_request(fd_data, "apply", {"snapshot": snapshot, "actions": [actions[0], actions[0]]})
+        FIFTEEN_DAYS.handle(fd_data, "apply", {"snapshot": snapshot, "actions": [actions[0], actions[0]]})
     assert refused.value.reason == "decision_pending" or refused.value.reason == "not_in_hand"
 
 
 def test_score_gives_standings_with_tie_break_figures_and_leaders(fd_data):
     table = Table(fd_data).corner(1, 0, ["summer-1", "summer-2"]).owner("rabbit", 1)
-    answer = handle_request(fd_data, "score", {"snapshot": table.state.to_snapshot()})
+    answer = FIFTEEN_DAYS.handle(fd_data, "score", {"snapshot": table.state.to_snapshot()})
     assert answer["standings"][1] == {"player": 1, "score": 2 + 2 - 6, "runs": [2, 0, 0, 0], "animals": ["rabbit"],
                                       "empty_corners": 3, "hand": 0, "wilds": 0}
     assert answer["leaders"] == [1] and answer["decided_by"] == "score" and answer["over"] is None
 
 
 def test_setup_request_deals_a_table_the_other_requests_accept(fd_data):
-    answer = handle_request(fd_data, "setup", {"players": 3, "seed": 12})
+    answer = FIFTEEN_DAYS.handle(fd_data, "setup", {"players": 3, "seed": 12})
     assert GameState.from_snapshot(fd_data, answer["snapshot"]).to_snapshot() == answer["snapshot"]
     assert answer["next"]["player"] == answer["snapshot"]["active"]
     first = answer["next"]["legal"][0]
-    assert handle_request(fd_data, "legal", {"snapshot": answer["snapshot"], "action": first})["legal"]
+    assert FIFTEEN_DAYS.handle(fd_data, "legal", {"snapshot": answer["snapshot"], "action": first})["legal"]
 
 
 @pytest.mark.parametrize("kind, body, error", [
-    ("ruling", {}, UnknownRequestType), ("score", [], InvalidAction), ("score", {}, SnapshotError),
-    ("setup", {"players": "4"}, InvalidAction), ("apply", {"snapshot": {}, "actions": []}, InvalidAction),
+    ("ruling", {}, UnknownRequestType), ("score", ["a list"], InvalidAction),
+    ("score", [], SnapshotError),            # Lua's empty body: {} without a snapshot
+    ("score", {}, SnapshotError), ("setup", {"players": "4"}, InvalidAction),
+    ("setup", {"players": 5}, InvalidAction), ("apply", {"snapshot": "S", "actions": []}, InvalidAction),
+    ("apply", {"snapshot": {}, "actions": []}, SnapshotError),      # no envelope
 ])
 def test_bad_requests_are_refused(fd_data, kind, body, error):
+    if isinstance(body, dict) and body.get("snapshot") == "S":
+        body = {**body, "snapshot": new_game(fd_data, 2, seed=1).to_snapshot()}
     with pytest.raises(error):
-        handle_request(fd_data, kind, body)
+        FIFTEEN_DAYS.handle(fd_data, kind, body)
 
 
 def test_choice_json_is_refused_every_choice_is_an_action(fd_data):

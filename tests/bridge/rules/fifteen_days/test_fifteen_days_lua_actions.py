@@ -8,7 +8,7 @@ import pytest
 from bridge.catalog import load_game
 from bridge.rules.errors import InvalidAction
 from bridge.rules.fifteen_days.actions import Action, Take
-from bridge.rules.fifteen_days.service import handle_request
+from bridge.rules.fifteen_days.game import FIFTEEN_DAYS
 from bridge.rules.fifteen_days.state import new_game
 
 
@@ -20,8 +20,8 @@ def test_the_bridge_rules_a_discard_take_sent_with_column_false():
     data = load_game("fifteen-days")
     state = new_game(data, 2, seed=3)
     top = state.t.ids[state.discard[-1]]
-    reply = handle_request(data, "legal", {"snapshot": state.to_snapshot(),
-                                           "action": {"action": "take", "player": state.active, "column": False}})
+    reply = FIFTEEN_DAYS.handle(data, "legal", {"snapshot": state.to_snapshot(),
+                                                "action": {"action": "take", "player": state.active, "column": False}})
     assert reply["legal"] is True
     assert top in reply["snapshot"]["players"][state.active]["hand"]
     taken = [e for e in reply["events"] if e["event"] == "card_taken"]

@@ -25,7 +25,7 @@ from bridge.rules.errors import SnapshotError
 from bridge.rules.fifteen_days import events as ev
 from bridge.rules.fifteen_days.actions import Pay, Play, PutWild, TakeWild
 from bridge.rules.fifteen_days.data import parse_fifteen_days
-from bridge.rules.fifteen_days.service import score
+from bridge.rules.fifteen_days.game import FIFTEEN_DAYS
 from bridge.rules.fifteen_days.state import GameState
 from tests.bridge.rules.fifteen_days.tables import Table, face
 from tests.bridge.rules.fifteen_days.test_data import read_documents
@@ -215,7 +215,7 @@ def _equal_scores(data, hands):
     table.state = state
     table.corner(1, 0, [f"summer-{v}" for v in range(1, 7)]).owner("rabbit", 1)
     table.hand(0, hands[0]).hand(1, hands[1])
-    return score(data, table.state.to_snapshot())
+    return FIFTEEN_DAYS.score(data, table.state)
 
 
 def test_FD_E18_equal_scores_the_larger_hand_wins(fd_data):

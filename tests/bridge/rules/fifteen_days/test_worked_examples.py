@@ -11,7 +11,7 @@ from bridge.rules.errors import IllegalAction
 from bridge.rules.fifteen_days import events as ev
 from bridge.rules.fifteen_days.actions import (
     Discard, Done, Draw, EndTurn, Feather, Pay, Play, PutWild, Refill, Take, TakeWild)
-from bridge.rules.fifteen_days.service import score
+from bridge.rules.fifteen_days.game import FIFTEEN_DAYS
 from tests.bridge.rules.fifteen_days.tables import Table, face
 
 
@@ -274,7 +274,7 @@ def test_FD_E18_a_tie_goes_to_more_cards_in_hand_then_more_wilds(fd_data):
             table.corner(0, 0, ["summer-1", "summer-2", "summer-3"])
         table.corner(1, 0, ["summer-4", "summer-5", "summer-6"])
         table.hand(0, hands[0]).hand(1, hands[1])
-        return score(fd_data, table.state.to_snapshot())
+        return FIFTEEN_DAYS.score(fd_data, table.state)
 
     result = tied((["spring-1", "spring-2", "spring-3"], ["spring-4", "spring-5"]))
     assert [s["score"] for s in result["standings"]] == [3 - 6, 3 - 6]

@@ -5,7 +5,7 @@
 >>> events = state.apply(state.legal_actions()[0])            # doctest: +SKIP
 
 Modules: ``records`` (game data), ``actions`` (decisions), ``resolution`` (one card), ``goals`` (goal DSL),
-``events``, ``state`` (the game), ``service`` (bridge requests).
+``events``, ``state`` (the game), ``game`` (the engine object: its requests on the shared contract).
 """
 
 from bridge.rules.four_humours.actions import Action, Choose, Pass, Place, Redraw, Target

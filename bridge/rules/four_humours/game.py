@@ -1,25 +1,45 @@
-"""Four Humours on the shared game interface (:class:`bridge.rules.game.Game`), registered under its id."""
+"""Four Humours on the shared game interface (:class:`bridge.rules.game.Game`), registered under its id.
+
+Its requests (docs/games/four-humours/protocol.md) are its own ``end_round``, then the shared ones of
+:mod:`bridge.rules.contract`:
+
+* ``end_round`` — ``{"snapshot": S, "choices": [{"player": 0, "cell": "abbey"}, …], "force": false}`` → the
+  round's ruling (:func:`end_round`): the round of ``S`` ended, the choices so far applied, and what happened,
+  grouped for the mod, up to the next decision a player owes.
+* ``setup``, ``legal``, ``apply``, ``score`` — the contract's, with the game's ruling fields ``round_over``,
+  ``round_end_reason`` and ``next_player`` (:meth:`FourHumours.ruling_extras`) and its score panel
+  (:meth:`FourHumours.score`).
+* ``bot_move`` — the contract's reply plus ``"seat"`` (the colour); with ``"choices"`` (as ``end_round`` takes
+  them) the bot chooses the cell a ruling waits for (:func:`bot_move`).
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from bridge.rules.four_humours import bot, service
+from bridge.rules import contract
+from bridge.rules.contract import SHARED_REQUEST_TYPES, GameBase
+from bridge.rules.errors import IllegalAction, InvalidAction
+from bridge.rules.four_humours import bot
+from bridge.rules.four_humours import events as ev
 from bridge.rules.four_humours.actions import Action, Pass, Place
 from bridge.rules.four_humours.data import parse_four_humours
 from bridge.rules.four_humours.records import HUMOURS, FourHumoursData
-from bridge.rules.four_humours.state import GAME_ID, GameState, Phase, new_game
+from bridge.rules.four_humours.state import (
+    GAME_ID, REFUSAL_REASONS, GameState, Phase, new_game, snapshot_defaults,
+)
 from bridge.rules.game import GameMeta, register_game
 from bridge.rules.playout import seat_figures
 from bridge.rules.random import SeededRandom
 
 
-class FourHumours:
+class FourHumours(GameBase):
     """The Four Humours engine: kingdom and fief modes, 2–6 players."""
 
     id = GAME_ID
-    request_types = service.REQUEST_TYPES
+    request_types = ("end_round", *SHARED_REQUEST_TYPES)
+    refusal_reasons = REFUSAL_REASONS
     search_levels = {"normal": 300, "hard": 1500}
     """Search iterations a move (:func:`bridge.bots.search_iterations`): more than the shared levels, as a
     playout's moves are cheap here and the search keeps to the heuristic's shortlist."""
@@ -37,8 +57,34 @@ class FourHumours:
     def from_snapshot(self, data: FourHumoursData, snapshot: Any) -> GameState:
         return GameState.from_snapshot(data, snapshot)
 
-    def handle(self, data: FourHumoursData, request_type: str, body: Any) -> dict[str, Any]:
-        return service.handle_request(data, request_type, body)
+    def snapshot_defaults(self, data: FourHumoursData) -> Mapping[str, Callable[[Mapping[str, Any]], Any]]:
+        """The bookkeeping a snapshot may leave out, each derived from the rest of it
+        (:func:`bridge.rules.four_humours.state.snapshot_defaults`)."""
+        return snapshot_defaults(data)
+
+    def requests(self, data: FourHumoursData) -> Mapping[str, Callable[[dict[str, Any]], dict[str, Any]]]:
+        """``end_round`` (the game's own) and ``bot_move`` (the shared one, able to decide a ruling's cell)."""
+        return {"end_round": lambda body: end_round(data, body),
+                "bot_move": lambda body: bot_move(self, data, body)}
+
+    def ruling_extras(self, state: GameState, events: Sequence[ev.Event]) -> dict[str, Any]:
+        """What the mod reads of a ``legal`` (or ``apply``) ruling: whether these actions ended a round
+        (``round_over``), why (``round_end_reason``: ``two_scenes_full``, ``all_passed`` or ``stuck``, else
+        null), and the seat to act next (``next_player``; null once a round ended: the table then asks
+        ``end_round``)."""
+        ended = [event for event in events if isinstance(event, ev.RoundEnded)]
+        return {"round_over": bool(ended), "round_end_reason": ended[-1].reason if ended else None,
+                "next_player": None if ended else state.to_move()}
+
+    def score(self, data: FourHumoursData, state: GameState) -> dict[str, Any]:
+        """Standings now (goals and FH-10.4 tie-break figures), the current leaders and each goal's markers."""
+        return {
+            "round": state.round_no,
+            "phase": state.phase.value,
+            "standings": [s.to_json() for s in state.standings()],
+            "leaders": list(state.leaders()),
+            "goals": [{"goal": g, "marked_by": list(state.marks[g])} for g in state.goals],
+        }
 
     def choice_json(self, data: FourHumoursData, player: int, answer: str) -> dict[str, Any]:
         """The cell where ``player`` puts the potion awaiting their choice: ``{"player": 1, "cell": "harbour"}``."""
@@ -126,6 +172,108 @@ class FourHumours:
                 goal: round(completions[goal] / (appearances[goal] * players), 4) for goal in sorted(appearances)
             },
         }
+
+
+# ------------------------------------------------------------------------------------------------ end_round
+
+def end_round(data: FourHumoursData, body: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``end_round`` request: the ruling for the end of the round of ``body["snapshot"]`` (the table when
+    placement stopped, as the contract prepared it).
+
+    ``body["choices"]`` (a list, none when absent) answer, in order, the decisions earlier rulings asked for
+    (``awaiting``); the ruling runs as far as the rules go without a player and says who must choose next, or
+    that the round is complete. ``body["force"]`` ends the round even when no round-end condition holds (a
+    host's decision); without it such a table is refused with ``round_not_over``.
+    """
+    state, round_no, reason, events = _resolving(data, body)
+    return _round_ruling(state, round_no, reason, events)
+
+
+def _resolving(data: FourHumoursData, body: Mapping[str, Any]) -> tuple[GameState, int, str | None, list[ev.Event]]:
+    """The state an ``end_round`` body rules from: its snapshot's round ended and its choices applied; with the
+    round's number, why it ended and the events on the way."""
+    choices = body.get("choices", [])
+    if not isinstance(choices, list):
+        raise InvalidAction("choices must be a list")
+    state = GameState.from_snapshot(data, body["snapshot"])
+    events: list[ev.Event] = []
+    if state.phase is Phase.ENDED:
+        raise IllegalAction("the game is over", "game_over")
+    round_no = state.round_no
+    reason = state.round_end_reason  # a snapshot taken mid-resolution says why its round ended
+    if state.phase is Phase.PLACEMENT:
+        reason = state.round_over_reason()
+        if reason is None:
+            if not body.get("force", False):
+                raise IllegalAction(
+                    "the round is not over: no two scenes are full, not everyone passed, someone can still place",
+                    "round_not_over",
+                )
+            reason = "forced"
+        events += state.end_round(reason)
+    for index, value in enumerate(choices):
+        if not isinstance(value, Mapping):
+            raise InvalidAction(f"choices[{index}] must be an object with player and cell")
+        try:
+            events += state.apply(Action.from_json({"action": "choose", **value}))
+        except IllegalAction as exc:
+            raise IllegalAction(f"choices[{index}]: {exc}", exc.reason) from None
+        except InvalidAction as exc:
+            raise InvalidAction(f"choices[{index}]: {exc}") from None
+    return state, round_no, reason, events
+
+
+def _round_ruling(state: GameState, round_no: int, reason: str | None, events: list[ev.Event]) -> dict[str, Any]:
+    """The ``end_round`` answer: the events, and the same events grouped as the mod and logs read them."""
+    scenes, parties, moves, goals = [], [], [], []
+    next_round = None
+    for event in events:
+        if isinstance(event, ev.CardResolved):
+            (scenes if event.card_kind == "scene" else parties).append(event.to_json())
+        elif isinstance(event, (ev.PotionMoved, ev.PotionReturned)):
+            moves.append(event.to_json())
+        elif isinstance(event, ev.GoalMarked):
+            goals.append({"player": event.player, "goal": event.goal})
+        elif isinstance(event, ev.RoundStarted):
+            next_round = {"round": event.round, "scenes": list(event.scenes), "starter": event.starter, "draws": []}
+        elif isinstance(event, ev.PotionsDrawn) and next_round is not None:
+            next_round["draws"].append({"player": event.player, "count": event.count})
+    awaiting = state.awaiting()
+    outcome = state.outcome()
+    return {
+        "round": round_no,
+        "round_end_reason": reason,
+        "scenes": scenes,
+        "moves": moves,
+        "goals_marked": goals,
+        "parties": parties,
+        "awaiting": awaiting.to_json() if awaiting else None,
+        "complete": awaiting is None,
+        "next_round": next_round,
+        "game_over": outcome.to_json() if outcome else None,
+        "events": [e.to_json() for e in events],
+    }
+
+
+# ------------------------------------------------------------------------------------------------ bot_move
+
+def bot_move(game: FourHumours, data: FourHumoursData, body: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``bot_move`` request: the contract's reply (:func:`bridge.rules.contract.bot_move`) for the seat to
+    move, plus ``"seat"``, that seat's colour.
+
+    Without ``choices`` the bot decides for the seat to move on the table of ``body["snapshot"]``: it places,
+    passes or redraws in placement. With ``choices`` (a list, as ``end_round`` takes it) the round of the
+    snapshot is ended and the choices so far applied, as :func:`end_round` does, and the bot chooses the cell
+    of the potion the ruling waits for. ``InvalidAction`` when nobody is to decide (a round over in placement,
+    a ruling that waits for nobody, the game over)."""
+    if body.get("choices") is None:
+        state = GameState.from_snapshot(data, body["snapshot"])
+        if state.phase is Phase.PLACEMENT and state.round_over_reason() is not None:
+            raise InvalidAction("the round is over: the table waits for end_round, not for a seat")
+    else:
+        state = _resolving(data, body)[0]
+    reply = contract.bot_move(game, data, state, body)
+    return {**reply, "seat": state.colours[reply["player"]]}
 
 
 FOUR_HUMOURS = register_game(FourHumours())

@@ -22,12 +22,12 @@ Hidden information — hands, bag contents, face-down potions — leaves the sta
 from __future__ import annotations
 
 import enum
-import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from bridge.rules import reader as r
+from bridge.rules.contract import SNAPSHOT_FORMAT
 from bridge.rules.errors import IllegalAction
 from bridge.rules.four_humours import events as ev
 from bridge.rules.four_humours.actions import Action, Choose, Pass, Place, Redraw, Target
@@ -36,8 +36,31 @@ from bridge.rules.four_humours.records import HUMOURS, MODES, Board, FourHumours
 from bridge.rules.four_humours.resolution import SlotPotion, card_result, resolve_card
 from bridge.rules.random import SeededRandom
 
-SNAPSHOT_VERSION = 1
 GAME_ID = "four-humours"
+
+REFUSAL_REASONS: dict[str, str] = {
+    "game_over": "the game is over: nothing more is played",
+    "no_such_player": "the action names a seat that is not at the table",
+    "not_your_turn": "another seat decides now: the active seat in placement, the potion's owner when a ruling "
+                     "waits for a cell",
+    "nothing_to_choose": "a cell was chosen, but no potion waits for one",
+    "wrong_cell": "the chosen cell is not one the waiting potion may go to",
+    "not_placement_phase": "the round is being resolved: only the cells potions wait for are chosen now "
+                           "(placements, passes and redraws wait for the next round)",
+    "redraw_off": "the four-identical redraw is switched off (game.toml four_identical_redraw)",
+    "no_redraw": "a redraw needs a hand of four identical potions",
+    "nothing_to_redraw": "the bag holds no potion of another humour, so a redraw would draw the same four",
+    "no_such_card": "the target card is not on the table (a scene not face up, a party tile not in the row)",
+    "no_such_slot": "the target card has no slot of that number",
+    "wrong_humour": "the slot's citizen does not take a potion of that humour",
+    "slot_taken": "the target slot already holds a potion",
+    "party_limit": "the player already has as many potions on that party tile as the party limit allows",
+    "not_in_hand": "the player holds no potion of that humour",
+    "round_not_over": "end_round without force while no round-end condition holds (no two full scenes, not "
+                      "everyone passed, someone can still place)",
+}
+"""Every ``reason`` a refusal carries (:meth:`GameState.check`, and ``end_round``'s ``round_not_over``), with its
+cause: the ``reason`` table of docs/games/four-humours/protocol.md."""
 _HI = {h: i for i, h in enumerate(HUMOURS)}
 
 Potion = tuple[int, str]  # (owner seat, humour)
@@ -443,7 +466,8 @@ class GameState:
         return actions
 
     def check(self, action: Action) -> None:
-        """Raise :class:`IllegalAction` if ``action`` is not allowed now; return quietly if it is."""
+        """Raise :class:`IllegalAction` if ``action`` is not allowed now, its ``reason`` one of
+        :data:`REFUSAL_REASONS`; return quietly if it is allowed."""
         if self.phase is _ENDED:
             raise IllegalAction("the game is over", "game_over")
         if not 0 <= action.player < self.num_players:
@@ -463,6 +487,9 @@ class GameState:
             if not self.rules.four_identical_redraw:
                 raise IllegalAction("the four-identical redraw is switched off", "redraw_off")
             if not self._may_redraw(action.player):
+                if max(self.hands[action.player]) == self.rules.hand_size == sum(self.hands[action.player]):
+                    raise IllegalAction("the bag holds no potion of another humour: a redraw would draw the same "
+                                        "four", "nothing_to_redraw")
                 raise IllegalAction("a redraw needs four identical potions in hand", "no_redraw")
             return
         if action.player != self.active:
@@ -1060,7 +1087,7 @@ class GameState:
                 }
             )
         return {
-            "ttsmod_view": SNAPSHOT_VERSION,
+            "ttsmod_view": SNAPSHOT_FORMAT,
             "game": GAME_ID,
             "player": player,
             "mode": self.mode,
@@ -1089,7 +1116,7 @@ class GameState:
             return None if p is None else {"owner": p[0], "humour": p[1]}
 
         return {
-            "ttsmod_snapshot": SNAPSHOT_VERSION,
+            "ttsmod_snapshot": SNAPSHOT_FORMAT,
             "game": GAME_ID,
             "mode": self.mode,
             "phase": self.phase.value,
@@ -1130,13 +1157,13 @@ class GameState:
 
     @classmethod
     def from_snapshot(cls, data: FourHumoursData, snapshot: Any) -> "GameState":
-        """Rebuild a state from :meth:`to_snapshot` JSON or from what the mod read off the table.
-
-        Optional keys (``rng``, ``turn``, ``passed_this_round``, ``round_starter``, ``last_actor``, ``pending``, ``goal_queue``,
-        ``scene_discard``, ``resolved_parties``, ``round_end_reason``, ``termination``) take safe defaults; an
-        absent ``rng`` is derived from the snapshot's content, so the same snapshot always gives the same
-        result.  Raises :class:`SnapshotError` naming the path of the first problem, e.g.
-        ``players[1].hand[2]: "bile" is not a humour``.
+        """Rebuild a state from :meth:`to_snapshot` JSON or from what the mod read off the table, once the
+        contract (:func:`bridge.rules.contract.prepare_snapshot`) has checked its envelope and filled in the
+        engine-written keys the mod may leave out (``rng`` and those of :func:`snapshot_defaults`): each of them
+        must be there. Of the table's own keys, ``phase``, ``round``, ``first_player``, ``active_player``,
+        ``consecutive_passes``, the piles, cards, goals and boards may be left out (a game not begun: placement,
+        round 1, seat 0, nothing on the table). Raises :class:`SnapshotError` naming the path of the first
+        problem, e.g. ``players[1].hand[2]: "bile" is not a humour``.
         """
         return _read_snapshot(cls(data), snapshot)
 
@@ -1271,6 +1298,81 @@ def new_game(
     return state
 
 # ---------------------------------------------------------------------------------------------------------------
+# The engine's bookkeeping a snapshot may leave out: the contract (bridge.rules.contract.prepare_snapshot) fills
+# each missing key in from snapshot_defaults before from_snapshot reads it. A default is what the rest of the
+# table says where it can say it, else "none of it yet". It reads the snapshot as it came, unchecked: whatever
+# is malformed gets the "none yet" value here and is refused by name when the snapshot is read.
+
+def snapshot_defaults(data: FourHumoursData) -> dict[str, Callable[[Mapping[str, Any]], Any]]:
+    """The keys :meth:`GameState.to_snapshot` writes that a snapshot may leave out (or send as ``null``), each
+    with its value derived from the snapshot, in the order the contract derives them (a later one may read an
+    earlier one): the table in docs/games/four-humours/protocol.md."""
+    row = tuple(party.id for party in sorted(data.parties, key=lambda party: party.order))
+
+    def resolved_parties(snap: Mapping[str, Any]) -> list[str]:
+        """Every tile starts in the row (FH-2) and each goal marker resolves the front one (FH-8.1): the
+        resolved tiles are the row's tiles no longer in it, in row order."""
+        parties = snap.get("parties")
+        in_row = {entry.get("party") for entry in parties if isinstance(entry, dict)} \
+            if isinstance(parties, list) else set()
+        return [party for party in row if party not in in_row]
+
+    return {
+        "turn": lambda snap: 0,
+        "last_actor": _default_last_actor,
+        "round_starter": _default_round_starter,
+        "passed_this_round": _default_passed_this_round,
+        "round_end_reason": lambda snap: None,
+        "termination": lambda snap: None,
+        "scene_discard": lambda snap: [],
+        "resolved_parties": resolved_parties,
+        "pending": lambda snap: [],
+        "goal_queue": lambda snap: [],
+    }
+
+
+def _whole(value: Any) -> int | None:
+    return value if type(value) is int else None
+
+
+def _seat_count(snap: Mapping[str, Any]) -> int:
+    players = snap.get("players")
+    return len(players) if isinstance(players, list) else 0
+
+
+def _active_seat(snap: Mapping[str, Any]) -> int | None:
+    """The active seat as :func:`_read_turn_order` reads it (the first player's when left out)."""
+    return _whole(snap.get("active_player", snap.get("first_player", 0)))
+
+
+def _default_last_actor(snap: Mapping[str, Any]) -> int | None:
+    """In placement, once a turn was taken this round, the seat before the active one (every turn passes the
+    table on to the next seat); else none is known."""
+    seats, active = _seat_count(snap), _active_seat(snap)
+    if snap.get("phase", "placement") == "placement" and seats and _whole(snap.get("turn")) and active is not None:
+        return (active - 1) % seats
+    return None
+
+
+def _default_round_starter(snap: Mapping[str, Any]) -> int | None:
+    """The seat that took the round's first turn: one seat on from the last actor, less a seat for every turn
+    taken; the active seat while no turn was taken."""
+    seats, turn, last = _seat_count(snap), _whole(snap.get("turn")), _whole(snap.get("last_actor"))
+    if seats and turn and last is not None:
+        return (last + 1 - turn) % seats
+    return _active_seat(snap)
+
+
+def _default_passed_this_round(snap: Mapping[str, Any]) -> list[int]:
+    """The seats of the passes in a row that end the turns so far (the last actor's and the seats' before it):
+    each passed this round. A pass before the last placement is not on the table."""
+    seats, passes, last = _seat_count(snap), _whole(snap.get("consecutive_passes")), _whole(snap.get("last_actor"))
+    if not seats or not passes or passes < 0 or last is None:
+        return []
+    return sorted({(last - i) % seats for i in range(min(passes, seats))})
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # Reading a snapshot. Each reader fills one part of the state and names the JSON path of any problem
 # (bridge.rules.reader.At.snapshot); they run in order, later ones relying on what earlier ones read (the
 # seat count, the mode, the cards on the table).
@@ -1299,11 +1401,9 @@ def _read_snapshot(state: GameState, snapshot: Any) -> GameState:
 
 
 def _read_setup(state: GameState, snap: dict[str, Any]) -> None:
-    """The game, its mode and its phase."""
+    """The mode and the phase (the contract has checked the envelope: the game, the format, a mode)."""
     info = state.data.info
-    if snap.get("game", GAME_ID) != GAME_ID:
-        raise _ROOT.sub("game").error(f"this engine plays {GAME_ID!r}, not {snap.get('game')!r}")
-    mode = snap.get("mode", "kingdom")
+    mode = snap.get("mode")
     if mode not in MODES or mode not in info.modes:
         raise _ROOT.sub("mode").error(f"must be one of {', '.join(info.modes)}")
     state.mode = mode
@@ -1361,25 +1461,25 @@ def _read_turn_order(state: GameState, snap: dict[str, Any], players: int) -> No
     """Who started, who acts, who starts the round, who acted last, and the passes."""
     state.first_player = _seat(_ROOT.sub("first_player"), snap.get("first_player", 0), players)
     state.active = _seat(_ROOT.sub("active_player"), snap.get("active_player", state.first_player), players)
-    state.round_starter = _seat(_ROOT.sub("round_starter"), snap.get("round_starter", state.active), players)
-    last = r.absent_as_none(snap.get("last_actor"))
+    state.round_starter = _seat(_ROOT.sub("round_starter"), _engine_key(snap, "round_starter"), players)
+    last = r.absent_as_none(_engine_key(snap, "last_actor"))
     state.last_actor = None if last is None else _seat(_ROOT.sub("last_actor"), last, players)
     state.passes = r.json_integer(_ROOT.sub("consecutive_passes"), snap.get("consecutive_passes", 0), 0, players)
     passed_at = _ROOT.sub("passed_this_round")
     state.passed_this_round = {
         _seat(passed_at.sub(i), seat, players)
-        for i, seat in enumerate(r.json_list(passed_at, snap.get("passed_this_round", [])))
+        for i, seat in enumerate(r.json_list(passed_at, _engine_key(snap, "passed_this_round")))
     }
 
 
 def _read_progress(state: GameState, snap: dict[str, Any]) -> None:
     """The round and turn numbers, why the round ended and why the game did."""
     state.round_no = r.json_integer(_ROOT.sub("round"), snap.get("round", 1), 0)
-    state.turn_no = r.json_integer(_ROOT.sub("turn"), snap.get("turn", 0), 0)
-    state.round_end_reason = r.absent_as_none(snap.get("round_end_reason"))
+    state.turn_no = r.json_integer(_ROOT.sub("turn"), _engine_key(snap, "turn"), 0)
+    state.round_end_reason = r.absent_as_none(_engine_key(snap, "round_end_reason"))
     if state.round_end_reason is not None and not isinstance(state.round_end_reason, str):
         raise _ROOT.sub("round_end_reason").error("must be a string")
-    termination = r.absent_as_none(snap.get("termination"))
+    termination = r.absent_as_none(_engine_key(snap, "termination"))
     try:
         state.termination = Termination(termination) if termination else None
     except ValueError:
@@ -1412,7 +1512,8 @@ def _read_scene_piles(state: GameState, snap: dict[str, Any], seen_cards: set[st
         at = _ROOT.sub(key)
         scene_by_id = state.data.scene_by_id
         cards = []
-        for i, card in enumerate(r.json_list(at, snap.get(key, []))):
+        pile = snap.get(key, []) if key == "scene_deck" else _engine_key(snap, key)
+        for i, card in enumerate(r.json_list(at, pile)):
             if type(card) is str and card in scene_by_id and card not in seen_cards:  # the usual case, no At
                 seen_cards.add(card)
                 cards.append(card)
@@ -1439,7 +1540,7 @@ def _read_parties(state: GameState, snap: dict[str, Any], players: int) -> None:
         state.party_slots[party] = _read_slots(at.sub(i), entry, party_by_id[party].slots, players)
     state.resolved_parties = []
     at = _ROOT.sub("resolved_parties")
-    for i, party in enumerate(r.json_list(at, snap.get("resolved_parties", []))):
+    for i, party in enumerate(r.json_list(at, _engine_key(snap, "resolved_parties"))):
         if (isinstance(party, (dict, list)) or party not in party_by_id or party in state.party_slots
                 or party in state.resolved_parties):
             raise at.sub(i).error(f"{json.dumps(party, ensure_ascii=False)} is not a resolved party")
@@ -1512,7 +1613,7 @@ def _read_pending(state: GameState, snap: dict[str, Any], players: int) -> None:
     """Revealed potions on their way to a board, with where each may go."""
     state.pending = []
     at = _ROOT.sub("pending")
-    for i, value in enumerate(r.json_list(at, snap.get("pending", []))):
+    for i, value in enumerate(r.json_list(at, _engine_key(snap, "pending"))):
         entry_at = at.sub(i)
         entry = r.json_object(entry_at, value)
         owner, humour = _potion(entry_at, entry, players) or (0, "")
@@ -1537,7 +1638,7 @@ def _read_goal_queue(state: GameState, snap: dict[str, Any], players: int) -> No
     """Goal completions found but not yet marked, in order."""
     state.goal_queue = []
     at = _ROOT.sub("goal_queue")
-    for i, value in enumerate(r.json_list(at, snap.get("goal_queue", []))):
+    for i, value in enumerate(r.json_list(at, _engine_key(snap, "goal_queue"))):
         entry = r.json_object(at.sub(i), value)
         seat = _seat(at.sub(i).sub("player"), entry.get("player"), players)
         goal = entry.get("goal")
@@ -1547,12 +1648,8 @@ def _read_goal_queue(state: GameState, snap: dict[str, Any], players: int) -> No
 
 
 def _read_rng(state: GameState, snap: dict[str, Any]) -> None:
-    """The random source; without one, a seed derived from the snapshot's content (same snapshot, same game)."""
-    rng = r.absent_as_none(snap.get("rng"))
-    if rng is None:
-        digest = hashlib.sha256(json.dumps(snap, sort_keys=True, ensure_ascii=False).encode()).digest()
-        state.rng = SeededRandom(int.from_bytes(digest[:8], "big"))
-        return
+    """The random source (the contract seeds a snapshot sent without one from its content)."""
+    rng = _engine_key(snap, "rng")
     try:
         state.rng = SeededRandom.from_text(rng)
     except (TypeError, ValueError):
@@ -1579,6 +1676,15 @@ def _check_potion_count(state: GameState) -> None:
             found = ", ".join(f"{h} {c}" for h, c in zip(HUMOURS, counts[seat]))
             want = ", ".join(f"{h} {c}" for h, c in zip(HUMOURS, expected))
             raise _ROOT.sub("players").sub(seat).error(f"potions on the table are {found}; a player owns {want}")
+
+
+def _engine_key(snap: dict[str, Any], key: str) -> Any:
+    """The value of a key the engine writes for itself: a snapshot the mod sent without it has it from the
+    contract (``rng``, :func:`snapshot_defaults`)."""
+    if key not in snap:
+        raise _ROOT.sub(key).error("is missing (bridge.rules.contract.prepare_snapshot fills in the keys the "
+                                   "engine writes for itself)")
+    return snap[key]
 
 
 def _humour(at: r.At, value: Any) -> str:

@@ -43,13 +43,13 @@ def test_the_four_humours_engine_takes_a_float_snapshot_and_still_refuses_a_frac
 
 def test_real_four_humours_end_round_through_the_bridge(kit):
     from bridge.games import default_registry
-    from bridge.rules.four_humours.service import handle_request
+    from bridge.rules.four_humours import FOUR_HUMOURS
     from bridge.rules.four_humours.state import new_game
     from bridge.catalog import load_game
 
     data = load_game("four-humours")
     body = {"snapshot": new_game(data, 3, seed=11).to_snapshot(), "choices": [], "force": True}
-    expected = json.loads(json.dumps(handle_request(data, "end_round", body)))
+    expected = json.loads(json.dumps(FOUR_HUMOURS.handle(data, "end_round", body)))
 
     async def scenario():
         tts, bridge = await kit.start_pair(default_registry())
@@ -94,13 +94,13 @@ def test_replay_command_exit_codes(tmp_path, monkeypatch):
     from bridge.rules.four_humours.state import new_game
     from tools.cli import cli
     from bridge.catalog import load_game
-    from bridge.rules.four_humours.service import handle_request
+    from bridge.rules.four_humours import FOUR_HUMOURS
 
     data = load_game("four-humours")
     snapshot = new_game(data, 3, seed=4).to_snapshot()
     body = {"snapshot": snapshot, "choices": [], "force": True}
     request = {"ttsmod": 1, "id": 1, "type": "end_round", "game": "four-humours", "body": body}
-    ruling = {"ttsmod": 1, "re": 1, "type": "end_round", "ok": True, "body": handle_request(data, "end_round", body)}
+    ruling = {"ttsmod": 1, "re": 1, "type": "end_round", "ok": True, "body": FOUR_HUMOURS.handle(data, "end_round", body)}
     good = tmp_path / "good.jsonl"
     _write_journal(good, [(request, json.loads(json.dumps(ruling)))])
     result = CliRunner().invoke(cli, ["replay", str(good)])

@@ -4,7 +4,7 @@
 :class:`Game` drives the Four Humours mod as scripted players would: it seats them, presses Setup, drops potions on slots, clicks Pass, drops a potion
 the ruling waits for on a cell — and after every round compares the table with the engine's own state
 (:meth:`Game.check_round`): the snapshot the mod sent with ``end_round`` must be what lies on the table, and the
-table after the ruling must be what :func:`resolve_round` makes of that snapshot and the same choices.
+table after the ruling must be what the engine's ``end_round`` makes of that snapshot and the same choices.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Any, Callable
 
 from bridge.rules.four_humours.actions import Choose, Pass, Place
 from bridge.rules.four_humours.records import HUMOURS
-from bridge.rules.four_humours.service import resolve_round
+from bridge.rules.contract import prepare_snapshot
+from bridge.rules.four_humours import FOUR_HUMOURS
 from bridge.rules.four_humours.state import GameState, Phase
 from tests.e2e.four_humours.tableview import (
     bag_of, boards, goal_cards, party_tiles, physical, read_table, scene_cards, snaps,
@@ -77,7 +78,11 @@ class Game(LiveGame):
 
     def state(self) -> GameState:
         """The engine's view of the table as it lies (placement phase)."""
-        return GameState.from_snapshot(self.data, self.read())
+        return self.state_of(self.read())
+
+    def state_of(self, snapshot: dict) -> GameState:
+        """The state a request on ``snapshot`` is answered from (the contract fills in what the mod leaves out)."""
+        return GameState.from_snapshot(self.data, prepare_snapshot(FOUR_HUMOURS, self.data, snapshot))
 
     # ------------------------------------------------------------------ running the clock
     def _requests(self, kind: str) -> list[dict]:
@@ -251,16 +256,16 @@ class Game(LiveGame):
             # FH-4.3 on the table's own draws: the engine's trial said nobody could place, the hands drawn on the
             # table say otherwise; the engine refuses to end the round and play goes on with the next player
             assert "round is not over" in reply["error"]["message"], reply
-            state = GameState.from_snapshot(self.data, start)
+            state = self.state_of(start)
             assert state.round_over_reason() is None
             assert self.to_play == self.colours[(state.last_actor + 1) % len(self.colours)]
             return
-        ruling = resolve_round(self.data, start, self.choices)
+        ruling = FOUR_HUMOURS.handle(self.data, "end_round", {"snapshot": start, "choices": self.choices})
         assert ruling["complete"]
         assert reply["body"] == ruling, "the bridge's ruling is not the engine's"
         sent = self._requests("end_round")[-1]["body"]
         assert sent["choices"] == self.choices and sent["snapshot"] == start
-        state = GameState.from_snapshot(self.data, start)
+        state = self.state_of(start)
         state.end_round(state.round_over_reason())
         for choice in self.choices:
             state.apply(Choose(choice["player"], choice["cell"]))

@@ -115,7 +115,7 @@ def read_table(table: Table, colours: list[str], *, mode: str = "kingdom", fiefs
     deck = [c.memo_json()["card"] for c in decks[0].contents] if decks else []
     turn = table.turns.get("turn_color")
     return {
-        "game": "four-humours", "mode": mode, "players": players, "scenes": scenes, "parties": parties,
+        "ttsmod_snapshot": 1, "game": "four-humours", "mode": mode, "players": players, "scenes": scenes, "parties": parties,
         "resolved_parties": resolved, "goals": goals, "boards": board_json, "scene_deck": deck,
         "active_player": seat_of.get(turn, 0),
     }

@@ -1,7 +1,9 @@
 """Fixtures for the Four Humours engine tests: the sample data, extra test cards, and a table builder.
 
 ``table(...)`` writes a snapshot the way the mod would read it off the table: it places the potions you name
-and puts every other potion of each player in that player's bag, so the 20-potion accounting holds.
+and puts every other potion of each player in that player's bag, so the 20-potion accounting holds. Like the
+mod's, it leaves out the bookkeeping the engine writes for itself (``rng``, ``pending``, …): ``ask`` sends it
+through the one contract, as the bridge does, and ``read`` makes the state the contract would answer from.
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from bridge.rules.four_humours.records import (
     Step,
 )
 from bridge.catalog import load_game
+from bridge.rules.contract import prepare_snapshot
+from bridge.rules.four_humours.game import FOUR_HUMOURS
+from bridge.rules.four_humours.state import GameState
 
 SHORT = {"C": "choleric", "S": "sanguine", "M": "melancholic", "F": "phlegmatic"}
 
@@ -238,3 +243,19 @@ def on_slots(card: SceneCard, spec: str) -> list[tuple[int, str] | None]:
         else:
             raise AssertionError(f"no free slot on {card.id} takes {potion}")
     return result
+
+
+def ask(data: FourHumoursData, request_type: str, body: Any) -> dict[str, Any]:
+    """The answer to one request, as the bridge and ``ttsmod adjudicate`` give it (bridge/rules/contract.py)."""
+    return FOUR_HUMOURS.handle(data, request_type, body)
+
+
+def end_round(data: FourHumoursData, snap: dict[str, Any], choices: list[dict[str, Any]] = (),  # type: ignore[assignment]
+              *, force: bool = False) -> dict[str, Any]:
+    """The ``end_round`` ruling of the table ``snap`` with the cells chosen so far."""
+    return ask(data, "end_round", {"snapshot": snap, "choices": list(choices), "force": force})
+
+
+def read(data: FourHumoursData, snap: dict[str, Any]) -> GameState:
+    """The state a request on ``snap`` is answered from: the contract fills in what the snapshot leaves out."""
+    return GameState.from_snapshot(data, prepare_snapshot(FOUR_HUMOURS, data, snap))

@@ -1,4 +1,5 @@
-"""Reading a table snapshot: every refusal is a SnapshotError naming the JSON path, never a crash."""
+"""Reading a table snapshot: every refusal is a SnapshotError naming the JSON path, never a crash — the envelope
+refused by the contract (bridge/rules/contract.py), the rest by the engine's reader."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any, Callable
 import pytest
 
 from bridge.rules.errors import SnapshotError
-from bridge.rules.four_humours import GameState, new_game
+from bridge.rules.four_humours import FOUR_HUMOURS, GameState, new_game
 
 Mutation = Callable[[dict[str, Any]], None]
 
@@ -34,7 +35,9 @@ CASES: dict[str, tuple[Mutation, str]] = {
     "active seat": (_set("active_player", value=3), "active_player: must be between 0 and 2"),
     "round": (_set("round", value=-1), "round: must be ≥ 0"),
     "phase": (_set("phase", value="lunch"), "phase: must be placement, resolution or ended"),
-    "game": (_set("game", value="chess"), "game: this engine plays 'four-humours', not 'chess'"),
+    "game": (_set("game", value="chess"), 'game: "chess" is another game\'s snapshot: this request is for '
+                                          "four-humours"),
+    "mode": (_set("mode", value="duel"), 'mode: "duel" is not a mode of four-humours (kingdom, fief)'),
     "players": (_set("players", value={}), "players: must be a list"),
     "deck card": (_set("scene_deck", 0, value="nowhere"), 'scene_deck[0]: "nowhere" is not a known card'),
     "a list as a deck card": (_set("scene_deck", 0, value=[1]), "scene_deck[0]: [1] is not a known card"),
@@ -44,7 +47,8 @@ CASES: dict[str, tuple[Mutation, str]] = {
                    "scenes[0].slots[0].owner: must be between 0 and 2"),
     "rng": (_set("rng", value="not hex"), "rng: must be 16 hex digits"),
     "boards": (_set("boards", value={"atlantis": {}}), "boards.atlantis: is not a board of this game"),
-    "root": (lambda snap: snap.clear() or snap.update({"x": 1}) or None, "players: must be a list"),
+    "root": (lambda snap: [snap.pop(key) for key in list(snap)[3:]] and snap.update({"x": 1}),
+             "players: must be a list"),
 }
 
 
@@ -54,8 +58,18 @@ def test_a_bad_snapshot_names_the_path_of_the_problem(sample, case):
     snap = fresh(sample)
     mutate(snap)
     with pytest.raises(SnapshotError) as info:
-        GameState.from_snapshot(sample, json.loads(json.dumps(snap)))
+        FOUR_HUMOURS.handle(sample, "score", {"snapshot": json.loads(json.dumps(snap))})
     assert str(info.value) == message
+
+
+def test_the_engine_reads_only_a_snapshot_the_contract_has_completed(sample):
+    """``from_snapshot`` itself takes no default for what the engine writes: the contract fills it in."""
+    snap = fresh(sample)
+    del snap["rng"]
+    with pytest.raises(SnapshotError) as info:
+        GameState.from_snapshot(sample, snap)
+    assert info.value.path == "rng" and "is missing" in str(info.value)
+    assert FOUR_HUMOURS.handle(sample, "score", {"snapshot": snap})["round"] == 1
 
 
 def test_a_snapshot_that_is_not_an_object_is_refused(sample):

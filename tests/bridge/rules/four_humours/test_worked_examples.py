@@ -10,11 +10,10 @@ import dataclasses
 import pytest
 
 from bridge.rules.errors import IllegalAction
-from bridge.rules.four_humours import GameState, Pass, Place, Redraw, Target, Termination
-from bridge.rules.four_humours.events import CardResolved, GoalMarked, PotionPlaced, RoundEnded
-from bridge.rules.four_humours.service import resolve_round, score
+from bridge.rules.four_humours import Pass, Place, Redraw, Target, Termination
+from bridge.rules.four_humours.events import CardResolved, PotionPlaced, RoundEnded
 
-from .conftest import MILL_FAIR, S0_CARD, WOLVES_T3, on_slots, table
+from .conftest import MILL_FAIR, S0_CARD, WOLVES_T3, ask, end_round, on_slots, read, table
 
 P1, P2, P3, P4 = 0, 1, 2, 3
 
@@ -39,7 +38,7 @@ def returned(ruling: dict) -> list[tuple[int, str]]:
 def round_end(data, card, spec, **kw) -> dict:
     """Resolve a round in which everyone passed with ``spec`` on ``card``."""
     snap = table(data, scenes={card.id: on_slots(card, spec)}, passes=4, **kw)
-    return resolve_round(data, snap)
+    return end_round(data, snap)
 
 
 def test_fh_e1_lone_choleric_wins_and_goes_to_the_scene_cell(data):
@@ -62,7 +61,7 @@ def test_fh_e2_two_cholerics_discarded_two_sanguines_share_the_win(data):
 
 def test_fh_e3_lone_melancholic_sneaks_then_phlegmatics_win(data):
     snap = table(data, scenes={"mill-fair": on_slots(MILL_FAIR, "P1:C P2:C P3:S P4:M P1:F P2:F")}, passes=4)
-    first = resolve_round(data, snap)
+    first = end_round(data, snap)
     result = scene(first, "mill-fair")
     assert sorted(owners(result["discards"])) == [(P1, "choleric"), (P2, "choleric"), (P3, "sanguine")]
     assert owners(result["sneakers"]) == [(P4, "melancholic")]
@@ -72,7 +71,7 @@ def test_fh_e3_lone_melancholic_sneaks_then_phlegmatics_win(data):
     assert awaiting["owner"] == P4 and awaiting["reason"] == "sneak"
     assert set(awaiting["cells"]) == set(data.kingdom.neighbours["mill"])
     assert first["complete"] is False
-    second = resolve_round(data, snap, [{"player": P4, "cell": "orchard"}])
+    second = end_round(data, snap, [{"player": P4, "cell": "orchard"}])
     assert second["complete"] is True
     assert (P4, "melancholic", "orchard") in landed(second)
 
@@ -93,7 +92,7 @@ def test_fh_e5_exactly_two_melancholics_of_one_player_both_win(data):
 
 def test_fh_e6_per_card_list_lone_sanguine_sneaks_lone_phlegmatic_wins(data):
     snap = table(data, scenes={"mill-s0": on_slots(S0_CARD, "P1:S P2:F")}, passes=4)
-    ruling = resolve_round(data, snap)
+    ruling = end_round(data, snap)
     result = scene(ruling, "mill-s0")
     assert [(s["index"], s["outcome"]) for s in result["steps"]] == [(2, "sneak"), (3, "win")]
     assert landed(ruling) == [(P2, "phlegmatic", "mill")]
@@ -109,14 +108,14 @@ def test_fh_e7_per_card_list_lone_choleric_wins(data):
 
 def test_fh_e8_animal_scene_winners_choose_a_cell_of_its_zone(data):
     snap = table(data, scenes={"wolves-t3": on_slots(WOLVES_T3, "P2:F P3:F")}, passes=4)
-    ruling = resolve_round(data, snap)
+    ruling = end_round(data, snap)
     assert ruling["awaiting"]["owner"] == P2
     assert ruling["awaiting"]["cells"] == list(data.kingdom.cells_of_tile["T3"])
-    done = resolve_round(data, snap, [{"player": P2, "cell": "market"}, {"player": P3, "cell": "castle"}])
+    done = end_round(data, snap, [{"player": P2, "cell": "market"}, {"player": P3, "cell": "castle"}])
     assert landed(done) == [(P2, "phlegmatic", "market"), (P3, "phlegmatic", "castle")]
 
     anywhere = dataclasses.replace(data, rules=dataclasses.replace(data.rules, animal_scope="any"))
-    ruling = resolve_round(anywhere, snap)
+    ruling = end_round(anywhere, snap)
     assert ruling["awaiting"]["cells"] == list(data.kingdom.cell_ids)
 
 
@@ -134,7 +133,7 @@ def test_fh_e9_two_full_scenes_end_the_round_at_once_and_all_four_resolve(data):
         hands={P2: ["phlegmatic"], P3: ["choleric", "sanguine"], P4: ["choleric", "sanguine"]},
         active=P2,
     )
-    state = GameState.from_snapshot(data, snap)
+    state = read(data, snap)
     events = state.apply(Place(P2, "phlegmatic", Target("scene", "orchard", 2)))
     assert [e.reason for e in events if isinstance(e, RoundEnded)] == ["two_scenes_full"]
     resolved = [e.card for e in events if isinstance(e, CardResolved) and e.card_kind == "scene"]
@@ -144,13 +143,13 @@ def test_fh_e9_two_full_scenes_end_the_round_at_once_and_all_four_resolve(data):
 
 def test_fh_e10_partly_filled_card_with_a_lone_choleric(data):
     snap = table(data, scenes={"granary": [None, None, (P4, "choleric"), None]}, passes=4)
-    ruling = resolve_round(data, snap)
+    ruling = end_round(data, snap)
     assert landed(ruling) == [(P4, "choleric", "granary")]
 
 
 def test_fh_e11_a_noble_takes_no_melancholic(data):
     snap = table(data, scenes={"mill": []}, hands={P1: ["melancholic", "choleric"]})
-    state = GameState.from_snapshot(data, snap)
+    state = read(data, snap)
     with pytest.raises(IllegalAction) as excinfo:
         state.apply(Place(P1, "melancholic", Target("scene", "mill", 2)))  # slot 2 of Mill is a noble
     assert excinfo.value.reason == "wrong_humour"
@@ -167,7 +166,7 @@ def test_fh_e12_party_limit_one_each_with_three_or_more_two_with_two(data, playe
         parties={party: [(P1, "choleric"), None, None]},
         hands={P1: ["phlegmatic"]},
     )
-    state = GameState.from_snapshot(data, snap)
+    state = read(data, snap)
     second = Place(P1, "phlegmatic", Target("party", party, 1))
     if allowed:
         state.apply(second)
@@ -180,12 +179,12 @@ def test_fh_e12_party_limit_one_each_with_three_or_more_two_with_two(data, playe
 def test_fh_e13_four_consecutive_passes_end_the_round_a_placement_restarts_the_count(data):
     hands = {seat: ["sanguine", "phlegmatic"] for seat in range(4)}
     snap = table(data, scenes={"mill": [], "orchard": []}, hands=hands, active=P2)
-    state = GameState.from_snapshot(data, snap)
+    state = read(data, snap)
     for seat in (P2, P3, P4):
         assert not any(isinstance(e, RoundEnded) for e in state.apply(Pass(seat)))
     assert [e.reason for e in state.apply(Pass(P1)) if isinstance(e, RoundEnded)] == ["all_passed"]
 
-    state = GameState.from_snapshot(data, snap)
+    state = read(data, snap)
     state.apply(Pass(P2))
     state.apply(Place(P3, "sanguine", Target("scene", "mill", 0)))
     for seat in (P4, P1, P2):
@@ -203,7 +202,7 @@ def test_fh_e14_each_goal_marker_resolves_the_next_party_and_completions_chain(d
         goals=goals,
         passes=4,
     )
-    first = resolve_round(data, snap)
+    first = end_round(data, snap)
     assert first["goals_marked"] == [
         {"player": P1, "goal": "any-potion"},
         {"player": P3, "goal": "any-potion"},
@@ -212,7 +211,7 @@ def test_fh_e14_each_goal_marker_resolves_the_next_party_and_completions_chain(d
     # The lone choleric of P2 wins the Knights' Feast and lands where P2 chooses: any kingdom cell.
     assert first["awaiting"]["owner"] == P2 and first["awaiting"]["cells"] == list(data.kingdom.cell_ids)
 
-    second = resolve_round(data, snap, [{"player": P2, "cell": "orchard"}])
+    second = end_round(data, snap, [{"player": P2, "cell": "orchard"}])
     assert second["goals_marked"] == [
         {"player": P1, "goal": "any-potion"},
         {"player": P3, "goal": "any-potion"},
@@ -240,13 +239,13 @@ def test_fh_e15_a_party_resolves_even_when_not_full(data):
         goals=["any-potion", "two-stack", "six-tiles", "bridge-pairs"],
         passes=4,
     )
-    ruling = resolve_round(data, snap)
+    ruling = end_round(data, snap)
     party = ruling["parties"][0]
     assert party["card"] == "royal-ball"
     assert owners(party["winners"]) == [(P3, "choleric")]
     assert sorted(owners(party["discards"])) == [(P1, "sanguine"), (P2, "sanguine")]
     assert ruling["awaiting"]["owner"] == P3 and len(ruling["awaiting"]["cells"]) == len(data.kingdom.cells)
-    done = resolve_round(data, snap, [{"player": P3, "cell": "tower"}])
+    done = end_round(data, snap, [{"player": P3, "cell": "tower"}])
     assert (P3, "choleric", "tower") in landed(done)
     # The tile is gone: it was the last one, so the game is over.
     assert done["game_over"]["termination"] == "parties_resolved"
@@ -264,17 +263,17 @@ def test_fh_e16_ties_on_goals_broken_by_potions_placed_then_cholerics(data):
         phase="ended",
         termination="scene_deck_exhausted",
     )
-    outcome = GameState.from_snapshot(data, snap).outcome()
+    outcome = read(data, snap).outcome()
     assert outcome.winners == (P2,)
     p1_line, p2_line = outcome.standings[P1], outcome.standings[P2]
     assert (p1_line.goals, p1_line.placed, p1_line.by_humour[0]) == (3, 9, 2)
     assert (p2_line.goals, p2_line.placed, p2_line.by_humour[0]) == (3, 9, 3)
-    assert score(data, snap)["leaders"] == [P2]
+    assert ask(data, "score", {"snapshot": snap})["leaders"] == [P2]
 
 
 def test_fh_e17_four_identical_potions_may_be_redrawn(data):
     snap = table(data, scenes={"mill": []}, hands={P1: ["choleric"] * 4, P2: ["choleric", "sanguine"]}, active=P2)
-    state = GameState.from_snapshot(data, snap)
+    state = read(data, snap)
     assert Redraw(P1) in state.legal_actions()  # at any moment, not only on P1's turn
     assert Redraw(P2) not in state.legal_actions()
     state.apply(Redraw(P1))
@@ -287,26 +286,26 @@ def test_fh_e17_four_identical_potions_may_be_redrawn(data):
 def test_fh_e18_a_player_who_cannot_refill_to_four_ends_the_game(data):
     goals = ["six-tiles", "bridge-pairs", "road-network", "local-lord"]
     snap = table(data, scenes={"mill": []}, goals=goals, bag_limit={P3: 3}, passes=4, round_no=5)
-    ruling = resolve_round(data, snap)
+    ruling = end_round(data, snap)
     assert ruling["next_round"] is None
     assert ruling["game_over"]["termination"] == Termination.POTIONS_EXHAUSTED.value
 
 
 def test_fh_e19_fewer_than_four_scene_cards_left_ends_the_game(data):
     snap = table(data, scenes={"mill": []}, deck=["abbey", "castle", "tower"], passes=4)
-    ruling = resolve_round(data, snap)
+    ruling = end_round(data, snap)
     assert ruling["game_over"]["termination"] == "scene_deck_exhausted"
     assert ruling["next_round"] is None
 
 
 def test_fh_e20_a_sneaker_goes_along_a_path_or_over_a_bridge(data):
     snap = table(data, scenes={"bridgeford": [None, None, (P4, "melancholic")]}, passes=4)
-    ruling = resolve_round(data, snap)
+    ruling = end_round(data, snap)
     assert ruling["awaiting"]["owner"] == P4
     assert sorted(ruling["awaiting"]["cells"]) == ["abbey", "mill"]
     with pytest.raises(IllegalAction):
-        resolve_round(data, snap, [{"player": P4, "cell": "castle"}])
-    assert landed(resolve_round(data, snap, [{"player": P4, "cell": "abbey"}])) == [(P4, "melancholic", "abbey")]
+        end_round(data, snap, [{"player": P4, "cell": "castle"}])
+    assert landed(end_round(data, snap, [{"player": P4, "cell": "abbey"}])) == [(P4, "melancholic", "abbey")]
 
 
 def test_fh_e21_the_sixth_tile_completes_the_goal_at_the_next_check(data):
@@ -318,9 +317,9 @@ def test_fh_e21_the_sixth_tile_completes_the_goal_at_the_next_check(data):
         goals=["six-tiles", "bridge-pairs", "road-network", "local-lord"],
         passes=4,
     )
-    before = GameState.from_snapshot(data, snap)
+    before = read(data, snap)
     assert before.marks["six-tiles"] == []
-    ruling = resolve_round(data, snap)
+    ruling = end_round(data, snap)
     assert landed(ruling) == [(P2, "phlegmatic", "harbour")]
     assert {"player": P2, "goal": "six-tiles"} in ruling["goals_marked"]
 
@@ -330,10 +329,10 @@ def test_fh_e22_fief_winner_goes_to_a_cell_of_its_citizen_type(data):
     minstrel_cells = [c.id for c in fief.cells if c.citizen == "minstrel"]
     slots = [(P2, "sanguine"), None, (P1, "sanguine"), None, None, None, None]  # P1 on the minstrel
     snap = table(data, mode="fief", scenes={"mill-fair": slots}, passes=4)
-    ruling = resolve_round(data, snap)
+    ruling = end_round(data, snap)
     if len(minstrel_cells) > 1:
         assert ruling["awaiting"]["owner"] == P1 and ruling["awaiting"]["cells"] == minstrel_cells
-        ruling = resolve_round(data, snap, [{"player": P1, "cell": minstrel_cells[-1]}])
+        ruling = end_round(data, snap, [{"player": P1, "cell": minstrel_cells[-1]}])
     p1_moves = [m for m in ruling["moves"] if m["event"] == "potion_moved" and m["owner"] == P1]
     assert len(p1_moves) == 1
     assert p1_moves[0]["board"] == fief.id and p1_moves[0]["cell"] in minstrel_cells
@@ -344,7 +343,7 @@ def test_amb_fh_09_alternative_each_player_passing_once_ends_the_round(data):
     hands = {seat: ["sanguine", "phlegmatic"] for seat in range(4)}
     snap = table(each_once, scenes={"mill": [], "orchard": []}, hands=hands)
     for rules, ends_on_last_pass in ((each_once, True), (data, False)):
-        state = GameState.from_snapshot(rules, snap)
+        state = read(rules, snap)
         for seat in (P1, P2, P3):
             state.apply(Pass(seat))
         state.apply(Place(P4, "sanguine", Target("scene", "mill", 0)))

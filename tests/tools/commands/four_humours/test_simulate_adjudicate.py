@@ -78,9 +78,13 @@ def test_adjudicate_bad_input_is_one_line_and_exit_2(tmp_path):
     path.write_text("{not json", encoding="utf-8")
     result = run("adjudicate", "four-humours", str(path))
     assert result.exit_code == 2 and "not JSON" in result.output and "Traceback" not in result.output
-    path.write_text(json.dumps({"players": [{"hand": ["bile"]}]}), encoding="utf-8")
+    envelope = {"ttsmod_snapshot": 1, "game": "four-humours", "mode": "kingdom"}
+    path.write_text(json.dumps({**envelope, "players": [{"hand": ["bile"]}, {}]}), encoding="utf-8")
     result = run("adjudicate", "four-humours", str(path))
-    assert result.exit_code == 2 and "players" in result.output
+    assert result.exit_code == 2 and 'players[0].hand[0]: "bile" is not a humour' in result.output
+    path.write_text(json.dumps({**envelope, "game": "fifteen-days"}), encoding="utf-8")
+    result = run("adjudicate", "four-humours", str(path))
+    assert result.exit_code == 2 and "game: \"fifteen-days\" is another game's snapshot" in result.output
 
 
 def test_simulate_plays_the_games_first_mode_by_default_and_refuses_an_unknown_one():
@@ -116,9 +120,25 @@ def test_adjudicate_answers_another_request_type_of_the_game():
     assert json.loads(legal.output)["legal"] is True
 
 
+def test_adjudicate_deals_a_table_and_applies_text_form_actions(tmp_path):
+    body = tmp_path / "setup.json"
+    body.write_text(json.dumps({"players": 2, "seed": 7}), encoding="utf-8")
+    dealt = run("adjudicate", "four-humours", str(body), "--type", "setup")
+    assert dealt.exit_code == 0, dealt.output
+    table = json.loads(dealt.output)
+    assert table["snapshot"] == new_game(load_game("four-humours"), 2, seed=7).to_snapshot()
+    seat = table["next"]["player"]
+    applied = run("adjudicate", "four-humours", "-", "--type", "apply",
+                  input=json.dumps({"snapshot": table["snapshot"], "actions": [f"pass {seat}"]}))
+    assert applied.exit_code == 0, applied.output
+    ruling = json.loads(applied.output)
+    assert ruling["events"] == [{"event": "passed", "player": seat}] and ruling["next_player"] == 1 - seat
+
+
 def test_adjudicate_refuses_a_request_type_or_a_choice_it_cannot_read():
     snap = json.dumps(new_game(load_game("four-humours"), 2, seed=2).to_snapshot())
     result = run("adjudicate", "four-humours", "-", "--type", "teleport", input=snap)
-    assert result.exit_code == 2 and "four-humours answers end_round, legal, score" in result.output
+    assert result.exit_code == 2 and "four-humours answers end_round, setup, legal, apply, score, bot_move" \
+        in result.output
     result = run("adjudicate", "four-humours", "-", "--choice", "harbour", input=snap)
     assert result.exit_code == 2 and "'harbour' is not PLAYER:ANSWER" in result.output

@@ -1,4 +1,4 @@
-"""The ``bot_move`` request of Four Humours (bridge/rules/four_humours/service.py): the table as the mod sends it
+"""The ``bot_move`` request of Four Humours (bridge/rules/four_humours/game.py): the table as the mod sends it
 (plus the choices so far while a ruling waits for a cell), a level and a seed in; the seat to move, its colour and
 the action its bot takes out — an action ``legal`` (or ``end_round``, for a choice) then accepts. The example of
 docs/games/four-humours/protocol.md's bot section is answered here too."""
@@ -14,7 +14,6 @@ from bridge.catalog import load_game
 from bridge.rules.errors import IllegalAction, InvalidAction
 from bridge.rules.four_humours.actions import Action
 from bridge.rules.four_humours.game import FOUR_HUMOURS
-from bridge.rules.four_humours.service import REQUEST_TYPES, handle_request
 from bridge.rules.four_humours.state import GameState, new_game
 from tests.test_docs_json import named_examples
 
@@ -28,55 +27,45 @@ def data():
     return load_game("four-humours")
 
 
-def as_lua_sends_it(value):
-    """The snapshot as the mod writes it: Lua's false for every JSON null, through JSON."""
-    if value is None:
-        return False
-    if isinstance(value, dict):
-        return {k: as_lua_sends_it(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [as_lua_sends_it(v) for v in value]
-    return value
-
-
 def table(state: GameState) -> dict:
-    return as_lua_sends_it(json.loads(json.dumps(state.to_snapshot())))
+    """The snapshot as the mod writes it: Lua's false for every JSON null (no id or humour contains "null")."""
+    return json.loads(json.dumps(state.to_snapshot()).replace("null", "false"))
 
 
-def test_bot_move_is_a_request_type_of_the_game():
-    assert "bot_move" in REQUEST_TYPES and "bot_move" in FOUR_HUMOURS.request_types
+def ask(data, request_type: str, body: dict) -> dict:
+    return FOUR_HUMOURS.handle(data, request_type, body)
 
 
 @pytest.mark.parametrize("level", ["random", "easy"])
 def test_the_bots_move_is_for_the_active_seat_and_legal_accepts_it(data, level):
     snapshot = table(new_game(data, 3, seed=5, colours=("White", "Red", "Green")))
-    reply = handle_request(data, "bot_move", {"snapshot": snapshot, "level": level, "seed": 2})
+    reply = ask(data, "bot_move", {"snapshot": snapshot, "level": level, "seed": 2})
     assert set(reply) == {"player", "level", "action", "seat"}
     assert reply["player"] == snapshot["active_player"] and reply["level"] == level
     assert reply["seat"] == snapshot["players"][reply["player"]]["colour"]
     assert reply["action"]["player"] == reply["player"]
-    assert handle_request(data, "legal", {"snapshot": snapshot, "action": reply["action"]})["legal"] is True
+    assert ask(data, "legal", {"snapshot": snapshot, "action": reply["action"]})["legal"] is True
 
 
 def test_the_same_table_and_seed_give_the_same_move_and_seeds_vary_it(data):
     snapshot = table(new_game(data, 2, seed=3))
     body = {"snapshot": snapshot, "level": "random", "seed": 11}
-    assert handle_request(data, "bot_move", body) == handle_request(data, "bot_move", json.loads(json.dumps(body)))
-    moves = {json.dumps(handle_request(data, "bot_move", {**body, "seed": s})["action"], sort_keys=True)
+    assert ask(data, "bot_move", body) == ask(data, "bot_move", json.loads(json.dumps(body)))
+    moves = {json.dumps(ask(data, "bot_move", {**body, "seed": s})["action"], sort_keys=True)
              for s in range(10)}
     assert len(moves) > 1
 
 
 def test_a_ruling_waiting_for_a_cell_is_decided_by_the_owners_bot_and_end_round_takes_the_choice(data):
     snapshot = json.loads(DECISION.read_text(encoding="utf-8"))
-    ruling = handle_request(data, "end_round", {"snapshot": snapshot, "choices": []})
+    ruling = ask(data, "end_round", {"snapshot": snapshot, "choices": []})
     awaiting = ruling["awaiting"]
     assert awaiting is not None
-    reply = handle_request(data, "bot_move", {"snapshot": snapshot, "choices": [], "level": "easy", "seed": 4})
+    reply = ask(data, "bot_move", {"snapshot": snapshot, "choices": [], "level": "easy", "seed": 4})
     assert reply["player"] == awaiting["owner"]
     action = reply["action"]
     assert action["action"] == "choose" and action["cell"] in awaiting["cells"]
-    again = handle_request(data, "end_round", {"snapshot": snapshot,
+    again = ask(data, "end_round", {"snapshot": snapshot,
                                                "choices": [{"player": action["player"], "cell": action["cell"]}]})
     assert again["awaiting"] != awaiting or again["complete"]
 
@@ -92,22 +81,22 @@ def test_random_bots_play_a_whole_two_player_game_through_the_requests(data, mod
         if state.is_over():
             break
         snapshot = table(state)
-        reply = handle_request(data, "bot_move", {"snapshot": snapshot, "level": "random", "seed": decision})
-        assert handle_request(data, "legal", {"snapshot": snapshot, "action": reply["action"]})["legal"] is True
+        reply = ask(data, "bot_move", {"snapshot": snapshot, "level": "random", "seed": decision})
+        assert ask(data, "legal", {"snapshot": snapshot, "action": reply["action"]})["legal"] is True
         kinds.add(reply["action"]["action"])
         state.apply(Action.from_json(reply["action"]))
     else:
         raise AssertionError("the game did not end")
     assert {"place", "pass", "choose"} <= kinds, kinds
     with pytest.raises((InvalidAction, IllegalAction)):
-        handle_request(data, "bot_move", {"snapshot": table(state), "level": "random", "seed": 0})
+        ask(data, "bot_move", {"snapshot": table(state), "level": "random", "seed": 0})
 
 
 def test_a_round_over_in_placement_waits_for_end_round_not_for_a_bot(data):
     example = named_examples(DOC)["snapshot"]
     over = dict(example, passed_this_round=[0, 1], consecutive_passes=2, last_actor=1, active_player=0)
     with pytest.raises(InvalidAction, match="waits for end_round"):
-        handle_request(data, "bot_move", {"snapshot": over, "level": "easy", "seed": 0})
+        ask(data, "bot_move", {"snapshot": over, "level": "easy", "seed": 0})
 
 
 @pytest.mark.parametrize("body, words", [
@@ -118,7 +107,7 @@ def test_a_round_over_in_placement_waits_for_end_round_not_for_a_bot(data):
 def test_a_bad_bot_move_is_refused_in_one_sentence(data, body, words):
     snapshot = named_examples(DOC)["snapshot"]
     with pytest.raises(InvalidAction, match=words):
-        handle_request(data, "bot_move", {"snapshot": snapshot, **body})
+        ask(data, "bot_move", {"snapshot": snapshot, **body})
 
 
 def test_the_documented_bot_move_example_is_answered_as_documented(data):
@@ -126,4 +115,4 @@ def test_the_documented_bot_move_example_is_answered_as_documented(data):
     request = dict(examples["bot_move request"])
     assert request["snapshot"] == "S"
     request["snapshot"] = examples["snapshot"]
-    assert handle_request(data, "bot_move", request) == examples["bot_move reply"]
+    assert ask(data, "bot_move", request) == examples["bot_move reply"]

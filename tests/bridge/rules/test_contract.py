@@ -40,6 +40,7 @@ from bridge.rules.contract import snapshot_defaults
 from bridge.rules.errors import RulesError, SnapshotError
 from bridge.rules.playout import chooser_for
 from tests.bridge.rules.test_conformance import game_sources   # the games every conformance suite plays
+from tests.luajson import as_lua
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -205,29 +206,15 @@ def droppable(snapshot: dict[str, Any], defaults) -> set[str]:
     return out
 
 
-def lua_written(value: Any, *, drop: set[str], seed: int) -> Any:
-    """``value`` as TTS's ``JSON.encode`` may write it: every integer a float, every empty object ``[]``, the keys
-    of every object in another order; and the snapshot without the keys of ``drop``."""
+def lua_written(body: dict[str, Any], *, drop: set[str], seed: int) -> dict[str, Any]:
+    """A request body as TTS's ``JSON.encode`` may write it (:func:`tests.luajson.as_lua`): every integer a float,
+    every empty object ``[]``, every ``null`` of the snapshot ``false``, every object's keys in another order; and
+    the snapshot without the keys of ``drop``."""
     chooser = chooser_for(seed)
-
-    def lua(item: Any, top_snapshot: bool = False) -> Any:
-        if isinstance(item, bool) or item is None or isinstance(item, str):
-            return item
-        if isinstance(item, int):
-            return float(item)
-        if isinstance(item, list):
-            return [lua(x) for x in item]
-        if isinstance(item, dict):
-            if not item:
-                return []
-            keys = [k for k in item if not (top_snapshot and k in drop)]
-            chooser.shuffle(keys)
-            return {k: lua(item[k]) for k in keys}
-        return item
-
-    keys = list(value)
+    keys = list(body)
     chooser.shuffle(keys)
-    return {k: lua(value[k], top_snapshot=k == "snapshot") for k in keys}
+    return {key: as_lua(body[key], nulls=key == "snapshot", chooser=chooser, drop=drop if key == "snapshot" else ())
+            for key in keys}
 
 
 def assert_plain_json(value: Any, what: str) -> None:

@@ -15,23 +15,13 @@ from bridge.rules.fifteen_days.actions import Action
 from bridge.rules.fifteen_days.game import FIFTEEN_DAYS
 from bridge.rules.fifteen_days.state import GameState
 from tests.test_docs_json import named_examples
+from tests.luajson import as_lua
 
 DOC = Path(__file__).resolve().parents[4] / "docs" / "games" / "fifteen-days" / "protocol.md"
 
 
-def as_lua_sends_it(value):
-    """The snapshot as the mod writes it: Lua's false for every JSON null (Lua cannot hold null), through JSON."""
-    if value is None:
-        return False
-    if isinstance(value, dict):
-        return {k: as_lua_sends_it(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [as_lua_sends_it(v) for v in value]
-    return value
-
-
 def dealt(fd_data, players=2, seed=7):
-    return as_lua_sends_it(json.loads(json.dumps(FIFTEEN_DAYS.handle(fd_data, "setup",
+    return as_lua(json.loads(json.dumps(FIFTEEN_DAYS.handle(fd_data, "setup",
                                                                      {"players": players, "seed": seed})["snapshot"])))
 
 
@@ -70,7 +60,7 @@ def test_random_bots_play_a_whole_game_through_the_requests(fd_data):
         kinds.add(reply["action"]["action"])
         ruled = FIFTEEN_DAYS.handle(fd_data, "legal", {"snapshot": snapshot, "action": reply["action"]})
         assert ruled["legal"] is True, (decision, reply, ruled)
-        snapshot = as_lua_sends_it(json.loads(json.dumps(ruled["snapshot"])))
+        snapshot = as_lua(json.loads(json.dumps(ruled["snapshot"])))
         if ruled["game_over"] is not None:
             break
     else:
@@ -83,7 +73,7 @@ def test_random_bots_play_a_whole_game_through_the_requests(fd_data):
 def test_the_bot_does_not_see_what_its_seat_cannot(fd_data):
     """Two tables its seat cannot tell apart (the other hand and the draw piles dealt anew) sent as requests: the
     same move (every level is checked on the engine's states by tests/bridge/bots/test_bots.py)."""
-    state = GameState.from_snapshot(fd_data, dealt(fd_data, seed=4))
+    state = GameState.from_snapshot(fd_data, FIFTEEN_DAYS.handle(fd_data, "setup", {"players": 2, "seed": 4})["snapshot"])
     seat = state.to_move()
     other = FIFTEEN_DAYS.redeal_hidden(state, seat, seed=99)
     assert other.to_snapshot() != state.to_snapshot()
@@ -117,6 +107,6 @@ def test_the_documented_bot_move_example_is_answered_as_documented(fd_data):
     request, reply = examples["bot_move request"], examples["bot_move reply"]
     table = FIFTEEN_DAYS.handle(fd_data, "setup", examples["setup request"])["snapshot"]
     assert request["snapshot"] == "S"
-    answer = FIFTEEN_DAYS.handle(fd_data, "bot_move", {**request, "snapshot": as_lua_sends_it(table)})
+    answer = FIFTEEN_DAYS.handle(fd_data, "bot_move", {**request, "snapshot": as_lua(table)})
     assert answer == reply
     assert Action.from_json(reply["action"]).to_json() == reply["action"]

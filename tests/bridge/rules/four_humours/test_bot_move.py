@@ -16,6 +16,7 @@ from bridge.rules.four_humours.actions import Action
 from bridge.rules.four_humours.game import FOUR_HUMOURS
 from bridge.rules.four_humours.state import GameState, new_game
 from tests.test_docs_json import named_examples
+from tests.luajson import as_lua
 
 REPO = Path(__file__).resolve().parents[4]
 DOC = REPO / "docs" / "games" / "four-humours" / "protocol.md"
@@ -28,8 +29,8 @@ def data():
 
 
 def table(state: GameState) -> dict:
-    """The snapshot as the mod writes it: Lua's false for every JSON null (no id or humour contains "null")."""
-    return json.loads(json.dumps(state.to_snapshot()).replace("null", "false"))
+    """The snapshot as the mod writes it (Lua's false for every JSON null, numbers as floats)."""
+    return as_lua(state.to_snapshot())
 
 
 def ask(data, request_type: str, body: dict) -> dict:

@@ -11,6 +11,7 @@ from bridge.rules.kill_the_unicorns import KILL_THE_UNICORNS
 from bridge.rules.kill_the_unicorns.actions import Action
 from bridge.rules.kill_the_unicorns.state import GameState
 from bridge.rules.random import SeededRandom
+from tests.luajson import as_lua
 
 
 def handle_request(data, request_type: str, body) -> dict:
@@ -30,23 +31,12 @@ def _tables_by_decision(data, seed: int = 4) -> dict[str, dict]:
     return found
 
 
-def _as_lua_sends(value):
-    """The snapshot as the mod writes it: Lua cannot hold null, so every null comes as false."""
-    if value is None:
-        return False
-    if isinstance(value, dict):
-        return {k: _as_lua_sends(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_as_lua_sends(v) for v in value]
-    return value
-
-
 @pytest.mark.parametrize("level", ["random", "easy"])
 def test_a_bot_answers_every_decision_with_a_move_the_table_accepts(ku_data, level):
     tables = _tables_by_decision(ku_data)
     assert set(tables) == {"place_trick", "open", "join", "power", "choose_trick", "market"}, set(tables)
     for decision, snapshot in tables.items():
-        sent = _as_lua_sends(snapshot)
+        sent = as_lua(snapshot)
         reply = handle_request(ku_data, "bot_move", {"snapshot": sent, "level": level, "seed": 11})
         pending = snapshot["pending"]
         # the seat that owes the decision, not the holder of the first-player token

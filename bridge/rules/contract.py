@@ -21,7 +21,9 @@ snapshot copied from a journal or a TTS log gets the same answer from either (do
    * ``score`` ``{"snapshot"}`` → the game's score panel (``game.score(data, state)``);
    * ``bot_move`` ``{"snapshot", "level", "seed"?}`` → ``{"player", "level", "action"}``.
 
-   A *ruling* is ``{"events", "snapshot", "next", "game_over", **game.ruling_extras(state, events)}`` and
+   A *ruling* is ``{"events", "snapshot", "next", "game_over", "complete": true,
+   **game.ruling_extras(state, events)}`` (the actions are done, so the ruling is complete: any further choice is
+   the next action) and
    ``next`` is ``{"player", "legal": [every legal action as JSON], **game.next_extras(state)}``. An action is its
    JSON object or its text form (``"pass 1"``) wherever one is taken.
 
@@ -227,7 +229,9 @@ def next_decision(game: Any, state: Any) -> dict[str, Any]:
 
 def ruling(game: Any, state: Any, events: Sequence[Any]) -> dict[str, Any]:
     """The ruling after ``events``: them as JSON, the table after them, ``next``, the outcome once the game is
-    over (else ``null``), and the game's own fields (``game.ruling_extras(state, events)``)."""
+    over (else ``null``), ``complete`` (true: the mod's stepper finishes a ruling only when it says so, and a
+    choice the rules ask for next is the next action), and the game's own fields
+    (``game.ruling_extras(state, events)``)."""
     outcome = state.outcome()
     extras = getattr(game, "ruling_extras", None)
     return {
@@ -235,6 +239,7 @@ def ruling(game: Any, state: Any, events: Sequence[Any]) -> dict[str, Any]:
         "snapshot": state.to_snapshot(),
         "next": next_decision(game, state),
         "game_over": outcome.to_json() if outcome is not None else None,
+        "complete": True,
         **(extras(state, events) if extras is not None else {}),
     }
 

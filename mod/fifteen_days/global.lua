@@ -628,8 +628,8 @@ local function finish_ruling(reply)
 end
 
 local function apply_ruling(reply)
-    -- a 15 Days ruling is whole: every decision is a request of its own (lib.stepper finishes complete ones)
-    reply.complete = true
+    -- the bridge's ruling says "complete": true (every decision is a request of its own; lib.stepper finishes
+    -- complete ones)
     ledger.ruling = reply
     stepper.run(reply, handlers, ledger, function() return ledger.ruling ~= nil end, finish_ruling(reply))
 end

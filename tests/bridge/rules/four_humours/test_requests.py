@@ -85,7 +85,7 @@ def test_score_reports_standings_and_leaders(sample):
         ("score", {"snapshot": {"players": []}}, SnapshotError, "ttsmod_snapshot: is missing"),
         ("score", {"snapshot": {"ttsmod_snapshot": 1, "game": "four-humours", "mode": "kingdom", "players": "x"}},
          SnapshotError, "players: must be a list"),
-        ("end_round", {"snapshot": {"ttsmod_snapshot": 1, "game": "fifteen-days", "mode": "kingdom"}},
+        ("end_round", {"snapshot": {"ttsmod_snapshot": 1, "game": "another-game", "mode": "kingdom"}},
          SnapshotError, "another game's snapshot"),
     ],
 )

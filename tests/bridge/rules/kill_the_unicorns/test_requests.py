@@ -53,8 +53,8 @@ def test_every_snapshot_starts_with_the_envelope_and_reads_back_exactly(ku_data)
 
 def test_another_games_snapshot_or_a_snapshot_without_the_envelope_is_refused(ku_data):
     snapshot = request(ku_data, "setup", {"players": 3, "seed": 7})["snapshot"]
-    with pytest.raises(SnapshotError, match="^game: \"four-humours\" is another game's"):
-        request(ku_data, "score", {"snapshot": dict(snapshot, game="four-humours")})
+    with pytest.raises(SnapshotError, match="^game: \"another-game\" is another game's"):
+        request(ku_data, "score", {"snapshot": dict(snapshot, game="another-game")})
     for key in ("ttsmod_snapshot", "game", "mode"):
         with pytest.raises(SnapshotError, match=f"^{key}: is missing"):
             request(ku_data, "score", {"snapshot": {k: v for k, v in snapshot.items() if k != key}})

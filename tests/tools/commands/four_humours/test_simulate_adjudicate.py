@@ -82,9 +82,9 @@ def test_adjudicate_bad_input_is_one_line_and_exit_2(tmp_path):
     path.write_text(json.dumps({**envelope, "players": [{"hand": ["bile"]}, {}]}), encoding="utf-8")
     result = run("adjudicate", "four-humours", str(path))
     assert result.exit_code == 2 and 'players[0].hand[0]: "bile" is not a humour' in result.output
-    path.write_text(json.dumps({**envelope, "game": "fifteen-days"}), encoding="utf-8")
+    path.write_text(json.dumps({**envelope, "game": "another-game"}), encoding="utf-8")
     result = run("adjudicate", "four-humours", str(path))
-    assert result.exit_code == 2 and "game: \"fifteen-days\" is another game's snapshot" in result.output
+    assert result.exit_code == 2 and "game: \"another-game\" is another game's snapshot" in result.output
 
 
 def test_simulate_plays_the_games_first_mode_by_default_and_refuses_an_unknown_one():

@@ -13,7 +13,7 @@ from bridge.rules.errors import SnapshotError
 from bridge.rules.fifteen_days.actions import Feather
 from bridge.rules.fifteen_days.game import FIFTEEN_DAYS
 from bridge.rules.fifteen_days.state import END_NOT_YET, GameState, new_game
-from tests.bridge.rules.fifteen_days.test_bot_move_request import as_lua_sends_it
+from tests.luajson import as_lua
 from tests.bridge.rules.fifteen_days.test_rule_flags import with_rules
 from tests.bridge.rules.test_contract import lua_written
 
@@ -100,7 +100,7 @@ def test_lua_empty_tables_for_the_animals_and_the_end_mean_none_owned_and_no_tri
 
 def test_whole_floats_false_for_null_and_shuffled_keys_are_read_as_the_engine_wrote_them(fd_data):
     snapshot = new_game(fd_data, 2, seed=1).to_snapshot()
-    written = json.loads(json.dumps(lua_written({"snapshot": as_lua_sends_it(snapshot)}, drop=set(), seed=3)))
+    written = json.loads(json.dumps(lua_written({"snapshot": as_lua(snapshot)}, drop=set(), seed=3)))
     written = written["snapshot"]
     assert written["players"][0]["feathers"] == 1.0 and written["pending"] is False
     assert list(written) != list(snapshot)

@@ -52,7 +52,10 @@ def adjudicate(game: str, snapshot, request_type: str | None, choices: tuple[str
     try:
         answer_json = engine.handle(loaded.data, request_type, body)
     except RulesError as exc:
-        raise InputError(f"{name}: {exc}") from None
+        hint = ""
+        if request_type != "setup" and "snapshot" not in body and "setup" in engine.request_types:
+            hint = f" ({request_type} takes a table; a body for a new table is answered with --type setup)"
+        raise InputError(f"{name}: {exc}{hint}") from None
     click.echo(json.dumps(answer_json, ensure_ascii=False, indent=2))
 
 

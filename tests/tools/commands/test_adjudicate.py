@@ -83,3 +83,9 @@ def test_another_games_snapshot_is_refused_naming_the_key(tmp_path, game):
     assert code == 2 and 'game: "another-game" is another game\'s snapshot' in out and "Traceback" not in out
     code, out = adjudicate(tmp_path, game, {**snapshot, "ttsmod_snapshot": 2}, "--type", "score")
     assert code == 2 and "ttsmod_snapshot: format 2 is not one this ttsmod reads" in out
+
+
+def test_a_new_tables_body_sent_to_a_type_that_takes_a_table_is_pointed_to_setup(tmp_path, game):
+    others = [kind for kind in game.engine.request_types if kind != "setup"]
+    code, out = adjudicate(tmp_path, game, {"players": game.meta.min_players, "seed": 7}, "--type", others[0])
+    assert code == 2 and "snapshot: is missing" in out and "--type setup" in out and "Traceback" not in out

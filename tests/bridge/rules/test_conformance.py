@@ -1,6 +1,7 @@
 """What every game on the shared interface must do, checked on random legal playouts of each registered game.
 
-Games: every built-in game (:func:`bridge.catalog.builtin_games`) and every game folder in ``GAME_FOLDERS``.
+Games: every built-in game (:func:`bridge.catalog.builtin_games`) and every game folder of ``tests/games/``
+(``GAME_FOLDERS``).
 For each mode, at the smallest and largest player count, from several seeds:
 
 - a playout ends, with an outcome whose winners are seats of the game;
@@ -27,8 +28,10 @@ from bridge.catalog import LoadedGame, builtin_games, load
 from bridge.rules.game import Game, GameState, quiet_apply, trusted_apply
 from bridge.rules.playout import chooser_for, play_random_game
 
-GAME_FOLDERS: list[Path] = [Path(__file__).resolve().parents[2] / "games" / "pebble_race"]
-"""Game folders outside ``assets/`` that must conform too: the tests' own toy game (tests/games/pebble_race/)."""
+GAME_FOLDERS: list[Path] = sorted(folder for folder in (Path(__file__).resolve().parents[2] / "games").iterdir()
+                                  if (folder / "game.toml").is_file())
+"""Game folders outside ``assets/`` that must conform too: every game the tests keep in ``tests/games/`` (a game
+folder there conforms by being there, as a built-in one does by being in ``assets/``)."""
 
 SEEDS = (1, 2, 3)
 REDEAL_EVERY = 7        # actions between two hidden-information checks: enough states, a short run

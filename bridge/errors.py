@@ -6,36 +6,11 @@ below the CLI prints or exits.
 
 from __future__ import annotations
 
+# The base and the data error are the rules engines' own (their parsers raise DataError and bridge/rules/
+# imports nothing outside itself); they are re-exported here, where the rest of ttsmod catches them.
+from bridge.rules.errors import DataError, TtsmodError
 
-class TtsmodError(Exception):
-    """Base of the errors ttsmod reports to a user as one line (never a traceback)."""
-
-    exit_code = 1
-
-
-class DataError(TtsmodError, ValueError):
-    """Bad input data: names the file, the entry and the field.
-
-    ``str(error)`` reads like ``scenes.toml: scene "mill": slots[2].humours: "bile" is not a humour``.
-    """
-
-    exit_code = 2
-
-    def __init__(self, file: str, entry: str | None, field: str | None, message: str) -> None:
-        self.file = file
-        self.entry = entry
-        self.field = field
-        self.message = message
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        parts = [self.file]
-        if self.entry:
-            parts.append(self.entry)
-        if self.field:
-            parts.append(self.field)
-        parts.append(self.message)
-        return ": ".join(parts)
+__all__ = ["DataError", "InputError", "TtsmodError"]
 
 
 class InputError(TtsmodError, ValueError):

@@ -1,6 +1,42 @@
-"""Narrow exceptions of the rules engines (python-chess style: each a ``ValueError``)."""
+"""Narrow exceptions of the rules engines (python-chess style: each a ``ValueError``).
+
+:class:`DataError` (bad game data, raised by the engines' parsers through :mod:`bridge.rules.reader`) and its
+base :class:`TtsmodError` live here, not in :mod:`bridge.errors`, because ``bridge/rules/`` imports nothing outside
+itself; :mod:`bridge.errors` imports them from here, so there is one class of each, whichever name is used.
+"""
 
 from __future__ import annotations
+
+
+class TtsmodError(Exception):
+    """Base of the errors ttsmod reports to a user as one line (never a traceback), exiting with ``exit_code``."""
+
+    exit_code = 1
+
+
+class DataError(TtsmodError, ValueError):
+    """Bad input data: names the file, the entry and the field (exit status 2).
+
+    ``str(error)`` reads like ``scenes.toml: scene "mill": slots[2].humours: "bile" is not a humour``.
+    """
+
+    exit_code = 2
+
+    def __init__(self, file: str, entry: str | None, field: str | None, message: str) -> None:
+        self.file = file
+        self.entry = entry
+        self.field = field
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        parts = [self.file]
+        if self.entry:
+            parts.append(self.entry)
+        if self.field:
+            parts.append(self.field)
+        parts.append(self.message)
+        return ": ".join(parts)
 
 
 class RulesError(ValueError):

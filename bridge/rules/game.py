@@ -297,7 +297,7 @@ class Game(Protocol):
 
     def parse(self, documents: Mapping[str, Any]) -> Any:
         """TOML documents by file name (every :attr:`GameMeta.data_files`) → the game's records; errors name
-        file, entry and field (:class:`bridge.errors.DataError`)."""
+        file, entry and field (:class:`bridge.rules.errors.DataError`)."""
 
     def meta(self, data: Any) -> GameMeta: ...
 

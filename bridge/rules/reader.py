@@ -5,7 +5,7 @@ Game data (TOML documents) and table snapshots (JSON from the mod) are read the 
 readers below (:func:`table`, :func:`integer`, :func:`choice`, …) return the value or raise ``at.error(...)``.
 
 Where the place points decides the error: :meth:`At.data` (file, entry, field) raises
-:class:`bridge.errors.DataError` — ``scenes.toml: scene "mill": slots[2].humours: "bile" is not a humour`` —
+:class:`bridge.rules.errors.DataError` — ``scenes.toml: scene "mill": slots[2].humours: "bile" is not a humour`` —
 and :meth:`At.snapshot` (a path) raises :class:`bridge.rules.errors.SnapshotError` —
 ``players[0].bag.choleric: must be an integer``. Pure: no I/O.
 """
@@ -18,8 +18,7 @@ import re
 from dataclasses import fields
 from typing import Any, Callable, Container
 
-from bridge.errors import DataError
-from bridge.rules.errors import SnapshotError
+from bridge.rules.errors import DataError, SnapshotError
 
 MAX_ID_LENGTH = 64
 """Longest id (of a card, tile, cell, goal, …): ids become file names (``art/<id>.png``) and save keys."""
@@ -69,7 +68,7 @@ class At:
 
     @classmethod
     def data(cls, file: str, entry: str | None = None, field: str | None = None) -> "At":
-        """A place in a game data file: errors are :class:`~bridge.errors.DataError`."""
+        """A place in a game data file: errors are :class:`~bridge.rules.errors.DataError`."""
         return cls(file, entry, field, _data_error)
 
     @classmethod

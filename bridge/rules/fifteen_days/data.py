@@ -1,7 +1,7 @@
 """15 Days game data: parsed TOML documents → validated, frozen records (:class:`FifteenDaysData`).
 
 Pure: :func:`parse_fifteen_days` reads no files (:mod:`bridge.catalog` reads them). Every problem with the data
-raises :class:`bridge.errors.DataError` naming the file, the entry and the field, e.g.::
+raises :class:`bridge.rules.errors.DataError` naming the file, the entry and the field, e.g.::
 
     cards.toml: card "summer-3-1": back: "spring" is not a back season (summer, autumn, winter)
 

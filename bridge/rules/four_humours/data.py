@@ -1,7 +1,7 @@
 """Four Humours game data: parsed TOML documents → validated, frozen records (:class:`FourHumoursData`).
 
 Pure: :func:`parse_four_humours` reads no files (:mod:`bridge.catalog` reads them). Every problem with the data
-raises :class:`bridge.errors.DataError` naming the file, the entry and the field, e.g.::
+raises :class:`bridge.rules.errors.DataError` naming the file, the entry and the field, e.g.::
 
     scenes.toml: scene "mill": slots[2].humours: "bile" is not a humour
 
@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from bridge.errors import DataError
+from bridge.rules.errors import DataError
 from bridge.rules.four_humours.records import (
     COUNT_OPS,
     EDGE_KINDS,

@@ -1,7 +1,7 @@
 """Kill the Unicorns game data: parsed TOML documents → validated, frozen records (:class:`KillTheUnicornsData`).
 
 Pure: :func:`parse_kill_the_unicorns` reads no files (:mod:`bridge.catalog` does). Every problem raises
-:class:`bridge.errors.DataError` naming the file, the entry and the field, e.g.::
+:class:`bridge.rules.errors.DataError` naming the file, the entry and the field, e.g.::
 
     cards.toml: trick "decoy": effect.type: "vanish" is not an effect type (hunt_sum_delta, …)
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.errors import DataError
-from bridge.rules.errors import SnapshotError
+import bridge.errors
+from bridge.rules.errors import DataError, SnapshotError
 from bridge.rules.reader import At
 
 
@@ -23,6 +23,14 @@ def test_data_places_raise_data_errors_and_snapshot_places_snapshot_errors():
     assert str(error) == 'scenes.toml: scene "mill": slots[2]: a nun has no such humour'
     error = At.snapshot().sub("players").sub(0).sub("bag").error("must be a table")
     assert isinstance(error, SnapshotError) and "players[0].bag" in str(error)
+
+
+
+def test_the_data_error_of_the_rules_is_the_one_the_cli_reports():
+    """One class under both names: the CLI catches ``bridge.errors.TtsmodError`` and exits with its status."""
+    error = At.data("scenes.toml", 'scene "mill"', "title").error("is empty")
+    assert bridge.errors.DataError is DataError and isinstance(error, bridge.errors.TtsmodError)
+    assert error.exit_code == 2
 
 
 def test_places_are_values():

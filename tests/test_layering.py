@@ -6,7 +6,9 @@
     ``if TYPE_CHECKING:`` blocks are left out: they never run);
 (c) outside a built-in game's own folders no source file names the game: adding or removing a game touches only
     its folders. The game's names and folders come from its ``[game]`` metadata (``bridge.catalog``), so this
-    test names no game itself.
+    test names no game itself;
+(d) no module of ``bridge/rules`` imports a module outside ``bridge.rules`` and the standard library, counting
+    imports inside functions (the engines are pure: no files, sockets, click, Pillow, nor the rest of the bridge).
 
 Each failure lists every offending file and line.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -226,6 +229,64 @@ def test_the_import_graph_sees_imports_inside_functions_and_finds_a_cycle(tmp_pa
     assert edges == {"a": {"b": 1}, "b": {"a": 2}, "c": {}, "d": {"c": 1}}
     assert find_cycles(edges) == [["a", "b", "a"]]
     assert find_cycles({"x": {"y": 1}, "y": {"z": 1}, "z": {"x": 1}}) == [["x", "y", "z", "x"]]
+
+
+RULES_PACKAGE = "bridge.rules"
+
+
+def _in_package(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def imports_leaving_the_rules(modules: dict[str, Path]) -> list[str]:
+    """``path:line: imports <module>`` for every import, in a module of :data:`RULES_PACKAGE`, of a module that is
+    neither in that package nor in the standard library (``sys.stdlib_module_names``), inside functions too."""
+    offenders = []
+    for name, path in modules.items():
+        if not _in_package(name, RULES_PACKAGE):
+            continue
+        for imp in _imports(name, path):
+            if _in_package(imp.target, RULES_PACKAGE) or imp.target.split(".")[0] in sys.stdlib_module_names:
+                continue
+            offenders.append(f"{_where(modules, name, imp.line)}: imports {imp.target}")
+    return offenders
+
+
+def test_the_rules_import_only_themselves_and_the_standard_library():
+    offenders = imports_leaving_the_rules(project_modules())
+    assert not offenders, (
+        "bridge/rules/ imports only the standard library and bridge.rules (the engines are pure; what they "
+        "need lives in bridge/rules/):\n" + "\n".join(offenders)
+    )
+
+
+def test_the_rules_check_reports_file_and_line(tmp_path, monkeypatch):
+    """The checker itself: imports of the rest of the bridge and of third-party packages are reported, at the top
+    or inside a function, relative or absolute; the standard library and bridge.rules are not; modules outside
+    bridge.rules may import anything."""
+    import tests.test_layering as layering
+
+    files = {
+        "bridge/rules/__init__.py": "",
+        "bridge/rules/reader.py": "import json\nfrom bridge.errors import DataError\n",
+        "bridge/rules/toy/__init__.py": "from ..reader import At\nfrom . import state\n",
+        "bridge/rules/toy/state.py": "from __future__ import annotations\nimport click\n"
+                                     "def move():\n    from bridge.session import Session\n"
+                                     "    from ... import errors\n",
+        "bridge/session.py": "import click\nfrom bridge.rules import reader\n",
+    }
+    monkeypatch.setattr(layering, "REPO_ROOT", tmp_path)
+    modules = {}
+    for relative, text in files.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+        modules[_module_name(tmp_path / relative)] = tmp_path / relative
+    assert imports_leaving_the_rules(modules) == [
+        "bridge/rules/reader.py:2: imports bridge.errors",
+        "bridge/rules/toy/state.py:2: imports click",
+        "bridge/rules/toy/state.py:4: imports bridge.session",
+        "bridge/rules/toy/state.py:5: imports bridge",
+    ]
 
 
 # ------------------------------------------------------------------------------------------------ game names

@@ -14,7 +14,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Sequence
 
-from bridge.bots import BOT_NAMES, make_bot
+from bridge.rules.bots import BOT_NAMES, make_bot
 from bridge.rules.game import Game, own_actions, trusted_apply
 from bridge.rules.playout import MAX_ACTIONS, PlayoutDidNotEnd, game_seeds
 

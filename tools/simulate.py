@@ -12,7 +12,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable, Sequence
 
-from bridge.bots import make_bot
+from bridge.rules.bots import make_bot
 from bridge.rules.game import Game, own_actions, trusted_apply
 from bridge.rules.playout import MAX_ACTIONS, PlayoutDidNotEnd, game_seeds, play_random_game
 
@@ -88,7 +88,7 @@ def simulate(
 ) -> dict[str, Any]:
     """Play ``games`` random games and return the figures as JSON (the keys are described in ``docs/simulate.md``).
 
-    ``mode`` defaults to the game's first mode. ``bots`` (one name per seat, :data:`bridge.bots.BOT_NAMES`) plays
+    ``mode`` defaults to the game's first mode. ``bots`` (one name per seat, :data:`bridge.rules.bots.BOT_NAMES`) plays
     the games with bots instead of at random. ``progress`` is called with the number of games just finished.
     Timing fields are ``seconds`` and ``games_per_second``; every other field is a function of the arguments
     alone.

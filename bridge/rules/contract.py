@@ -324,7 +324,7 @@ def bot_move(game: Any, data: Any, state: Any, body: Mapping[str, Any]) -> dict[
 
     Reply: ``{"player": <the seat to move>, "level": <name>, "action": <the action's JSON form>}``.
     ``InvalidAction`` for an unknown level, a bad seed or a table where nobody is to move."""
-    from bridge.bots import BOT_NAMES, make_bot   # the search code loads only when a bot plays
+    from bridge.rules.bots import BOT_NAMES, make_bot   # the search code loads only when a bot plays
 
     level = body.get("level")
     if level not in BOT_NAMES:

@@ -7,7 +7,7 @@ import os
 
 import click
 
-from bridge.bots import BOT_NAMES
+from bridge.rules.bots import BOT_NAMES
 from bridge.catalog import load
 from bridge.rules.playout import PlayoutDidNotEnd
 from tools.arena import arena as run_arena

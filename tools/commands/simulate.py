@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from bridge.bots import BOT_NAMES
+from bridge.rules.bots import BOT_NAMES
 from bridge.catalog import load
 from tools.simulate import simulate as run_simulation
 

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from bridge.bots import BOT_NAMES
+from bridge.rules.bots import BOT_NAMES
 from bridge.catalog import read_documents, resolve_game
 from bridge.rules.playout import PlayoutDidNotEnd
 

@@ -153,7 +153,7 @@ class Heuristic:
         return best[rng.randbelow(len(best))]
 
     def shortlist(self, state: GameState, legal: Sequence[Any]) -> list[Any]:
-        """The moves worth a search here (:class:`bridge.bots.ismcts.Ismcts` keeps its root to them): the
+        """The moves worth a search here (:class:`bridge.rules.bots.ismcts.Ismcts` keeps its root to them): the
         :data:`SHORTLIST` best placements by the heuristic's value, one per card and humour, with passing and
         redrawing; or the :data:`SHORTLIST` best cells for a winner. Reads what the seat may know only."""
         seat = state.to_move()

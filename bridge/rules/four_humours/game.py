@@ -41,7 +41,7 @@ class FourHumours(GameBase):
     request_types = ("end_round", *SHARED_REQUEST_TYPES)
     refusal_reasons = REFUSAL_REASONS
     search_levels = {"normal": 300, "hard": 1500}
-    """Search iterations a move (:func:`bridge.bots.search_iterations`): more than the shared levels, as a
+    """Search iterations a move (:func:`bridge.rules.bots.search_iterations`): more than the shared levels, as a
     playout's moves are cheap here and the search keeps to the heuristic's shortlist."""
 
     def parse(self, documents: Mapping[str, Any]) -> FourHumoursData:

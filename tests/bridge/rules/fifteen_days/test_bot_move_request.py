@@ -72,7 +72,7 @@ def test_random_bots_play_a_whole_game_through_the_requests(fd_data):
 
 def test_the_bot_does_not_see_what_its_seat_cannot(fd_data):
     """Two tables its seat cannot tell apart (the other hand and the draw piles dealt anew) sent as requests: the
-    same move (every level is checked on the engine's states by tests/bridge/bots/test_bots.py)."""
+    same move (every level is checked on the engine's states by tests/bridge/rules/bots/test_bots.py)."""
     state = GameState.from_snapshot(fd_data, FIFTEEN_DAYS.handle(fd_data, "setup", {"players": 2, "seed": 4})["snapshot"])
     seat = state.to_move()
     other = FIFTEEN_DAYS.redeal_hidden(state, seat, seed=99)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from bridge.bots import LEVELS, make_bot, search_iterations
+from bridge.rules.bots import LEVELS, make_bot, search_iterations
 from bridge.catalog import LoadedGame, builtin_games, load
 from bridge.rules.game import heuristic_policy, own_actions
 

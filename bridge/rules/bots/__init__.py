@@ -8,7 +8,7 @@ name       how it plays
 random     any legal action, all equally likely
 heuristic  the game's own heuristic policy (``Game.heuristic(data)``; random for a game without one)
 easy       the heuristic
-normal     ISMCTS (:mod:`bridge.bots.ismcts`), :data:`LEVELS` ["normal"] iterations a move (or the game's own
+normal     ISMCTS (:mod:`bridge.rules.bots.ismcts`), :data:`LEVELS` ["normal"] iterations a move (or the game's own
            ``search_levels``, :func:`search_iterations`), heuristic playouts
 hard       the same search with :data:`LEVELS` ["hard"] iterations a move (or the game's)
 ========== ===========================================================================================
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from bridge.bots.ismcts import Ismcts
+from bridge.rules.bots.ismcts import Ismcts
 from bridge.rules.game import Game, Policy, heuristic_policy, own_actions, random_policy
 from bridge.rules.random import SeededRandom
 

@@ -69,7 +69,7 @@ class Ismcts:
     """A seat's search: ``choose(state)`` returns the action it plays for ``state.to_move()``.
 
     ``iterations`` bounds the work per move (the level), ``policy`` plays the playouts (the game's heuristic by
-    default through :func:`bridge.bots.make_bot`), ``rng`` is the bot's own stream (it advances with every move).
+    default through :func:`bridge.rules.bots.make_bot`), ``rng`` is the bot's own stream (it advances with every move).
     """
 
     def __init__(self, game: Game, players: int, *, iterations: int, rng: SeededRandom,

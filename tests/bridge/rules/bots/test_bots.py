@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from bridge.bots import BOT_NAMES, make_bot
+from bridge.rules.bots import BOT_NAMES, make_bot
 from bridge.catalog import LoadedGame, builtin_games, load
 from bridge.rules.game import determinize, own_actions
 
-GAME_FOLDERS = [Path(__file__).resolve().parents[2] / "games" / "pebble_race"]
+GAME_FOLDERS = [Path(__file__).resolve().parents[3] / "games" / "pebble_race"]
 SEARCH_ITERATIONS = 12   # enough to build a tree a few levels deep, quick enough for every state checked
 STATES_PER_GAME = 6
 

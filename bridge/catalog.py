@@ -24,7 +24,7 @@ from functools import partial
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
-from bridge import sheets
+from bridge import spreadsheets
 from bridge.errors import DataError
 from bridge.fsio import atomic_write_bytes
 from bridge.paths import assets_dir
@@ -120,18 +120,18 @@ def engine_of(meta: GameMeta, folder: Path | None = None) -> Game:
 
 def load_documents(folder: Path, meta: GameMeta) -> dict[str, Any]:
     """Every data file of the game, parsed: file name → TOML document (lists game.toml's ``[sheets]`` names read
-    from their spreadsheets: :mod:`bridge.sheets`)."""
+    from their spreadsheets: :mod:`bridge.spreadsheets`)."""
     return read_documents(folder, meta)[0]
 
 
 def read_documents(folder: Path, meta: GameMeta, *,
-                   cache: TomlCache | None = None) -> tuple[dict[str, Any], sheets.Origins]:
+                   cache: TomlCache | None = None) -> tuple[dict[str, Any], spreadsheets.Origins]:
     """:func:`load_documents`, and where each record read from a spreadsheet came from. ``cache``: see
     :func:`read_toml`."""
     first = "game.toml"   # parse_game_meta makes every game list it
     read = partial(read_toml, cache=cache) if cache is not None else read_toml
     documents = {first: read(folder, first)}
-    origins = sheets.apply_sheets(folder, first, documents, read, meta.data_files)
+    origins = spreadsheets.apply_sheets(folder, first, documents, read, meta.data_files)
     for name in meta.data_files:
         if name not in documents:
             documents[name] = read(folder, name)

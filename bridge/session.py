@@ -306,7 +306,7 @@ def exec_result(reply: ReturnValue, wrapped: bool, error: ErrorMessage | None = 
 
 Sender = Callable[[ToTTS], Awaitable[None]]
 ErrorLocator = Callable[[str, str], str | None]
-"""``locate(error_text, bundle_text) -> "mod/…/file.lua:12"`` or ``None`` (see ``bridge.errormap``)."""
+"""``locate(error_text, bundle_text) -> "mod/…/file.lua:12"`` or ``None`` (see ``bridge.luaproject.errormap``)."""
 
 
 @dataclass

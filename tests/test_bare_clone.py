@@ -37,7 +37,7 @@ def test_ci_detection():
 def _bare_copy(tmp_path: Path) -> Path:
     """The conftest, the helper, two test files that read ../shared/ and what they read in the repo."""
     clone = tmp_path / "clone"
-    for relative in ("pyproject.toml", "tests/conftest.py", "tests/shared.py", "tests/tools/test_bundle.py",
+    for relative in ("pyproject.toml", "tests/conftest.py", "tests/shared.py", "tests/bridge/luaproject/test_bundle.py",
                      "tests/mod/luasrc.py", "tests/mod/test_sources.py"):
         (clone / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO_ROOT / relative, clone / relative)
@@ -51,7 +51,7 @@ def _pytest(clone: Path, ci: str | None) -> subprocess.CompletedProcess:
     if ci is not None:
         env["CI"] = ci
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "tests/tools/test_bundle.py", "tests/mod/test_sources.py"],
+                           "tests/bridge/luaproject/test_bundle.py", "tests/mod/test_sources.py"],
                           cwd=clone, env=env, capture_output=True, text=True, timeout=120)
 
 

@@ -39,8 +39,8 @@ from bridge import ENVELOPE_VERSION, __version__
 from bridge.catalog import LoadedGame, TomlCache, load, resolve_game
 from bridge.errors import InputError, TtsmodError
 from bridge.fsio import atomic_write_bytes
-from bridge.luabundle import Bundle, bundle, lua_string
-from bridge.xmlinclude import INCLUDE_TAG
+from bridge.luaproject.bundle import Bundle, bundle, lua_string
+from bridge.luaproject.xmlinclude import INCLUDE_TAG
 from bridge.paths import mod_dir
 from bridge.rules.game import GameMeta
 from tools import buildstamp
@@ -163,7 +163,7 @@ def global_bundle(game: LoadedGame, builder: GameBuilder, mode: str) -> tuple[Bu
     ui = folder / "ui.xml"
     xml = ui.read_text(encoding="utf-8").replace("\r\n", "\n") if ui.is_file() else ""
     if INCLUDE_TAG.search(xml):  # <Include src="…"/> as the editor plugins expand it: from <mod>/, then the Lua path
-        from tools.scriptfolder import expand_includes
+        from bridge.luaproject.scriptfolder import expand_includes
 
         xml = expand_includes(xml, [folder, *lua_search_path(game.folder)], str(ui)).replace("\r\n", "\n")
     return result, xml
@@ -287,7 +287,7 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
     :class:`tools.folderlock.FolderBusyError` ("another build is writing this folder") at once.  Errors:
     :class:`bridge.errors.DataError` (bad data, a builder module that cannot be imported), :class:`InputError`
     (bad option, a mode or language the game does not have, missing Global script),
-    :class:`bridge.luabundle.BundleError`.
+    :class:`bridge.luaproject.bundle.BundleError`.
     """
     if fmt not in FORMATS:
         raise InputError(f'--format must be jpg or png, not "{fmt}"')

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Protocol
 from urllib.parse import unquote, urlparse
 
-from bridge.luabundle import find_requires, is_bundle, LuaSyntaxError, unbundle
+from bridge.luaproject.bundle import find_requires, is_bundle, LuaSyntaxError, unbundle
 from bridge.errors import InputError
 from tools.imageio import DEFAULT_MAX_PIXELS, ImageError, ImageTooLargeError, probe_image
 from tools.save.guids import is_guid

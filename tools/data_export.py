@@ -1,5 +1,5 @@
 """``ttsmod data export``: a game's card lists written as CSV files or XLSX workbooks in the flat form of
-:mod:`bridge.sheets`, so that a designer starts from the shipped sample and points ``game.toml`` at the sheets.
+:mod:`bridge.spreadsheets`, so that a designer starts from the shipped sample and points ``game.toml`` at the sheets.
 
 Every top-level array of tables of the game's data files is a list: CSV writes ``<list>.csv`` each; XLSX writes
 one workbook per data file (``cards.xlsx``), a sheet per list. The ``[sheets]`` table that reads them back is
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from bridge import sheets
+from bridge import spreadsheets
 from bridge.catalog import load_documents, resolve_game
 from bridge.errors import DataError
 from bridge.fsio import atomic_write_bytes
@@ -52,10 +52,10 @@ def flat_rows(file: str, name: str, records: list[dict[str, Any]]) -> tuple[list
     rows = []
     for index, record in enumerate(records):
         try:
-            rows.append(sheets.flatten(record))
-        except sheets.FlattenError as exc:
+            rows.append(spreadsheets.flatten(record))
+        except spreadsheets.FlattenError as exc:
             raise DataError(file, f"{name}[{index}]", None, f"{exc}") from None
-    return sheets.columns_of(rows), rows
+    return spreadsheets.columns_of(rows), rows
 
 
 def csv_bytes(columns: list[str], rows: list[dict[str, Any]]) -> bytes:
@@ -63,7 +63,7 @@ def csv_bytes(columns: list[str], rows: list[dict[str, Any]]) -> bytes:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for row in rows:
-        writer.writerow(["" if column not in row else sheets.format_scalar(row[column]) for column in columns])
+        writer.writerow(["" if column not in row else spreadsheets.format_scalar(row[column]) for column in columns])
     return out.getvalue().encode("utf-8")
 
 
@@ -103,8 +103,8 @@ def xlsx_bytes(tables: list[tuple[str, list[str], list[dict[str, Any]]]]) -> byt
 def export(game: str, fmt: str, out_dir: Path,
            progress: Callable[[str], None] = lambda name: None) -> list[ExportedList]:
     """Write GAME's card lists into ``out_dir`` as ``fmt`` (csv | xlsx); the lists written, in order."""
-    if fmt not in sheets.FORMATS:
-        raise DataError(fmt, None, None, f"not a sheet format ({', '.join(sheets.FORMATS)})")
+    if fmt not in spreadsheets.FORMATS:
+        raise DataError(fmt, None, None, f"not a sheet format ({', '.join(spreadsheets.FORMATS)})")
     found = resolve_game(game)
     documents = load_documents(found.folder, found.meta)
     lists = card_lists(documents)

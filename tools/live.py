@@ -125,16 +125,17 @@ def push_plan(source: str, lua_path: Sequence[str] = ()) -> PushPlan:
     """What to push for a tree written by ``ttsmod unpack`` (it holds a ``save.json``), a pulled folder
     (``<Name>.<guid>.lua|.xml``) or a game (a game id or a game folder, which holds a ``game.toml``). In a tree
     and a pulled folder, scripts that require modules are bundled with ``lua_path`` or the folder's search path
-    and XML includes are expanded (:mod:`tools.scriptfolder`); a game gives its Global and its ``[scripts]``."""
-    from bridge.editor import states_from_bundle_scripts
+    and XML includes are expanded (:mod:`bridge.luaproject.scriptfolder`); a game gives its Global and its
+    ``[scripts]``."""
+    from bridge.luaproject.editor import states_from_bundle_scripts
 
     path = Path(source)
     if path.is_dir() and (path / "save.json").is_file():
-        from tools.savetree import script_states   # a tree written by ttsmod unpack
+        from bridge.luaproject.savetree import script_states   # a tree written by ttsmod unpack
 
         return PushPlan(script_states(path, lua_path))
     if path.is_dir() and not (path / "game.toml").is_file():
-        from tools.scriptfolder import push_states
+        from bridge.luaproject.scriptfolder import push_states
 
         return PushPlan(push_states(path, lua_path))
     from tools.build import push_scripts_of   # brings Pillow: only when a game is pushed
@@ -159,7 +160,7 @@ async def tagged_states(session: Any, tag_scripts: dict[str, str], *, timeout: f
     """A script state (script, no UI: the push keeps the one TTS has) for every object of the live table that
     carries a tag of ``tag_scripts``, found with one Execute Lua round trip (``getObjectsWithTag``).
     :class:`TtsmodError` when the lookup fails or an object carries two such tags (exit 1)."""
-    from bridge.luabundle import lua_string
+    from bridge.luaproject.bundle import lua_string
 
     tags = sorted(tag_scripts)
     lua = TAGGED_LUA.format(tags=", ".join(lua_string(tag) for tag in tags))

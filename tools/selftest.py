@@ -42,7 +42,7 @@ from bridge.games import FunctionService, GameRegistry, default_registry
 from bridge.protocol import CustomMessage, FromTTS
 from bridge.catalog import read_toml, resolve_game
 from bridge.errors import DataError, InputError, TtsmodError
-from bridge.luabundle import lua_string
+from bridge.luaproject.bundle import lua_string
 from bridge.rules import reader as r
 
 log = logging.getLogger("ttsmod.selftest")

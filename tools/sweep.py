@@ -468,7 +468,7 @@ def plan_sweep(engine: Game, documents: Mapping[str, Any], *, engine_module: str
     worker imports to unpickle the engine (:class:`Payload`). ``settings`` are ``FLAG=v1,v2`` strings;
     ``players`` the player counts (default: each line-up at its own length, a one-bot line-up at the game's
     smallest count); ``line_ups`` bot names per seat (:func:`line_up`). ``locate`` turns a data error into one
-    that names a spreadsheet's row (:meth:`bridge.sheets.Origins.locate`).
+    that names a spreadsheet's row (:meth:`bridge.spreadsheets.Origins.locate`).
     """
     if games < 1:
         raise InputError("--games must be at least 1")

@@ -281,7 +281,7 @@ class GameUpdater:
         self.report = report
 
     def apply(self, change: Change) -> None:
-        from bridge.editor import affected_objects, live_update_lua, states_from_bundle_scripts
+        from bridge.luaproject.editor import affected_objects, live_update_lua, states_from_bundle_scripts
 
         if change.assets:
             result = self.hooks.build(self.game, **self.hooks.build_options)

@@ -249,7 +249,7 @@ def test_non_loopback_host_needs_allow_remote():
 
 
 def test_push_sends_script_and_ui_of_every_object_and_keeps_ui(kit, tmp_path):
-    from bridge.editor import read_script_files
+    from bridge.luaproject.editor import read_script_files
 
     (tmp_path / "Global.-1.lua").write_text("print('v2')\n", encoding="utf-8")
     (tmp_path / "Board.abc123.lua").write_text("-- board v2\n", encoding="utf-8")
@@ -288,7 +288,7 @@ def test_push_refuses_an_empty_global_and_sends_nothing(kit):
 
 
 def test_pull_writes_name_guid_files_that_push_reads_back(kit, tmp_path):
-    from bridge.editor import read_script_files, write_script_files
+    from bridge.luaproject.editor import read_script_files, write_script_files
 
     async def scenario():
         tts, bridge = await kit.start_pair()
@@ -310,8 +310,8 @@ def test_pull_writes_name_guid_files_that_push_reads_back(kit, tmp_path):
 
 
 def test_prints_and_errors_are_mirrored_with_the_source_line(kit, tmp_path):
-    from bridge.errormap import error_locator
-    from bridge.luabundle import bundle
+    from bridge.luaproject.errormap import error_locator
+    from bridge.luaproject.bundle import bundle
 
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "util.lua").write_text("local M = {}\nfunction M.f()\n  return nil + 1\nend\nreturn M\n")

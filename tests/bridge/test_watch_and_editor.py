@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 from click.testing import CliRunner
 
-from bridge.editor import affected_objects, live_update_lua, states_from_bundle_scripts
+from bridge.luaproject.editor import affected_objects, live_update_lua, states_from_bundle_scripts
 from bridge.session import ExecResult
 from tools.watch import BuildHooks, Change, Debouncer, GameUpdater, Watcher, classify
 

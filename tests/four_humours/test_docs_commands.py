@@ -35,7 +35,8 @@ NEEDS_TTS = {
     "push": "sends scripts to a running TTS",
     "pull": "reads scripts from a running TTS",
     "exec": "runs Lua in a running TTS",
-    "console": "runs Lua typed or piped in a running TTS (tests/tools/test_console.py drives it against the fake TTS)",
+    "console": "runs Lua typed or piped in a running TTS "
+               "(tests/bridge/luaproject/test_console.py drives it against the fake TTS)",
     "selftest": "probes a running TTS (tests/tools/four_humours/test_selftest.py runs it against the headless table)",
     "publish": "uploads to a web server (tests/tools/test_publish.py uses a local one)",
 }

@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.mod.luasrc import MOD, bundle
 from tools.headless import Fidelity, Table
-from tools.scriptfolder import expand_includes
+from bridge.luaproject.scriptfolder import expand_includes
 
 
 def obj(guid: str, name: str, tags: list[str], memo: dict | None = None, pos=(0, 1, 0), rot=(0, 0, 0),

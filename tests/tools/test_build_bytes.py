@@ -62,7 +62,7 @@ def test_what_the_standard_encoder_refuses_the_save_encoder_refuses_alike(data):
 def test_a_lua_string_literal_reads_back_as_its_text_and_escapes_as_before():
     import random
 
-    from bridge.luabundle import _LUA_ESCAPES, lua_string, tokenize
+    from bridge.luaproject.bundle import _LUA_ESCAPES, lua_string, tokenize
 
     alphabet = [chr(c) for c in range(130)] + ["é", "Ё", "🦄", "\u2028", "\\n", '\\"']
     rnd = random.Random(13)

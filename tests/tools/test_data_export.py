@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bridge import sheets
+from bridge import spreadsheets
 from bridge.catalog import builtin_games, load, load_documents, resolve_game
 from tools.cli import cli
 from tools.data_export import card_lists
@@ -114,8 +114,8 @@ def test_the_docs_show_an_example_of_every_list_of_every_game():
 @pytest.mark.parametrize("game, name, body", doc_examples(), ids=lambda v: v if len(v) < 30 else "csv")
 def test_each_docs_example_reads_as_the_shipped_cards(tmp_path, game, name, body):
     (tmp_path / "example.csv").write_text(body, encoding="utf-8")
-    spec = sheets.SheetSpec(name, "example.csv", None, f"{name}.toml")
-    records, found = sheets.read_list(tmp_path, spec)
+    spec = spreadsheets.SheetSpec(name, "example.csv", None, f"{name}.toml")
+    records, found = spreadsheets.read_list(tmp_path, spec)
     documents = load_documents(builtin_games()[game], resolve_game(game).meta)
     shipped = next(records for _, list_name, records in card_lists(documents) if list_name == name)
     assert records == shipped[:len(records)] and len(records) == 2

@@ -20,7 +20,7 @@ def bundle_command(root: str, out: str | None, lua_path: tuple[str, ...], as_jso
     require("lib.util") finds lib/util.lua under each search folder. A missing module or a computed require is
     one line naming the file and line, exit 2.
     """
-    from tools.luaproject import bundle_script
+    from bridge.luaproject.project import bundle_script
 
     if as_json and out in (None, "-"):
         raise click.UsageError("--json prints the report; give OUT for the bundle")

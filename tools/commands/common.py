@@ -2,7 +2,8 @@
 coroutine until Ctrl-C or SIGTERM, and building a :class:`bridge.server.Bridge` from the options.
 
 Commands import their helpers from here and never from one another; anything that is not about the command
-line (journals, serving, watching, pushing) lives in library modules (:mod:`tools.live`, :mod:`bridge.editor`).
+line (journals, serving, watching, pushing) lives in library modules (:mod:`tools.live`,
+:mod:`bridge.luaproject.editor`).
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def run_bridge_in_terminal(*, host: str, port: int, tts_host: str, tts_port: int
                            echo_limit: int = DEFAULT_ECHO_LIMIT, verbose: int = 0) -> None:
     """``ttsmod bridge`` and ``ttsmod watch``: serve until Ctrl-C or SIGTERM, mirroring TTS in the terminal."""
     from bridge import __version__
-    from bridge.errormap import error_locator
+    from bridge.luaproject.errormap import error_locator
     from bridge.paths import mod_dir
     from tools.live import game_root_file, open_journal, serve
 

@@ -30,7 +30,7 @@ def console_command(guid: str, as_json: bool, history: str | None, no_history: b
     with --json for one JSON line per chunk. Exit status 1 when a chunk failed or TTS is not running.
     """
     from bridge.errors import InputError
-    from tools.console import LuaConsole, history_path, lines_of, run_lines
+    from bridge.luaproject.console import LuaConsole, history_path, lines_of, run_lines
 
     setup_logging()
     if not guid or not guid.isprintable() or len(guid) > 64:

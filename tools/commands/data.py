@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from bridge.sheets import FORMATS
+from bridge.spreadsheets import FORMATS
 
 
 @click.group("data", short_help="Export a game's card lists as CSV or XLSX sheets.")

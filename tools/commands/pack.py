@@ -20,7 +20,7 @@ def pack_command(folder: str, save: str | None, as_json: bool) -> None:
     folder missing from (or not listed in) order.json, or a name that leads out of its folder is reported in
     one line naming the file, and nothing is written. Exit status: 0 done, 2 a bad tree.
     """
-    from tools.savetree import pack
+    from bridge.luaproject.savetree import pack
 
     if as_json and save == "-":
         raise click.UsageError("--json prints the report; it cannot go with SAVE '-' (the save on stdout)")

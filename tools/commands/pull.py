@@ -27,7 +27,7 @@ def pull_command(folder: str, timeout: float, lua_path: tuple[str, ...], no_unbu
     again and its text goes to F (found the same way). Names are made into safe file names; an object whose GUID cannot be a
     file name is skipped with a warning. Nothing is written outside DIR and the search folders."""
     from tools.live import pull_scripts
-    from tools.scriptfolder import pull_into
+    from bridge.luaproject.scriptfolder import pull_into
 
     setup_logging()
     states = run_async(pull_scripts(make_bridge(**network, console=console), timeout=timeout))

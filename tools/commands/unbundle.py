@@ -18,7 +18,7 @@ def unbundle_command(bundle: str, folder: str, root_name: str | None, as_json: b
 
     A module name that is not plain (.., separators, device names) is refused before anything is written (exit 2).
     """
-    from tools.luaproject import unbundle_script
+    from bridge.luaproject.project import unbundle_script
 
     written = unbundle_script(bundle, folder, root_name)
     if as_json:

@@ -20,7 +20,7 @@ def unpack_command(save: str, folder: str, as_json: bool) -> None:
     as a whole (its .git and other files of yours are kept); a folder that is not empty and holds no save.json
     is refused. `ttsmod pack DIR` gives the save back. Exit status: 0 done, 2 unreadable save or unusable DIR.
     """
-    from tools.savetree import unpack
+    from bridge.luaproject.savetree import unpack
 
     result = unpack(save, folder)
     if as_json:

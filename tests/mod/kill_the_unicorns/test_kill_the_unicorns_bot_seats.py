@@ -17,7 +17,7 @@ from tests.mod.handtable import table as load_table
 from tests.mod.kill_the_unicorns.handmade import save, setup_snapshot
 from tests.mod.luasrc import MOD
 from tools.headless.geometry import inside_box
-from tools.scriptfolder import expand_includes
+from bridge.luaproject.scriptfolder import expand_includes
 
 CHARACTERS = ["princess", "knight", "wizard"]
 RED = 1

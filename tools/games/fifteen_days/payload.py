@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from bridge.luabundle import lua_string
+from bridge.luaproject.bundle import lua_string
 from bridge.rules.fifteen_days.records import FifteenDaysData
 from bridge import ENVELOPE_VERSION
 from tools.games.fifteen_days import geometry

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from bridge.luabundle import lua_string
+from bridge.luaproject.bundle import lua_string
 from bridge.rules.four_humours.records import HUMOURS, FourHumoursData
 from bridge import ENVELOPE_VERSION
 

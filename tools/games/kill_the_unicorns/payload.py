@@ -12,7 +12,7 @@ import dataclasses
 import json
 from typing import Any
 
-from bridge.luabundle import lua_string
+from bridge.luaproject.bundle import lua_string
 from bridge.rules.kill_the_unicorns.records import KillTheUnicornsData
 from bridge import ENVELOPE_VERSION
 from tools.games.kill_the_unicorns.render import seat_colours

@@ -10,7 +10,7 @@ from typing import Callable
 
 from PIL import Image, ImageDraw
 
-from bridge.luabundle import lua_string
+from bridge.luaproject.bundle import lua_string
 from pebble_race.engine import GAME_ID, PebbleData, new_game
 from tools.games.builder import register_builder
 from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, render_art

@@ -17,7 +17,7 @@ import pytest
 from tests.savejson import by_tag, memo, objects
 from tests.tools.games.buildtest import assert_checks_clean, assert_rebuild_identical, build_cli, build_copy, game_copy
 
-from bridge.luabundle import unbundle
+from bridge.luaproject.bundle import unbundle
 from tools.build import build
 from tools.check import check_file
 

@@ -15,13 +15,13 @@ import pytest
 
 from tests.savejson import by_tag, memo, objects
 from tests.shared import REPO_ROOT
-from tools.scriptfolder import expand_includes
+from bridge.luaproject.scriptfolder import expand_includes
 from click.testing import CliRunner
 from PIL import Image
 
 from bridge.rules.four_humours.records import HUMOURS
 from tools.build import build, bundle_scripts
-from bridge.luabundle import unbundle
+from bridge.luaproject.bundle import unbundle
 from tools.check import check_file
 from tools.cli import cli
 from bridge.catalog import load_game

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bridge.catalog import load_game
-from bridge.luabundle import unbundle
+from bridge.luaproject.bundle import unbundle
 from tests.savejson import by_tag, memo, objects
 from tests.tools.games.buildtest import assert_checks_clean, assert_rebuild_identical, build_cli, build_copy, game_copy
 from tools.build import build

@@ -1,18 +1,18 @@
 """A folder of ``<Name>.<guid>.lua|.xml`` files as a modder's project: what ``ttsmod push DIR`` sends and what
 ``ttsmod pull DIR`` writes.
 
-* **push** reads the object files (:func:`bridge.editor.read_script_files`) and bundles every script that
+* **push** reads the object files (:func:`bridge.luaproject.editor.read_script_files`) and bundles every script that
   ``require``\\ s a module (luabundle format) with the folder's search path; a script that is already a bundle,
   or requires nothing, is sent as it is.
-* **pull** writes each object's script; a bundled script is split (:func:`bridge.luabundle.unbundle`): the root
+* **pull** writes each object's script; a bundled script is split (:func:`bridge.luaproject.bundle.unbundle`): the root
   module becomes ``<Name>.<guid>.lua`` and every other module goes back to the file ``require`` finds it in
   (``lib.util`` → ``lib/util.lua`` under the search path), so pull → push → pull gives the same files.
 * XML UI: push expands ``<Include src="…"/>`` from files on the same search path and pull folds the plugins'
   ``<!-- include … -->`` blocks back into the tag, writing each included text to its file
-  (:mod:`bridge.xmlinclude`).
+  (:mod:`bridge.luaproject.xmlinclude`).
 
 The search path of a folder is, in order: the ``--lua-path`` folders given; else the ``[lua] path`` of the
-nearest ``ttsmod.toml`` (in the folder or above it); else the folder itself (:mod:`tools.luaproject`).
+nearest ``ttsmod.toml`` (in the folder or above it); else the folder itself (:mod:`bridge.luaproject.project`).
 Module names and include paths come from the game, which may be anyone's save: each is checked before the
 first file is written, and no file is written outside the search folders.
 """
@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Sequence
 
 from bridge.errors import InputError, TtsmodError
 from bridge.protocol import GLOBAL_GUID, ScriptState
-from bridge.xmlinclude import INCLUDE_TAG, MARKER, fold
+from bridge.luaproject.xmlinclude import INCLUDE_TAG, MARKER, fold
 
 Warn = Callable[[str], None]
 
@@ -35,7 +35,7 @@ def folder_search_roots(folder: str | os.PathLike, lua_path: Sequence[str | os.P
                         must_exist: bool = True) -> list[Path]:
     """Where ``require`` looks for the scripts of ``folder`` (see the module docstring). With ``must_exist``
     every folder must exist (:class:`InputError` otherwise); the folder itself may be missing when pulling."""
-    from tools.luaproject import find_project_file, project_lua_path
+    from bridge.luaproject.project import find_project_file, project_lua_path
 
     folder = Path(folder)
     if lua_path:
@@ -53,7 +53,7 @@ def folder_search_roots(folder: str | os.PathLike, lua_path: Sequence[str | os.P
 
 
 def _script_file(folder: Path, guid: str) -> Path:
-    from bridge.editor import SCRIPT_SUFFIXES
+    from bridge.luaproject.editor import SCRIPT_SUFFIXES
 
     for path in sorted(folder.iterdir()):
         if path.is_file() and path.suffix.lower() in SCRIPT_SUFFIXES and path.stem.rsplit(".", 1)[-1] == guid \
@@ -64,8 +64,8 @@ def _script_file(folder: Path, guid: str) -> Path:
 
 def bundled_script(path: Path, script: str, roots: Sequence[Path]) -> str:
     """``script`` (the text of ``path``) as TTS should get it: bundled with its modules when it ``require``\\ s
-    any, else unchanged. Raises :class:`bridge.luabundle.BundleError` (file:line, exit 2)."""
-    from bridge.luabundle import BundleError, LuaSyntaxError, bundle, find_requires, is_bundle
+    any, else unchanged. Raises :class:`bridge.luaproject.bundle.BundleError` (file:line, exit 2)."""
+    from bridge.luaproject.bundle import BundleError, LuaSyntaxError, bundle, find_requires, is_bundle
 
     if is_bundle(script):
         return script
@@ -80,7 +80,7 @@ def bundled_script(path: Path, script: str, roots: Sequence[Path]) -> str:
 
 def push_states(folder: str | os.PathLike, lua_path: Sequence[str | os.PathLike] = ()) -> list[ScriptState]:
     """The script states of a pulled folder, ready for Save & Play: scripts that require modules bundled."""
-    from bridge.editor import read_script_files
+    from bridge.luaproject.editor import read_script_files
 
     folder = Path(folder)
     return ready_states(read_script_files(folder), lambda guid: _script_file(folder, guid), folder, lua_path)
@@ -91,7 +91,8 @@ def ready_states(states: Iterable[ScriptState], script_file: Callable[[str], Pat
     """``states`` as Save & Play should get them: each script that ``require``\\ s modules bundled with them
     (``script_file(guid)`` is the file it was read from, which the bundle's root and its errors name) and
     ``<Include src="…"/>`` in each UI expanded, from the search path of ``folder`` (see the module docstring).
-    Raises :class:`bridge.luabundle.BundleError` or :class:`bridge.xmlinclude.IncludeError` (exit 2)."""
+    Raises :class:`bridge.luaproject.bundle.BundleError` or :class:`bridge.luaproject.xmlinclude.IncludeError`
+    (exit 2)."""
     roots: list[Path] | None = None
     out: list[ScriptState] = []
     for state in states:
@@ -110,9 +111,9 @@ def ready_states(states: Iterable[ScriptState], script_file: Callable[[str], Pat
 
 
 def include_reader(roots: Sequence[Path]) -> Callable[[str], str]:
-    """``read(src)`` for :func:`bridge.xmlinclude.expand`: the text of the first ``<root>/<src>`` that is a
-    file; :class:`bridge.xmlinclude.IncludeError` when none is."""
-    from bridge.xmlinclude import IncludeError, check_src
+    """``read(src)`` for :func:`bridge.luaproject.xmlinclude.expand`: the text of the first ``<root>/<src>`` that is a
+    file; :class:`bridge.luaproject.xmlinclude.IncludeError` when none is."""
+    from bridge.luaproject.xmlinclude import IncludeError, check_src
 
     def read(src: str) -> str:
         parts = check_src(src)
@@ -134,7 +135,7 @@ def include_reader(roots: Sequence[Path]) -> Callable[[str], str]:
 def expand_includes(xml: str, roots: Sequence[Path], where: str) -> str:
     """``xml`` with its ``<Include src="…"/>`` tags expanded from files under ``roots``; an error names
     ``where``."""
-    from bridge.xmlinclude import IncludeError, expand
+    from bridge.luaproject.xmlinclude import IncludeError, expand
 
     try:
         return expand(xml, include_reader(roots))
@@ -143,7 +144,7 @@ def expand_includes(xml: str, roots: Sequence[Path], where: str) -> str:
 
 
 def _requires_anything(script: str) -> bool:
-    from bridge.luabundle import LuaSyntaxError, find_requires, is_bundle
+    from bridge.luaproject.bundle import LuaSyntaxError, find_requires, is_bundle
 
     if is_bundle(script):
         return False
@@ -182,8 +183,8 @@ def module_target(name: str, roots: Sequence[Path]) -> Path:
     """The file module ``name`` is written to: the file ``require`` finds now (under a search folder), else
     ``<first folder>/<a>/<b>.lua``. :class:`InputError` for a name that is not a plain module name, or a path
     that leads outside its search folder (a symbolic link)."""
-    from bridge.luabundle import ROOT_MODULE, _resolve
-    from tools.luaproject import module_file
+    from bridge.luaproject.bundle import ROOT_MODULE, _resolve
+    from bridge.luaproject.project import module_file
 
     relative = "__root.lua" if name == ROOT_MODULE else module_file(name, "")
     found = _resolve(name, roots)
@@ -205,7 +206,7 @@ def _is_within(path: Path, root: Path, *, resolve: bool = False) -> bool:
 def split_bundle(state: ScriptState, warn: Warn | None) -> tuple[str, dict[str, str]]:
     """``(root source, {module name: source})`` of a bundled script; a script that is not a bundle, or a bundle
     that cannot be read, is ``(script, {})`` (the latter with a warning)."""
-    from bridge.luabundle import ROOT_MODULE, bundle_metadata, is_bundle, unbundle
+    from bridge.luaproject.bundle import ROOT_MODULE, bundle_metadata, is_bundle, unbundle
 
     script = state.script or ""
     if not is_bundle(script):
@@ -233,7 +234,7 @@ def pull_into(folder: str | os.PathLike, states: Iterable[ScriptState], *,
               lua_path: Sequence[str | os.PathLike] = (), unbundle: bool = True,
               warn: Warn | None = None) -> PullReport:
     """Write ``states`` (as TTS reported them) into ``folder``: each object's script and UI as
-    :func:`bridge.editor.write_script_files` does, bundled scripts split into their module files (unless
+    :func:`bridge.luaproject.editor.write_script_files` does, bundled scripts split into their module files (unless
     ``unbundle`` is false), included XML folded back into ``<Include>`` tags and its files. Every module name,
     include path and target is checked before the first file is written; one that cannot be written leaves that
     object's script bundled (or its UI expanded) with a warning.
@@ -241,7 +242,7 @@ def pull_into(folder: str | os.PathLike, states: Iterable[ScriptState], *,
     Two objects that carry different copies of one module: the first (Global first, then as TTS listed them)
     is written and a warning names the other.
     """
-    from bridge.editor import write_script_files
+    from bridge.luaproject.editor import write_script_files
     from bridge.fsio import atomic_write_text
 
     folder = Path(folder)
@@ -326,8 +327,8 @@ def include_target(src: str, roots: Sequence[Path], folder: Path) -> Path:
     """The file an included XML text is written to: the one ``<Include src>`` reads now (under a search
     folder), else ``<first folder>/<src>``. :class:`InputError` when ``src`` is not a plain relative path,
     leads outside its folder (a symbolic link), or would be read as an object's file of ``folder``."""
-    from bridge.editor import SCRIPT_SUFFIXES, UI_SUFFIX
-    from bridge.xmlinclude import check_src
+    from bridge.luaproject.editor import SCRIPT_SUFFIXES, UI_SUFFIX
+    from bridge.luaproject.xmlinclude import check_src
 
     parts = check_src(src)
     target = next((r.joinpath(*parts) for r in roots if r.joinpath(*parts).is_file()), roots[0].joinpath(*parts))

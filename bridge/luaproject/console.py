@@ -2,7 +2,7 @@
 
 * **Chunks** (:func:`chunk_state`): lines are gathered until they make a whole chunk, as the standalone ``lua``
   prompt does: an open ``function``/``if``/``do``/``repeat``/bracket, an unfinished long string or comment, or a
-  trailing operator asks for another line. Lexing is :func:`bridge.luabundle.tokenize`; a real syntax error
+  trailing operator asks for another line. Lexing is :func:`bridge.luaproject.bundle.tokenize`; a real syntax error
   is left for TTS to report.
 * **Expressions** (:func:`as_exec_code`): a chunk that is an expression (``x + 1``, ``getObjects()``) is sent
   as ``return <chunk>`` so its value comes back; statements are sent as they are. ``=expr`` is accepted too.
@@ -10,7 +10,7 @@
   return) and are shown as JSON. TTS's prints and errors, which arrive on their own connections, are shown as
   they come, between the results.
 * **Error positions**: TTS names a script's position ``chunk_0:(line,col-col)``; positions in an object's own
-  script are mapped back to the file and line (:func:`map_positions`, with :func:`bridge.luabundle.
+  script are mapped back to the file and line (:func:`map_positions`, with :func:`bridge.luaproject.bundle.
   map_error_message`): a bundle's module to ``lib/util.lua``, the root or a plain script to the
   ``<Name>.<guid>.lua`` that ``ttsmod pull`` writes.
 """
@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable
 
-from bridge.luabundle import Bundle, BundledModule, LuaSyntaxError, ROOT_MODULE, Token, map_error_message, tokenize
+from bridge.luaproject.bundle import (Bundle, BundledModule, LuaSyntaxError, ROOT_MODULE, Token, map_error_message,
+                                      tokenize)
 from bridge.protocol import GLOBAL_GUID, ErrorMessage, PrintMessage, ScriptState
 
 KEYWORDS = frozenset("and break do else elseif end false for function goto if in local nil not or repeat return "
@@ -153,9 +154,9 @@ _CHUNK_0 = re.compile(r"chunk_0:\((\d+),(\d+)(?:-(\d+))?\)")
 def script_bundle(state: ScriptState) -> Bundle | None:
     """A :class:`Bundle` source map of an object's script: each module of a bundle named as ``ttsmod pull``
     writes it (``lib/util.lua``; the root: ``<Name>.<guid>.lua``), a plain script as that one file."""
-    from bridge.editor import script_file_stem
-    from bridge.errormap import module_lines
-    from tools.luaproject import module_file
+    from bridge.luaproject.editor import script_file_stem
+    from bridge.luaproject.errormap import module_lines
+    from bridge.luaproject.project import module_file
 
     script = state.script or ""
     if not script:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bridge.luabundle import bundle, is_bundle
+from bridge.luaproject.bundle import bundle, is_bundle
 from bridge.protocol import ScriptState
 from tests.tools.threadtts import ThreadTTS
 from tools.cli import cli

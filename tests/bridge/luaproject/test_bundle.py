@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge.luabundle import (
+from bridge.luaproject.bundle import (
     BundleError, bundle, bundle_metadata, find_requires, is_bundle, map_bundle_line, map_error_message,
     unbundle,
 )
@@ -158,7 +158,7 @@ def test_unbundle_rejects_non_bundles():
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from bridge.luabundle import lua_string  # noqa: E402
+from bridge.luaproject.bundle import lua_string  # noqa: E402
 
 _text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\r"), max_size=40)
 

@@ -408,11 +408,11 @@ def script_states(folder: str | os.PathLike, lua_path: Sequence[str | os.PathLik
     """What ``ttsmod push DIR`` sends for a tree: Global and every top-level object with a script or a UI, each
     with both (an empty string for the one it lacks: a state without ``ui`` would delete the object's UI).
     A script that ``require``\\ s modules is bundled with them and ``<Include src>`` in a UI is expanded, from
-    ``lua_path`` or the tree's search path (:func:`tools.scriptfolder.ready_states`).
+    ``lua_path`` or the tree's search path (:func:`bridge.luaproject.scriptfolder.ready_states`).
 
     Objects in containers are left out: TTS knows no scripts of objects it has not taken out (the save keeps
     them, and ``pack`` writes them)."""
-    from tools.scriptfolder import ready_states
+    from bridge.luaproject.scriptfolder import ready_states
 
     root = Path(folder)
     states, folders = _top_script_states(root)

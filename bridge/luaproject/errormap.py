@@ -2,7 +2,7 @@
 
 TTS reports a Lua error against the script it ran, which for a ttsmod game is a luabundle bundle. Each module's
 source sits verbatim on the lines after its ``__bundle_register("<name>", function(...)`` header, so a bundle
-line maps back by subtraction. The bundle text is validated with ``bridge.luabundle.unbundle`` (a Lua lexer, not
+line maps back by subtraction. The bundle text is validated with ``bridge.luaproject.bundle.unbundle`` (a Lua lexer, not
 text patterns) and each module's length bounds the mapping; a line outside every module reads as ``None``.
 
 Module names are dotted paths under ``mod/``: ``lib.json`` → ``mod/lib/json.lua``; the root module
@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from bridge.luabundle import ROOT_MODULE, is_bundle, unbundle
+from bridge.luaproject.bundle import ROOT_MODULE, is_bundle, unbundle
 
 POSITION = re.compile(r"chunk_\d+:\((\d+),(\d+)(?:-(\d+))?\)")
 _HEADER = re.compile(r'__bundle_register\("((?:[^"\\]|\\.)*)"\s*,\s*function\(')

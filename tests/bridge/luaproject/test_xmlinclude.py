@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bridge.luabundle import bundle
+from bridge.luaproject.bundle import bundle
 from bridge.protocol import ScriptState
-from bridge.xmlinclude import IncludeError, expand, fold
+from bridge.luaproject.xmlinclude import IncludeError, expand, fold
 from tests.tools.threadtts import ThreadTTS
 from tools.cli import cli
 

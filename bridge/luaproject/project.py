@@ -4,7 +4,7 @@ search path of a modder's project.
 The search path is, in order: every ``--lua-path`` folder given; else the ``[lua] path`` list of the nearest
 ``ttsmod.toml`` (in the root script's folder or a folder above it; its paths are relative to the file); else the
 root script's own folder. ``require("lib.util")`` then finds ``<folder>/lib/util.lua`` (or ``.ttslua``, or
-``lib/util/init.lua``) as the build does (:mod:`bridge.luabundle`).
+``lib/util/init.lua``) as the build does (:mod:`bridge.luaproject.bundle`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from bridge.errors import InputError
 from bridge.fsio import atomic_write_text
-from bridge.luabundle import ROOT_MODULE, bundle, is_bundle, unbundle
+from bridge.luaproject.bundle import ROOT_MODULE, bundle, is_bundle, unbundle
 from bridge.safenames import safe_component
 
 PROJECT_FILE = "ttsmod.toml"
@@ -78,7 +78,7 @@ class BundleReport:
 def bundle_script(root_script: str | os.PathLike, out: str | os.PathLike | None,
                   lua_path: Sequence[str | os.PathLike] = ()) -> tuple[BundleReport, str]:
     """Bundle ``root_script`` with every module it requires; write it to ``out`` (None: not written).
-    Raises :class:`bridge.luabundle.BundleError` (file:line) or :class:`InputError` (exit 2)."""
+    Raises :class:`bridge.luaproject.bundle.BundleError` (file:line) or :class:`InputError` (exit 2)."""
     root = Path(root_script)
     roots = search_roots(root, lua_path)
     result = bundle(root, roots)

@@ -1,4 +1,4 @@
-"""Card lists read from spreadsheets (bridge.sheets): the flat form, the [sheets] table of game.toml, and errors
+"""Card lists read from spreadsheets (bridge.spreadsheets): the flat form, the [sheets] table of game.toml, and errors
 that name the spreadsheet, the sheet, the row and the column, for every built-in game."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bridge import sheets
+from bridge import spreadsheets
 from bridge.catalog import builtin_games, load, load_documents, resolve_game
 from bridge.errors import DataError
 from tools.data_export import card_lists, export, sheets_table
@@ -62,29 +62,29 @@ def error_of(folder: Path) -> str:
 def test_a_record_flattens_to_dotted_numbered_and_joined_columns():
     record = {"id": "mill", "title": {"en": "Mill", "uk": "Млин"}, "slots": [
         {"citizen": "peasant", "humours": ["sanguine", "phlegmatic"]}, {"citizen": "nun"}], "tags": [], "n": 3}
-    assert sheets.flatten(record) == {
+    assert spreadsheets.flatten(record) == {
         "id": "mill", "title.en": "Mill", "title.uk": "Млин", "slots.1.citizen": "peasant",
         "slots.1.humours[]": "sanguine|phlegmatic", "slots.2.citizen": "nun", "tags[]": "[]", "n": 3}
 
 
 @pytest.mark.parametrize("value", [3, -2, 0.25, True, False, "text", "3", "true", "'quoted", " spaced ", "1e5"])
 def test_a_scalar_written_as_text_reads_back_as_itself(value):
-    text = sheets.format_scalar(value)
-    back = sheets.parse_text(text)
+    text = spreadsheets.format_scalar(value)
+    back = spreadsheets.parse_text(text)
     assert back == value and type(back) is type(value)
 
 
 def test_a_text_that_looks_like_a_number_is_written_with_a_leading_quote():
-    assert sheets.format_scalar("12") == "'12"
-    assert sheets.parse_text("'12") == "12"
-    assert sheets.parse_text("12") == 12
+    assert spreadsheets.format_scalar("12") == "'12"
+    assert spreadsheets.parse_text("'12") == "12"
+    assert spreadsheets.parse_text("12") == 12
 
 
 def test_a_list_of_lists_or_a_separator_inside_an_item_has_no_flat_form():
-    with pytest.raises(sheets.FlattenError, match="list of lists"):
-        sheets.flatten({"grid": [[1, 2], [3]]})
-    with pytest.raises(sheets.FlattenError, match=r"\|"):
-        sheets.flatten({"tags": ["a|b"]})
+    with pytest.raises(spreadsheets.FlattenError, match="list of lists"):
+        spreadsheets.flatten({"grid": [[1, 2], [3]]})
+    with pytest.raises(spreadsheets.FlattenError, match=r"\|"):
+        spreadsheets.flatten({"tags": ["a|b"]})
 
 
 # --- every built-in game ----------------------------------------------------------------------------------------

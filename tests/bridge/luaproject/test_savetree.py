@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from bridge.catalog import builtin_games
 from bridge.errors import InputError
 from tools.cli import cli
-from tools.savetree import pack, read_save, save_from_tree, tree_files, unpack
+from bridge.luaproject.savetree import pack, read_save, save_from_tree, tree_files, unpack
 
 
 def tree_of(folder: Path) -> dict[str, bytes]:
@@ -348,7 +348,7 @@ def test_push_of_an_unpacked_tree_sends_global_and_every_scripted_top_level_obje
 def test_push_of_a_tree_bundles_required_modules_and_expands_xml_includes(tmp_path):
     """A tree is a modder's project like a pulled folder: push bundles what a script requires (from the tree's
     search path: ttsmod.toml [lua] path) and expands <Include src>; the tree's own files stay as they are."""
-    from bridge.luabundle import is_bundle, unbundle
+    from bridge.luaproject.bundle import is_bundle, unbundle
     from tests.tools.threadtts import ThreadTTS
 
     tree = tmp_path / "tree"
@@ -384,13 +384,13 @@ def test_push_of_a_tree_bundles_required_modules_and_expands_xml_includes(tmp_pa
     assert "Traceback" not in result.output + result.stderr
 
 
-def test_the_documented_json_report_has_the_keys_unpack_prints(tmp_path):
+def test_the_documented_json_report_has_the_keys_unpack_prints(tmp_path, repo_root):
     import re
 
-    text = (Path(__file__).resolve().parents[2] / "docs" / "modding.md").read_text(encoding="utf-8")
+    text = (repo_root / "docs" / "modding.md").read_text(encoding="utf-8")
     documented = next(json.loads(block) for block in re.findall(r"```json\n(.*?)```", text, re.S)
                       if '"objects"' in block)
-    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "modding-table.json"
+    example = repo_root / "docs" / "examples" / "modding-table.json"
     report = json.loads(CliRunner().invoke(cli, ["unpack", str(example), str(tmp_path / "t"), "--json"]).stdout)
     assert set(report) == set(documented)
     assert {k: documented[k] for k in ("objects", "scripts", "files")} == \

@@ -77,7 +77,7 @@ def test_unbundle_gives_back_the_module_files_byte_for_byte(tmp_path):
 
 
 def test_a_real_luabundle_bundle_unbundles_and_bundles_again(reference_saves, tmp_path):
-    from tools.savetree import read_save
+    from bridge.luaproject.savetree import read_save
 
     script = read_save(reference_saves["arknova"])["LuaScript"]
     (tmp_path / "Global.bundled.lua").write_text(script, encoding="utf-8")
@@ -87,7 +87,7 @@ def test_a_real_luabundle_bundle_unbundles_and_bundles_again(reference_saves, tm
     assert len(json.loads(result.stdout)) >= 2
     again = CliRunner().invoke(cli, ["bundle", str(tmp_path / "src" / "Global.lua"), str(tmp_path / "again.lua")])
     assert again.exit_code == 0, again.output
-    from bridge.luabundle import unbundle
+    from bridge.luaproject.bundle import unbundle
 
     assert unbundle((tmp_path / "again.lua").read_text(encoding="utf-8")) == unbundle(script)
 

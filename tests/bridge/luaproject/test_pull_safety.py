@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from bridge import protocol as p
-from bridge.editor import read_script_files, write_script_files
+from bridge.luaproject.editor import read_script_files, write_script_files
 from bridge.errors import TtsmodError
 
 HOSTILE_NAMES = ["../../x", "/etc/x", "a\\b", "CON", "nul.txt", "Ж" * 300, "x" * 300, "Колода зілля", "..", ""]

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bridge.luabundle import bundle
+from bridge.luaproject.bundle import bundle
 from bridge.protocol import ScriptState
 from tests.livebridge import free_port
 from tests.tools.threadtts import ThreadTTS
 from tools.cli import cli
-from tools.console import COMPLETE, EMPTY, INCOMPLETE, as_exec_code, chunk_state
+from bridge.luaproject.console import COMPLETE, EMPTY, INCOMPLETE, as_exec_code, chunk_state
 
 pytest.importorskip("lupa")
 from tests.tools.fakelua import FakeLua  # noqa: E402  (needs lupa)
@@ -139,10 +139,10 @@ def test_chunks_are_gathered_and_expressions_return_their_value(text, state, cod
         assert as_exec_code(text)[0] == code
 
 
-def test_the_documented_json_lines_have_the_keys_console_prints(tmp_path):
+def test_the_documented_json_lines_have_the_keys_console_prints(tmp_path, repo_root):
     import re
 
-    text = (Path(__file__).resolve().parents[2] / "docs" / "modding.md").read_text(encoding="utf-8")
+    text = (repo_root / "docs" / "modding.md").read_text(encoding="utf-8")
     block = next(b for b in re.findall(r"```json\n(.*?)```", text, re.S) if '"chunk"' in b)
     documented = [json.loads(line) for line in block.splitlines()]
     states = table(tmp_path)

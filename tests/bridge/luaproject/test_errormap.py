@@ -3,8 +3,8 @@ told which game runs (no --watch): the root script is then found by its text amo
 
 from __future__ import annotations
 
-from bridge.errormap import error_locator, locate
-from bridge.luabundle import bundle
+from bridge.luaproject.errormap import error_locator, locate
+from bridge.luaproject.bundle import bundle
 
 
 def _mod(tmp_path):

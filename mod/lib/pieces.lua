@@ -1,0 +1,245 @@
+-- A game's pieces on the table (pure Lua over the TTS API; names no game): found by the id their memo names,
+-- in decks and bags too; watched while they move; where one lies (on a slot, in a zone, in a hand); laid where
+-- a snapshot puts them.
+--
+-- A piece is an object whose memo names an id: `id_of(memo)` (configure; by default memo.id), nil for an object
+-- that is no piece. A place is the game's own table saying where a piece goes, except `{hand = colour}`, which
+-- is the library's: the piece goes into that colour's hand zone. The game's `spot(place)` gives every other
+-- place's `{position = {x, y, z}, rotation = {x, y, z}}` (rotation z 180: face down).
+-- Positions are read only once nothing moves (lib.stepper.when_settled, configured with M.moving: lib.play does),
+-- and zones by position inside their box, never by getObjects(), which physics updates once per frame.
+local seats = require("lib.seats")
+local stepper = require("lib.stepper")
+local util = require("lib.util")
+
+local M = {}
+
+M.NEAR = 0.3        -- a piece lies on its spot when its centre is this close (horizontal distance)
+M.SLOT_NEAR = 0.6   -- a drop is on a snap point when it comes to rest this close to it
+M.ROUNDS = 8        -- most rounds of moves laying the table takes (a deck's last card needs one of its own)
+
+local settings = { id_of = function(memo) return memo.id end }
+local tracked = {}   -- guid → object the library has set moving, until it rests
+
+--- `options.id_of(memo)`: a piece's id from its memo (nil: not a piece).
+function M.configure(options)
+    settings.id_of = options.id_of or settings.id_of
+    tracked = {}
+end
+
+--- The id of the piece `obj`, or nil when it is no piece.
+function M.id_of(obj)
+    return settings.id_of(util.memo(obj))
+end
+
+--- Watch an object that has just been set moving (or taken out of a container) until it rests.
+function M.track(obj)
+    if obj ~= nil then
+        tracked[obj.getGUID()] = obj
+    end
+end
+
+--- Whether anything the library (or the game, through M.track) set moving is still on its way or spawning.
+function M.moving()
+    for guid, obj in pairs(tracked) do
+        if obj.isDestroyed() then
+            tracked[guid] = nil
+        elseif obj.spawning or obj.isSmoothMoving() then
+            return true
+        else
+            tracked[guid] = nil
+        end
+    end
+    return false
+end
+
+--- Every piece on the table or in a container there: id → `{obj = the piece}` or `{container = it, guid = the
+--  piece's GUID}`.
+function M.find()
+    local out = {}
+    for _, obj in ipairs(getObjectsWithTag("ttsmod")) do
+        if obj.getQuantity() >= 0 then
+            for _, entry in ipairs(obj.getObjects()) do
+                local id = settings.id_of(util.decode(entry.memo))
+                if id ~= nil then
+                    out[id] = { container = obj, guid = entry.guid }
+                end
+            end
+        else
+            local id = M.id_of(obj)
+            if id ~= nil then
+                out[id] = { obj = obj }
+            end
+        end
+    end
+    return out
+end
+
+--- The first object carrying `tag` whose memo has every key/value of `match` (nil or {}: any), or nil.
+function M.zone(tag, match)
+    for _, obj in ipairs(getObjectsWithTag(tag)) do
+        local memo, fits = util.memo(obj), true
+        for k, v in pairs(match or {}) do
+            fits = fits and memo[k] == v
+        end
+        if fits then
+            return obj
+        end
+    end
+    return nil
+end
+
+--- Whether position `p` lies inside `zone`'s box seen from above (a zone is a unit box scaled by its transform).
+function M.holds(zone, p)
+    local l = zone.positionToLocal(p)
+    return math.abs(l.x) <= 0.5 and math.abs(l.z) <= 0.5
+end
+
+local function nearest_slot(p, tags)
+    local best, best_d = nil, M.SLOT_NEAR
+    for _, tag in ipairs(tags or {}) do
+        for _, host in ipairs(getObjectsWithTag(tag)) do
+            for i, point in ipairs(host.getSnapPoints()) do
+                local d = util.flat_distance(host.positionToWorld(point.position), p)
+                if d <= best_d then
+                    best, best_d = { slot = i - 1, host = host, memo = util.memo(host) }, d
+                end
+            end
+        end
+    end
+    return best
+end
+
+--- Where `obj` has come to rest: `{slot = index (0-based), host, memo = the host's memo}` on the nearest snap
+--  point (within SLOT_NEAR) of an object carrying one of the tags `options.slots`; else `{zone, memo = its memo}`
+--  in the first zone carrying one of `options.zones` that holds it; else `{hand = colour, memo = {}}` in the
+--  hand of one of `options.colours`; else nil.
+function M.where(obj, options)
+    local p = obj.getPosition()
+    local slot = nearest_slot(p, options.slots)
+    if slot ~= nil then
+        return slot
+    end
+    for _, tag in ipairs(options.zones or {}) do
+        for _, zone in ipairs(getObjectsWithTag(tag)) do
+            if not seats.same(zone, obj) and M.holds(zone, p) then
+                return { zone = zone, memo = util.memo(zone) }
+            end
+        end
+    end
+    for _, colour in ipairs(options.colours or {}) do
+        if seats.in_hand(colour, obj) then
+            return { hand = colour, memo = {} }
+        end
+    end
+    return nil
+end
+
+local function vec(v)
+    return { x = v.x or v[1], y = v.y or v[2], z = v.z or v[3] }
+end
+
+--- The {position, rotation} of `place`: a hand's from its hand transform (face up, facing its player), any other
+--  from the game's `spot`.
+local function spot_of(place, spot)
+    if place.hand == nil then
+        return spot(place)
+    end
+    local t = Player[place.hand].getHandTransform()
+    return { position = t.position, rotation = { 0, t.rotation.y + 180, 0 } }
+end
+
+local function in_place(entry, place, at)
+    if place.hand ~= nil then
+        return entry.obj ~= nil and seats.in_hand(place.hand, entry.obj)
+    end
+    local obj = entry.obj or entry.container
+    local down = math.abs(vec(at.rotation).z - 180) < 1
+    return util.flat_distance(obj.getPosition(), vec(at.position)) <= M.NEAR and obj.is_face_down == down
+end
+
+--- Move a found piece to `at` (a piece in a container is taken out there; a deck left with one card becomes that
+--  card, which is watched too).
+local function move(entry, at)
+    local p, r = vec(at.position), vec(at.rotation)
+    if entry.container ~= nil then
+        M.track(entry.container.takeObject({ guid = entry.guid, position = { p.x, p.y, p.z },
+            rotation = { r.x, r.y, r.z }, smooth = false }))
+        M.track(entry.container.remainder)
+    else
+        entry.obj.setRotation({ r.x, r.y, r.z })
+        entry.obj.setPositionSmooth({ p.x, p.y, p.z }, false, true)
+        M.track(entry.obj)
+    end
+end
+
+local function sorted_ids(places)
+    local ids = {}
+    for id, _ in pairs(places) do
+        table.insert(ids, id)
+    end
+    table.sort(ids)
+    return ids
+end
+
+--- One round of moves towards `places`: every misplaced piece sent to its spot, in id order, except a
+--  container's last piece (it becomes a piece of its own when the one before is taken: moved next round).
+--  Returns the pieces moved and the pieces left for the next round.
+local function lay_round(places, spot)
+    local found = M.find()
+    local left = {}
+    for _, entry in pairs(found) do
+        if entry.container ~= nil then
+            local key = entry.container.getGUID()
+            left[key] = (left[key] or 0) + 1
+        end
+    end
+    local moved, waiting = 0, 0
+    for _, id in ipairs(sorted_ids(places)) do
+        local entry, place = found[id], places[id]
+        local at = entry ~= nil and spot_of(place, spot)
+        if entry ~= nil and not in_place(entry, place, at) then
+            local key = entry.container ~= nil and entry.container.getGUID()
+            if key and left[key] <= 1 then
+                waiting = waiting + 1
+            else
+                if key then
+                    left[key] = left[key] - 1
+                end
+                move(entry, at)
+                moved = moved + 1
+            end
+        end
+    end
+    return moved, waiting
+end
+
+--- Lay every piece of `places` (id → place) on its spot (`spot(place)`, hands the library's), in rounds until a
+--  round finds nothing to move (at most ROUNDS), each once the moves of the one before have ended; then `done()`.
+function M.lay(places, spot, done)
+    local round = 0
+    local step = nil
+    step = function()
+        round = round + 1
+        local moved, waiting = lay_round(places, spot)
+        if moved + waiting == 0 then
+            done()
+        elseif round >= M.ROUNDS then
+            print("ttsmod: the table could not be laid as the snapshot says; check the misplaced pieces")
+            done()
+        else
+            Wait.frames(function() stepper.when_settled(step) end, 2)
+        end
+    end
+    stepper.when_settled(step)
+end
+
+--- Send one piece back to its place in `places` (a refused drop); a piece `places` does not name stays.
+function M.put_back(obj, places, spot)
+    local place = places[M.id_of(obj)]
+    if place ~= nil then
+        move({ obj = obj }, spot_of(place, spot))
+    end
+end
+
+return M

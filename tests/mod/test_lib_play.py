@@ -1,0 +1,254 @@
+"""The shared play loop (mod/lib/play.lua) and the pieces it moves (mod/lib/pieces.lua) on the headless table,
+under a toy game's description, with the bridge's answers given by hand: Setup asked and dealt, a drop
+recognised on a zone, a slot or a hand and asked of the bridge, a refusal putting the piece back, a ruling's
+events (the game's handlers, the table laid anew for the rest), the ledger, the panels, the end of the game and a
+reload in the middle of a ruling. None of it names a game."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bridge.luaproject.scriptfolder import expand_includes
+from tests.mod.handtable import answer, connect, generated_game, generated_ttsmod, obj
+from tests.mod.luasrc import MOD, bundle
+from tools.headless import Fidelity, Table, Vec
+
+ROOT = """
+local play = require("lib.play")
+local pieces = require("lib.pieces")
+log = {}
+local function places(snap)
+    local out = {}
+    for seat, p in ipairs(snap.players or {}) do
+        for _, id in ipairs(p.hand or {}) do out[id] = { hand = play.colour_of(seat - 1) } end
+    end
+    for k, id in ipairs(snap.board or {}) do out[id] = { k = k } end
+    return out
+end
+local function spot(place)
+    local c = pieces.zone("toy-zone", { role = "board" }).getPosition()
+    return { position = { c.x - 2 + 2 * (place.k - 1), 1.2, c.z }, rotation = { 0, 180, 0 } }
+end
+play.configure({
+    game = require("generated.game"), ttsmod = require("generated.ttsmod"), places = places, spot = spot,
+    zones = { "toy-zone" }, slots = { "toy-board" },
+    action_for_drop = function(colour, o, where)
+        local at = where.hand or where.slot or where.memo.role
+        table.insert(log, "drop " .. colour .. " " .. pieces.id_of(o) .. " " .. tostring(at))
+        if where.slot ~= nil then return "slot " .. tostring(where.slot) end
+        if where.memo.role == "board" then return { action = "put", player = play.seat_of(colour), card = pieces.id_of(o) } end
+        return nil
+    end,
+    handlers = { said = function(e)
+        table.insert(log, "said " .. e.text)
+        play.ledger().last_said = e.text
+    end },
+    setup_options = function(colours) return { variant = play.data().variant, first = colours[1] } end,
+    step_delay = 0.2,
+})
+function onLoad(s) play.load(s) end
+function onSave() return play.save() end
+function onExternalMessage(m) play.handle(m) end
+function onObjectDrop(colour, o) play.dropped(colour, o) end
+function onSetupClick(player) play.setup(player.color) end
+function lines() return table.concat(log, "|") end
+"""
+
+DATA = {"player_colours": ["White", "Red", "Blue"], "min_players": 2, "max_players": 3, "variant": "short"}
+ENVELOPE = {"ttsmod_snapshot": 1, "game": "toy-game", "mode": "basic"}
+DEALT = {**ENVELOPE, "players": [{"hand": ["a"]}, {"hand": ["b", "c"]}], "board": []}
+PUT = {**ENVELOPE, "players": [{"hand": []}, {"hand": ["b", "c"]}], "board": ["a"]}
+PUT_A = {"action": "put", "player": 0, "card": "a"}
+
+
+def card(guid: str, piece: str) -> dict:
+    return obj(guid, "Card", ["toy-card"], {"id": piece}, pos=(0, 1, 9), rot=(0, 180, 180))
+
+
+def objects() -> list[dict]:
+    deck = obj("dddddd", "Deck", ["toy-card"], {"role": "deck"}, pos=(0, 1, 9), rot=(0, 180, 180),
+               ContainedObjects=[card("aaaaaa", "a"), card("bbbbbb", "b"), card("cccccc", "c")])
+    zone = obj("zzzzzz", "ScriptingTrigger", ["toy-zone"], {"role": "board"}, pos=(0, 1.5, 0), scale=(8, 2, 4))
+    board = obj("ssssss", "Custom_Tile", ["toy-board"], {"role": "slots"}, pos=(12, 1, 0),
+                AttachedSnapPoints=[{"Position": {"x": -1, "y": 0.1, "z": 0}}, {"Position": {"x": 1, "y": 0.1, "z": 0}}])
+    hands = [obj(f"h{c[:5].lower()}", "HandTrigger", ["toy-card"], pos=(x, 3, -15), scale=(8, 5, 3), FogColor=c)
+             for c, x in (("White", -10), ("Red", 0), ("Blue", 10))]
+    return [deck, zone, board, *hands]
+
+
+def load(script_state: str = "", objs: list[dict] | None = None, seated=("White", "Red")) -> Table:
+    save = {"LuaScript": bundle(ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
+                                       "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
+            "LuaScriptState": script_state,
+            "XmlUI": expand_includes('<Include src="lib/play.xml"/>', [MOD], "ui.xml"),
+            "ObjectStates": objs if objs is not None else objects()}
+    t = Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful())
+    t.seat(*seated)
+    t.boot()
+    return t
+
+
+def piece(t: Table, piece_id: str):
+    return next(o for o in t.objects if o.memo_json().get("id") == piece_id)
+
+
+def requests(t: Table, kind: str) -> list[dict]:
+    return [m["body"] for m in t.sent_custom if m["type"] == kind]
+
+
+def drop(t: Table, colour: str, piece_id: str, where: Vec) -> None:
+    o = piece(t, piece_id)
+    t.pick_up(o, colour)
+    t.drop(o, colour, position=where)
+    t.advance(1.0)
+
+
+def ledger(t: Table) -> dict:
+    return json.loads(t.call_global("onSave"))["ledger"]
+
+
+@pytest.fixture
+def dealt():
+    """Setup pressed and answered: a in White's hand, b and c in Red's; the first score answered."""
+    with load() as t:
+        connect(t)
+        t.click("setupButton", "White")
+        answer(t, "setup", {"snapshot": DEALT, "events": [], "next": {"player": 0, "legal": [PUT_A]}})
+        t.advance(3)
+        answer(t, "score", {"standings": [{"player": 0, "score": 3}, {"player": 1, "score": 1}]})
+        yield t
+
+
+def test_setup_asks_for_the_seated_players_and_deals_the_answer_out_of_the_deck(dealt):
+    (body,) = requests(dealt, "setup")
+    assert body["players"] == 2 and body["mode"] == "basic" and isinstance(body["seed"], (int, float))
+    assert (body["variant"], body["first"]) == ("short", "White")      # the game's own options
+    assert sorted(o.memo_json()["id"] for o in dealt.hand("White")) == ["a"]
+    # the deck's last card became a card of its own when b was taken: it went to Red's hand a round later
+    assert sorted(o.memo_json()["id"] for o in dealt.hand("Red")) == ["b", "c"]
+    assert not [o for o in dealt.objects if o.name == "Deck"]
+    assert ledger(dealt)["phase"] == "play" and ledger(dealt)["colours"] == ["White", "Red"]
+    assert ledger(dealt)["snapshot"] == DEALT
+    assert dealt.ui_value("turnStatus") == "White to play"
+    assert dealt.ui_attribute("setupButton", "active") == "false"
+    assert dealt.turns["turn_color"] == "White"
+
+
+def test_the_score_panel_shows_the_bridges_score_one_row_a_seat(dealt):
+    assert requests(dealt, "score")[-1] == {"snapshot": DEALT}
+    assert dealt.ui_value("scoreRound") == "Scores now"
+    assert [dealt.ui_value(f"scoreRow{i}") for i in (1, 2)] == ["White: 3", "Red: 1"]
+
+
+def test_a_drop_in_a_zone_asks_legal_and_a_refusal_puts_the_piece_back(dealt):
+    drop(dealt, "White", "a", Vec(1, 1.2, 0.5))
+    assert dealt.call_global("lines") == "drop White a board"
+    assert requests(dealt, "legal") == [{"snapshot": DEALT, "action": PUT_A}]
+    assert dealt.ui_value("turnStatus") == "checking White's move…"
+    answer(dealt, "legal", {"legal": False, "reason": "nope", "message": "not now"})
+    dealt.advance(1)
+    assert [o.memo_json()["id"] for o in dealt.hand("White")] == ["a"]
+    assert ("Not allowed: not now.", "White") in dealt.broadcasts
+    assert dealt.ui_value("turnStatus") == "White to play"
+
+
+def test_a_ruling_runs_the_games_handlers_lays_the_table_anew_and_keeps_its_snapshot(dealt):
+    drop(dealt, "White", "a", Vec(-3, 1.2, 1))
+    answer(dealt, "legal", {"legal": True, "events": [{"event": "said", "text": "hi"}, {"event": "put"}],
+                            "snapshot": PUT, "next": {"player": 1, "legal": []}, "complete": True})
+    dealt.advance(2)
+    assert dealt.call_global("lines") == "drop White a board|said hi"
+    assert ledger(dealt)["last_said"] == "hi"                           # a game's own field of the ledger
+    a = piece(dealt, "a")
+    assert (round(a.position.x, 3), round(a.position.z, 3)) == (-2, 0) and not a.face_down   # on its spot
+    assert ledger(dealt)["snapshot"] == PUT and "ruling" not in ledger(dealt)      # done: nothing half applied
+    assert dealt.ui_value("turnStatus") == "Red to play" and dealt.turns["turn_color"] == "Red"
+    assert requests(dealt, "score")[-1] == {"snapshot": PUT}
+
+
+def test_a_ruling_that_is_not_complete_is_never_finished(dealt):
+    drop(dealt, "White", "a", Vec(-3, 1.2, 1))
+    answer(dealt, "legal", {"legal": True, "events": [{"event": "said", "text": "hi"}], "snapshot": PUT,
+                            "next": {"player": 1, "legal": []}})
+    dealt.advance(5)
+    assert dealt.call_global("lines") == "drop White a board|said hi"
+    assert dealt.ui_value("turnStatus") == "checking White's move…"     # lib.stepper waits for the rest of it
+
+
+def test_the_end_of_the_game_shows_the_winners(dealt):
+    drop(dealt, "White", "a", Vec(-3, 1.2, 1))
+    answer(dealt, "legal", {"legal": True, "events": [], "snapshot": PUT, "next": {"player": None, "legal": []},
+                            "game_over": {"winners": [1], "decided_by": "cards"}, "complete": True})
+    dealt.advance(2)
+    answer(dealt, "score", {"standings": [{"player": 0, "score": 1}, {"player": 1, "score": 4}], "leaders": [1]})
+    assert dealt.ui_value("turnStatus") == "Game over · Red won"
+    assert ("Game over: Red won (decided by cards).", None) in dealt.broadcasts
+    assert dealt.ui_value("scoreRound") == "Final scores · Red won"
+    assert ledger(dealt)["phase"] == "over" and dealt.turns["enable"] is False
+
+
+def test_a_drop_is_told_where_it_lies_a_slot_a_zone_or_a_hand_and_elsewhere_is_nothing(dealt):
+    board = next(o for o in dealt.objects if o.name == "Custom_Tile")
+    o = piece(dealt, "a")
+    dealt.pick_up(o, "White")
+    dealt.drop(o, "White", snap=(board, 1))
+    dealt.advance(1)
+    assert requests(dealt, "legal")[-1]["action"] == "slot 1"          # an action in its text form
+    answer(dealt, "legal", {"legal": False, "reason": "nope", "message": "no"})
+    dealt.advance(1)
+    drop(dealt, "White", "a", Vec(-10, 3, -15))                         # within the hand: no action
+    drop(dealt, "White", "a", Vec(30, 1.2, 30))                         # nowhere: not even asked
+    assert dealt.call_global("lines") == "drop White a 1|drop White a White"
+    assert len(requests(dealt, "legal")) == 1
+
+
+def test_a_drop_while_a_move_is_checked_waits_and_goes_back(dealt):
+    drop(dealt, "White", "a", Vec(1, 1.2, 0.5))
+    drop(dealt, "Red", "b", Vec(-1, 1.2, 0.5))
+    assert len(requests(dealt, "legal")) == 1
+    assert ("Wait a moment: the last move is still being applied.", "Red") in dealt.broadcasts
+    assert "b" in [o.memo_json()["id"] for o in dealt.hand("Red")]
+
+
+def test_setup_needs_a_seated_count_the_game_takes():
+    with load(seated=("White",)) as t:
+        connect(t)
+        t.click("setupButton", "White")
+        t.advance(1)
+        assert requests(t, "setup") == []
+        assert ("Seat 2 to 3 players, then press Setup.", None) in t.broadcasts
+
+
+def test_a_ruling_saved_half_applied_goes_on_after_a_reload(dealt):
+    drop(dealt, "White", "a", Vec(-3, 1.2, 1))
+    events = [{"event": "said", "text": "one"}, {"event": "said", "text": "two"}, {"event": "said", "text": "three"}]
+    answer(dealt, "legal", {"legal": True, "events": events, "snapshot": PUT, "next": {"player": 1, "legal": []},
+                            "complete": True})
+    dealt.step(2)
+    saved = dealt.save()
+    assert json.loads(saved["LuaScriptState"])["ledger"]["applied"] == 1
+    with load(saved["LuaScriptState"], saved["ObjectStates"]) as again:
+        assert again.ui_value("turnStatus") == "checking White's move…"
+        again.advance(3)
+        assert again.call_global("lines") == "said two|said three"         # the events applied before are skipped
+        assert again.ui_value("turnStatus") == "Red to play"
+        a = piece(again, "a")
+        assert (round(a.position.x, 3), round(a.position.z, 3)) == (-2, 0)
+
+
+def test_a_table_saved_while_dealing_is_dealt_on_after_a_reload():
+    with load() as t:
+        connect(t)
+        t.click("setupButton", "White")
+        answer(t, "setup", {"snapshot": DEALT, "events": [], "next": {"player": 0, "legal": [PUT_A]}})
+        t.step(1)
+        saved = t.save()
+    assert json.loads(saved["LuaScriptState"])["ledger"]["phase"] == "dealing"
+    with load(saved["LuaScriptState"], saved["ObjectStates"]) as again:
+        assert again.ui_value("turnStatus") == "laying the table…"
+        again.advance(4)
+        assert sorted(o.memo_json()["id"] for o in again.hand("Red")) == ["b", "c"]
+        assert [o.memo_json()["id"] for o in again.hand("White")] == ["a"]
+        assert again.ui_value("turnStatus") == "White to play"

@@ -1,0 +1,1 @@
+"""High Card, the tests' example game: its engine (``engine``) and its builder (``builder``)."""

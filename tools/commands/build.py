@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
@@ -61,22 +60,12 @@ def build(game: str, out_dir: Path | None, lang: str, mode: str | None, asset_ba
 def _build(game: str, out_dir: Path | None, *, lang: str, asset_base_url: str | None, fmt: str, no_cache: bool,
            jobs: int | None, mode: str | None, max_pixels: int):
     from tools.build import build as build_game
+    from tools.commands.common import ProgressBars
 
-    bar = None
-
-    def progress(done: int, total: int) -> None:
-        nonlocal bar
-        if bar is None:
-            bar = click.progressbar(length=total, label="rendering", file=sys.stderr)
-            bar.__enter__()
-        bar.update(done - bar.pos)
-
-    try:
+    with ProgressBars() as bars:
         return build_game(game, out_dir, lang=lang, asset_base_url=asset_base_url, fmt=fmt,
-                          use_cache=not no_cache, jobs=jobs, mode=mode, progress=progress, max_pixels=max_pixels)
-    finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
+                          use_cache=not no_cache, jobs=jobs, mode=mode, progress=bars.progress("rendering"),
+                          max_pixels=max_pixels)
 
 
 def build_report(result) -> dict:

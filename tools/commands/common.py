@@ -1,5 +1,6 @@
 """What the commands that talk to TTS share: network options, the terminal console, logging, running a
-coroutine until Ctrl-C or SIGTERM, and building a :class:`bridge.server.Bridge` from the options.
+coroutine until Ctrl-C or SIGTERM, and building a :class:`bridge.server.Bridge` from the options; and the
+progress bars of the commands that render (:class:`ProgressBars`).
 
 Commands import their helpers from here and never from one another; anything that is not about the command
 line (journals, serving, watching, pushing) lives in library modules (:mod:`tools.live`,
@@ -11,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sys
 from typing import Any, Callable, Sequence
 
 import click
@@ -47,6 +49,36 @@ def console(kind: str, text: str) -> None:
         click.secho(text, fg="red", err=True)
     else:
         click.secho(text, fg="cyan", err=True)
+
+
+class ProgressBars:
+    """click progress bars on stderr, one per label, each made at the first report of something to do, closed
+    when the ``with`` block ends. A report with another total resizes its bar: a render's count of the images it
+    draws is exact, and known before the first is drawn unless a deck's first face comes out at another size
+    (:func:`tools.render.pipeline.render_art`), when it changes once."""
+
+    def __init__(self) -> None:
+        self.bars: dict[str, Any] = {}
+
+    def __enter__(self) -> "ProgressBars":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for bar in self.bars.values():
+            bar.__exit__(None, None, None)
+
+    def progress(self, label: str) -> Callable[[int, int], None]:
+        """The ``progress(done, total)`` of the bar called ``label``."""
+        def report(done: int, total: int) -> None:
+            bar = self.bars.get(label)
+            if bar is None:
+                if total == 0:
+                    return
+                bar = self.bars[label] = click.progressbar(length=total, label=label, file=sys.stderr)
+                bar.__enter__()
+            bar.length = total
+            bar.update(done - bar.pos)
+        return report
 
 
 def warn(text: str) -> None:

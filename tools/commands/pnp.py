@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -39,31 +38,15 @@ def pnp_command(game: str, out: Path | None, build_dir: Path | None, paper: str,
     The art comes from the build folder's render cache: after ttsmod build a PDF draws nothing (the build keeps
     each face's full-size print copy); without a build the faces are drawn once, and later PDFs draw nothing.
     """
-    from tools.commands.common import warn
+    from tools.commands.common import ProgressBars, warn
     from tools.pnp import check_options, pnp
 
     check_options(paper, bleed, gap)
-    bars: dict[str, object] = {}
-
-    def bar_for(label: str):
-        def progress(done: int, total: int) -> None:
-            bar = bars.get(label)
-            if bar is None:
-                if total == 0:
-                    return
-                bar = bars[label] = click.progressbar(length=total, label=label, file=sys.stderr)
-                bar.__enter__()
-            bar.update(done - bar.pos)
-        return progress
-
-    try:
+    with ProgressBars() as bars:
         path, plan, art = pnp(game, out, paper=paper, lang=lang, mode=mode, bleed=bleed, crop_marks=crop_marks,
-                         duplex=duplex, gap=gap, build_dir=build_dir, jobs=jobs,
-                         render_progress=bar_for("rendering"), face_progress=bar_for("full-size faces"),
-                         page_progress=bar_for("pages"))
-    finally:
-        for bar in bars.values():
-            bar.__exit__(None, None, None)
+                              duplex=duplex, gap=gap, build_dir=build_dir, jobs=jobs,
+                              render_progress=bars.progress("rendering"),
+                              face_progress=bars.progress("full-size faces"), page_progress=bars.progress("pages"))
     cards = sum(len(p.cards) for p in plan.pages if p.kind == "faces")
     click.echo(f"{path}  {len(plan.pages)} page(s), {cards} card(s), {len(art.singles)} other component(s), {paper}")
     if art.unsized:

@@ -15,8 +15,9 @@ A game's renderer (a :class:`FaceRenderer`) only names its images, keys them and
 - a deck face is cached as it lies in its cell (``.cache/cells/``, scaled to the cell size, its pixels
   compressed: :data:`CELL_SUFFIX`), so repacking a sheet after one card changed draws that card only and decodes
   the others small; images needed whole (backs,
-  singles, the thumbnail's source, and a deck's first face until its size — which sets the deck's cells — is
-  known, ``sizes`` in the manifest) are cached whole in ``.cache/faces/<key>.png``;
+  singles, the thumbnail's source, a deck's first face until its size — which sets the deck's cells — is
+  known, ``sizes`` in the manifest, and a face more than one sheet cell needs drawn) are cached whole in
+  ``.cache/faces/<key>.png``;
 - every deck face a run draws (or holds whole) is also left behind full-size as its print copy,
   ``.cache/print/<key>.jpg`` (JPEG at :data:`PRINT_QUALITY`, written by the worker that drew it: a fraction of
   the face's drawing time, and a fraction of a PNG's encoding time): print-and-play wants every card face at full
@@ -36,6 +37,7 @@ order is reported, whatever finished first, with one process or several.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import hashlib
 import io
@@ -59,7 +61,10 @@ THUMBNAIL = "thumbnail"
 """The image name every :class:`Art` holds: the save's preview in TTS's load menu (a PNG)."""
 
 Progress = Callable[[int, int], None]
-"""``progress(done, total)``: images rendered so far out of those to render this run."""
+"""``progress(done, total)``: images rendered so far out of those to render this run. Each image is drawn once
+(images of one key are one image), and ``total`` is exactly those drawn, known before the first is drawn; it is
+reported again with a new value (before any sheet's face is drawn) only when a deck's first face comes out at
+another size than the deck had, which changes the deck's cells."""
 
 PRINT_DIR = "print"
 """The folder of ``out_dir/.cache/`` holding each deck face's print copy, ``<key>.jpg``."""
@@ -155,8 +160,9 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
     # (which sets the deck's cells) is not known yet.
     needed = list(dict.fromkeys([*(p.back for p in plans), *singles, thumbnail.source,
                                  *(p.faces[0] for p in plans if keys[p.faces[0]] not in sizes)]))
-    todo = [n for n in needed if not (use_cache and whole[n].is_file())]
     order = [n for n, _ in items]
+    todo = _one_per_key([n for n in needed if not (use_cache and whole[n].is_file())], keys)
+    whole_keys = {keys[n] for n in todo}   # images held whole by this run, drawn or to draw: a sheet reads them
 
     cells_text = os.path.join(cells_dir, "")
 
@@ -174,43 +180,68 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
             yield _SheetTask(
                 deck=plan.name, number=number, key=key,
                 faces=tuple((n, keys[n], f"{cells_text}{layout.cell_id(keys[n], number)}{CELL_SUFFIX}",
-                             whole.text(n) if use_cache or n in drawn_whole else "", printed.text(n))
+                             whole.text(n) if use_cache or keys[n] in whole_keys else "", printed.text(n))
                             for n in plan.faces[start:start + count]),
                 size=layout.size, columns=layout.grids[number][0], rows=layout.grids[number][1],
                 cell=layout.cells[number], back=str(whole[plan.back]), sheets_dir=str(sheets_dir), fmt=fmt,
                 quality=quality, use_cache=use_cache,
                 back_cell=f"{cells_text}{layout.back_cell_id(keys[plan.back], number)}{CELL_SUFFIX}")
 
-    def to_draw(task: _SheetTask) -> int:
-        return sum(1 for _, _, cell, full, _ in task.faces
-                   if not cached(Path(cell)) and not (full and cached(Path(full))))
+    def layout_of(plan: DeckPlan, size: Sequence[int] | None = None) -> _DeckLayout:
+        return _DeckLayout.of(plan, keys, tuple(size or sizes[keys[plan.faces[0]]]), fmt, quality)
 
-    # The number of images this run will draw, known before drawing any (a progress bar needs its length).
-    expected = len(todo)
-    for plan in plans:
-        if keys[plan.faces[0]] in sizes:
-            expected += sum(to_draw(t) for t in sheet_tasks(plan, _DeckLayout.of(plan, keys, sizes, fmt, quality))
-                            if isinstance(t, _SheetTask))
-        else:
-            expected += sum(1 for n in plan.faces[1:] if not cached(whole[n]))
-    tracker = _Progress(progress, expected)
-    drawn_whole: set[str] = set()   # whole images drawn by this run: a sheet takes them as they are
+    def to_draw(layouts: Mapping[str, _DeckLayout | None]) -> tuple[list[str], int]:
+        """What the sheets of ``layouts`` (deck name → its cells, None when not known) would draw: the faces to
+        draw whole first, one per key that more than one sheet cell needs (drawn once, then read by each), and
+        how many faces the sheet tasks draw themselves (each the only cell of its key to draw)."""
+        slots: list[str] = []   # a face of a cell neither cached nor held whole, once per cell
+        for plan in plans:
+            layout = layouts[plan.name]
+            if layout is None:   # the deck's cells are unknown, and so is any of them being cached
+                slots += [n for n in plan.faces if keys[n] not in whole_keys and not cached(whole[n])]
+                continue
+            for task in sheet_tasks(plan, layout):
+                if isinstance(task, _SheetTask):
+                    slots += [n for n, key, cell, full, _ in task.faces
+                              if not cached(Path(cell)) and key not in whole_keys and not (full and cached(Path(full)))]
+        count = collections.Counter(keys[n] for n in slots)
+        shared = _one_per_key([n for n in slots if count[keys[n]] > 1], keys)
+        return shared, sum(1 for times in count.values() if times == 1)
+
+    # The number of images this run will draw, known before drawing any (a progress bar needs its length): each
+    # image is drawn once. A deck whose first face changed is expected to keep its size (the size recorded for
+    # the deck, ``decks`` in the manifest; a new face of the same layout); its cells are checked once it is drawn.
+    def expected_layout(plan: DeckPlan) -> _DeckLayout | None:
+        size = sizes.get(keys[plan.faces[0]]) or manifest["decks"].get(plan.name)
+        return layout_of(plan, size) if size else None
+
+    expected = {plan.name: expected_layout(plan) for plan in plans}
+    shared, in_sheets = to_draw(expected)
+    todo += shared
+    whole_keys.update(keys[n] for n in shared)
+    tracker = _Progress(progress, len(todo) + in_sheets)
 
     with _Workers(renderer, jobs) as workers:
         for name, size in workers.render_whole(todo, whole, tracker, order, printed):
             sizes[keys[name]] = list(size)
-            drawn_whole.add(name)
         for name in needed:
             if keys[name] not in sizes:
                 sizes[keys[name]] = list(image_size(whole[name]))
+        layouts = {plan.name: layout_of(plan) for plan in plans}
+        if layouts != expected:
+            # A first face drawn at another size than its deck had (or a deck new to the manifest): count again.
+            late, in_sheets = to_draw(layouts)
+            whole_keys.update(keys[n] for n in late)
+            tracker.recount(tracker.rendered + len(late) + in_sheets)
+            for name, size in workers.render_whole(late, whole, tracker, order, printed):
+                sizes[keys[name]] = list(size)
         # Sheets: each one not written yet is a task that takes its faces from the cell cache (scaled to the
         # cell), else from the whole-image cache, else draws them, then pastes and encodes the sheet; the tasks
         # run in parallel over the workers.
-        layouts = [_DeckLayout.of(plan, keys, sizes, fmt, quality) for plan in plans]
         reused: dict[tuple[str, int], str] = {}
         tasks: list[_SheetTask] = []
-        for plan, layout in zip(plans, layouts):
-            for entry in sheet_tasks(plan, layout):
+        for plan in plans:
+            for entry in sheet_tasks(plan, layouts[plan.name]):
                 if isinstance(entry, _SheetTask):
                     tasks.append(entry)
                 else:
@@ -221,7 +252,8 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
 
     packed: dict[str, PackedDeck] = {}
     used_cells: set[str] = set()
-    for plan, layout in zip(plans, layouts):
+    for plan in plans:
+        layout = layouts[plan.name]
         back_key = layout.back_key(plan.back, keys)
         back_file = manifest["sheets"].get(back_key)
         if not (use_cache and back_file is not None and (sheets_dir / back_file).is_file()):
@@ -268,6 +300,7 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
     used_files |= {p.name for p in images.values()}
     used_keys = set(keys.values())
     manifest["sizes"] = {k: v for k, v in sorted(sizes.items()) if k in used_keys}
+    manifest["decks"] = {plan.name: list(layouts[plan.name].size) for plan in plans}
     # The whole-image and print caches keep every image still current: a build reads a deck face from its cell,
     # never from them, so keeping one costs it nothing, and an edited face's old files go.
     stale = _forget_stale(previous, manifest, used_files, sheets_dir, faces_dir, used_keys, prune)
@@ -355,7 +388,15 @@ class _CacheFiles(Mapping[str, Path]):
 
 
 def _empty_manifest() -> dict:
-    return {"sheets": {}, "images": {}, "sizes": {}}
+    return {"sheets": {}, "images": {}, "sizes": {}, "decks": {}}
+
+
+def _one_per_key(names: list[str], keys: Mapping[str, str]) -> list[str]:
+    """``names`` without those whose key an earlier one has (images of the same key are one image to draw)."""
+    first: dict[str, str] = {}
+    for name in names:
+        first.setdefault(keys[name], name)
+    return list(first.values())
 
 
 @dataclass(frozen=True)
@@ -372,9 +413,9 @@ class _DeckLayout:
     face_keys: tuple[str, ...]
 
     @classmethod
-    def of(cls, plan: DeckPlan, keys: Mapping[str, str], sizes: Mapping[str, list[int]], fmt: str,
+    def of(cls, plan: DeckPlan, keys: Mapping[str, str], size: tuple[int, int], fmt: str,
            quality: int) -> "_DeckLayout":
-        size = tuple(sizes[keys[plan.faces[0]]])
+        """The layout of ``plan`` when its first face is ``size``."""
         groups = tuple(sheet_layout(len(plan.faces), False))
         grids = tuple(choose_grid(count + 1, size) for _, count in groups)
         cells = tuple(cell_size_for(columns, rows, size) for columns, rows in grids)
@@ -435,6 +476,13 @@ class _Progress:
         self.rendered = 0
         if callback is not None:
             callback(0, total)
+
+    def recount(self, total: int) -> None:
+        """The run will draw ``total`` images in all (a deck's cells turned out other than expected)."""
+        if total != self.total:
+            self.total = total
+            if self.callback is not None:
+                self.callback(self.rendered, total)
 
     def advance(self, count: int) -> None:
         self.rendered += count
@@ -712,12 +760,14 @@ def _read_manifest(path: Path) -> dict:
     if (not isinstance(manifest, dict) or not isinstance(manifest.get("sheets"), dict)
             or not isinstance(manifest.get("images"), dict)):
         return _empty_manifest()
-    sizes = manifest.get("sizes")
-    # Sizes are a cache too: an entry that is not two positive integers is dropped (the image is measured again).
-    manifest["sizes"] = {k: v for k, v in sizes.items()
-                         if isinstance(v, list) and len(v) == 2
-                         and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in v)
-                         } if isinstance(sizes, dict) else {}
+    # Sizes are a cache too: an entry that is not two positive integers is dropped (the image is measured again;
+    # a deck's size only sets the progress count's expectation).
+    for table in ("sizes", "decks"):
+        sizes = manifest.get(table)
+        manifest[table] = {k: v for k, v in sizes.items()
+                           if isinstance(v, list) and len(v) == 2
+                           and all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in v)
+                           } if isinstance(sizes, dict) else {}
     return manifest
 
 

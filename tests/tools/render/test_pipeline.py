@@ -255,3 +255,76 @@ def test_a_damaged_or_missing_cell_is_made_again_and_the_repacked_sheet_is_the_s
     # face keeps (it sets the deck's cell size), and no other face is drawn
     assert 3 <= len(renderer.drawn) <= 4 and again.rendered == len(renderer.drawn)
     assert len(list((tmp_path / ".cache" / "cells").iterdir())) == 13
+
+
+# -- the progress count: exactly the images drawn, announced before the first is drawn -----------------------
+
+def _counted(renderer: Tiles, out: Path, **options) -> tuple[object, list[tuple[int, int]]]:
+    calls: list[tuple[int, int]] = []
+    art = run(renderer, out, progress=lambda done, total: calls.append((done, total)), **options)
+    return art, calls
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_changed_first_face_is_announced_and_drawn_alone(tmp_path, jobs):
+    # The first face sets the deck's cells, so it is drawn whole before the sheets: the other faces, unchanged,
+    # come from their cells and are neither drawn nor counted (they were all announced, one drawn).
+    run(tiles(), tmp_path, jobs=jobs)
+    renderer = tiles(**{"card:0": (255, 0, 0)})
+    art, calls = _counted(renderer, tmp_path, jobs=jobs)
+    assert (art.rendered, calls[0], calls[-1]) == (1, (0, 1), (1, 1))
+    assert renderer.drawn in ([], ["card:0"])   # in-process draws only (jobs 1 draws here)
+    assert [name.split("-")[0] for name in art.repacked] == ["cards"]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_cold_run_announces_each_image_it_draws_once(tmp_path, jobs):
+    art, calls = _counted(tiles(), tmp_path, jobs=jobs)
+    assert art.rendered == 7 and calls[0] == (0, 7) and calls[-1] == (7, 7)
+
+
+@dataclass
+class Resized(Tiles):
+    """Tiles whose images have the sizes of ``sizes`` (name → size), else 40 × 56."""
+
+    sizes: dict[str, tuple[int, int]] = field(default_factory=dict)
+
+    def key(self, name: str, kind: str) -> str:
+        own = super().key(name, kind)
+        return hashlib.sha256(repr((own, self.sizes[name])).encode()).hexdigest() if name in self.sizes else own
+
+    def render(self, name: str) -> Image.Image:
+        return super().render(name).resize(self.sizes.get(name, (40, 56)))
+
+
+def test_a_first_face_drawn_at_another_size_counts_the_faces_its_new_cells_need(tmp_path):
+    run(tiles(), tmp_path, jobs=1)
+    # expected to keep the deck's size (one image to draw), it changes every cell: the count grows to the four
+    # other faces once that is known, before any of them is drawn
+    renderer = Resized(tiles().colours, sizes={"card:0": (80, 112)})
+    art, calls = _counted(renderer, tmp_path, jobs=1)
+    assert calls == [(0, 1), (1, 1), (1, 5), (5, 5)] and art.rendered == 5
+    assert sorted(renderer.drawn) == FACES
+
+
+@dataclass
+class Shared(Tiles):
+    """Tiles whose key is their colour alone: images of one colour are one image (drawn once)."""
+
+    def key(self, name: str, kind: str) -> str:
+        return hashlib.sha256(repr(self.colours[name]).encode()).hexdigest()
+
+
+@pytest.mark.parametrize("use_cache", [True, False])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_face_in_several_decks_is_drawn_and_counted_once_whatever_the_jobs(tmp_path, jobs, use_cache):
+    colours = {f"{deck}:{i}": (30 * i, 60, 90) for deck in ("red", "blue") for i in range(4)}
+    renderer = Shared(colours | {"back": (0, 0, 0), "board": (1, 2, 3), "odd": (9, 9, 9)})
+    calls: list[tuple[int, int]] = []
+    art = render_art(renderer, tmp_path, decks=[DeckPlan("red", ("red:0", "red:1", "red:2", "red:3"), "back"),
+                                                DeckPlan("blue", ("blue:1", "blue:2", "blue:3", "odd"), "back")],
+                     singles=["board"], thumbnail=ThumbnailPlan("board", lambda im: im), jobs=jobs,
+                     use_cache=use_cache, progress=lambda done, total: calls.append((done, total)))
+    # four faces of one colour each, the odd one, the back and the board: seven images
+    assert art.rendered == 7 and calls[0] == (0, 7) and calls[-1] == (7, 7)
+    assert len(art.decks["blue"].placement) == 4

@@ -8,10 +8,15 @@ A game is data plus a pure engine (OpenSpiel's split between a game type and its
 - **An engine** is an object following :class:`Game`; it registers itself next to its own code with
   :func:`register_game` when its module (the ``engine`` of the metadata) is imported, as OpenSpiel's
   ``register_game`` does. :func:`registered_game` finds it by id.
-- **A state** follows :class:`GameState`, the same for every game: ``to_move``, ``legal_actions``, ``apply``
-  (returning events), ``is_over``, ``outcome``, ``view``, ``to_snapshot``, a cheap ``copy``; and optionally
-  ``apply_trusted`` (:func:`trusted_apply` finds it, or falls back to ``apply``) and ``apply_quiet``, the same
-  without events (:func:`quiet_apply` finds it, or falls back to :func:`trusted_apply`'s choice).
+- **A state** follows :class:`GameState`, the same for every game: ``to_move``, ``legal_actions``, ``check``
+  (a refusal with its reason), ``apply`` (returning events), ``is_over``, ``outcome``, ``view``,
+  ``to_snapshot``, a cheap ``copy``; and optionally ``apply_trusted`` (:func:`trusted_apply` finds it, or falls
+  back to ``apply``) and ``apply_quiet``, the same without events (:func:`quiet_apply` finds it, or falls back
+  to :func:`trusted_apply`'s choice).
+- **Optional capabilities** of an engine are named in :data:`ENGINE_CAPABILITIES`; :func:`engine_capabilities`
+  says which a game provides (the build side's, read from the game folder, are
+  :data:`tools.games.builder.BUILD_CAPABILITIES`). A shared test asks these, and skips with a reason what a
+  game does not declare.
 
 Finding a game folder by id or path and loading its files is I/O and lives in :mod:`bridge.catalog`; this
 module is pure.
@@ -97,6 +102,12 @@ class GameMeta:
     @property
     def default_mode(self) -> str:
         return self.modes[0]
+
+    @property
+    def player_counts(self) -> range:
+        """Every player count the game takes, ``min_players`` to ``max_players``: what a test or a tool picks a
+        count from (never a number of its own)."""
+        return range(self.min_players, self.max_players + 1)
 
 
 _META_REQUIRED = ("id", "name", "min_players", "max_players", "modes", "player_colours", "data_files", "engine",
@@ -189,6 +200,11 @@ class GameState(Protocol):
 
     def legal_actions(self) -> Sequence[Any]:
         """Every action allowed now, in a stable order."""
+
+    def check(self, action: Any) -> None:
+        """Return when ``action`` may be played now, else raise :class:`bridge.rules.errors.IllegalAction` with
+        one of the game's ``refusal_reasons`` (the contract's ``legal`` answers with it) or ``InvalidAction``
+        for what is no action of the game. It changes nothing."""
 
     def apply(self, action: Any) -> list[Any]:
         """Play ``action`` and return the events it caused; raise a ``RulesError`` for a refused one."""
@@ -329,9 +345,11 @@ class Game(Protocol):
 
     def redeal_hidden(self, state: Any, player: int, seed: int) -> Any:
         """A copy of ``state`` in which what ``player`` cannot see is dealt anew (same counts); ``None`` when
-        nothing is hidden from ``player``. A view, and the events that follow, must not tell the two apart."""
+        nothing is hidden from ``player``. A view, and the events that follow, must not tell the two apart, and the
+        copy depends only on what ``player`` sees and ``seed`` (deal from sorted pools): the search samples its
+        worlds with it when the game has no ``determinize``, and must not learn what is hidden from the order."""
 
-    # Optional hooks of the contract (bridge/rules/contract.py):
+    # Optional hooks of the contract (bridge/rules/contract.py), each named in ENGINE_CAPABILITIES:
     #
     #   def setup(self, data, players, *, mode, seed, options) -> (state, events):
     #       """A new game for ``setup``; ``options`` is the request body (the game's own options beside
@@ -346,7 +364,8 @@ class Game(Protocol):
     #   def requests(self, data) -> Mapping[str, Callable[[dict], dict]]:
     #       """Handlers of the game's own request types (and of a shared one it answers its own way)."""
     #
-    # Optional (not part of the runtime check), for the bots (docs/bots.md):
+    # Optional (not part of the runtime check), for the bots (docs/bots.md), each named in ENGINE_CAPABILITIES
+    # with search_levels (a mapping of bot level to search iterations) and scores(state) (each seat's score):
     #
     #   def determinize(self, state, player, seed):
     #       """A copy of ``state`` with everything ``player`` cannot see dealt anew, consistently with what they
@@ -364,6 +383,38 @@ class Game(Protocol):
     def aggregate(self, summaries: Sequence[dict[str, Any]], players: int) -> dict[str, Any]:
         """The figures of many games (their :meth:`summary`), as JSON, in the order ``ttsmod simulate`` prints
         them after its own run fields; :func:`bridge.rules.playout.seat_figures` gives the win figures."""
+
+
+# ------------------------------------------------------------------------------------------ optional capabilities
+
+@dataclass(frozen=True)
+class Capability:
+    """An optional part of the game interface: its ``name`` (what a test or a tool asks for) and what a game
+    provides to have it (``declared_by``). docs/development.md ("The game interface") says what a game without it
+    loses."""
+
+    name: str
+    declared_by: str
+
+
+ENGINE_CAPABILITIES: tuple[Capability, ...] = (
+    Capability("setup", "Game.setup(data, players, *, mode, seed, options)"),
+    Capability("snapshot_defaults", "Game.snapshot_defaults(data)"),
+    Capability("next_extras", "Game.next_extras(state)"),
+    Capability("ruling_extras", "Game.ruling_extras(state, events)"),
+    Capability("requests", "Game.requests(data)"),
+    Capability("heuristic", "Game.heuristic(data)"),
+    Capability("determinize", "Game.determinize(state, player, seed)"),
+    Capability("search_levels", "Game.search_levels"),
+    Capability("scores", "Game.scores(state)"),
+)
+"""The optional members of a game's engine object, each named as the engine defines it (the contract, the bots
+and ``ttsmod arena`` look each up by that name and fall back when it is absent)."""
+
+
+def engine_capabilities(game: Game) -> frozenset[str]:
+    """The names of :data:`ENGINE_CAPABILITIES` that ``game`` provides (defines, not as ``None``)."""
+    return frozenset(c.name for c in ENGINE_CAPABILITIES if getattr(game, c.name, None) is not None)
 
 
 _GAMES: dict[str, Game] = {}

@@ -1,8 +1,7 @@
 """A bot's thinking never blocks the bridge's other answers: the session answers each request on a thread of its
 own (bridge/session.py, ``Session._answer``), so a ``legal`` request sent while a slow ``bot_move`` is out is
-answered first. The bot is each built-in game's real one (the games that answer ``bot_move``, reached through
-bridge.catalog); its search is held back by a gate until the ``legal`` reply is out, as a long search at the hard
-level would be."""
+answered first. The bot is every game's real one (:mod:`tests.everygame`, reached through bridge.catalog); its
+search is held back by a gate until the ``legal`` reply is out, as a long search at the hard level would be."""
 
 from __future__ import annotations
 
@@ -12,15 +11,12 @@ from typing import Any, Mapping
 
 import pytest
 
-from bridge.catalog import builtin_games, load
+from bridge.catalog import load
 from bridge.games import GameRegistry
 from bridge.protocol import CustomMessage
 from bridge.rules.game import own_actions
 from bridge.session import Session
-
-
-def _games_with_bots() -> list[str]:
-    return sorted(g for g in builtin_games() if "bot_move" in load(g).engine.request_types)
+from tests.everygame import GAMES
 
 
 class GatedBots:
@@ -39,10 +35,11 @@ class GatedBots:
         return self.engine.handle(self.data, request_type, dict(body))
 
 
-@pytest.mark.parametrize("game_id", _games_with_bots())
-def test_a_legal_request_is_answered_while_a_slow_bot_move_is_out(game_id):
-    loaded = load(game_id)
-    state = loaded.engine.new_game(loaded.data, 3, seed=5)
+@pytest.mark.parametrize("source", GAMES)
+def test_a_legal_request_is_answered_while_a_slow_bot_move_is_out(source):
+    loaded = load(source)
+    game_id = loaded.meta.id
+    state = loaded.engine.new_game(loaded.data, loaded.meta.min_players, seed=5)
     snapshot = state.to_snapshot()
     action = own_actions(state.legal_actions(), state.to_move())[0].to_json()
     bot_body = {"snapshot": snapshot, "level": "easy", "seed": 7}

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from bridge.catalog import builtin_games, read_toml
+from bridge.catalog import load, read_toml
 from bridge.errors import DataError
-from tools.selftest import SelftestTargets, lua, parse_targets, selftest_targets
+from tests.everygame import GAMES, require
+from tools.selftest import TARGET_KEYS, SelftestTargets, lua, parse_targets, selftest_targets
 
 
-def test_every_built_in_game_declares_targets_its_table_uses():
-    for game, folder in builtin_games().items():
-        targets = selftest_targets(game)
-        assert targets != SelftestTargets.none(), f"{game} has no [selftest] table"
-        assert targets.snap_points and all(targets.snap_points)
+@pytest.mark.parametrize("source", GAMES)
+def test_a_game_with_the_table_gets_every_target_it_names(source):
+    game = load(source)
+    require(game, "selftest")
+    targets = selftest_targets(source)
+    assert targets != SelftestTargets.none() and all(getattr(targets, key) for key in TARGET_KEYS)
+    assert targets.snap_points and all(targets.snap_points)
+    assert parse_targets(read_toml(game.folder, "game.toml")) == targets   # what the probes get is the file's
 
 
 def test_a_game_without_the_table_gets_none_and_an_unknown_game_too():
@@ -37,7 +41,3 @@ def test_targets_reach_the_probes_lua_as_string_literals():
     assert 'local T = { piece = "a\\"b", bag = "bag", spot = "spot", spot_card = "card", marker = "marker", ' \
            'snap_points = { "slot-", "cell-" } }' in code
 
-
-def test_the_shipped_table_parses_from_the_file(repo_root):
-    folder = next(iter(builtin_games().values()))
-    assert parse_targets(read_toml(folder, "game.toml")).piece

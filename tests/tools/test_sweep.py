@@ -2,8 +2,8 @@
 run it stands for, the same numbers on a Dask cluster, the same bytes for the same seed, one-line exit-2 errors.
 
 The grid is played on the tests' toy game (tests/games/pebble_race/, a game kept in its own folder, so the workers
-of a Dask cluster must import its engine from there): short games, one rule flag (hand_size), no scores. A
-built-in game, whichever comes first, shows the scores and that a cell is an arena run."""
+of a Dask cluster must import its engine from there): short games, one rule flag (hand_size), no scores. Every
+game (tests.everygame) shows that a cell is an arena run, with the scores of those that keep them."""
 
 from __future__ import annotations
 
@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from bridge.catalog import builtin_games, load, read_documents, resolve_game
+from bridge.catalog import load, read_documents, resolve_game
 from bridge.errors import InputError
 from tools import sweep as sweep_module
+from tests.everygame import GAMES, declares
 from tools.arena import arena
 from tools.cli import cli
 from tools.sweep import flag_values, line_up, parse_flag_value, plan_sweep, run_sweep, split_values, task_size
@@ -128,17 +129,20 @@ def test_the_cluster_option_writes_the_same_files_as_a_run_here(swept, tmp_path)
     assert json.loads((tmp_path / "dask" / "timing.json").read_text())["workers"].startswith("dask")
 
 
-def test_a_cell_is_the_arena_run_with_the_same_bots_and_seed():
-    game_id = next(iter(builtin_games()))
-    game = load(game_id)
+@pytest.mark.parametrize("source", GAMES)
+def test_a_cell_is_the_arena_run_with_the_same_bots_and_seed(source):
+    game = load(source)
     players = game.meta.min_players
     bots = ["heuristic"] + ["random"] * (players - 1)
-    result = run_sweep(plan(game_id, settings=[], players=[players], games=players * 2, seed=11))
+    result = run_sweep(plan(source, settings=[], players=[players], games=players * 2, seed=11))
     cell = result.report["cells"][0]
     figures = arena(game.engine, game.data, bots, games=players * 2, seed=11)
     for key in ("win_share", "win_share_ci", "fair_share", "mean_score", "win_share_by_seat", "mean_actions"):
         assert cell[key] == figures[key], key
     assert cell["bots"] == bots
+    if not declares(game, "scores"):
+        assert cell["score_distribution"] is None and result.scores[0] is None
+        return
     # a game that keeps scores gets their distribution, by bot
     assert set(cell["score_distribution"]) == {"heuristic", "random"}
     assert len(result.scores[0]["random"]) == players * 2 * (players - 1)   # every seat it held, every game

@@ -20,6 +20,12 @@ A builder provides three things, all taking the game's own records (``LoadedGame
   protocol, game id, mode), which no builder writes.
 
 The build checks the composed save with :mod:`tools.check` and writes it; a builder writes nothing but images.
+
+What a game may declare beyond that is asked here too: :data:`BUILD_CAPABILITIES` are the optional parts read from
+its folder (the tool tables of its ``game.toml``, printed sizes, card lists), and :func:`capabilities` gives every
+capability a loaded game declares, its engine's included (:data:`CAPABILITIES`), from the very declarations the
+tools read (``ttsmod data export``'s card lists, ``ttsmod pnp``'s layouts). A shared test asks it and skips, with
+the reason, what a game does not declare; docs/development.md ("The game interface") says what such a game loses.
 """
 
 from __future__ import annotations
@@ -27,9 +33,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Protocol, runtime_checkable
 
-from bridge.catalog import import_game_module
-from bridge.rules.game import GameMeta
+from bridge.catalog import LoadedGame, assets_dir, import_game_module, load_documents, read_toml
+from bridge.rules.game import ENGINE_CAPABILITIES, TOOL_TABLES, Capability, GameMeta, engine_capabilities
 from bridge.rules.reader import At, show
+from tools.data_export import card_lists
+from tools.render.layout import load_layouts
 from tools.render.pipeline import Art, Progress
 from tools.save import Save
 
@@ -86,3 +94,50 @@ def builder_of(meta: GameMeta, folder: Path | None = None) -> GameBuilder:
     if builder is None or not (home == meta.builder or home.startswith(meta.builder + ".")):
         raise at.sub("builder").error(f"{show(meta.builder)} registers no builder for {show(meta.id)}")
     return builder
+
+
+# ------------------------------------------------------------------------------------------ optional capabilities
+
+BUILD_CAPABILITIES: tuple[Capability, ...] = (
+    Capability("selftest", "[selftest] table of game.toml"),
+    Capability("benchmark", "[benchmark] table of game.toml"),
+    Capability("scripts", "[scripts] table of game.toml"),
+    Capability("print_sizes", "size_mm of the layouts in layouts.toml"),
+    Capability("card_lists", "arrays of tables at the top of the data files"),
+)
+"""The optional parts of a game read from its folder, beside its engine's (``ENGINE_CAPABILITIES``)."""
+
+CAPABILITIES: tuple[Capability, ...] = ENGINE_CAPABILITIES + BUILD_CAPABILITIES
+"""Every optional capability a game may declare, each under a name of its own."""
+
+
+def capability(name: str) -> Capability:
+    """The capability called ``name`` (``KeyError`` for a name :data:`CAPABILITIES` does not hold)."""
+    for known in CAPABILITIES:
+        if known.name == name:
+            return known
+    raise KeyError(name)
+
+
+def print_sizes(folder: Path) -> dict[str, tuple[float, float]]:
+    """The printed size, in millimetres, of each layout of ``folder/layouts.toml`` that gives one (``size_mm``):
+    what ``ttsmod pnp`` prints each deck and component at. Empty for a folder without the file; a bad file raises
+    :class:`bridge.errors.DataError`."""
+    path = folder / "layouts.toml"
+    if not path.is_file():
+        return {}
+    layouts = load_layouts(path, fonts_dir=assets_dir() / "fonts").layouts
+    return {kind: layout.size_mm for kind, layout in layouts.items() if layout.size_mm is not None}
+
+
+def capabilities(game: LoadedGame) -> frozenset[str]:
+    """The names of :data:`CAPABILITIES` that ``game`` declares: its engine's optional members, the tool tables
+    of its ``game.toml`` (``[selftest]``, ``[benchmark]``, ``[scripts]``), ``print_sizes`` when its layouts give
+    any and ``card_lists`` when its data files hold a list ``ttsmod data export`` writes."""
+    found = set(engine_capabilities(game.engine))
+    found.update(table for table in TOOL_TABLES if table in read_toml(game.folder, "game.toml"))
+    if print_sizes(game.folder):
+        found.add("print_sizes")
+    if card_lists(load_documents(game.folder, game.meta)):
+        found.add("card_lists")
+    return frozenset(found)

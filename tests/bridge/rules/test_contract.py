@@ -1,8 +1,9 @@
 """The one contract every game speaks (docs/protocol.md), checked on seeded random playouts of every game.
 
-A game gets this suite by being registered (a built-in game, or a folder of ``GAME_FOLDERS``), as OpenSpiel's
-``random_sim_test``: nothing is copied per game. A playout is played through the requests themselves — ``setup``
-deals the table, ``apply`` plays a legal action chosen from ``next.legal`` — and at every step:
+A game gets this suite by being registered (a built-in game, or a folder of ``tests/games/``: :mod:`tests.everygame`),
+as OpenSpiel's ``random_sim_test``: nothing is copied per game. A playout is played through the requests
+themselves — ``setup`` deals the table, ``apply`` plays a legal action chosen from ``next.legal`` — and at every
+step:
 
 - the snapshot starts with the envelope (``ttsmod_snapshot``, ``game``, ``mode``) and snapshot → state →
   snapshot is the identity (through JSON text); ``next`` is who moves and every legal action;
@@ -39,7 +40,7 @@ from bridge.rules.contract import ENVELOPE_KEYS, SHARED_REQUEST_TYPES, SNAPSHOT_
 from bridge.rules.contract import snapshot_defaults
 from bridge.rules.errors import RulesError, SnapshotError
 from bridge.rules.playout import chooser_for
-from tests.bridge.rules.test_conformance import game_sources   # the games every conformance suite plays
+from tests.everygame import game_sources, source_id   # every built-in game and every folder of tests/games/
 from tests.luajson import as_lua
 
 REPO = Path(__file__).resolve().parents[3]
@@ -59,7 +60,7 @@ class Seen:
     reasons: set[str] = field(default_factory=set)
 
 
-@pytest.fixture(scope="module", params=game_sources(), ids=lambda source: Path(source).name)
+@pytest.fixture(scope="module", params=game_sources(), ids=source_id)
 def game(request) -> LoadedGame:
     return load(request.param)
 

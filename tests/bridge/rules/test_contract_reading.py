@@ -1,5 +1,5 @@
 """How the one contract reads a request before any game sees it (bridge/rules/contract.py), on the tests' toy
-game, Pebble Race, and on every built-in game where the rule is the same for each."""
+game, Pebble Race, and on every game (:mod:`tests.everygame`) where the rule is the same for each."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from bridge.catalog import builtin_games, load
+from bridge.catalog import load
 from bridge.rules import contract
 from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError, UnknownRequestType
+from tests.everygame import GAMES
 
 PEBBLE_RACE = Path(__file__).resolve().parents[2] / "games" / "pebble_race"
 
@@ -128,11 +129,12 @@ def test_apply_needs_a_bounded_non_empty_list_before_it_reads_the_state(actions)
 
 # ---- bot_move: the move a bot seat plays, as the bridge answers a table's bot_move request
 
-@pytest.fixture(scope="module", params=sorted(builtin_games()))
+@pytest.fixture(scope="module", params=GAMES)
 def opening(request):
-    """A 3-player game of each built-in game at its first decision, as the table sends it."""
+    """Every game at its first decision with the most players it takes (a count of its own, not a number every
+    game must take), as the table sends it."""
     loaded = load(request.param)
-    return loaded, loaded.engine.new_game(loaded.data, 3, seed=5).to_snapshot()
+    return loaded, loaded.engine.new_game(loaded.data, loaded.meta.player_counts[-1], seed=5).to_snapshot()
 
 
 @pytest.mark.parametrize("level", ["random", "heuristic"])

@@ -11,24 +11,30 @@ from click.testing import CliRunner
 from bridge.catalog import builtin_games, load
 from bridge.games import default_registry
 from bridge.session import Dispatcher
+from tests.everygame import GAMES
 from tests.luajson import as_lua
 from tools.cli import cli
 
 
-@pytest.fixture(scope="module", params=sorted(builtin_games()))
+@pytest.fixture(scope="module", params=GAMES)
 def game(request):
     return load(request.param)
+
+
+def argument(game) -> str:
+    """The GAME argument a user gives: a built-in game's id, another game's folder."""
+    return game.meta.id if game.meta.id in builtin_games() else str(game.folder)
 
 
 def adjudicate(tmp_path, game, document, *options):
     path = tmp_path / "request.json"
     path.write_text(json.dumps(document), encoding="utf-8")
-    done = CliRunner().invoke(cli, ["adjudicate", game.meta.id, str(path), *options])
+    done = CliRunner().invoke(cli, ["adjudicate", argument(game), str(path), *options])
     return done.exit_code, done.output
 
 
 def bridge_answer(game, request_type, body):
-    reply = Dispatcher(default_registry()).reply({"ttsmod": 1, "id": 1, "type": request_type, "game": game.meta.id,
+    reply = Dispatcher(default_registry({game.meta.id: argument(game)})).reply({"ttsmod": 1, "id": 1, "type": request_type, "game": game.meta.id,
                                                   "body": body})
     return reply["body"] if reply["ok"] else reply["error"]
 

@@ -312,8 +312,10 @@ class PebbleRace(GameBase):
         return dict(Counter(state.deck + [p for h in state.hands for p in h] + [p for _, p in state.played]))
 
     def redeal_hidden(self, state: PebbleState, player: int, seed: int) -> PebbleState | None:
+        """The other hands and the deck dealt anew from one sorted pool: the world depends only on what
+        ``player`` sees and ``seed`` (the bots' search samples its worlds with it, docs/bots.md)."""
         others = [s for s in range(len(state.hands)) if s != player]
-        pool = list(state.deck) + [p for s in others for p in state.hands[s]]
+        pool = sorted(list(state.deck) + [p for s in others for p in state.hands[s]])
         if not pool:
             return None
         SeededRandom(seed).shuffle(pool)

@@ -50,6 +50,7 @@ def declares(game: LoadedGame, name: str) -> bool:
 
 def require(game: LoadedGame, *names: str) -> None:
     """Skip the calling test, saying why, unless ``game`` declares every capability of ``names``."""
+    __tracebackhide__ = True    # pytest -rs then names the calling test's line, not this one
     for name in names:
         if not declares(game, name):
             pytest.skip(f"{game.meta.id} declares no {name} ({capability(name).declared_by})")

@@ -35,6 +35,7 @@ def arts(tmp_path_factory):
     cache = {}
 
     def get(game):
+        __tracebackhide__ = True    # a skip names the test's line
         if game not in cache:
             require(load(game), "print_sizes")
             cache[game] = game_art(game, out_dir=tmp_path_factory.mktemp(Path(game).name), jobs=2)

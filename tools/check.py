@@ -34,7 +34,7 @@ from typing import Any, Iterable, Iterator, Protocol
 from urllib.parse import unquote, urlparse
 
 from bridge.luaproject.bundle import find_requires, is_bundle, LuaSyntaxError, unbundle
-from bridge.errors import InputError
+from bridge.luaproject.savetree import read_save
 from tools.imageio import DEFAULT_MAX_PIXELS, ImageError, ImageTooLargeError, probe_image
 from tools.save.guids import is_guid
 
@@ -83,35 +83,12 @@ class CheckReport:
                 "findings": [asdict(f) for f in self.findings]}
 
 
-def load_save(path: Path) -> dict[str, Any]:
-    """Read a save file as a JSON object with ``ObjectStates``; :class:`InputError` when that fails."""
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not a save file") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
-    try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
-    except RecursionError:
-        raise InputError(f"{path}: JSON nested too deeply to read (no TTS save nests like this)") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("ObjectStates"), list):
-        raise InputError(f"{path}: not a TTS save (no ObjectStates list)")
-    return data
-
-
 def check_file(path: Path, *, max_pixels: int = DEFAULT_MAX_PIXELS) -> CheckReport:
     """Lint the save at ``path``; its local images are read from this computer's file system.
 
     ``max_pixels``: a local image whose width × height is larger is an ``image-too-large`` error.
     """
-    return check_data(load_save(path), source=str(path), max_pixels=max_pixels)
+    return check_data(read_save(path), source=str(path), max_pixels=max_pixels)
 
 
 def is_saved_object(data: dict[str, Any]) -> bool:

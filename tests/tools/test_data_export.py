@@ -3,14 +3,12 @@ written as CSV files or XLSX workbooks, and read back through game.toml's [sheet
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from bridge import spreadsheets
 from bridge.catalog import builtin_games, load, load_documents, resolve_game
 from tests import everygame
 from tools.cli import cli
@@ -91,29 +89,3 @@ def test_an_unknown_game_is_one_line_with_exit_2(tmp_path):
 def test_an_unknown_format_is_refused_by_the_option(tmp_path, game):
     result = run_export(game, "ods", tmp_path / "out")
     assert result.exit_code == 2 and "'ods' is not one of 'csv', 'xlsx'" in result.stderr
-
-
-def doc_examples() -> list[tuple[str, str, str]]:
-    """(game, list, CSV text) of each ``<!-- list: GAME LIST -->`` block of docs/data-format.md."""
-    text = (Path(__file__).resolve().parents[2] / "docs" / "data-format.md").read_text(encoding="utf-8")
-    found = re.findall(r"<!-- list: (\S+) (\S+) -->\n```csv\n(.*?)```", text, re.S)
-    return [(game, name, body) for game, name, body in found]
-
-
-def test_the_docs_show_an_example_of_every_list_of_every_game():
-    shown = {(game, name) for game, name, _ in doc_examples()}
-    for game in GAMES:
-        documents = load_documents(builtin_games()[game], resolve_game(game).meta)
-        for _, name, _ in card_lists(documents):
-            assert (game, name) in shown, (game, name)
-
-
-@pytest.mark.parametrize("game, name, body", doc_examples(), ids=lambda v: v if len(v) < 30 else "csv")
-def test_each_docs_example_reads_as_the_shipped_cards(tmp_path, game, name, body):
-    (tmp_path / "example.csv").write_text(body, encoding="utf-8")
-    spec = spreadsheets.SheetSpec(name, "example.csv", None, f"{name}.toml")
-    records, found = spreadsheets.read_list(tmp_path, spec)
-    documents = load_documents(builtin_games()[game], resolve_game(game).meta)
-    shipped = next(records for _, list_name, records in card_lists(documents) if list_name == name)
-    assert records == shipped[:len(records)] and len(records) == 2
-    assert found.rows == [2, 3]

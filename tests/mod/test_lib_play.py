@@ -109,13 +109,18 @@ def ledger(t: Table) -> dict:
     return json.loads(t.call_global("onSave"))["ledger"]
 
 
+def press_setup(t: Table) -> None:
+    """The bridge connected, White presses Setup, the bridge answers: a to White's hand, b and c to Red's."""
+    connect(t)
+    t.click("setupButton", "White")
+    answer(t, "setup", {"snapshot": DEALT, "events": [], "next": {"player": 0, "legal": [PUT_A]}})
+
+
 @pytest.fixture
 def dealt():
-    """Setup pressed and answered: a in White's hand, b and c in Red's; the first score answered."""
+    """Setup pressed, answered and dealt; the first score answered."""
     with load() as t:
-        connect(t)
-        t.click("setupButton", "White")
-        answer(t, "setup", {"snapshot": DEALT, "events": [], "next": {"player": 0, "legal": [PUT_A]}})
+        press_setup(t)
         t.advance(3)
         answer(t, "score", {"standings": [{"player": 0, "score": 3}, {"player": 1, "score": 1}]})
         yield t
@@ -240,9 +245,7 @@ def test_a_ruling_saved_half_applied_goes_on_after_a_reload(dealt):
 
 def test_a_table_saved_while_dealing_is_dealt_on_after_a_reload():
     with load() as t:
-        connect(t)
-        t.click("setupButton", "White")
-        answer(t, "setup", {"snapshot": DEALT, "events": [], "next": {"player": 0, "legal": [PUT_A]}})
+        press_setup(t)
         t.step(1)
         saved = t.save()
     assert json.loads(saved["LuaScriptState"])["ledger"]["phase"] == "dealing"

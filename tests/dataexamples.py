@@ -6,12 +6,12 @@ named here). Its example is the list's first :data:`EXAMPLE_ROWS` records in the
 ``docs/data-format.md`` ("Card data from spreadsheets"), with only the columns those rows fill — the CSV the
 export writes for them.
 
-A game's page (:func:`page_of`: ``docs/games/<id>/data-format.md`` for a built-in game, ``data-format.md`` in
-the folder of a game kept outside ttsmod) holds the examples between :data:`BEGIN` and :data:`END`;
-``tests/test_docs_data_format.py`` fails when they are not what the data gives. After a change to a game's card
-lists, or for a new game, write them with ``python -m tests.dataexamples [GAME ...]`` (default: every built-in
-game): the examples are replaced, or added at the end of the page under their own heading (the page is made when
-missing). No shared page holds a game's examples, so a new game edits none.
+A game's page (:func:`page_of`: ``docs/games/<mod>/data-format.md`` for a built-in game, ``<mod>`` its module
+name ``GameMeta.mod``; ``data-format.md`` in the folder of a game kept outside ttsmod) holds the examples between
+:data:`BEGIN` and :data:`END`; ``tests/test_docs_data_format.py`` fails when they are not what the data gives.
+After a change to a game's card lists, or for a new game, write them with ``python -m tests.dataexamples [GAME
+...]`` (default: every built-in game): the examples are replaced, or added at the end of the page under their own
+heading (the page is made when missing). No shared page holds a game's examples, so a new game edits none.
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ LIST = re.compile(r"<!-- list: (\S+) in (\S+) -->\n```csv\n(.*?)```", re.S)
 
 def page_of(game: str) -> Path:
     """The data-format page of ``game`` (a built-in id or a game folder): ``data-format.md`` in the folder of a
-    game kept outside ttsmod (as its ``protocol.md``), else ``docs/games/<id>/data-format.md``."""
+    game kept outside ttsmod (as its ``protocol.md``), else ``docs/games/<mod>/data-format.md``."""
     found = resolve_game(game)
     if found.folder.resolve() in {folder.resolve() for folder in builtin_games().values()}:
-        return REPO_ROOT / "docs" / "games" / found.meta.id / "data-format.md"
+        return REPO_ROOT / "docs" / "games" / found.meta.mod / "data-format.md"
     return found.folder / "data-format.md"
 
 

@@ -1,4 +1,4 @@
-"""The JSON examples of docs/games/four-humours/ are what the engine really reads and answers: the snapshot
+"""The JSON examples of docs/games/four_humours/ are what the engine really reads and answers: the snapshot
 through the contract's reading, each request through the game's ``handle`` (the path of the bridge and of
 ``ttsmod adjudicate``), the ruling compared with ``end_round`` on the example snapshot; and the adjudicate example
 file. Where an example writes ``"…"`` it leaves that part of the answer out (the table after an action, the legal
@@ -20,7 +20,7 @@ ELIDED = "…"
 
 @pytest.fixture(scope="module")
 def four_humours():
-    return load("four-humours"), named_examples(DOCS / "games" / "four-humours" / "protocol.md")
+    return load("four-humours"), named_examples(DOCS / "games" / "four_humours" / "protocol.md")
 
 
 def as_shown(actual: Any, shown: Any) -> Any:
@@ -114,6 +114,6 @@ def test_the_example_snapshot_alone_does_not_end_the_round(four_humours):
 
 def test_the_adjudicate_example_file_is_a_snapshot_the_engine_reads():
     game = load("four-humours")
-    snapshot = json.loads((DOCS / "examples" / "four-humours-end-round.json").read_text(encoding="utf-8"))
+    snapshot = json.loads((DOCS / "games" / "four_humours" / "end-round.json").read_text(encoding="utf-8"))
     ruling = game.engine.handle(game.data, "end_round", {"snapshot": snapshot})
     assert ruling["complete"] is False and ruling["awaiting"]["owner"] == 1 and "harbour" in ruling["awaiting"]["cells"]

@@ -8,7 +8,10 @@
     its folders. The game's names and folders come from its ``[game]`` metadata (``bridge.catalog``), so this
     test names no game itself;
 (d) no module of ``bridge/rules`` imports a module outside ``bridge.rules`` and the standard library, counting
-    imports inside functions (the engines are pure: no files, sockets, click, Pillow, nor the rest of the bridge).
+    imports inside functions (the engines are pure: no files, sockets, click, Pillow, nor the rest of the bridge);
+(e) a path spells a built-in game by its module name (``[game] mod``), never by its id: no file or folder of the
+    repository holds a built-in game's hyphenated id in its path (the id is the game's name, the GAME argument and
+    the envelope's ``"game"``), so ``docs/games/<mod>/`` sits beside ``mod/<mod>/``.
 
 Each failure lists every offending file and line.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -320,7 +324,7 @@ def footprint(game_id: str) -> GameFootprint:
         _module_folder(meta.engine),
         _module_folder(meta.builder),
         f"mod/{meta.mod}",
-        f"docs/games/{meta.id}",
+        f"docs/games/{meta.mod}",
     }
     return GameFootprint(tuple(sorted(names, key=str.lower)), tuple(sorted(folders)), meta.mod)
 
@@ -394,4 +398,52 @@ def test_the_name_check_reports_file_and_line(tmp_path, monkeypatch):
     assert names_of_games_outside_their_folders([toy]) == [
         "tools/shared.py:2: names toy-quest: if game == 'toy-quest':",
         "tests/test_shared.py:1: names ToyQuest: # TOYQUEST rules",
+    ]
+
+
+# ------------------------------------------------------------------------------------------------ path spelling
+
+def repository_paths() -> list[PurePosixPath]:
+    """Every path of the repository as git lists it: the tracked files and the untracked ones it does not ignore
+    (a new game's folders count before their first commit). Skips the test outside a git checkout."""
+    try:
+        done = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                              cwd=REPO_ROOT, capture_output=True, timeout=60)
+    except FileNotFoundError:
+        pytest.skip("git is not installed: the repository's paths cannot be listed")
+    if done.returncode != 0:
+        pytest.skip(f"not a git checkout: {done.stderr.decode(errors='replace').strip()}")
+    return sorted({PurePosixPath(name) for name in done.stdout.decode("utf-8").split("\0") if name})
+
+
+def paths_spelling_game_ids(paths: list[PurePosixPath], modules: dict[str, str]) -> list[str]:
+    """``path: spells <id> (the module name is <mod>)`` for every path with a folder or file name that holds a
+    game's hyphenated id (``modules``: id → module name), case-insensitively."""
+    spelled = {game_id: re.compile(re.escape(game_id), re.IGNORECASE)
+               for game_id, mod in modules.items() if "-" in game_id and game_id != mod}
+    return [f"{path}: spells {game_id} (the module name is {modules[game_id]})"
+            for path in paths for game_id, pattern in spelled.items()
+            if any(pattern.search(part) for part in path.parts)]
+
+
+def test_no_path_spells_a_builtin_game_by_its_id():
+    modules = {game_id: resolve_game(game_id).meta.mod for game_id in builtin_games()}
+    assert any("-" in game_id for game_id in modules), "no built-in game has a hyphenated id: the check checks nothing"
+    offenders = paths_spelling_game_ids(repository_paths(), modules)
+    assert not offenders, (
+        f"{len(offenders)} path(s) spell a built-in game by its id; every path names a game by its module name "
+        "([game] mod: docs/games/<mod>/ as mod/<mod>/):\n" + "\n".join(offenders)
+    )
+
+
+def test_the_spelling_check_reports_every_path_and_leaves_the_module_name_alone():
+    """The checker itself: the id in a folder's or a file's name is reported, in any case; the module name and
+    a game whose id is its module name are not."""
+    paths = [PurePosixPath(name) for name in (
+        "docs/games/toy-quest/rules.md", "docs/games/toy_quest/rules.md", "docs/examples/Toy-Quest-end.json",
+        "tests/games/toy_quest/test_it.py", "mod/chess/global.lua", "README.md",
+    )]
+    assert paths_spelling_game_ids(paths, {"toy-quest": "toy_quest", "chess": "chess"}) == [
+        "docs/games/toy-quest/rules.md: spells toy-quest (the module name is toy_quest)",
+        "docs/examples/Toy-Quest-end.json: spells toy-quest (the module name is toy_quest)",
     ]

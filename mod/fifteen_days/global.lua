@@ -9,7 +9,7 @@
 --
 -- Flow: Setup lays the table for the seated players and the bot seats (FD-1) on the table itself; the engine
 -- checks it with the first score. A player's button or drag becomes one engine decision
--- (docs/games/fifteen-days/protocol.md): the mod asks the bridge before changing anything; a refusal is told to
+-- (docs/games/fifteen_days/protocol.md): the mod asks the bridge before changing anything; a refusal is told to
 -- that player and whatever they moved goes back; a ruling's events are applied one at a time (lib.stepper).
 -- After every change the bridge's `score` fills the score panel. A bot seat's decision (lib.bots asks the
 -- bridge's `bot_move`) is made on the table as a player makes it and goes the same way (`perform`). The link,
@@ -187,7 +187,7 @@ local function above_pile(zone, except)
     return { x = p.x, y = y + PILE_LIFT, z = p.z }
 end
 
---- Where the k-th card (0-based) of a market column lies (docs/games/fifteen-days/table-contract.md).
+--- Where the k-th card (0-based) of a market column lies (docs/games/fifteen_days/table-contract.md).
 local function column_spot(column, k)
     local zone = map.zone("fd-market-column", column)
     local p = zone.getPosition()

@@ -1,4 +1,4 @@
--- Where things are on the 15 Days table (docs/games/fifteen-days/table-contract.md) and what lies where.
+-- Where things are on the 15 Days table (docs/games/fifteen_days/table-contract.md) and what lies where.
 --
 -- Everything is found by tags and memo, never by GUID or by where the build laid it. The table is the state:
 -- a card's place is read from where it lies, a pile's order from height (the card laid last lies highest), a
@@ -476,7 +476,7 @@ end
 M.BOOKKEEPING = { "rng", "active", "turn", "actions_left", "pending", "boost", "power", "otter_turn",
     "fresh_discards", "end", "over", "feathers_out" }
 
---- The table as the snapshot of docs/games/fifteen-days/protocol.md (the engine's `to_snapshot` shape): the
+--- The table as the snapshot of docs/games/fifteen_days/protocol.md (the engine's `to_snapshot` shape): the
 --  envelope (`ttsmod_snapshot` 1, the game id and mode); card ids in every pile, column, hand and corner, bottom
 --  card first; supplies and animal owners read off the table; the engine's bookkeeping (`ledger.turn`, the keys
 --  of M.BOOKKEEPING, and each seat's `ledger.wilds_played`, as the bridge last wrote them) sent back as it came.

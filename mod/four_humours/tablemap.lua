@@ -1,9 +1,9 @@
--- Where things are on the Four Humours table (docs/games/four-humours/table-contract.md) and the snapshot read off it.
+-- Where things are on the Four Humours table (docs/games/four_humours/table-contract.md) and the snapshot read off it.
 --
 -- Everything is found by tags and memo, never by GUID or by where the build laid it. A potion is "on" the snap
 -- point nearest to it when that one lies within NEAR units (horizontal distance): a potion pushed between two
 -- party slots 0.9 apart counts on one of them, never on both. The snapshot has the physical part of
--- docs/games/four-humours/protocol.md read from the table (hands, bags, scenes, parties, goals, boards, scene deck) and the rest
+-- docs/games/four_humours/protocol.md read from the table (hands, bags, scenes, parties, goals, boards, scene deck) and the rest
 -- from the ledger the mod keeps in its saved state (round, phase, whose turn, passes, goal marks, ...).
 -- Objects are compared by GUID (two references to one object need not be the same Lua value in TTS).
 --
@@ -353,7 +353,7 @@ local function slot_list(pts, seat_of)
     return slots
 end
 
---- The snapshot of docs/games/four-humours/protocol.md: the table as it lies, plus the ledger's bookkeeping (copied, so that
+--- The snapshot of docs/games/four_humours/protocol.md: the table as it lies, plus the ledger's bookkeeping (copied, so that
 --  the ledger changing later does not change a snapshot kept for a ruling).
 --  `exclude` is a potion to count as still in its owner's hand (the one whose placement is being checked).
 function M.snapshot(ledger, exclude)

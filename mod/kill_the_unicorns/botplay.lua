@@ -1,6 +1,6 @@
 -- A bot seat's move performed on the Kill the Unicorns table as a player would make it.
 --
--- The bridge's bot_move answers an engine action (docs/games/kill-the-unicorns/protocol.md). A player makes each
+-- The bridge's bot_move answers an engine action (docs/games/kill_the_unicorns/protocol.md). A player makes each
 -- kind of action by moving cards and pressing a button; the bot seat does the same moves with scripted smooth
 -- moves, then, once they have ended, takes the path the mod takes after the player's drop or click (TTS fires no
 -- onObjectDrop for a scripted move): the trick dropped on a slot, the Hunt/Pass/Above/Below/Use power/Decline/

@@ -7,9 +7,9 @@
 -- decision and random state are sent back with every snapshot) and a ruling being applied. It is saved with
 -- onSave, so a reloaded table or a restarted bridge carries on.
 --
--- Flow (docs/games/kill-the-unicorns/playing.md): Setup asks the bridge to set the game up for the seated players
+-- Flow (docs/games/kill_the_unicorns/playing.md): Setup asks the bridge to set the game up for the seated players
 -- and the characters they chose (or deals them at random), then lays the table from the snapshot it answers. A
--- player's drop or button becomes one engine decision (docs/games/kill-the-unicorns/protocol.md), asked of the
+-- player's drop or button becomes one engine decision (docs/games/kill_the_unicorns/protocol.md), asked of the
 -- bridge with `legal` before anything is taken as done: a refusal is told to that player and whatever they moved
 -- goes back; a ruling's events are told one at a time (lib.stepper), then the table is laid as the ruling's
 -- snapshot says (`lay_table`: every card and token that is not where the engine has it is moved there). After

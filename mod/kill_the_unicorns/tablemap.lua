@@ -1,4 +1,4 @@
--- Where things are on the Kill the Unicorns table (docs/games/kill-the-unicorns/table-contract.md) and what
+-- Where things are on the Kill the Unicorns table (docs/games/kill_the_unicorns/table-contract.md) and what
 -- lies where.
 --
 -- Everything is found by tags and memo, never by GUID or by where the build laid it. The table is the state:
@@ -561,7 +561,7 @@ local function contains(list, value)
     return util.index_of(list or {}, value) ~= nil
 end
 
---- The table as the snapshot of docs/games/kill-the-unicorns/protocol.md: the envelope (`ttsmod_snapshot`,
+--- The table as the snapshot of docs/games/kill_the_unicorns/protocol.md: the envelope (`ttsmod_snapshot`,
 --  and the `game` and `mode` the table was built for, `ledger.game` and `ledger.mode`), every physical key read
 --  off the table (ids bottom first), the engine's bookkeeping (`ledger.last`, the engine's last snapshot, minus
 --  its physical keys) sent back as it came. Lua cannot hold null: an empty place is written false.

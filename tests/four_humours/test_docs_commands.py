@@ -154,7 +154,7 @@ def test_build_paths_named_in_documents_are_the_ones_the_build_writes(workspace)
 
 
 def test_adjudicate_example_snapshot_gives_a_ruling_and_takes_choices():
-    example = REPO_ROOT / "docs" / "examples" / "four-humours-end-round.json"
+    example = REPO_ROOT / "docs" / "games" / "four_humours" / "end-round.json"
     result = CliRunner().invoke(cli, ["adjudicate", "four-humours", str(example)])
     assert result.exit_code == 0, result.output
     ruling = json.loads(result.output)

@@ -5,7 +5,7 @@ raises :class:`bridge.rules.errors.DataError` naming the file, the entry and the
 
     cards.toml: card "summer-3-1": back: "spring" is not a back season (summer, autumn, winter)
 
-Indexes in field paths count from 0. The files are documented in ``docs/games/fifteen-days/data-format.md``.
+Indexes in field paths count from 0. The files are documented in ``docs/games/fifteen_days/data-format.md``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """15 Days on the shared game interface (:class:`bridge.rules.game.Game`), registered under its id.
 
-Its requests are the shared ones of :mod:`bridge.rules.contract` (docs/games/fifteen-days/protocol.md); what is
+Its requests are the shared ones of :mod:`bridge.rules.contract` (docs/games/fifteen_days/protocol.md); what is
 its own is here: ``next`` says which decision is open and the actions left in the turn, ``score`` is the score
 panel with the tie-break figures, and the bookkeeping keys a snapshot may leave out get their defaults.
 """

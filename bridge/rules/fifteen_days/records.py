@@ -4,7 +4,7 @@
 folder) after validating it; the engine, the renderer and the table builder read these records, never the files.
 Nothing here knows about files: a record is only a value.
 
-Vocabulary (rules-spec §3, ``docs/games/fifteen-days/rules.md``): a *season card* shows a *season* and a *value*
+Vocabulary (rules-spec §3, ``docs/games/fifteen_days/rules.md``): a *season card* shows a *season* and a *value*
 on its face and one of three *back* seasons; a *player board* has four *corners*, each ``asc`` or ``desc``; a
 *wild* stands for one missing value of a corner; *animals* go to the player with most cards of their season and
 give a *power*; *feathers* lend a power for one action.
@@ -159,7 +159,7 @@ class OverviewCard:
 @dataclass(frozen=True)
 class Rules:
     """Every rule flag of ``game.toml`` ``[rules]`` (all keys required there); each is documented, with its
-    AMB-FD / FD id, in docs/games/fifteen-days/rules.md. The defaults here are the proposed defaults of
+    AMB-FD / FD id, in docs/games/fifteen_days/rules.md. The defaults here are the proposed defaults of
     rules-spec §3.4/§3.5."""
 
     # AMB-FD-01: the values a season runs through; a set is complete when a corner holds all of them (FD-3.5).

@@ -6,7 +6,7 @@ between the decisions of one action the state keeps a *pending* decision (``draw
 more placements or the payment; ``wild``: a place for a wild). Only the active seat ever decides.
 
 Rulings not fixed by the rule text, beyond the AMB-FD flags of ``game.toml`` ``[rules]``
-(docs/games/fifteen-days/rules.md; where a displaced wild may go, when an animal is checked and which wilds
+(docs/games/fifteen_days/rules.md; where a displaced wild may go, when an animal is checked and which wilds
 break a tie are the flags ``displaced_wild_to``, ``steal_check`` and ``wild_tiebreak``, AMB-FD-11 … 13):
 
 - The squirrel's third card and the rabbit's second card are optional (``done`` stops); a Play action may
@@ -97,7 +97,7 @@ REFUSALS: Mapping[str, str] = MappingProxyType({
     "limit_raised": "a feather has raised this turn's hand limit already (FD-2.E)",
 })
 """Every ``reason`` code a refused action carries (:meth:`GameState.check`), each with its cause: the sentence
-after "… is not allowed now:" and the table of docs/games/fifteen-days/protocol.md."""
+after "… is not allowed now:" and the table of docs/games/fifteen_days/protocol.md."""
 
 
 # ------------------------------------------------------------------------------------------------ tables

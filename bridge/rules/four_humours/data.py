@@ -5,7 +5,7 @@ raises :class:`bridge.rules.errors.DataError` naming the file, the entry and the
 
     scenes.toml: scene "mill": slots[2].humours: "bile" is not a humour
 
-Indexes in field paths count from 0. The files are documented in ``docs/games/four-humours/data-format.md``.
+Indexes in field paths count from 0. The files are documented in ``docs/games/four_humours/data-format.md``.
 """
 
 from __future__ import annotations
@@ -232,7 +232,7 @@ def _parse_rules(doc: dict[str, Any]) -> Rules:
     fields = {f.name: f for f in dataclasses.fields(Rules)}
     for key in table:
         if key not in fields:
-            raise at.sub(key).error("unknown rule flag (see docs/games/four-humours/rules.md)")
+            raise at.sub(key).error("unknown rule flag (see docs/games/four_humours/rules.md)")
     values: dict[str, Any] = {}
     for name, spec in fields.items():
         where = at.sub(name)
@@ -655,7 +655,7 @@ def parse_four_humours(documents: Mapping[str, dict[str, Any]]) -> FourHumoursDa
 
     Pure: reads no files.  ``documents`` must hold every name of :data:`FOUR_HUMOURS_FILES`.  The first problem
     found raises :class:`DataError` (file, entry, field, message); otherwise the returned data satisfies every
-    check documented in ``docs/games/four-humours/data-format.md``.
+    check documented in ``docs/games/four_humours/data-format.md``.
     """
     for name in FOUR_HUMOURS_FILES:
         if name not in documents:

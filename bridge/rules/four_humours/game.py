@@ -1,6 +1,6 @@
 """Four Humours on the shared game interface (:class:`bridge.rules.game.Game`), registered under its id.
 
-Its requests (docs/games/four-humours/protocol.md) are its own ``end_round``, then the shared ones of
+Its requests (docs/games/four_humours/protocol.md) are its own ``end_round``, then the shared ones of
 :mod:`bridge.rules.contract`:
 
 * ``end_round`` — ``{"snapshot": S, "choices": [{"player": 0, "cell": "abbey"}, …], "force": false}`` → the

@@ -4,7 +4,7 @@ These are what ``bridge.rules.four_humours.data`` builds from ``assets/four_humo
 copy of that folder) after validating it; the engine, the renderer and the save builder all read these records and never
 the files.  Nothing here knows about files: a record is only a value.
 
-Vocabulary (see ``docs/games/four-humours/rules.md``): a *scene card* has citizen *slots*, each accepting two
+Vocabulary (see ``docs/games/four_humours/rules.md``): a *scene card* has citizen *slots*, each accepting two
 *humours*; a card is resolved by walking an ordered list of *steps*; winners go to *cells* of a *board*
 (the kingdom map or a player's fief), cells being joined by typed *edges*.
 """
@@ -293,7 +293,7 @@ class Board:
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule flag of ``game.toml`` ``[rules]``; each AMB-FH id is documented in docs/games/four-humours/rules.md."""
+    """Every rule flag of ``game.toml`` ``[rules]``; each AMB-FH id is documented in docs/games/four_humours/rules.md."""
 
     bag_composition: Mapping[str, int] = field(
         default_factory=lambda: {"choleric": 5, "sanguine": 5, "melancholic": 5, "phlegmatic": 5}

@@ -60,7 +60,7 @@ REFUSAL_REASONS: dict[str, str] = {
                       "everyone passed, someone can still place)",
 }
 """Every ``reason`` a refusal carries (:meth:`GameState.check`, and ``end_round``'s ``round_not_over``), with its
-cause: the ``reason`` table of docs/games/four-humours/protocol.md."""
+cause: the ``reason`` table of docs/games/four_humours/protocol.md."""
 _HI = {h: i for i, h in enumerate(HUMOURS)}
 
 Potion = tuple[int, str]  # (owner seat, humour)
@@ -1110,7 +1110,7 @@ class GameState:
         }
 
     def to_snapshot(self) -> dict[str, Any]:
-        """The full state as JSON (hidden information included): the contract with the table, see docs/games/four-humours/protocol.md."""
+        """The full state as JSON (hidden information included): the contract with the table, see docs/games/four_humours/protocol.md."""
 
         def potion(p: Potion | None) -> dict[str, Any] | None:
             return None if p is None else {"owner": p[0], "humour": p[1]}
@@ -1306,7 +1306,7 @@ def new_game(
 def snapshot_defaults(data: FourHumoursData) -> dict[str, Callable[[Mapping[str, Any]], Any]]:
     """The keys :meth:`GameState.to_snapshot` writes that a snapshot may leave out (or send as ``null``), each
     with its value derived from the snapshot, in the order the contract derives them (a later one may read an
-    earlier one): the table in docs/games/four-humours/protocol.md."""
+    earlier one): the table in docs/games/four_humours/protocol.md."""
     row = tuple(party.id for party in sorted(data.parties, key=lambda party: party.order))
 
     def resolved_parties(snap: Mapping[str, Any]) -> list[str]:

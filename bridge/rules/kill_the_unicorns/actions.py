@@ -1,7 +1,7 @@
 """Kill the Unicorns decisions as values (python-chess style): frozen, comparable, with a JSON form and a text form
 that read back as the same action.
 
-JSON (docs/games/kill-the-unicorns/protocol.md; ``player`` is always the seat that decides)::
+JSON (docs/games/kill_the_unicorns/protocol.md; ``player`` is always the seat that decides)::
 
     {"action": "place-trick", "player": 0, "card": "princess-trick-7", "unicorn": 2, "slot": "above"}
     {"action": "open", "player": 1, "cards": ["knight-hunt-4", "knight-hunt-8"]}

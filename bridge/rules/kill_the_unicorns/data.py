@@ -5,7 +5,7 @@ Pure: :func:`parse_kill_the_unicorns` reads no files (:mod:`bridge.catalog` does
 
     cards.toml: trick "decoy": effect.type: "vanish" is not an effect type (hunt_sum_delta, …)
 
-The files are documented in docs/games/kill-the-unicorns/data-format.md.
+The files are documented in docs/games/kill_the_unicorns/data-format.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What Kill the Unicorns actions cause, in order (docs/games/kill-the-unicorns/protocol.md, "Events").
+"""What Kill the Unicorns actions cause, in order (docs/games/kill_the_unicorns/protocol.md, "Events").
 
 No event names a face still hidden from anybody: placed tricks appear by slot and owner until revealed, drawn
 tricks by count, played hunting cards by count until ``revealed``. Seat keys of JSON objects are strings.

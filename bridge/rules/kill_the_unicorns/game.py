@@ -1,6 +1,6 @@
 """Kill the Unicorns on the shared game interface (:class:`bridge.rules.game.Game`), registered under its id.
 
-Its requests are the shared ones of :mod:`bridge.rules.contract` (docs/games/kill-the-unicorns/protocol.md):
+Its requests are the shared ones of :mod:`bridge.rules.contract` (docs/games/kill_the_unicorns/protocol.md):
 
 * ``setup`` — ``{"players": 3..7, "seed", "mode"?, "characters": [ids] | null}`` → ``{"snapshot", "events",
   "next"}``: the characters in seat order, or dealt at random when ``characters`` is null, false or absent.

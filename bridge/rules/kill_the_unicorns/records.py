@@ -2,7 +2,7 @@
 
 ``bridge.rules.kill_the_unicorns.data`` builds these from ``assets/kill_the_unicorns/*.toml`` after validating
 them; the engine, the card renderer and the table builder read these records, never the files. Field names are
-the TOML keys (docs/games/kill-the-unicorns/data-format.md).
+the TOML keys (docs/games/kill_the_unicorns/data-format.md).
 
 Card ids: hunting card ``<character>-hunt-<i>`` (value ``rules.hunting_values[i-1]``), trick card
 ``<character>-trick-<i>`` (kind ``character.tricks[i-1]``), unicorn: its ``id``, market token ``<item>-<k>``.
@@ -38,7 +38,7 @@ TARGETS: tuple[str, ...] = ("own_unicorn", "player_area")
 
 @dataclass(frozen=True)
 class Rules:
-    """Every ``[rules]`` flag of game.toml (all required there), documented in docs/games/kill-the-unicorns/rules.md.
+    """Every ``[rules]`` flag of game.toml (all required there), documented in docs/games/kill_the_unicorns/rules.md.
     The defaults are those of rules-spec §4.4."""
 
     days: int = 4

@@ -388,7 +388,7 @@ class GameState:
         return other
 
     def to_snapshot(self) -> dict[str, Any]:
-        """The whole state as JSON (docs/games/kill-the-unicorns/protocol.md), hidden faces included: the envelope
+        """The whole state as JSON (docs/games/kill_the_unicorns/protocol.md), hidden faces included: the envelope
         (``ttsmod_snapshot``, ``game``, ``mode``) first; :meth:`from_snapshot` reads it back exactly."""
         players = []
         for seat in range(self.players):

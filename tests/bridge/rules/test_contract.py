@@ -271,9 +271,10 @@ def event_paths(event: dict[str, Any]) -> Iterator[str]:
 # ------------------------------------------------------------------------------------------------ the docs
 
 def protocol_page(game: LoadedGame) -> Path:
-    """The game's protocol page: ``protocol.md`` in its folder, else ``docs/games/<id>/protocol.md``."""
+    """The game's protocol page: ``protocol.md`` in its folder, else ``docs/games/<mod>/protocol.md`` (the module
+    name, ``GameMeta.mod``)."""
     own = Path(game.folder) / "protocol.md"
-    return own if own.is_file() else REPO / "docs" / "games" / game.meta.id / "protocol.md"
+    return own if own.is_file() else REPO / "docs" / "games" / game.meta.mod / "protocol.md"
 
 
 def documented(page: Path, first_cell: str) -> set[str]:

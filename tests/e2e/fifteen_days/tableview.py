@@ -1,6 +1,6 @@
 """What is on the headless 15 Days table, read in Python from the objects as a player sees them.
 
-:func:`read_table` reads the physical part of a snapshot (docs/games/fifteen-days/protocol.md) without the
+:func:`read_table` reads the physical part of a snapshot (docs/games/fifteen_days/protocol.md) without the
 mod's help: hands from the hand zones, piles, market columns and the discard pile from their zones (bottom card
 first, by height; a deck lying in a zone below its loose cards, its index 0 on top), corners from the cards
 lying on a board's card points, animals and feathers from the seat areas, the supplies from their zones.

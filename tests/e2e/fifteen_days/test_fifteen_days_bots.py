@@ -27,7 +27,7 @@ def _white(game: BotGame):
 
 
 def _announced(action: Action) -> str:
-    """What the table tells everyone a bot does (docs/games/fifteen-days/playing.md, Bots in empty seats)."""
+    """What the table tells everyone a bot does (docs/games/fifteen_days/playing.md, Bots in empty seats)."""
     a = action.to_json()
     face = a.get("card") and f"{a['card']['season']} {a['card']['value']}"
     said = {

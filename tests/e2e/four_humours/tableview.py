@@ -1,6 +1,6 @@
 """What is on the headless Four Humours table, read in Python from the objects as a player sees them.
 
-:func:`read_table` reads the physical part of a snapshot (docs/games/four-humours/protocol.md) without the mod's help: hands from
+:func:`read_table` reads the physical part of a snapshot (docs/games/four_humours/protocol.md) without the mod's help: hands from
 the hand zones, bags from their contents, potions on slots and cells by where they lie, goal marks from the
 goal markers lying on goal cards, resolved parties from the ``fh-resolved`` tag, scenes from the scene spots.
 :func:`physical` normalises a snapshot (the mod's, this module's or the engine's) into comparable values.

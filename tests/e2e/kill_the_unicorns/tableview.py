@@ -1,9 +1,9 @@
 """What is on the headless Kill the Unicorns table, read in Python from the objects as a player sees them.
 
-:func:`read_table` reads the physical part of a snapshot (docs/games/kill-the-unicorns/protocol.md) without the
+:func:`read_table` reads the physical part of a snapshot (docs/games/kill_the_unicorns/protocol.md) without the
 mod's help: hands from the hand zones, every pile, area, slot and stock from the zone it lies in (a deck lying in
 a zone counts with its cards, below the loose ones), a captured unicorn's pinned tricks and tokens from what lies
-on its card in the catch area (docs/games/kill-the-unicorns/table-contract.md, "Catch area"). :func:`physical` keeps the keys of a snapshot (the engine's or this module's)
+on its card in the catch area (docs/games/kill_the_unicorns/table-contract.md, "Catch area"). :func:`physical` keeps the keys of a snapshot (the engine's or this module's)
 that the table shows, in a form that compares: piles and hands as sorted lists, "nothing" as None.
 """
 

@@ -1,4 +1,4 @@
-"""A small 15 Days table made by hand in the shape of docs/games/fifteen-days/table-contract.md (tags, memo,
+"""A small 15 Days table made by hand in the shape of docs/games/fifteen_days/table-contract.md (tags, memo,
 zones, board snap points), with the 90 sample season cards of assets/fifteen_days/cards.toml, so the mod can be
 tested on the headless table without the builder. Positions are this file's own: the mod finds everything by
 tags and memo."""

@@ -1,4 +1,4 @@
-"""The named JSON examples of docs/games/fifteen-days/protocol.md, run through the 15 Days engine: the setup
+"""The named JSON examples of docs/games/fifteen_days/protocol.md, run through the 15 Days engine: the setup
 request deals a table the engine reads back, the refused requests on that table get the documented replies, and
 every action example is an action the engine accepts."""
 
@@ -11,7 +11,7 @@ from tests.mod.fifteen_days.test_fifteen_days_setup import _data
 from tests.mod.luasrc import REPO_ROOT
 from tests.test_docs_json import named_examples
 
-DOC = REPO_ROOT / "docs" / "games" / "fifteen-days" / "protocol.md"
+DOC = REPO_ROOT / "docs" / "games" / "fifteen_days" / "protocol.md"
 
 
 def test_the_setup_example_deals_a_table_the_engine_reads_back():

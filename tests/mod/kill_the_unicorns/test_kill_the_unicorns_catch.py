@@ -1,4 +1,4 @@
-"""Caught unicorns lie where the seat mat shows them (docs/games/kill-the-unicorns/table-contract.md, "Catch area"):
+"""Caught unicorns lie where the seat mat shows them (docs/games/kill_the_unicorns/table-contract.md, "Catch area"):
 each in its printed colour's column (legendary ones in the last), the first on the mat's `ku-catch-column:<colour>`
 snap point, each later one `catch_step` nearer the owner, closer when a column holds more than fits so that every
 card stays in the catch area; a pinned trick lies under its unicorn and a market token on it, both where no later

@@ -1,4 +1,4 @@
-"""The named JSON examples of docs/games/kill-the-unicorns/protocol.md, run through the Kill the Unicorns engine:
+"""The named JSON examples of docs/games/kill_the_unicorns/protocol.md, run through the Kill the Unicorns engine:
 the setup request deals exactly the snapshot shown, every action example is an engine action that round-trips
 and is legal where the doc says, the hunt and event examples are what the engine produces, and the score reply
 has every field the engine writes."""
@@ -12,7 +12,7 @@ from bridge.rules.kill_the_unicorns.state import GameState
 from tests.mod.luasrc import REPO_ROOT
 from tests.test_docs_json import named_examples
 
-DOC = REPO_ROOT / "docs" / "games" / "kill-the-unicorns" / "protocol.md"
+DOC = REPO_ROOT / "docs" / "games" / "kill_the_unicorns" / "protocol.md"
 
 
 def _data():

@@ -1,6 +1,6 @@
 """``ttsmod adjudicate fifteen-days FILE`` as a referee uses it from the docs alone: the documented setup body is
 the default request, and a snapshot copied from a TTS log (whole numbers as floats, empty tables as ``[]``, the
-bookkeeping the mod leaves out) gets the bridge's answer (docs/games/fifteen-days/protocol.md)."""
+bookkeeping the mod leaves out) gets the bridge's answer (docs/games/fifteen_days/protocol.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What the 15 Days mod needs from the build: the Lua source of its ``generated.game`` module.
 
 The module returns ``{ game = <id>, mode = <mode>, data = "<JSON>" }``; ``data`` is one JSON text (the mod decodes
-it once) with the keys listed in ``docs/games/fifteen-days/table-contract.md`` ("generated.game"): seat colours,
+it once) with the keys listed in ``docs/games/fifteen_days/table-contract.md`` ("generated.game"): seat colours,
 seasons, values, every season card by id with its season, value and back, the wilds, the animals, each seat's
 board and corner directions, the rule flags and the market's geometry.
 """

@@ -1,4 +1,4 @@
-"""The 15 Days table: every object of ``docs/games/fifteen-days/table-contract.md``, laid out and wired to the art.
+"""The 15 Days table: every object of ``docs/games/fifteen_days/table-contract.md``, laid out and wired to the art.
 
 :func:`compose_table` turns the records (:class:`FifteenDaysData`), the renderer's :class:`Art` and the game's
 layouts into a :class:`tools.save.Save`:

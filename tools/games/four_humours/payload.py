@@ -2,7 +2,7 @@
 
 The module returns ``{ game = <id>, mode = <mode>, data = "<JSON>" }``; ``data`` is one JSON text (the mod decodes
 it once) holding the player colours, the humours, every scene, party and board of the mode, the mode's goals,
-the minimum player count and the rule flags the mod itself acts on (``docs/games/four-humours/table-contract.md``).
+the minimum player count and the rule flags the mod itself acts on (``docs/games/four_humours/table-contract.md``).
 """
 
 from __future__ import annotations

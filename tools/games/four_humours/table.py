@@ -1,4 +1,4 @@
-"""The Four Humours table: every object of ``docs/games/four-humours/table-contract.md``, laid out and wired to the rendered art.
+"""The Four Humours table: every object of ``docs/games/four_humours/table-contract.md``, laid out and wired to the rendered art.
 
 :func:`compose_table` turns the game records (:class:`FourHumoursData`) and the renderer's
 :class:`tools.render.pipeline.Art` into a :class:`tools.save.Save`.  What it lays (tags, ``Memo`` and snap points exactly as the contract says):

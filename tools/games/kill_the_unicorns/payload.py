@@ -1,7 +1,7 @@
 """What the Kill the Unicorns mod needs from the build: the Lua source of its ``generated.game`` module.
 
 The module returns ``{ game = <id>, mode = <mode>, data = "<JSON>" }``; ``data`` is one JSON text (the mod decodes
-it once) with the keys listed in ``docs/games/kill-the-unicorns/table-contract.md`` ("generated.game"): the seat
+it once) with the keys listed in ``docs/games/kill_the_unicorns/table-contract.md`` ("generated.game"): the seat
 colours, the player counts Setup accepts, the unicorn colours, the characters, every card id's facts, the market
 items and their tokens, the rule numbers and the table's geometry (:func:`tools.games.kill_the_unicorns.table.table_layout`).
 """

@@ -1,4 +1,4 @@
-"""The Kill the Unicorns table: every object of ``docs/games/kill-the-unicorns/table-contract.md``, laid out and
+"""The Kill the Unicorns table: every object of ``docs/games/kill_the_unicorns/table-contract.md``, laid out and
 wired to the art.
 
 :func:`compose_table` turns the records (:class:`KillTheUnicornsData`), the renderer's :class:`Art` and the game's

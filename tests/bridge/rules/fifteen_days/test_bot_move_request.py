@@ -1,6 +1,6 @@
 """The ``bot_move`` request of 15 Days (bridge/rules/contract.py): the table as the mod sends it, a
 level and a seed in; the seat to move and the action its bot takes out, an action the ``legal`` request then
-accepts. The examples of docs/games/fifteen-days/protocol.md's bot section are run here too."""
+accepts. The examples of docs/games/fifteen_days/protocol.md's bot section are run here too."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from bridge.rules.fifteen_days.state import GameState
 from tests.test_docs_json import named_examples
 from tests.luajson import as_lua
 
-DOC = Path(__file__).resolve().parents[4] / "docs" / "games" / "fifteen-days" / "protocol.md"
+DOC = Path(__file__).resolve().parents[4] / "docs" / "games" / "fifteen_days" / "protocol.md"
 
 
 def dealt(fd_data, players=2, seed=7):

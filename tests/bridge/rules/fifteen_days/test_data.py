@@ -130,7 +130,7 @@ def test_shipped_components(shipped: FifteenDaysData) -> None:
 def test_every_rule_flag_is_in_game_toml_and_documented(pristine_docs: Docs) -> None:
     flags = [field.name for field in dataclasses.fields(Rules)]
     assert sorted(pristine_docs["game.toml"]["rules"]) == sorted(flags)
-    rules_doc = (assets_dir().parent / "docs" / "games" / "fifteen-days" / "rules.md").read_text(encoding="utf-8")
+    rules_doc = (assets_dir().parent / "docs" / "games" / "fifteen_days" / "rules.md").read_text(encoding="utf-8")
     for flag in flags:
         assert f"`{flag}`" in rules_doc, flag
     for number in range(1, 11):
@@ -337,7 +337,7 @@ def test_a_season_missing_a_value_is_refused(docs: Docs) -> None:
 
 
 def test_the_toml_examples_of_the_format_doc_parse_and_match_the_shipped_data(shipped: FifteenDaysData) -> None:
-    text = (assets_dir().parent / "docs" / "games" / "fifteen-days" / "data-format.md").read_text(encoding="utf-8")
+    text = (assets_dir().parent / "docs" / "games" / "fifteen_days" / "data-format.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```toml\n(.*?)```", text, re.S)
     assert len(blocks) == 3
     parsed = [tomllib.loads(block) for block in blocks]

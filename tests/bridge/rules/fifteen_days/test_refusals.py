@@ -1,5 +1,5 @@
 """Why a refused 15 Days action is refused: each cause has its own reason code (``REFUSALS``, the ``reason``
-table of docs/games/fifteen-days/protocol.md), never a catch-all, and ``legal`` answers it with a sentence for
+table of docs/games/fifteen_days/protocol.md), never a catch-all, and ``legal`` answers it with a sentence for
 the player. One table per cause below, built as the rule it names describes; then random games, where every
 action of every kind that is not legal is refused with one of the codes."""
 

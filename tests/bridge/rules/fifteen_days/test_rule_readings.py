@@ -300,7 +300,7 @@ def test_copies_and_the_fast_paths_keep_the_count_as_apply_does(fd_data):
 
 
 def test_the_rules_page_documents_the_three_readings():
-    page = " ".join((assets_dir().parent / "docs" / "games" / "fifteen-days" / "rules.md")
+    page = " ".join((assets_dir().parent / "docs" / "games" / "fifteen_days" / "rules.md")
                     .read_text(encoding="utf-8").split())
     for text in ("AMB-FD-11", "AMB-FD-12", "AMB-FD-13", "the corner it left included", '`"other_corner"`',
                  '`"every_season"`', '`"on_board"`'):

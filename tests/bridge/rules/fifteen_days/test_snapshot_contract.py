@@ -1,4 +1,4 @@
-"""The 15 Days snapshot in the one contract (docs/protocol.md, docs/games/fifteen-days/protocol.md): its envelope,
+"""The 15 Days snapshot in the one contract (docs/protocol.md, docs/games/fifteen_days/protocol.md): its envelope,
 the bookkeeping a snapshot may leave out and what it is then taken to be, and Lua's ways of writing JSON (whole
 floats, ``[]`` for an empty object, ``false`` for null), all read as the bridge and ``ttsmod adjudicate`` read
 them (through :func:`bridge.rules.contract.answer`)."""

@@ -1,7 +1,7 @@
 """The ``bot_move`` request of Four Humours (bridge/rules/four_humours/game.py): the table as the mod sends it
 (plus the choices so far while a ruling waits for a cell), a level and a seed in; the seat to move, its colour and
 the action its bot takes out — an action ``legal`` (or ``end_round``, for a choice) then accepts. The example of
-docs/games/four-humours/protocol.md's bot section is answered here too."""
+docs/games/four_humours/protocol.md's bot section is answered here too."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from tests.test_docs_json import named_examples
 from tests.luajson import as_lua
 
 REPO = Path(__file__).resolve().parents[4]
-DOC = REPO / "docs" / "games" / "four-humours" / "protocol.md"
-DECISION = REPO / "docs" / "examples" / "four-humours-end-round.json"
+DOC = REPO / "docs" / "games" / "four_humours" / "protocol.md"
+DECISION = REPO / "docs" / "games" / "four_humours" / "end-round.json"
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Every rule flag of game.toml [rules] changes what it should (docs/games/kill-the-unicorns/rules.md)."""
+"""Every rule flag of game.toml [rules] changes what it should (docs/games/kill_the_unicorns/rules.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The 15 Days build: the table of docs/games/fifteen-days/table-contract.md, the card backs, the board snap points,
+"""The 15 Days build: the table of docs/games/fifteen_days/table-contract.md, the card backs, the board snap points,
 hands, generated.game, determinism and a save that `ttsmod check` passes with no warnings.
 
 The build runs the real renderer once per module on a copy of the shipped game folder (so the test also works
@@ -22,7 +22,7 @@ from tools.build import build
 from tools.check import check_file
 
 ROOT = Path(__file__).resolve().parents[4]
-CONTRACT = ROOT / "docs" / "games" / "fifteen-days" / "table-contract.md"
+CONTRACT = ROOT / "docs" / "games" / "fifteen_days" / "table-contract.md"
 
 
 def game_folder(tmp: Path) -> Path:

@@ -1,4 +1,4 @@
-"""The Kill the Unicorns build: the table of docs/games/kill-the-unicorns/table-contract.md, every card once with
+"""The Kill the Unicorns build: the table of docs/games/kill_the_unicorns/table-contract.md, every card once with
 its face and back, snap points that attract the cards meant for them, hands, generated.game, determinism,
 incremental rendering and a save that `ttsmod check` passes with no warnings.
 
@@ -22,7 +22,7 @@ from tools.build import build
 from tools.check import check_file
 
 ROOT = Path(__file__).resolve().parents[4]
-CONTRACT = ROOT / "docs" / "games" / "kill-the-unicorns" / "table-contract.md"
+CONTRACT = ROOT / "docs" / "games" / "kill_the_unicorns" / "table-contract.md"
 COLOURS = ["White", "Red", "Orange", "Yellow", "Green", "Blue", "Purple"]
 SAVE_NAME = "KillTheUnicorns.json"
 

@@ -178,6 +178,7 @@ def game(built, repo_root, request):
         live.close()
 
 
+@pytest.mark.e2e      # a whole game on the headless table against a real bridge, as the e2e folders' tests are
 def test_a_whole_game_is_dealt_played_refused_ruled_and_won_on_the_table(game):
     engine = load(GAME)
     ledger = game.ledger()

@@ -1,6 +1,8 @@
-"""Shared fixtures: the repository root and the reference saves that live beside the checkout.
+"""Shared fixtures: the repository root, the reference saves that live beside the checkout, the bridge tests' kit
+and the games an end-to-end test starts.
 
-Tests under ``tests/e2e/`` are marked ``e2e`` here, so ``-m "not e2e"`` leaves them out.
+Every test in a folder named ``e2e`` (a game's ``tests/games/<game>/e2e/``, or ``tests/e2e/``) is marked ``e2e``
+here, so ``-m "not e2e"`` leaves them out.
 """
 
 from __future__ import annotations
@@ -11,12 +13,22 @@ import pytest
 
 from tests.shared import REPO_ROOT, require_shared
 
-E2E_DIR = REPO_ROOT / "tests" / "e2e"
+TESTS_DIR = REPO_ROOT / "tests"
+E2E_FOLDER = "e2e"
+
+
+def in_e2e_folder(path: Path) -> bool:
+    """Whether the test file ``path`` lies in a folder named :data:`E2E_FOLDER` below ``tests/``."""
+    try:
+        folders = path.resolve().relative_to(TESTS_DIR).parts[:-1]
+    except ValueError:
+        return False
+    return E2E_FOLDER in folders
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if E2E_DIR in Path(item.path).resolve().parents:
+        if in_e2e_folder(Path(item.path)):
             item.add_marker(pytest.mark.e2e)
 
 
@@ -35,3 +47,21 @@ def reference_saves() -> dict[str, Path]:
     saves = {p.name.split("_")[0]: p for p in sorted(folder.glob("*_TS_Save_1.json"))}
     assert saves, f"no *_TS_Save_1.json in {folder.name}/ beside the checkout"
     return saves
+
+
+@pytest.fixture
+def kit():
+    """``tests/bridgekit.py``: a toy game service, a Lua-backed fake TTS, and a way to run a bridge with both."""
+    from tests import bridgekit
+
+    return bridgekit
+
+
+@pytest.fixture
+def games():
+    """The games an end-to-end test starts (``tests/e2e/harness.py``'s ``LiveGame``, appended by the test or its
+    game's fixtures): each closed after the test, its bridge process and its table."""
+    started = []
+    yield started
+    for game in started:
+        game.close()

@@ -5,8 +5,9 @@
 (b) no import cycle among the modules of ``bridge`` and ``tools``, counting imports inside functions (only
     ``if TYPE_CHECKING:`` blocks are left out: they never run);
 (c) outside a built-in game's own folders no source file names the game: adding or removing a game touches only
-    its folders. The game's names and folders come from its ``[game]`` metadata (``bridge.catalog``), so this
-    test names no game itself;
+    its folders, its tests' one folder ``tests/games/<mod>/`` among them (a test named for the game anywhere else
+    is a shared file naming it). The game's names and folders come from its ``[game]`` metadata
+    (``bridge.catalog``), so this test names no game itself;
 (d) no module of ``bridge/rules`` imports a module outside ``bridge.rules`` and the standard library, counting
     imports inside functions (the engines are pure: no files, sockets, click, Pillow, nor the rest of the bridge);
 (e) a path spells a built-in game by its module name (``[game] mod``), never by its id: no file or folder of the
@@ -298,16 +299,14 @@ def test_the_rules_check_reports_file_and_line(tmp_path, monkeypatch):
 SOURCE_ROOTS = ("bridge", "tools", "mod", "benchmarks", "tests")
 SOURCE_SUFFIXES = (".py", ".lua", ".xml", ".toml")
 TOP_LEVEL_FILES = ("pyproject.toml",)
-SHARED_TEST_FOLDERS = ("tests/e2e",)    # whole built-in games played live on the headless table
 
 
 @dataclass(frozen=True)
 class GameFootprint:
-    """How a game is spelled, and the folders that are its own."""
+    """How a game is spelled, and the folders that are its own (its tests among them: ``tests/games/<mod>/``)."""
 
     names: tuple[str, ...]
     own_folders: tuple[str, ...]       # repository paths (posix), whole subtrees
-    test_marker: str                   # a test folder or test file with this in its name is the game's own
 
 
 def _module_folder(module: str) -> str:
@@ -325,17 +324,14 @@ def footprint(game_id: str) -> GameFootprint:
         _module_folder(meta.builder),
         f"mod/{meta.mod}",
         f"docs/games/{meta.mod}",
+        f"tests/games/{meta.mod}",
     }
-    return GameFootprint(tuple(sorted(names, key=str.lower)), tuple(sorted(folders)), meta.mod)
+    return GameFootprint(tuple(sorted(names, key=str.lower)), tuple(sorted(folders)))
 
 
 def _is_own(path: PurePosixPath, game: GameFootprint) -> bool:
     text = path.as_posix()
-    if any(text == folder or text.startswith(folder + "/") for folder in game.own_folders + SHARED_TEST_FOLDERS):
-        return True
-    if path.parts[0] == "tests":
-        return any(game.test_marker in part for part in path.parts[1:])
-    return False
+    return any(text == folder or text.startswith(folder + "/") for folder in game.own_folders)
 
 
 def source_files() -> list[PurePosixPath]:
@@ -390,14 +386,18 @@ def test_the_name_check_reports_file_and_line(tmp_path, monkeypatch):
     (tmp_path / "tools" / "games" / "toy_quest").mkdir(parents=True)
     (tmp_path / "tools" / "games" / "toy_quest" / "deck.py").write_text("NAME = 'Toy Quest'\n", encoding="utf-8")
     (tmp_path / "tools" / "shared.py").write_text("x = 1\nif game == 'toy-quest':\n    pass\n", encoding="utf-8")
-    (tmp_path / "tests" / "toy_quest").mkdir(parents=True)
-    (tmp_path / "tests" / "toy_quest" / "test_it.py").write_text("ToyQuest()\n", encoding="utf-8")
+    (tmp_path / "tests" / "games" / "toy_quest" / "rules").mkdir(parents=True)
+    (tmp_path / "tests" / "games" / "toy_quest" / "rules" / "test_it.py").write_text("ToyQuest()\n", encoding="utf-8")
+    (tmp_path / "tests" / "tools").mkdir(parents=True)
+    (tmp_path / "tests" / "tools" / "test_toy_quest.py").write_text("ToyQuest()\n", encoding="utf-8")
     (tmp_path / "tests" / "test_shared.py").write_text("# TOYQUEST rules\n", encoding="utf-8")
     monkeypatch.setattr(layering, "REPO_ROOT", tmp_path)
-    toy = GameFootprint(("toy-quest", "toy_quest", "Toy Quest", "ToyQuest"), ("tools/games/toy_quest",), "toy_quest")
+    toy = GameFootprint(("toy-quest", "toy_quest", "Toy Quest", "ToyQuest"),
+                        ("tests/games/toy_quest", "tools/games/toy_quest"))
     assert names_of_games_outside_their_folders([toy]) == [
         "tools/shared.py:2: names toy-quest: if game == 'toy-quest':",
         "tests/test_shared.py:1: names ToyQuest: # TOYQUEST rules",
+        "tests/tools/test_toy_quest.py:1: names ToyQuest: ToyQuest()",
     ]
 
 

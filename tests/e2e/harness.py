@@ -10,9 +10,9 @@ mod's saved ledger and the requests it sent (read as the bridge reads them). Sea
 level) are nobody's: their seat buttons (lib.bots) are set before Setup and the bridge's bots play them
 (:meth:`LiveGame.wait_for_humans` runs the clock while they do).
 
-A game's harness (``tests/e2e/<game>/harness.py``) extends it with only its own players and table reading: when
-its table waits for a player (:meth:`LiveGame.waiting`), how a player performs an action, and how the table is
-read and checked against the engine.
+A game's harness (``tests/games/<game>/e2e/harness.py``) extends it with only its own players and table
+reading: when its table waits for a player (:meth:`LiveGame.waiting`), how a player performs an action, and how
+the table is read and checked against the engine.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What every hand-made test table shares (``tests/mod/<game>/handmade.py``): objects written as a save's
+"""What every hand-made test table shares (``tests/games/<game>/mod/handmade.py``): objects written as a save's
 ``ObjectStates`` entries, the game's Global script bundled with a stand-in for its generated modules, the save
 loaded on the headless table with players seated, and answers to the mod's requests given as the bridge would."""
 

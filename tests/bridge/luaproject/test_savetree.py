@@ -321,7 +321,7 @@ def test_push_of_an_unpacked_tree_sends_global_and_every_scripted_top_level_obje
     from bridge import protocol as p
     from bridge.faketts import FakeTTS
     from bridge.server import Bridge
-    from tests.bridge.conftest import run
+    from tests.bridgekit import run
     from tools.live import push_scripts, script_states_for
 
     tree = tmp_path / "tree"

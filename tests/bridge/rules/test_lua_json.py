@@ -8,7 +8,7 @@ import json
 from bridge.session import Dispatcher
 from bridge.rules.contract import lua_json
 
-from tests.bridge.conftest import toy_registry
+from tests.bridgekit import toy_registry
 
 
 def test_whole_floats_become_ints_and_fractions_stay():

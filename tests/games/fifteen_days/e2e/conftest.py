@@ -1,0 +1,24 @@
+"""Fixtures of the 15 Days end-to-end tests: the game data, one built save for the whole run, and :func:`start`
+(``games``, which closes them, is tests/conftest.py's)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.catalog import load_game
+from tests.games.fifteen_days.e2e.harness import Game, build
+
+
+@pytest.fixture(scope="session")
+def data():
+    return load_game("fifteen-days")
+
+
+@pytest.fixture(scope="session")
+def save(tmp_path_factory, repo_root):
+    return build(repo_root, tmp_path_factory.mktemp("fifteen-days"))
+
+
+def start(games, save, data, repo_root, colours, seed) -> Game:
+    """A game seated with ``colours``, its bridge up and Setup pressed; closed with the test."""
+    return Game.started(games, save, data, repo_root, list(colours), seed=seed)

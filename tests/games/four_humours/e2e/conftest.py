@@ -1,0 +1,24 @@
+"""Fixtures of the Four Humours end-to-end tests: the game data and one built save per mode for the whole run
+(``games``, which closes the started games, is tests/conftest.py's)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.catalog import load_game
+from tests.games.four_humours.e2e.harness import build
+
+
+@pytest.fixture(scope="session")
+def data():
+    return load_game("four-humours")
+
+
+@pytest.fixture(scope="session")
+def kingdom_save(tmp_path_factory, repo_root):
+    return build(repo_root, tmp_path_factory.mktemp("kingdom"))
+
+
+@pytest.fixture(scope="session")
+def fief_save(tmp_path_factory, repo_root):
+    return build(repo_root, tmp_path_factory.mktemp("fief"), mode="fief")

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
 
 from bridge.errors import InputError
+from bridge.rules.contract import is_older_format
 
 log = logging.getLogger("ttsmod.bridge")
 
@@ -273,9 +274,7 @@ class Ruling:
         error = (self.current or {}).get("error")
         if (self.current or {}).get("ok") is not False or not isinstance(error, Mapping):
             return False
-        message = str(error.get("message", ""))
-        return message.startswith("ttsmod_snapshot: is missing") or (
-            message.startswith("ttsmod_snapshot: format") and "is not one this ttsmod reads" in message)
+        return is_older_format(str(error.get("message", "")))
 
 
 def _comparable(reply: Mapping[str, Any] | None) -> Any:

@@ -93,14 +93,12 @@ def _converted(item: Any, stack: list[tuple[Any, Any]]) -> Any:
     kind = type(item)
     if kind is str or kind is int or kind is bool or item is None:
         return item
-    if kind is float:
+    if isinstance(item, float):
         return _whole(item)
     if isinstance(item, (dict, list)):
         copy: Any = {} if isinstance(item, dict) else []
         stack.append((item, copy))
         return copy
-    if isinstance(item, float):
-        return _whole(item)
     return item
 
 
@@ -130,8 +128,8 @@ def read_envelope(game_id: str, modes: Sequence[str], snapshot: Any) -> str:
                                                f"\"ttsmod_snapshot\": {SNAPSHOT_FORMAT}")
     version = snapshot["ttsmod_snapshot"]
     if version != SNAPSHOT_FORMAT or isinstance(version, bool):
-        raise SnapshotError("ttsmod_snapshot", f"format {json.dumps(version, ensure_ascii=False)} is not one this "
-                                               f"ttsmod reads (it reads {SNAPSHOT_FORMAT})")
+        raise SnapshotError("ttsmod_snapshot", f"format {json.dumps(version, ensure_ascii=False)} {_NOT_READ} "
+                                               f"(it reads {SNAPSHOT_FORMAT})")
     if "game" not in snapshot:
         raise SnapshotError("game", f"is missing: a {game_id} snapshot says \"game\": \"{game_id}\"")
     if snapshot["game"] != game_id:
@@ -144,6 +142,17 @@ def read_envelope(game_id: str, modes: Sequence[str], snapshot: Any) -> str:
         raise SnapshotError("mode", f"{json.dumps(mode, ensure_ascii=False)} is not a mode of {game_id} "
                                     f"({', '.join(modes)})")
     return mode
+
+
+_NOT_READ = "is not one this ttsmod reads"
+
+
+def is_older_format(message: str) -> bool:
+    """Whether an error message of :func:`read_envelope` says the snapshot's format is not this ttsmod's (no
+    ``"ttsmod_snapshot"``, or another version): what ``ttsmod replay`` tells apart from a changed ruling, as an
+    error reply carries only its code and message."""
+    return message.startswith("ttsmod_snapshot: is missing") or (
+        message.startswith("ttsmod_snapshot: format") and _NOT_READ in message)
 
 
 def content_seed(snapshot: Mapping[str, Any]) -> str:
@@ -167,8 +176,9 @@ def snapshot_defaults(game: Any, data: Any) -> Defaults:
 def prepare_snapshot(game: Any, data: Any, snapshot: Any) -> dict[str, Any]:
     """``snapshot`` (Lua JSON already undone) with its envelope checked and every engine-written key it leaves
     out given its default: ``rng`` from :func:`content_seed` (taken of the snapshot as sent), then the game's
-    :func:`snapshot_defaults` in their order, each derived from the snapshot as it stands. A key sent as ``null``
-    or ``false`` counts as left out."""
+    :func:`snapshot_defaults` in their order, each derived from the snapshot as it stands. ``rng`` sent as ``null``
+    or ``false`` counts as left out; any other key only when it is missing or ``null`` (a ``false`` may be its real
+    value, and the game's reader takes Lua's ``false`` for an empty slot)."""
     read_envelope(game.id, game.meta(data).modes, snapshot)
     out = dict(snapshot)
     if out.get("rng") in (None, False):

@@ -12,14 +12,18 @@
 --              panel from `score`, the TTS turn handed to the seat to move;
 --   ledger     the seats in play (`colours`), the `phase` (setup, dealing, play, over), the engine's last
 --              `snapshot` and `next`, the `outcome`, the `mover` whose move was asked last, a `ruling` being
---              applied and its events `applied`; saved by onSave, so a table reloaded while dealing or in the
---              middle of a ruling carries on.
+--              applied and its events `applied`, the rulings applied so far (`moves`), the bot seats (`bots`,
+--              lib.bots'); saved by onSave, so a table reloaded while dealing or in the middle of a ruling
+--              carries on;
+--   bots       with `perform` given, a free seat may be given a bot (lib.bots: Setup counts its seat, the bot's
+--              move is asked and performed when its seat is to move, the TTS turn is not handed to it).
 -- A ruling is finished only when it says "complete": true (lib.stepper), as every shared ruling does.
 --
 -- The description (M.configure; what it leaves out is DEFAULTS):
 --   game, ttsmod           generated.game (its `data` a JSON string with player_colours, min_players, max_players
 --                          and whatever the game's Lua reads) and generated.ttsmod
---   places(snapshot)       piece id → place, for every piece the snapshot puts somewhere (lib.pieces)
+--   places(snapshot)       piece id → place, for every piece the snapshot puts somewhere (lib.pieces; default
+--                          none: the game's handlers move its pieces)
 --   spot(place)            {position, rotation} of a place that is not a hand (lib.pieces)
 --   zones, slots           the tags of the zones, and of the objects whose snap points are slots, drops land on
 --   action_for_drop(colour, obj, where)   the action a drop is (its JSON table or its text form), or nil
@@ -30,6 +34,18 @@
 --   score_line(row, colour)   one row of the score panel (default "<Colour>: <row.score>")
 --   setup_options(colours) the game's own fields of the `setup` request (default none)
 --   id_of(memo)            a piece's id (lib.pieces); step_delay, settle_timeout (lib.stepper)
+--   deal(colours, done)    given: Setup lays the game's own table for `colours` instead of asking the bridge
+--                          `setup` (no bridge needed); the game calls done(next, snapshot) once its moves are under
+--                          way (the first decision's `next`, and the snapshot the ledger keeps, through `keep`)
+--   keep(snapshot)         what of an answer's snapshot the ledger keeps as `snapshot` (default all of it; a game
+--                          that reads its table in snapshot() keeps only the engine's bookkeeping it cannot show)
+--   moving()               whether anything the game moved itself is still moving (default nothing)
+--   panels()               the game's own panels, shown whenever lib.play shows its own (default none)
+--   perform(colour, action, done)   given: free seats may be given a bot (lib.bots), whose move the bridge chooses
+--                          (`bot_move`) and this makes on the table (M.act: asked as a player's drop would be);
+--                          with it decision() (default: the seat `next` names while nothing is out), bot_request
+--                          (default {snapshot}) and describe (lib.bots' options)
+local bots = require("lib.bots")
 local link = require("lib.link")
 local panel = require("lib.panel")
 local pieces = require("lib.pieces")
@@ -44,9 +60,11 @@ local game = {}       -- the description
 local data = {}       -- generated.game's data, decoded
 local ledger = nil
 local busy = false     -- a request is out or a ruling is being applied: no drop is taken
+local acted = nil      -- done(result) of the bot's move (M.act) whose ruling is being applied
 
 local function new_ledger()
-    return { game = game.ttsmod.game, mode = game.ttsmod.mode, colours = {}, phase = "setup", applied = 0 }
+    return { game = game.ttsmod.game, mode = game.ttsmod.mode, colours = {}, phase = "setup", applied = 0,
+        moves = 0 }
 end
 
 -- What a description leaves out: the kept snapshot, the plain status line and score rows, no options of
@@ -59,6 +77,17 @@ local DEFAULTS = {
     action_for_drop = function() return nil end,
     handlers = {},
     settle_timeout = 3,
+    decision = function()
+        if busy or ledger.phase ~= "play" or ledger.ruling ~= nil then
+            return nil
+        end
+        return M.colour_of((ledger.next or {}).player), "move " .. tostring(ledger.moves or 0)
+    end,
+    bot_request = function() return { snapshot = game.snapshot() } end,
+    places = function() return {} end,
+    keep = function(snap) return snap end,
+    moving = function() return false end,
+    panels = function() end,
 }
 
 --- Take the game's description (above; what it leaves out, DEFAULTS); call it before onLoad runs M.load.
@@ -119,14 +148,16 @@ local function status_line()
     return game.status(ledger.next, colour)
 end
 
---- Show the status line, the Setup button (while nothing is set up) and hand the TTS turn to the seat to move.
+--- Show the status line, the Setup button (while nothing is set up) and hand the TTS turn to the seat to move
+--  (not to a bot's seat: nobody sits there; the turn stays where it is while the bot plays).
 function M.show()
     panel.status(status_line())
     UI.setAttribute("setupButton", "active", tostring(ledger.phase == "setup"))
     local colour = M.colour_of((ledger.next or {}).player)
-    if ledger.phase == "play" and colour ~= nil and Turns.turn_color ~= colour then
+    if ledger.phase == "play" and colour ~= nil and Turns.turn_color ~= colour and not bots.isBot(colour) then
         Turns.turn_color = colour
     end
+    game.panels()
 end
 
 local function show_scores(body)
@@ -159,6 +190,7 @@ end
 local function finish()
     M.relay(nil, function()
         ledger.ruling, ledger.applied = nil, 0
+        ledger.moves = (ledger.moves or 0) + 1
         if ledger.phase == "dealing" then
             ledger.phase = "play"
             Turns.enable = true
@@ -168,10 +200,17 @@ local function finish()
             ledger.phase = "over"
             Turns.enable = false
             wiring.game_over(ledger.outcome, function(seat) return tostring(M.colour_of(seat)) end)
+            bots.refresh()
         end
         busy = false
         M.show()
         M.refresh_score()
+        local done = acted
+        acted = nil
+        if done ~= nil then
+            done(true)
+        end
+        bots.play()
     end)
 end
 
@@ -185,21 +224,44 @@ end
 
 --- Keep an answer's snapshot, `next` and outcome, and apply its events (a setup's or a ruling's).
 local function take(reply)
-    ledger.snapshot, ledger.next, ledger.outcome = reply.snapshot, reply.next, reply.game_over
+    ledger.snapshot, ledger.next, ledger.outcome = game.keep(reply.snapshot), reply.next, reply.game_over
     ledger.ruling = { events = reply.events or {}, complete = reply.complete }
     ledger.applied = 0
     run_ruling()
 end
 
+--- The game's own deal is laid (description `deal`): play begins once nothing moves.
+local function start_play()
+    ledger.phase = "play"
+    Turns.enable = true
+    Turns.order = ledger.colours
+    M.show()
+    M.refresh_score()
+    bots.play()
+end
+
 --- The Setup button pressed by `colour`: with a seated count the game takes and the bridge connected, ask
---  `setup` and deal the table from its answer.
+--  `setup` and deal the table from its answer (a game with its own `deal` lays its table itself).
 function M.setup(colour)
     if ledger.phase ~= "setup" or busy then
         return
     end
     local colours = seats.colours_in_play(data.player_colours)
+    if game.perform ~= nil then
+        colours = bots.colours_in_play(data.player_colours)   -- bot seats play too
+    end
     if #colours < data.min_players or #colours > data.max_players then
         broadcastToAll(status_line(), { 1, 0.6, 0.2 })
+        return
+    end
+    if game.deal ~= nil then
+        ledger.colours, ledger.phase = colours, "dealing"
+        bots.refresh()
+        M.show()
+        game.deal(colours, function(next, snap)
+            ledger.next, ledger.snapshot = next, game.keep(snap)
+            stepper.when_settled(start_play)
+        end)
         return
     end
     if not link.connected() then
@@ -213,6 +275,7 @@ function M.setup(colour)
     busy = true
     link.ask("setup", body, function(reply)
         ledger.colours, ledger.seed, ledger.phase = colours, body.seed, "dealing"
+        bots.refresh()
         reply.complete = true   -- a setup's events are all there is of it
         take(reply)
         M.show()
@@ -222,25 +285,49 @@ function M.setup(colour)
     end, nil, function() busy = false end)
 end
 
-local function recognise(colour, obj)
-    local where = pieces.where(obj, { zones = game.zones, slots = game.slots, colours = ledger.colours })
-    local action = where ~= nil and game.action_for_drop(colour, obj, where)
-    if not action then
-        return
-    end
+-- Ask the bridge whether `colour` may make `action`; `undo()` puts back what was moved for it, `done(result)`
+-- hears how it ended (lib.bots' perform); `snap()` is the table asked about (default the description's snapshot).
+local function decide(colour, action, undo, done, snap)
     local blocked = nil
     if ledger.phase ~= "play" then
         blocked = "Nothing can be played now."
     elseif busy then
         blocked = "Wait a moment: the last move is still being applied."
     end
-    wiring.decide({ colour = colour, action = action, blocked = blocked, snapshot = snapshot,
+    wiring.decide({ colour = colour, action = action, blocked = blocked, snapshot = snap or snapshot,
         busy = function(flag)
             busy, ledger.mover = flag, colour
             M.show()
         end,
-        undo = function() pieces.put_back(obj, game.places(ledger.snapshot), game.spot) end,
-        ruled = take })
+        undo = undo, done = done,
+        ruled = function(reply)
+            acted = done
+            take(reply)
+        end })
+end
+
+local function recognise(colour, obj)
+    local where = pieces.where(obj, { zones = game.zones, slots = game.slots, colours = ledger.colours })
+    local action = where ~= nil and game.action_for_drop(colour, obj, where)
+    if not action then
+        return
+    end
+    decide(colour, action, function() pieces.put_back(obj, game.places(ledger.snapshot), game.spot) end, nil)
+end
+
+--- A move made for `colour` with no piece dropped for it (a bot's: `perform = play.act`): `action` asked of the
+--  bridge as a drop's would be, its ruling applied and the table laid as its snapshot says; `done(result)` (lib.bots)
+--  hears true once that is done, false when the bridge refused it, nil when it could not be asked now.
+function M.act(colour, action, done)
+    decide(colour, action, nil, done)
+end
+
+--- A decision of the game's own (a button, a drag lib.play does not recognise) asked of the bridge as a drop's is:
+--  `options.undo()` puts back what `colour` moved for it, `options.snapshot()` is the table as asked about
+--  (default the description's snapshot()), `options.done(result)` as M.act's.
+function M.decide(colour, action, options)
+    options = options or {}
+    decide(colour, action, options.undo, options.done, options.snapshot)
 end
 
 --- onObjectDrop: a piece dropped by a seated player is recognised once it rests (above).
@@ -255,16 +342,42 @@ end
 function M.load(script_state)
     pieces.configure({ id_of = game.id_of })
     data, ledger = wiring.load({ game = game.game, ttsmod = game.ttsmod, script_state = script_state,
-        new_ledger = new_ledger, moving = pieces.moving, step_delay = game.step_delay,
+        new_ledger = new_ledger, moving = function() return pieces.moving() or game.moving() end,
+        step_delay = game.step_delay,
         settle_timeout = game.settle_timeout })
     busy = ledger.ruling ~= nil
+    if game.perform ~= nil then
+        bots.configure({ ledger = ledger, player_colours = data.player_colours,
+            colours = function() return ledger.colours end, over = function() return ledger.phase == "over" end,
+            decision = game.decision, request = game.bot_request, perform = game.perform, describe = game.describe })
+        bots.refresh()
+    end
     M.show()
     link.hello()
     if ledger.ruling ~= nil then
         Wait.time(run_ruling, 1)
+    elseif ledger.phase == "dealing" and game.deal ~= nil then
+        -- saved while the game laid its own table: its pieces lie where they were going by now
+        Wait.time(function() stepper.when_settled(start_play) end, 1)
     elseif ledger.phase ~= "setup" then
         Wait.time(M.refresh_score, 1)   -- a reloaded table: its scores as they stand
     end
+end
+
+--- onBotClick: a bot seat's button clicked (lib.bots: its level moves on).
+function M.bot_click(player, id)
+    bots.click(player, id)
+end
+
+--- onPlayerChangeColor: a player sat down or left: the seat buttons, the status line and the TTS turn, and a bot's
+--  move if it is its seat's.
+function M.seat_changed()
+    if ledger == nil then
+        return
+    end
+    bots.refresh()
+    M.show()
+    bots.play()
 end
 
 --- onSave: the ledger as text.

@@ -255,3 +255,83 @@ def test_a_table_saved_while_dealing_is_dealt_on_after_a_reload():
         assert sorted(o.memo_json()["id"] for o in again.hand("Red")) == ["b", "c"]
         assert [o.memo_json()["id"] for o in again.hand("White")] == ["a"]
         assert again.ui_value("turnStatus") == "White to play"
+
+
+# ------------------------------------------------------------------ bots (the description's `perform`)
+BOTS_ROOT = ROOT.replace("    step_delay = 0.2,\n})", "    step_delay = 0.2, perform = play.act,\n})") + """
+function onBotClick(player, value, id) play.bot_click(player, id) end
+function onPlayerChangeColor(colour) play.seat_changed(colour) end
+"""
+assert "perform = play.act" in BOTS_ROOT
+PUT_B = {"action": "put", "player": 1, "card": "b"}
+PUT_BY_RED = {**ENVELOPE, "players": [{"hand": ["a"]}, {"hand": ["c"]}], "board": ["b"]}
+
+
+def load_with_bots(script_state: str = "", objs: list[dict] | None = None, seated=("White",)) -> Table:
+    xml = expand_includes('<Include src="lib/play.xml"/><Include src="lib/bots.xml"/>', [MOD], "ui.xml")
+    save = {"LuaScript": bundle(BOTS_ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
+                                            "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
+            "LuaScriptState": script_state, "XmlUI": xml, "ObjectStates": objs if objs is not None else objects()}
+    t = Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful())
+    t.seat(*seated)
+    t.boot()
+    return t
+
+
+def test_a_bot_seat_is_counted_at_setup_its_move_asked_and_made_and_the_turn_not_handed_to_it():
+    with load_with_bots() as t:
+        assert t.ui_visible("bot_Red") and not t.ui_visible("bot_White")   # a free seat of the game's colours
+        t.click("bot_Red", "White")
+        assert t.ui_value("bot_Red") == "Red: bot (easy)"
+        connect(t)
+        t.click("setupButton", "White")
+        assert requests(t, "setup")[0]["players"] == 2                     # White and the bot seat
+        answer(t, "setup", {"snapshot": DEALT, "events": [], "next": {"player": 1, "legal": [PUT_B]}})
+        t.advance(3)
+        assert ledger(t)["colours"] == ["White", "Red"] and ledger(t)["phase"] == "play"
+        assert t.ui_value("turnStatus") == "Red to play" and t.turns["turn_color"] != "Red"
+        (asked,) = requests(t, "bot_move")
+        assert asked["snapshot"] == DEALT and asked["level"] == "easy" and isinstance(asked["seed"], (int, float))
+        answer(t, "bot_move", {"player": 1, "level": "easy", "action": PUT_B})
+        t.advance(1)
+        assert ("Red (bot, easy) plays put.", None) in t.broadcasts
+        assert requests(t, "legal") == [{"snapshot": DEALT, "action": PUT_B}]
+        answer(t, "legal", {"legal": True, "events": [], "snapshot": PUT_BY_RED, "next": {"player": 0, "legal": []},
+                            "complete": True})
+        t.advance(3)
+        b = piece(t, "b")
+        assert (round(b.position.x, 3), round(b.position.z, 3)) == (-2, 0)    # laid as the ruling's snapshot says
+        assert ledger(t)["bots"]["decisions"] == 1 and ledger(t)["moves"] == 2  # the deal and Red's move
+        assert t.ui_value("turnStatus") == "White to play" and t.turns["turn_color"] == "White"
+        assert len(requests(t, "bot_move")) == 1                            # White's move is White's
+
+
+def test_a_bots_move_the_bridge_refuses_is_asked_once_more_then_its_seat_is_given_up():
+    with load_with_bots() as t:
+        t.click("bot_Red", "White")
+        connect(t)
+        t.click("setupButton", "White")
+        answer(t, "setup", {"snapshot": DEALT, "events": [], "next": {"player": 1, "legal": [PUT_B]}})
+        t.advance(3)
+        for _ in range(2):
+            answer(t, "bot_move", {"player": 1, "level": "easy", "action": PUT_B})
+            t.advance(1)
+            answer(t, "legal", {"legal": False, "reason": "nope", "message": "not that"})
+            t.advance(2)
+        seeds = [body["seed"] for body in requests(t, "bot_move")]
+        assert len(seeds) == 2 and seeds[0] != seeds[1]                     # asked again with another seed
+        assert any(m.startswith("Red's bot is off: the rules refused its move twice") for m, c in t.broadcasts)
+        assert not ledger(t)["bots"]["seats"] and t.ui_value("bot_Red") == "Red: no bot"
+
+
+def test_a_player_sitting_down_in_a_bot_seat_gets_the_turn_and_the_bot_asks_nothing():
+    with load_with_bots() as t:
+        t.click("bot_Red", "White")
+        connect(t)
+        t.click("setupButton", "White")
+        answer(t, "setup", {"snapshot": DEALT, "events": [], "next": {"player": 1, "legal": [PUT_B]}})
+        t.seat("White", "Red")
+        t.fire("onPlayerChangeColor", "Red")
+        t.advance(3)
+        assert t.turns["turn_color"] == "Red" and not t.ui_visible("bot_Red")
+        assert requests(t, "bot_move") == []

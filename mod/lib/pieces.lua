@@ -5,7 +5,15 @@
 -- A piece is an object whose memo names an id: `id_of(memo)` (configure; by default memo.id), nil for an object
 -- that is no piece. A place is the game's own table saying where a piece goes, except `{hand = colour}`, which
 -- is the library's: the piece goes into that colour's hand zone. The game's `spot(place)` gives every other
--- place's `{position = {x, y, z}, rotation = {x, y, z}}` (rotation z 180: face down).
+-- place's `{position = {x, y, z}, rotation = {x, y, z}}` (rotation z 180: face down), and may say more of it:
+--   pile = key     the pieces whose spot names the same key lie stacked at `position` (a pile, a deck): a piece sent
+--                  there goes on top of what lies there (LIFT a card above the highest piece in the pile's area);
+--                  a deck most of whose cards go to one pile is moved there whole, the others taken out of it a
+--                  round later; a piece in a deck lying on its pile is in place;
+--   zone = obj     the piece is in place anywhere inside that zone's box (the pile's area too);
+--   near = d       in place within d of `position` (default NEAR);
+--   any_face       in place whichever face it shows.
+-- With `pile` or `zone`, a piece in place on the wrong face is turned where it lies.
 -- Positions are read only once nothing moves (lib.stepper.when_settled, configured with M.moving: lib.play does),
 -- and zones by position inside their box, never by getObjects(), which physics updates once per frame.
 local seats = require("lib.seats")
@@ -17,6 +25,7 @@ local M = {}
 M.NEAR = 0.3        -- a piece lies on its spot when its centre is this close (horizontal distance)
 M.SLOT_NEAR = 0.6   -- a drop is on a snap point when it comes to rest this close to it
 M.ROUNDS = 8        -- most rounds of moves laying the table takes (a deck's last card needs one of its own)
+M.LIFT = 0.03       -- the height of one card in a pile
 
 local settings = { id_of = function(memo) return memo.id end }
 local tracked = {}   -- guid → object the library has set moving, until it rests
@@ -59,6 +68,10 @@ function M.find()
     local out = {}
     for _, obj in ipairs(getObjectsWithTag("ttsmod")) do
         if obj.getQuantity() >= 0 then
+            local own = M.id_of(obj)   -- a bag standing for a piece of its own
+            if own ~= nil then
+                out[own] = { obj = obj }
+            end
             for _, entry in ipairs(obj.getObjects()) do
                 local id = settings.id_of(util.decode(entry.memo))
                 if id ~= nil then
@@ -149,13 +162,39 @@ local function spot_of(place, spot)
     return { position = t.position, rotation = { 0, t.rotation.y + 180, 0 } }
 end
 
-local function in_place(entry, place, at)
+local function face_down(at)
+    return math.abs(vec(at.rotation).z - 180) < 1
+end
+
+--- Whether position `p` lies in the area of spot `at`: its zone, else within `near` (NEAR) of its position.
+local function in_area(at, p)
+    if at.zone ~= nil then
+        return M.holds(at.zone, p)
+    end
+    return util.flat_distance(p, vec(at.position)) <= (at.near or M.NEAR)
+end
+
+--- How a found piece lies for its place: "ok", "turn" (in place, on the wrong face: turned where it lies) or
+--  "move".
+local function state_of(entry, place, at)
     if place.hand ~= nil then
-        return entry.obj ~= nil and seats.in_hand(place.hand, entry.obj)
+        return (entry.obj ~= nil and seats.in_hand(place.hand, entry.obj)) and "ok" or "move"
     end
     local obj = entry.obj or entry.container
-    local down = math.abs(vec(at.rotation).z - 180) < 1
-    return util.flat_distance(obj.getPosition(), vec(at.position)) <= M.NEAR and obj.is_face_down == down
+    if not in_area(at, obj.getPosition()) then
+        return "move"
+    end
+    local loose = at.pile ~= nil or at.zone ~= nil
+    if at.any_face or obj.is_face_down == face_down(at) or (loose and entry.container ~= nil) then
+        return "ok"
+    end
+    return loose and "turn" or "move"
+end
+
+local function turn(obj, at)
+    local r = vec(at.rotation)
+    obj.setRotation({ r.x, r.y, r.z })
+    M.track(obj)
 end
 
 --- Move a found piece to `at` (a piece in a container is taken out there; a deck left with one card becomes that
@@ -167,9 +206,8 @@ local function move(entry, at)
             rotation = { r.x, r.y, r.z }, smooth = false }))
         M.track(entry.container.remainder)
     else
-        entry.obj.setRotation({ r.x, r.y, r.z })
+        turn(entry.obj, at)
         entry.obj.setPositionSmooth({ p.x, p.y, p.z }, false, true)
-        M.track(entry.obj)
     end
 end
 
@@ -182,29 +220,103 @@ local function sorted_ids(places)
     return ids
 end
 
---- One round of moves towards `places`: every misplaced piece sent to its spot, in id order, except a
---  container's last piece (it becomes a piece of its own when the one before is taken: moved next round).
---  Returns the pieces moved and the pieces left for the next round.
+--- The piles of one round: the next free height on each (the highest piece in its area, then LIFT a card).
+local function pile_tops(found)
+    local heights = {}
+    for _, entry in pairs(found) do
+        table.insert(heights, (entry.obj or entry.container).getPosition())
+    end
+    local tops = {}
+    return function(at)
+        local p = vec(at.position)
+        if tops[at.pile] == nil then
+            local top = p.y - M.LIFT
+            for _, q in ipairs(heights) do
+                if q.y > top and in_area(at, q) then
+                    top = q.y
+                end
+            end
+            tops[at.pile] = top
+        end
+        tops[at.pile] = tops[at.pile] + M.LIFT
+        return { position = { p.x, tops[at.pile], p.z }, rotation = at.rotation }
+    end
+end
+
+--- The decks of `found` most of whose cards go to one pile they do not lie on: moved there whole. Returns
+--  container GUID → the pile it went to, and the number of decks moved.
+local function move_decks(found, spots, on_top)
+    local decks = {}
+    for id, entry in pairs(found) do
+        if entry.container ~= nil and entry.container.type == "Deck" then
+            local key = entry.container.getGUID()
+            decks[key] = decks[key] or { obj = entry.container, n = 0, piles = {} }
+            local d, at = decks[key], spots[id]
+            d.n = d.n + 1
+            if at ~= nil and at.pile ~= nil then
+                d.piles[at.pile] = d.piles[at.pile] or { n = 0, at = at }
+                d.piles[at.pile].n = d.piles[at.pile].n + 1
+            end
+        end
+    end
+    local moved_to, moved = {}, 0
+    for key, d in pairs(decks) do
+        local best = nil
+        for _, pile in pairs(d.piles) do
+            if best == nil or pile.n > best.n or (pile.n == best.n and pile.at.pile < best.at.pile) then
+                best = pile
+            end
+        end
+        if best ~= nil and best.n * 2 > d.n and not in_area(best.at, d.obj.getPosition()) then
+            local to = on_top(best.at)
+            turn(d.obj, to)
+            local p = vec(to.position)
+            d.obj.setPositionSmooth({ p.x, p.y, p.z }, false, true)
+            moved_to[key], moved = best.at.pile, moved + 1
+        end
+    end
+    return moved_to, moved
+end
+
+--- One round of moves towards `places`: decks moved whole to their piles, then every misplaced piece sent to its
+--  spot (a pile's on its top) or turned where it lies, in id order, except a container's last piece (it becomes a
+--  piece of its own when the one before is taken: moved next round) and the pieces of a deck moved this round
+--  that go elsewhere. Returns the pieces moved and the pieces left for the next round.
 local function lay_round(places, spot)
     local found = M.find()
-    local left = {}
-    for _, entry in pairs(found) do
+    local spots, left = {}, {}
+    for id, entry in pairs(found) do
+        if places[id] ~= nil then
+            spots[id] = spot_of(places[id], spot)
+        end
         if entry.container ~= nil then
             local key = entry.container.getGUID()
             left[key] = (left[key] or 0) + 1
         end
     end
-    local moved, waiting = 0, 0
+    local on_top = pile_tops(found)
+    local moved_to, moved = move_decks(found, spots, on_top)
+    local waiting = 0
     for _, id in ipairs(sorted_ids(places)) do
-        local entry, place = found[id], places[id]
-        local at = entry ~= nil and spot_of(place, spot)
-        if entry ~= nil and not in_place(entry, place, at) then
-            local key = entry.container ~= nil and entry.container.getGUID()
-            if key and left[key] <= 1 then
+        local entry, place, at = found[id], places[id], spots[id]
+        local key = entry ~= nil and entry.container ~= nil and entry.container.getGUID()
+        if key and moved_to[key] ~= nil then
+            if at.pile ~= moved_to[key] then
+                waiting = waiting + 1   -- taken out of the deck once it lies on its pile
+            end
+        elseif entry ~= nil then
+            local state = state_of(entry, place, at)
+            if state == "turn" then
+                turn(entry.obj, at)
+                moved = moved + 1
+            elseif state == "move" and key and left[key] <= 1 then
                 waiting = waiting + 1
-            else
+            elseif state == "move" then
                 if key then
                     left[key] = left[key] - 1
+                end
+                if at.pile ~= nil then
+                    at = on_top(at)
                 end
                 move(entry, at)
                 moved = moved + 1

@@ -335,3 +335,59 @@ def test_a_player_sitting_down_in_a_bot_seat_gets_the_turn_and_the_bot_asks_noth
         t.advance(3)
         assert t.turns["turn_color"] == "Red" and not t.ui_visible("bot_Red")
         assert requests(t, "bot_move") == []
+
+
+# ------------------------------------------------------------------ piles and loose places (lib.pieces' spots)
+PILES_ROOT = ROOT.replace("""    for k, id in ipairs(snap.board or {}) do out[id] = { k = k } end""", """    for k, id in ipairs(snap.board or {}) do out[id] = { k = k } end
+    for _, id in ipairs(snap.pile or {}) do out[id] = { pile = true } end
+    for _, id in ipairs(snap.loose or {}) do out[id] = { loose = true } end""").replace("""    local c = pieces.zone("toy-zone", { role = "board" }).getPosition()""", """    local z = pieces.zone("toy-zone", { role = "board" })
+    local c = z.getPosition()
+    if place.pile then return { position = { c.x + 3, 1.1, c.z }, rotation = { 0, 180, 0 }, pile = "discard" } end
+    if place.loose then
+        return { position = { c.x - 3, 1.1, c.z }, rotation = { 0, 180, 0 }, zone = z, any_face = true }
+    end""")
+assert "pile = \"discard\"" in PILES_ROOT and "snap.loose" in PILES_ROOT
+
+
+def load_piles(objs: list[dict]) -> Table:
+    save = {"LuaScript": bundle(PILES_ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
+                                             "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
+            "LuaScriptState": "", "XmlUI": expand_includes('<Include src="lib/play.xml"/>', [MOD], "ui.xml"),
+            "ObjectStates": objs}
+    t = Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful())
+    t.seat("White", "Red")
+    t.boot()
+    return t
+
+
+def deal_piles(t: Table, snapshot: dict) -> None:
+    connect(t)
+    t.click("setupButton", "White")
+    answer(t, "setup", {"snapshot": snapshot, "events": [], "next": {"player": 0, "legal": []}})
+    assert t.run_until(lambda: t.ui_value("turnStatus") == "White to play" and not any(o.in_motion for o in t.objects),
+                       max_seconds=10)
+
+
+def test_a_deck_most_of_whose_cards_go_to_one_pile_is_moved_there_whole_and_the_rest_taken_out_there():
+    with load_piles(objects()) as t:
+        deal_piles(t, {**ENVELOPE, "players": [{"hand": []}, {"hand": ["c"]}], "board": [], "pile": ["a", "b"]})
+        (deck,) = [o for o in t.objects if o.name == "Deck"]
+        assert (round(deck.position.x, 3), round(deck.position.z, 3)) == (3, 0)    # the deck made the pile
+        assert sorted(c.memo_json()["id"] for c in deck.contents) == ["a", "b"]
+        assert [o.memo_json()["id"] for o in t.hand("Red")] == ["c"]
+        assert t.errors == []
+
+
+def test_loose_cards_sent_to_a_pile_lie_one_on_another_and_a_zones_piece_stays_where_it_lies():
+    cards = [obj(guid, "Card", ["toy-card"], {"id": piece_id}, pos=pos, rot=(0, 180, 180))
+             for guid, piece_id, pos in (("aaaaaa", "a", (0, 1, 9)), ("bbbbbb", "b", (4, 1, 9)),
+                                         ("cccccc", "c", (-4, 1, 9)), ("eeeeee", "e", (1, 1.2, 1)))]
+    with load_piles(cards + objects()[1:]) as t:
+        deal_piles(t, {**ENVELOPE, "players": [{"hand": []}, {"hand": []}], "board": [], "pile": ["a", "b", "c"],
+                       "loose": ["e"]})
+        pile = [piece(t, i) for i in ("a", "b", "c")]
+        assert {(round(o.position.x, 3), round(o.position.z, 3)) for o in pile} == {(3, 0)}
+        assert len({round(o.position.y, 3) for o in pile}) == 3 and not any(o.face_down for o in pile)
+        e = piece(t, "e")       # inside the zone, face down: in place as it lies
+        assert (round(e.position.x, 3), round(e.position.z, 3)) == (1, 1) and e.face_down
+        assert t.errors == []

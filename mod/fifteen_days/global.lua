@@ -1,30 +1,25 @@
--- 15 Days: Global script (root module of the bundle the build writes into the save).
+-- 15 Days: Global script (root module of the bundle the build writes into the save), on the shared play loop
+-- (lib.play, docs/table-contract.md "A game's mod on lib.play").
 --
--- The table is the state: cards, wilds, feathers and animals lie where the rules put them (the table map,
--- fifteen_days.tablemap, reads them back). The ledger keeps only what the table cannot show: the seats in
--- play, the phase, and the engine's turn bookkeeping as the bridge last wrote it (`turn`: whose turn, actions
--- left, a decision pending, the end trigger; `wilds_played`: each seat's wilds placed in the game), sent back
--- with every snapshot, the count of rulings applied (the key of the decision the table waits for) and
--- lib.bots' bot seats. It is saved with onSave, so a reloaded table or a restarted bridge carries on.
+-- The table is the state: cards, wilds, feathers and animals lie where the rules put them, and the table map
+-- (fifteen_days.tablemap) reads them back for every snapshot (the description's `snapshot`). Of the bridge's
+-- answers the ledger keeps only what the table cannot show (`keep`): the engine's turn bookkeeping (whose turn,
+-- actions left, a decision pending, the end trigger, the rng; tablemap.BOOKKEEPING) and each seat's wilds played,
+-- sent back with every snapshot; beside lib.play's own fields the ledger holds the game's `values`, the wild
+-- awaiting a place (`wild_guid`) and a card being drawn by a drag (`drag`).
 --
--- Flow: Setup lays the table for the seated players and the bot seats (FD-1) on the table itself; the engine
--- checks it with the first score. A player's button or drag becomes one engine decision
--- (docs/games/fifteen_days/protocol.md): the mod asks the bridge before changing anything; a refusal is told to
--- that player and whatever they moved goes back; a ruling's events are applied one at a time (lib.stepper).
--- After every change the bridge's `score` fills the score panel. A bot seat's decision (lib.bots asks the
--- bridge's `bot_move`) is made on the table as a player makes it and goes the same way (`perform`). The link,
--- the stepper, the ledger, the panels and the bots are the shared mod/lib/.
-local seats = require("lib.seats")
+-- What is this game's own and stays here: Setup lays the table itself (FD-1, `deal`: no bridge needed; the
+-- engine checks it with the first score); which button or drag is which engine decision
+-- (docs/games/fifteen_days/protocol.md), each asked with play.decide and the table as it lies, what the player
+-- moved counted where it came from (a refusal puts it back and tells that player why); each event's handler,
+-- which moves the pieces it names (lib.play applies a ruling's events one at a time); the status line of a wild
+-- awaiting its place; the score rows; the action buttons; a bot seat's decision made on the table as a player
+-- makes it (`perform`, lib.bots through lib.play). The ledger, the status line, the score panel, the ruling
+-- flow, game over, the link and the bots' wiring are lib.play's.
+local play = require("lib.play")
 local util = require("lib.util")
-local link = require("lib.link")
-local stepper = require("lib.stepper")
-local saved = require("lib.ledger")
 local panel = require("lib.panel")
-local wiring = require("lib.wiring")
-local bots = require("lib.bots")
 local map = require("fifteen_days.tablemap")
-local game = require("generated.game")
-local ttsmod = require("generated.ttsmod")
 
 local STEP_DELAY = 0.3       -- seconds between two steps of a ruling, so that players can follow them
 local SETTLE_TIMEOUT = 3     -- longest wait for moves to end
@@ -33,8 +28,10 @@ local REMOVED_OFFSET = 5     -- cards out of the game lie this far (z) beyond dr
 local FACE_UP = { 0, 180, 0 }
 local FACE_DOWN = { 0, 180, 180 }
 
-local data = {}
-local ledger = nil
+local data = {}              -- generated.game's data (play.data())
+local ledger = nil           -- play.ledger()
+local tell = panel.tell
+local seat_of, colour_of = play.seat_of, play.colour_of
 -- Cards a player has dropped on the wild supply to take a wild (FD-2.C): the decision is sent once there are
 -- as many as the rule asks (wild_discard_count); picking one up again takes it back. Until then they count
 -- as still in that player's hand.
@@ -53,82 +50,32 @@ local function removed_spot_far(k)
     local p = zone.getPosition()
     return { x = p.x + 1.5 * k, y = p.y + 0.1, z = p.z + REMOVED_OFFSET + 3 }
 end
-local busy = false           -- a decision is being checked or its ruling applied
-local tell = panel.tell
-local when_settled = stepper.when_settled
-
-local function new_ledger()
-    return { game = ttsmod.game, mode = ttsmod.mode, colours = {}, phase = "setup", values = {}, turn = {},
-        applied = 0, ruling = nil, outcome = nil, rulings = 0 }
-end
 
 local function rules()
     return data.rules or {}
 end
 
--- ------------------------------------------------------------------ seats and colours
-local function seat_of(colour)
-    return seats.seat_of(ledger.colours, colour)
+--- The engine's bookkeeping the ledger keeps (lib.play's `snapshot`, through `keep`).
+local function kept()
+    return ledger.snapshot or {}
 end
 
-local function colour_of(seat)
-    return seats.colour_of(ledger.colours, seat)
-end
-
-local function active_colour()
-    return colour_of(ledger.turn.active)
+--- The engine's open decision ("draw", "take", "refill", "play", "wild") or nil.
+local function pending_kind()
+    return (ledger.next or {}).pending
 end
 
 -- ------------------------------------------------------------------ panels
---- The engine's open decision ("draw", "take", "refill", "play", "wild") or nil.
-local function pending_kind()
-    local pending = ledger.turn.pending
-    if type(pending) == "table" then
-        return pending.kind
+--- The status line while `colour` is to move: a wild awaiting its place says so.
+local function status(next, colour)
+    if (next or {}).pending == "wild" then
+        return colour .. " places a wild"
     end
-    return nil
-end
-
-local function show_state()
-    local line = "Seat the players, then press Setup."
-    if ledger.phase == "play" then
-        local colour = tostring(active_colour())
-        if busy then
-            line = "checking " .. colour .. "'s move…"
-        elseif pending_kind() == "wild" then
-            line = colour .. " places a wild"
-        else
-            line = colour .. " to play"
-        end
-    elseif ledger.phase == "ended" then
-        local winners = {}
-        for _, seat in ipairs((ledger.outcome or {}).winners or {}) do
-            table.insert(winners, tostring(colour_of(seat)))
-        end
-        line = "Game over · " .. table.concat(winners, " and ") .. " won"
-    end
-    panel.status(line)
-end
-
-local function show_turn()
-    local playing = ledger.phase == "play"
-    UI.setAttribute("setupButton", "active", tostring(ledger.phase == "setup"))
-    UI.setAttribute("actionPanel", "active", tostring(playing))
-    local colour = active_colour()
-    if playing and colour ~= nil and Turns.turn_color ~= colour then
-        Turns.turn_color = colour
-    end
-    show_state()
-end
-
-local function set_busy(value)
-    busy = value
-    show_state()
+    return colour .. " to play"
 end
 
 --- One score row: "White: 12 (runs 9, animals 2, empty corners 0)".
-local function score_line(row)
-    local colour = tostring(colour_of(row.player))
+local function score_line(row, colour)
     local line = colour .. ": " .. tostring(row.score)
     if row.runs ~= nil then
         line = line .. " (runs " .. tostring(row.runs) .. ", animals " .. tostring(row.animals)
@@ -137,23 +84,35 @@ local function score_line(row)
     return line
 end
 
-local function show_scores(body)
-    local lines = {}
-    for i, row in ipairs(body.standings or {}) do
-        lines[i] = score_line(row)
-    end
-    local title = "Scores now"
-    if ledger.phase == "ended" then
-        title = "Final scores"
-    end
-    panel.scores(lines, title)
+--- The action buttons, shown while a game is on.
+local function panels()
+    UI.setAttribute("actionPanel", "active", tostring(play.ledger().phase == "play"))
 end
 
-local function refresh_score()
-    if ledger.phase == "setup" then
-        return
+--- The table as the snapshot (tablemap.snapshot): the cards offered for a wild still count in their hand.
+local function snapshot()
+    return map.snapshot(ledger, offered_cards())
+end
+
+--- What the ledger keeps of an answer's snapshot: the engine's bookkeeping (map.BOOKKEEPING) and each seat's
+--  wilds_played. JSON.decode drops a JSON null: a key it dropped is sent back left out, which the engine reads
+--  as its default (nothing pending, not over), and `end` keeps every key, false for null.
+local function keep(snap)
+    local out = { players = {} }
+    for _, key in ipairs(map.BOOKKEEPING) do
+        out[key] = snap[key]
     end
-    wiring.refresh_score(function() return map.snapshot(ledger, offered_cards()) end, show_scores)
+    for seat, entry in ipairs(snap.players or {}) do
+        out.players[seat] = { wilds_played = entry.wilds_played }
+    end
+    local ending = out["end"] or {}
+    for _, key in ipairs({ "trigger", "final_turns_left", "bonus_given", "complete_at_end" }) do
+        if ending[key] == nil then
+            ending[key] = false
+        end
+    end
+    out["end"] = ending
+    return out
 end
 
 -- ------------------------------------------------------------------ moving cards
@@ -267,45 +226,22 @@ local function two_player_removal(entries)
     return out, kept
 end
 
-local function start_play()
-    ledger.phase = "play"
-    Turns.enable = true
-    Turns.order = ledger.colours
-    show_turn()
-    broadcastToAll("15 Days: " .. tostring(active_colour()) .. " begins.", { 1, 1, 1 })
-    refresh_score()
-    bots.refresh()
-    bots.play()
-end
-
-function onSetupClick(player, value, id)
-    if ledger.phase ~= "setup" then
-        return
-    end
-    -- the seated players and the seats given a bot (lib.bots), in seat order
-    local colours = bots.colours_in_play(data.player_colours)
-    local least, most = data.min_players or 2, data.max_players or 4
-    if #colours < least or #colours > most then
-        broadcastToAll("Seat " .. tostring(least) .. " to " .. tostring(most)
-            .. " players (a free seat may take a bot), then press Setup.", { 1, 0.6, 0.2 })
-        return
-    end
-    ledger.colours = colours
+--- Setup (lib.play's `deal`): lay the table for the seated players and the bot seats `colours` on the table
+--  itself, then tell lib.play who begins and the engine's bookkeeping of a game not yet begun.
+local function deal(colours, done)
     ledger.values = data.values or { 1, 2, 3, 4, 5, 6 }
-    -- FD-1.8: a random first player (chosen first, so a reload in the middle of the deal knows it)
+    -- FD-1.8: a random first player
     local first = math.random(1, #colours) - 1
-    ledger.turn = { active = first, turn = 1, actions_left = rules().actions_per_turn or 2, pending = false,
+    local bookkeeping = { active = first, turn = 1, actions_left = rules().actions_per_turn or 2, pending = false,
         boost = false, power = false, otter_turn = false, fresh_discards = {},
         ["end"] = { trigger = false, final_turns_left = false, bonus_given = false }, over = false }
-    ledger.phase = "dealing"
-    UI.setAttribute("setupButton", "active", "false")
     local deck = map.one("fd-season-deck")
     deck.shuffle()
     local entries = deck.getObjects()
     if #colours == 2 then
-        local out, kept = two_player_removal(entries)
+        local out, kept_entries = two_player_removal(entries)
         set_aside(deck, out)
-        entries = kept
+        entries = kept_entries
     end
     local next_card = 0
     local function take(p, rotation)
@@ -347,9 +283,9 @@ function onSetupClick(player, value, id)
     -- FD-1.7: 2 wilds per player in the supply, the others out of the game
     local wild_deck = map.one("fd-wild-deck")
     local wilds = wild_deck.getObjects()
-    local keep = (rules().wild_supply_per_player or 2) * #colours
+    local keep_count = (rules().wild_supply_per_player or 2) * #colours
     local spare = {}
-    for i = keep + 1, #wilds do
+    for i = keep_count + 1, #wilds do
         table.insert(spare, wilds[i])
     end
     for i, entry in ipairs(spare) do
@@ -359,10 +295,11 @@ function onSetupClick(player, value, id)
             rotation = FACE_UP, smooth = false })
         obj.addTag(map.REMOVED)
     end
-    when_settled(function() start_play() end)
+    broadcastToAll("15 Days: " .. tostring(colours[first + 1]) .. " begins.", { 1, 1, 1 })
+    done({ player = first, actions_left = bookkeeping.actions_left }, bookkeeping)
 end
 
--- ------------------------------------------------------------------ rulings
+-- ------------------------------------------------------------------ rulings (lib.play applies them)
 local handlers = {}
 local send_decision = nil
 
@@ -390,8 +327,8 @@ handlers.card_drawn = function(e)
     local colour = colour_of(e.player)
     -- a card the player dragged off this pile into their hand is the card drawn: it is there already
     local drag = ledger.drag
+    ledger.drag = nil
     if drag ~= nil and drag.pile == e.pile then
-        ledger.drag = nil
         local obj = getObjectFromGUID(drag.guid)
         if obj ~= nil then
             to_hand(obj, colour)
@@ -572,90 +509,31 @@ handlers.turn_started = function(e)
     end
 end
 
-handlers.game_over = function(e)
-    ledger.outcome = { winners = e.winners, scores = e.scores, reason = e.reason, decided_by = e.decided_by }
-end
-
---- The engine's bookkeeping of a ruling's snapshot (map.BOOKKEEPING and each seat's wilds_played). JSON.decode
---  drops a JSON null: a key it dropped is sent back left out, which the engine reads as its default (nothing
---  pending, not over), and `end` keeps every key, false for null, as the ledger has always shown it.
-local function keep_bookkeeping(snapshot)
-    for _, key in ipairs(map.BOOKKEEPING) do
-        ledger.turn[key] = snapshot[key]
-    end
-    ledger.wilds_played = {}
-    for seat, entry in ipairs(snapshot.players or {}) do
-        ledger.wilds_played[seat] = entry.wilds_played
-    end
-    local ending = ledger.turn["end"] or {}
-    for _, key in ipairs({ "trigger", "final_turns_left", "bonus_given", "complete_at_end" }) do
-        if ending[key] == nil then
-            ending[key] = false
-        end
-    end
-    ledger.turn["end"] = ending
-end
-
--- A bot's decision being ruled: told done(true) once its ruling has been applied (lib.bots; not saved: after
--- a reload the bot seat is asked again from the table as it lies).
-local ruled_done = nil
-
-local function finish_ruling(reply)
-    return function()
-        ledger.ruling = nil
-        ledger.applied = 0
-        ledger.drag = nil
-        -- the engine's bookkeeping after the ruling (whose turn, the open decision, the end trigger)
-        keep_bookkeeping(reply.snapshot or {})
-        -- a new decision: the key lib.bots knows it by
-        ledger.rulings = (ledger.rulings or 0) + 1
-        if ledger.outcome ~= nil then
-            ledger.phase = "ended"
-            Turns.enable = false
-            wiring.game_over(ledger.outcome, function(seat) return tostring(colour_of(seat)) end)
-            bots.refresh()
-        end
-        set_busy(false)
-        show_turn()
-        refresh_score()
-        local done = ruled_done
-        ruled_done = nil
-        if done ~= nil then
-            done(true)
-        end
-        bots.play()
-    end
-end
-
-local function apply_ruling(reply)
-    -- the bridge's ruling says "complete": true (every decision is a request of its own; lib.stepper finishes
-    -- complete ones)
-    ledger.ruling = reply
-    stepper.run(reply, handlers, ledger, function() return ledger.ruling ~= nil end, finish_ruling(reply))
-end
-
---- Ask the bridge about `action` by `colour`; `moved` lists what the player moved for it (counted as still in
---  their hand by the snapshot); `taken` ({obj, tag, index}) is a card they dragged into their hand from a
---  market column, the discard pile or a draw pile (counted as still on top there); on a refusal, `undo()` puts
---  it back. `done` (a bot seat's decision, lib.bots) hears how it ended: true once its ruling is applied, false
---  when refused, nil when it could not be asked (lib.wiring.decide).
+--- Ask the bridge about `action` by `colour` (play.decide); `moved` lists what the player moved for it (counted
+--  as still in their hand by the snapshot); `taken` ({obj, tag, index}) is a card they dragged into their hand
+--  from a market column, the discard pile or a draw pile (counted as still on top there); on a refusal, `undo()`
+--  puts it back. `done` (a bot seat's decision, lib.bots) hears how it ended: true once its ruling is applied,
+--  false when refused, nil when it could not be asked (lib.wiring.decide).
 send_decision = function(colour, action, undo, moved, taken, done)
-    local blocked = nil
-    if ledger.phase ~= "play" then
-        blocked = "Nothing can be played now: " .. ledger.phase .. "."
-    elseif busy then
-        blocked = "Wait a moment: the last move is still being applied."
-    end
-    wiring.decide({ colour = colour, action = action, undo = undo, blocked = blocked, busy = set_busy, done = done,
-        snapshot = function() return map.snapshot(ledger, { [colour] = moved or {} }, taken) end,
-        ruled = function(reply)
-            ruled_done = done
-            ledger.applied = 0
+    play.decide(colour, action, {
+        snapshot = function()
             if taken ~= nil and taken.tag == "fd-draw-pile" then
                 -- saved with the ledger, so that a reload in the middle of the ruling still draws this card
                 ledger.drag = { guid = taken.obj.getGUID(), pile = taken.index }
             end
-            apply_ruling(reply)
+            return map.snapshot(ledger, { [colour] = moved or {} }, taken)
+        end,
+        undo = function()
+            ledger.drag = nil
+            if undo ~= nil then
+                undo()
+            end
+        end,
+        done = function(result)
+            ledger.drag = nil
+            if done ~= nil then
+                done(result)
+            end
         end })
 end
 
@@ -835,7 +713,7 @@ local function put_down(colour, obj, done)
             { obj }, nil, done)
     elseif map.inside(map.one("fd-discard"), obj) then
         local kind = "pay"
-        if pending_kind() == nil and ledger.turn.actions_left == 0 then
+        if pending_kind() == nil and kept().actions_left == 0 then
             kind = "discard"
         end
         send_decision(colour, { action = kind, player = seat, card = face_of(obj) }, undo, { obj }, nil, done)
@@ -1038,67 +916,82 @@ local function perform(colour, action, done)
     end
 end
 
---- Whose decision the table waits for (lib.bots): the active colour and a key naming this decision (the count
---  of rulings applied, saved in the ledger); nil while setting up, busy, applying a ruling, or once over.
-local function bot_decision()
-    if ledger.phase ~= "play" or busy or ledger.ruling ~= nil or ledger.outcome ~= nil then
-        return nil
-    end
-    return active_colour(), "ruling " .. tostring(ledger.rulings or 0)
-end
-
-function onBotClick(player, value, id)
-    bots.click(player, id)
-end
-
-function onPlayerChangeColor(colour)
-    bots.refresh()
-    bots.play()
-end
-
 function onPlayerTurn(player, previous_player)
     if ledger ~= nil and ledger.phase == "play" then
-        local expected = active_colour()
-        if expected ~= nil and Turns.turn_color ~= expected then
-            Turns.turn_color = expected
-        end
+        play.show()    -- the TTS turn back to the seat the engine names
     end
 end
 
--- ------------------------------------------------------------------ load, save, messages
+-- ------------------------------------------------------------------ the description, and what Global forwards
+play.configure({
+    game = require("generated.game"),
+    ttsmod = require("generated.ttsmod"),
+    deal = deal,
+    snapshot = snapshot,
+    keep = keep,
+    moving = map.moving,
+    handlers = handlers,
+    status = status,
+    score_line = score_line,
+    panels = panels,
+    perform = perform,
+    describe = function(colour, action) return describe(action) end,
+    step_delay = STEP_DELAY,
+    settle_timeout = SETTLE_TIMEOUT,
+})
+
+--- A ledger saved by the mod before it ran on lib.play, read once: its turn bookkeeping (`turn`,
+--  `wilds_played`) becomes the kept snapshot and `next`, its phase `ended` is `over`, a ruling it was applying
+--  goes on with that ruling's snapshot, and its count of rulings is lib.play's `moves`.
+local function upgrade(script_state)
+    local state = util.decode(script_state)
+    local old = state.ledger
+    if type(old) ~= "table" or type(old.turn) ~= "table" or old.snapshot ~= nil then
+        return script_state
+    end
+    local snap = { players = {} }
+    for key, value in pairs(old.turn) do
+        snap[key] = value
+    end
+    for seat, played in pairs(old.wilds_played or {}) do
+        snap.players[seat] = { wilds_played = played }
+    end
+    local pending = old.turn.pending
+    old.snapshot = snap
+    old.next = { player = old.turn.active, actions_left = old.turn.actions_left,
+        pending = type(pending) == "table" and pending.kind or nil }
+    if type(old.ruling) == "table" and old.ruling.snapshot ~= nil then
+        old.snapshot, old.next, old.outcome = keep(old.ruling.snapshot), old.ruling.next, old.ruling.game_over
+        old.ruling = { events = old.ruling.events or {}, complete = old.ruling.complete }
+    end
+    if old.phase == "ended" then
+        old.phase = "over"
+    end
+    old.moves, old.turn, old.wilds_played, old.rulings = old.rulings, nil, nil, nil
+    return JSON.encode(state)
+end
+
 function onLoad(script_state)
-    data, ledger = wiring.load({ game = game, ttsmod = ttsmod, script_state = script_state, new_ledger = new_ledger,
-        player_colours = { "White", "Red", "Yellow", "Blue" },
-        moving = map.moving, step_delay = STEP_DELAY, settle_timeout = SETTLE_TIMEOUT })
-    if ledger.phase == "dealing" then
-        -- saved while the cards were being laid out: they lie where they were going by now
-        ledger.phase = "play"
-    end
-    -- bots in empty seats: their buttons, and their decisions once the bridge answers hello
-    bots.configure({ ledger = ledger, player_colours = data.player_colours,
-        colours = function() return ledger.colours end,
-        over = function() return ledger.phase == "ended" end,
-        decision = bot_decision,
-        request = function() return { snapshot = map.snapshot(ledger, offered_cards()) } end,
-        perform = perform,
-        describe = function(colour, action) return describe(action) end })
-    bots.refresh()
-    -- saved in the middle of a ruling: busy (no move is taken, the status line says so) until the rest of it is
-    -- applied (the events applied before are skipped)
-    busy = ledger.ruling ~= nil
-    show_turn()
-    link.hello()
-    if ledger.ruling ~= nil then
-        Wait.time(function() apply_ruling(ledger.ruling) end, 1)
-    else
-        Wait.time(function() refresh_score() end, 1)
-    end
+    play.load(upgrade(script_state))
+    data, ledger = play.data(), play.ledger()
 end
 
 function onSave()
-    return saved.save(ledger)
+    return play.save()
 end
 
-function onExternalMessage(data_in)
-    link.handle(data_in)
+function onExternalMessage(message)
+    play.handle(message)
+end
+
+function onSetupClick(player)
+    play.setup(player.color)
+end
+
+function onBotClick(player, value, id)
+    play.bot_click(player, id)
+end
+
+function onPlayerChangeColor(colour)
+    play.seat_changed()
 end

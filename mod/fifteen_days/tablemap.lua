@@ -471,15 +471,17 @@ local function wild_supply_count(cards)
 end
 
 --- The engine's turn bookkeeping of a snapshot (every top-level key the table cannot show), kept in the ledger
---  (`ledger.turn`); beside it the ledger keeps each seat's `wilds_played` (`ledger.wilds_played`, by seat), the
---  wilds it placed in the game, which the table cannot show once one went back to the supply.
+--  (lib.play's `ledger.snapshot`, global.lua's `keep`); beside it the ledger keeps each seat's `wilds_played`
+--  (`ledger.snapshot.players[seat].wilds_played`), the wilds it placed in the game, which the table cannot show
+--  once one went back to the supply.
 M.BOOKKEEPING = { "rng", "active", "turn", "actions_left", "pending", "boost", "power", "otter_turn",
     "fresh_discards", "end", "over", "feathers_out" }
 
 --- The table as the snapshot of docs/games/fifteen_days/protocol.md (the engine's `to_snapshot` shape): the
 --  envelope (`ttsmod_snapshot` 1, the game id and mode); card ids in every pile, column, hand and corner, bottom
---  card first; supplies and animal owners read off the table; the engine's bookkeeping (`ledger.turn`, the keys
---  of M.BOOKKEEPING, and each seat's `ledger.wilds_played`, as the bridge last wrote them) sent back as it came.
+--  card first; supplies and animal owners read off the table; the engine's bookkeeping (the keys
+--  of M.BOOKKEEPING, and each seat's wilds_played, kept in `ledger.snapshot` as the bridge last wrote them)
+--  sent back as it came.
 --  Lua cannot hold null: an empty slot is written false (docs/protocol.md).
 --  `moved` (optional) maps colour → the objects that player has just moved for the decision being asked
 --  about: they count as still in that hand (a season card first among its hand, so that the engine takes that
@@ -500,6 +502,7 @@ function M.snapshot(ledger, moved, taken)
     local snap = { ttsmod_snapshot = 1, game = ledger.game, mode = ledger.mode, players = {}, draw_piles = {},
         market = {}, discard = {}, removed = {}, animals = {} }
     local cards = read_cards()
+    local kept = ledger.snapshot or {}
     for seat, colour in ipairs(ledger.colours) do
         local hand = {}
         for _, obj in ipairs((moved or {})[colour] or {}) do
@@ -511,7 +514,7 @@ function M.snapshot(ledger, moved, taken)
             table.insert(hand, id)
         end
         snap.players[seat] = { hand = hand, feathers = feathers_of(colour),
-            corners = corner_ids(colour, cards, ledger.values), wilds_played = (ledger.wilds_played or {})[seat] }
+            corners = corner_ids(colour, cards, ledger.values), wilds_played = ((kept.players or {})[seat] or {}).wilds_played }
     end
     for i = 0, 1 do
         local zone = M.zone("fd-draw-pile", i)
@@ -553,7 +556,7 @@ function M.snapshot(ledger, moved, taken)
     snap.wild_supply = wild_supply_count(cards)
     snap.feather_supply = #M.in_supply("fd-feather-supply", "fd-feather")
     for _, key in ipairs(M.BOOKKEEPING) do
-        local value = (ledger.turn or {})[key]
+        local value = kept[key]
         if value ~= nil then
             snap[key] = util.deep_copy(value)
         end

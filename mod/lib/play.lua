@@ -183,7 +183,12 @@ end
 --- The default handler of an event: lay the table anew from the ruling's snapshot, then go on (lib.stepper's
 --  "async": `resume()` once laid).
 function M.relay(_, resume)
-    pieces.lay(game.places(ledger.snapshot), game.spot, resume)
+    local places = game.places(ledger.snapshot)
+    if next(places) == nil then
+        resume()    -- nothing the library lays (a game whose handlers move its pieces)
+    else
+        pieces.lay(places, game.spot, resume)
+    end
     return "async"
 end
 

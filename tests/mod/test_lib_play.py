@@ -391,3 +391,107 @@ def test_loose_cards_sent_to_a_pile_lie_one_on_another_and_a_zones_piece_stays_w
         e = piece(t, "e")       # inside the zone, face down: in place as it lies
         assert (round(e.position.x, 3), round(e.position.z, 3)) == (1, 1) and e.face_down
         assert t.errors == []
+
+
+# ------------------------------------------------------------------ a game that lays and reads its own table
+# (the description's deal, keep, snapshot, moving and panels, and play.decide for a decision of its own)
+OWN_ROOT = """
+local play = require("lib.play")
+local pieces = require("lib.pieces")
+log = {}
+play.configure({
+    game = require("generated.game"), ttsmod = require("generated.ttsmod"),
+    deal = function(colours, done)
+        table.insert(log, "deal " .. table.concat(colours, ","))
+        local deck = pieces.find()["a"].container
+        local t = Player["White"].getHandTransform()
+        deck.takeObject({ guid = "aaaaaa", position = t.position, rotation = { 0, 180, 0 }, smooth = false })
+        done({ player = 1 }, { round = 1, players = { { hand = { "a" } } } })
+    end,
+    keep = function(snap) return { round = snap.round } end,
+    snapshot = function() return { read = "table", round = play.ledger().snapshot.round } end,
+    moving = function() return moving_now end,
+    panels = function() table.insert(log, "panels " .. play.ledger().phase) end,
+    status = function(next, colour) return colour .. " to go (" .. tostring(next.player) .. ")" end,
+    step_delay = 0.2,
+})
+moving_now = false
+function set_moving(flag) moving_now = flag end
+function onLoad(s) play.load(s) end
+function onSave() return play.save() end
+function onExternalMessage(m) play.handle(m) end
+function onSetupClick(player) play.setup(player.color) end
+function press()
+    play.decide("Red", { action = "go", player = 1 }, {
+        snapshot = function() return { asked = "with what Red moved" } end,
+        undo = function() table.insert(log, "undo") end,
+        done = function(result) table.insert(log, "done " .. tostring(result)) end })
+end
+function lines() return table.concat(log, "|") end
+"""
+
+
+def load_own(script_state: str = "", objs: list[dict] | None = None) -> Table:
+    save = {"LuaScript": bundle(OWN_ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
+                                           "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
+            "LuaScriptState": script_state,
+            "XmlUI": expand_includes('<Include src="lib/play.xml"/>', [MOD], "ui.xml"),
+            "ObjectStates": objs if objs is not None else objects()}
+    t = Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful())
+    t.seat("White", "Red")
+    t.boot()
+    return t
+
+
+def test_a_game_with_its_own_deal_lays_its_table_without_asking_setup_and_keeps_what_keep_keeps():
+    with load_own() as t:
+        t.click("setupButton", "White")          # no bridge: the game lays its own table
+        t.advance(1)
+        assert requests(t, "setup") == []
+        assert [o.memo_json()["id"] for o in t.hand("White")] == ["a"]
+        assert ledger(t)["phase"] == "play" and ledger(t)["colours"] == ["White", "Red"]
+        assert ledger(t)["snapshot"] == {"round": 1} and ledger(t)["next"] == {"player": 1}
+        assert t.ui_value("turnStatus") == "Red to go (1)" and t.turns["turn_color"] == "Red"
+        assert t.call_global("lines").startswith("panels setup|panels dealing|deal White,Red|panels play")
+        connect(t)
+        t.advance(1)
+
+
+def test_a_decision_of_the_games_own_is_asked_with_its_snapshot_put_back_on_a_refusal_and_kept_when_ruled():
+    with load_own() as t:
+        connect(t)
+        t.click("setupButton", "White")
+        t.advance(2)
+        answer(t, "score", {"standings": [{"player": 0, "score": 0}, {"player": 1, "score": 0}]})
+        assert requests(t, "score")[-1] == {"snapshot": {"read": "table", "round": 1}}   # the table it reads
+        t.call_global("press")
+        t.advance(1)
+        assert requests(t, "legal") == [{"snapshot": {"asked": "with what Red moved"},
+                                         "action": {"action": "go", "player": 1}}]
+        assert t.ui_value("turnStatus") == "checking Red's move…"
+        answer(t, "legal", {"legal": False, "reason": "nope", "message": "not yet"})
+        t.advance(1)
+        assert t.call_global("lines").endswith("panels play|undo|done false")
+        assert ("Not allowed: not yet.", "Red") in t.broadcasts
+        t.call_global("press")
+        t.advance(1)
+        answer(t, "legal", {"legal": True, "events": [], "snapshot": {"round": 2, "players": []},
+                            "next": {"player": 0}, "complete": True})
+        t.advance(2)
+        assert ledger(t)["snapshot"] == {"round": 2}                     # what keep keeps of the ruling's
+        assert "done true" in t.call_global("lines")
+        assert t.ui_value("turnStatus") == "White to go (0)"
+
+
+def test_the_library_waits_for_what_the_game_moves_itself_and_a_table_saved_while_it_deals_goes_on_to_play():
+    with load_own() as t:
+        t.call_global("set_moving", True)       # the game says something it moved is still on its way
+        t.click("setupButton", "White")
+        t.advance(1)
+        assert ledger(t)["phase"] == "dealing" and t.ui_value("turnStatus") == "laying the table…"
+        saved = t.save()
+    with load_own(saved["LuaScriptState"], saved["ObjectStates"]) as again:
+        assert again.ui_value("turnStatus") == "laying the table…"
+        again.advance(3)
+        assert ledger(again)["phase"] == "play" and again.ui_value("turnStatus") == "Red to go (1)"
+        assert "deal White" not in again.call_global("lines")            # laid once, not dealt again

@@ -32,6 +32,8 @@ def payload(data: FifteenDaysData, mode: str) -> dict:
         "mode": mode,
         "protocol": ENVELOPE_VERSION,
         "player_colours": list(colours),
+        "min_players": data.info.min_players,
+        "max_players": data.info.max_players,
         "seasons": [s.id for s in data.seasons],
         "values": sorted(data.rules.values),
         "cards": {c.id: {"season": c.season, "value": c.value, "back": c.back} for c in data.cards},

@@ -2,7 +2,8 @@
 
 :class:`Game` plays as scripted players would: it seats them, presses Setup, and for every decision asks the
 engine for the legal actions of the table as it lies (:meth:`Game.state`: the table read in Python by
-``tableview.read_table`` plus the turn bookkeeping the mod keeps in its saved ledger), picks one, and performs it
+``tableview.read_table`` plus the engine's bookkeeping the mod keeps in its saved ledger, lib.play's ``snapshot``),
+picks one, and performs it
 the way a player does — a button click, or a hand card dragged onto a board's card point, the discard pile or
 the wild supply (with ``drag_takes``, takes and draws are the top card dragged into the hand instead). Once the
 mod has asked the bridge and applied the ruling, :meth:`Game.check` compares the table
@@ -79,10 +80,12 @@ class Game(LiveGame):
         keeps (its turn keys, and each seat's wilds played)."""
         ledger = self.ledger()
         snap = {"ttsmod_snapshot": 1, "game": "fifteen-days", "mode": ledger["mode"], **self.read()}
-        for key, value in ledger["turn"].items():
-            snap[key] = value
-        for player, played in zip(snap["players"], ledger.get("wilds_played") or []):
-            player["wilds_played"] = played
+        kept = ledger["snapshot"]
+        for key, value in kept.items():
+            if key != "players":
+                snap[key] = value
+        for player, entry in zip(snap["players"], kept.get("players") or []):
+            player["wilds_played"] = entry.get("wilds_played") if isinstance(entry, dict) else None
         return whole_numbers(snap)
 
     def state(self) -> GameState:

@@ -28,7 +28,8 @@ def test_a_whole_game_ends_with_the_winners_the_engine_names(games, save, data, 
     for kind in ("draw", "take", "refill", "play", "pay", "end"):
         assert game.kinds.get(kind, 0) > 0, (kind, game.kinds)
     assert game.actions_checked == sum(game.kinds.values())
-    assert game.table.ui_value("scoreRound") == "Final scores"
+    winners = " and ".join(game.colours[s] for s in game.outcome.winners)
+    assert game.table.ui_value("scoreRound") == f"Final scores · {winners} won"
     assert game.table.errors == []
 
 
@@ -176,7 +177,7 @@ def test_reload_mid_turn_and_mid_decision(games, save, data, repo_root):
     game.reload()
     assert game.table.run_until(game.connected, max_seconds=30)
     game.wait_ready()
-    assert game.snapshot() == before and game.ledger()["turn"] == ledger["turn"]
+    assert game.snapshot() == before and game.ledger()["snapshot"] == ledger["snapshot"]
     assert game.table.turns["turn_color"] == game.colours[state.active]
     # the score panel is filled again from the bridge's score of the reloaded table
     assert game.table.run_until(lambda: game.table.ui_value("scoreRow1").startswith("White: "), max_seconds=5)

@@ -98,6 +98,7 @@ def objects() -> list[dict[str, Any]]:
 def game_data() -> dict[str, Any]:
     """What the builder's generated.game would carry for this table."""
     data = {"game": "fifteen-days", "mode": "standard", "protocol": 1, "player_colours": COLOURS,
+            "min_players": 2, "max_players": 4,
             "seasons": ["spring", "summer", "autumn", "winter"], "values": [1, 2, 3, 4, 5, 6],
             "cards": {c["id"]: {k: c[k] for k in ("season", "value", "back")} for c in sample_cards()},
             "wilds": [f"wild-{i + 1}" for i in range(8)],

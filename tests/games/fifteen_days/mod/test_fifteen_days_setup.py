@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 from bridge.rules.fifteen_days.game import FIFTEEN_DAYS
-from tests.games.fifteen_days.mod.handmade import COLOURS, table
+from tests.games.fifteen_days.mod.handmade import COLOURS, game_data, table
+from tests.mod import handtable
 from tests.mod.handtable import answer
 from bridge.catalog import load_game
 
@@ -72,7 +73,7 @@ def test_setup_lays_hands_market_discard_piles_and_supplies_for_the_seated_playe
         assert len(score["standings"]) == players and score["active"] == snap["active"] and score["turn"] == 1
         # FD-1.8: a seated player begins, and the turn bookkeeping says who
         ledger = json.loads(t.call_global("test_ledger"))
-        first = ledger["turn"]["active"]
+        first = ledger["snapshot"]["active"]
         assert t.ui_value("turnStatus") == f"{colours[first]} to play"
         assert t.ui_attribute("actionPanel", "active") == "true"
         assert t.ui_attribute("setupButton", "active") == "false"
@@ -91,7 +92,7 @@ def test_setup_refuses_one_player_and_changes_nothing():
         t.click("setupButton", "White")
         t.advance(1)
         assert any("Seat 2 to 4 players" in m for m, _ in t.broadcasts)
-        assert t.ui_value("turnStatus") == "Seat the players, then press Setup."
+        assert t.ui_value("turnStatus") == "Seat 2 to 4 players, then press Setup."
         assert len(t.object("deck").contents) == 90
 
 
@@ -109,3 +110,31 @@ def test_the_score_panel_shows_the_bridges_score_after_setup():
         assert t.ui_value("scoreRow1") == "White: -8 (runs 0, animals 0, empty corners 4)"
         assert t.ui_value("scoreRow2") == "Red: -8 (runs 0, animals 0, empty corners 4)"
         assert t.ui_attribute("scoreRow3", "active") == "false"
+
+
+def test_a_table_saved_by_the_mod_before_lib_play_loads_and_plays_on():
+    """A ledger of the older mod (its engine bookkeeping in `turn` and `wilds_played`, `rulings`, phase `ended`
+    at the end) is read once: the same turn, whose it is, and the same bookkeeping sent with the snapshot."""
+    with _setup(COLOURS[:3]) as t:
+        saved = t.save()
+        now = json.loads(t.call_global("test_snapshot"))
+    state = json.loads(saved["LuaScriptState"])
+    new = state["ledger"]
+    kept = new.pop("snapshot")
+    old = {**{k: v for k, v in new.items() if k not in ("next", "moves")},
+           "turn": {k: v for k, v in kept.items() if k != "players"},
+           "wilds_played": [None, None, None], "rulings": 0, "ruling": None}
+    first = old["turn"]["active"]
+    with _reload(json.dumps({"ledger": old}), saved["ObjectStates"]) as again:
+        again.advance(1)
+        assert again.ui_value("turnStatus") == f"{COLOURS[first]} to play"
+        assert again.ui_attribute("actionPanel", "active") == "true"
+        ledger = json.loads(again.call_global("test_ledger"))
+        assert ledger["phase"] == "play" and ledger["next"]["player"] == first and "turn" not in ledger
+        assert json.loads(again.call_global("test_snapshot")) == now
+
+
+def _reload(script_state: str, objects: list):
+    """The mod loaded with ``script_state`` over ``objects`` (a saved table), three players seated."""
+    save = handtable.save("fifteen_days", "fifteen-days", game_data(), objects, script_state)
+    return handtable.table(save, COLOURS[:3])

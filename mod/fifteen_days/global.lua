@@ -17,6 +17,7 @@
 -- makes it (`perform`, lib.bots through lib.play). The ledger, the status line, the score panel, the ruling
 -- flow, game over, the link and the bots' wiring are lib.play's.
 local play = require("lib.play")
+local pieces = require("lib.pieces")
 local util = require("lib.util")
 local panel = require("lib.panel")
 local map = require("fifteen_days.tablemap")
@@ -117,14 +118,11 @@ end
 
 -- ------------------------------------------------------------------ moving cards
 local function lay(obj, p, rotation)
-    obj.setRotation(rotation)
-    obj.setPositionSmooth({ p.x, p.y, p.z }, false, true)
+    pieces.send(obj, { position = p, rotation = rotation })
 end
 
 local function to_hand(obj, colour)
-    local t = Player[colour].getHandTransform()
-    obj.setRotation({ 0, t.rotation.y + 180, 0 })
-    obj.setPositionSmooth(t.position, false, true)
+    pieces.send(obj, { hand = colour })
 end
 
 --- Where the next card of a pile zone goes: on top of what lies there.
@@ -916,11 +914,6 @@ local function perform(colour, action, done)
     end
 end
 
-function onPlayerTurn(player, previous_player)
-    if ledger ~= nil and ledger.phase == "play" then
-        play.show()    -- the TTS turn back to the seat the engine names
-    end
-end
 
 -- ------------------------------------------------------------------ the description, and what Global forwards
 play.configure({
@@ -993,5 +986,9 @@ function onBotClick(player, value, id)
 end
 
 function onPlayerChangeColor(colour)
-    play.seat_changed()
+    play.seat_changed(colour)
+end
+
+function onPlayerTurn(player, previous_player)
+    play.turn_changed()
 end

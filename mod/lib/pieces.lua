@@ -346,6 +346,15 @@ function M.lay(places, spot, done)
     stepper.when_settled(step)
 end
 
+--- Send `obj` to `at`: `{position, rotation}`, or a hand place `{hand = colour}` (face up, facing its player); it is
+--  watched until it rests (M.moving).
+function M.send(obj, at)
+    if at.hand ~= nil then
+        at = spot_of(at)
+    end
+    move({ obj = obj }, at)
+end
+
 --- Send one piece back to its place in `places` (a refused drop); a piece `places` does not name stays.
 function M.put_back(obj, places, spot)
     local place = places[M.id_of(obj)]

@@ -385,6 +385,14 @@ function M.seat_changed()
     bots.play()
 end
 
+--- onPlayerTurn: while a game is on, the TTS turn goes back to the seat `next` names (a player who passed it by
+--  hand); M.show.
+function M.turn_changed()
+    if ledger ~= nil and ledger.phase == "play" then
+        M.show()
+    end
+end
+
 --- onSave: the ledger as text.
 function M.save()
     return saved.save(ledger)

@@ -427,6 +427,9 @@ function press()
         undo = function() table.insert(log, "undo") end,
         done = function(result) table.insert(log, "done " .. tostring(result)) end })
 end
+function onPlayerTurn(player, previous) play.turn_changed() end
+function pass_turn(colour) Turns.turn_color = colour end
+function send(guid, at) pieces.send(getObjectFromGUID(guid), at) return pieces.moving() end
 function lines() return table.concat(log, "|") end
 """
 
@@ -495,3 +498,21 @@ def test_the_library_waits_for_what_the_game_moves_itself_and_a_table_saved_whil
         again.advance(3)
         assert ledger(again)["phase"] == "play" and again.ui_value("turnStatus") == "Red to go (1)"
         assert "deal White" not in again.call_global("lines")            # laid once, not dealt again
+
+
+def test_a_piece_sent_to_a_hand_or_a_spot_is_watched_until_it_rests_and_a_passed_turn_comes_back():
+    with load_own() as t:
+        t.click("setupButton", "White")
+        t.advance(1)
+        assert t.call_global("send", "aaaaaa", {"hand": "Red"}) is True     # moving: lib.play waits for it
+        t.advance(1)
+        assert [o.memo_json()["id"] for o in t.hand("Red")] == ["a"] and t.hand("White") == []
+        t.call_global("send", "aaaaaa", {"position": [0, 1.2, 0], "rotation": [0, 180, 180]})
+        t.advance(1)
+        a = piece(t, "a")
+        assert (round(a.position.x, 3), round(a.position.z, 3)) == (0, 0) and a.face_down
+        # a player hands the TTS turn to someone else: it goes back to the seat `next` names
+        t.call_global("pass_turn", "White")
+        assert t.turns["turn_color"] == "White"
+        t.advance(0.5)                                                     # TTS calls onPlayerTurn
+        assert t.turns["turn_color"] == "Red"

@@ -177,12 +177,7 @@ local function out_of_game(obj, count)
 end
 
 local function object_of_card(id)
-    for _, obj in ipairs(getObjectsWithTag("fd-card")) do
-        if util.memo(obj).card == id then
-            return obj
-        end
-    end
-    return nil
+    return pieces.zone("fd-card", { card = id })
 end
 
 -- ------------------------------------------------------------------ setup (FD-1, on the table)
@@ -424,12 +419,7 @@ end
 --- A feather of the player's board to the supply (or out of the game with feather_returns_to_supply = false).
 handlers.feather_spent = function(e)
     local colour = colour_of(e.player)
-    local seat_zone = nil
-    for _, zone in ipairs(getObjectsWithTag("fd-seat")) do
-        if util.memo(zone).owner == colour then
-            seat_zone = zone
-        end
-    end
+    local seat_zone = map.seat_of(colour)
     for _, obj in ipairs(getObjectsWithTag("fd-feather")) do
         if seat_zone ~= nil and map.inside(seat_zone, obj) then
             if e.to_supply then

@@ -8,6 +8,7 @@
 --
 -- A card is named by its memo `card` id; the snapshot names hand, pile, market and discard cards by face
 -- (`summer-3`, the form the engine's actions use) and keeps the ids in `ids` for the mod's own moves.
+local pieces = require("lib.pieces")
 local seats = require("lib.seats")
 local util = require("lib.util")
 
@@ -87,12 +88,7 @@ end
 
 --- The zone with `tag` whose memo `index` is `index` (nil: the only one).
 function M.zone(tag, index)
-    for _, zone in ipairs(getObjectsWithTag(tag)) do
-        if index == nil or util.memo(zone).index == index then
-            return zone
-        end
-    end
-    return nil
+    return pieces.zone(tag, { index = index })
 end
 
 --- The face name of a season card's memo: "summer-3".
@@ -138,12 +134,12 @@ end
 
 --- The player board of colour.
 function M.board_of(colour)
-    for _, board in ipairs(getObjectsWithTag("fd-board")) do
-        if util.memo(board).owner == colour then
-            return board
-        end
-    end
-    return nil
+    return pieces.zone("fd-board", { owner = colour })
+end
+
+--- The seat area of colour (where its animals and feathers lie).
+function M.seat_of(colour)
+    return pieces.zone("fd-seat", { owner = colour })
 end
 
 --- World positions of a board's snap points by tag prefix ("fd-corner:"), each with its tags.
@@ -237,12 +233,7 @@ function M.board_contents(colour)
             end
         end
     end
-    local seat_zone = nil
-    for _, zone in ipairs(getObjectsWithTag("fd-seat")) do
-        if util.memo(zone).owner == colour then
-            seat_zone = zone
-        end
-    end
+    local seat_zone = M.seat_of(colour)
     if seat_zone ~= nil then
         for _, obj in ipairs(getObjectsWithTag("fd-animal")) do
             if M.inside(seat_zone, obj) then
@@ -312,10 +303,9 @@ end
 local function animal_owner(animal, colours)
     for _, obj in ipairs(getObjectsWithTag("fd-animal:" .. animal)) do
         for seat, colour in ipairs(colours) do
-            for _, zone in ipairs(getObjectsWithTag("fd-seat")) do
-                if util.memo(zone).owner == colour and M.inside(zone, obj) then
-                    return seat - 1
-                end
+            local zone = M.seat_of(colour)
+            if zone ~= nil and M.inside(zone, obj) then
+                return seat - 1
             end
         end
     end
@@ -438,13 +428,10 @@ end
 --- The feathers lying in colour's seat area (M.board_contents' count).
 local function feathers_of(colour)
     local count = 0
-    for _, zone in ipairs(getObjectsWithTag("fd-seat")) do
-        if util.memo(zone).owner == colour then
-            for _, obj in ipairs(getObjectsWithTag("fd-feather")) do
-                if M.inside(zone, obj) then
-                    count = count + 1
-                end
-            end
+    local zone = M.seat_of(colour)
+    for _, obj in ipairs(zone ~= nil and getObjectsWithTag("fd-feather") or {}) do
+        if M.inside(zone, obj) then
+            count = count + 1
         end
     end
     return count

@@ -1,104 +1,73 @@
--- Four Humours: Global script (root module of the bundle the build writes into the save).
+-- Four Humours: Global script (root module of the bundle the build writes into the save), on the shared play
+-- loop (lib.play, docs/table-contract.md "A game's mod on lib.play").
 --
--- The table is the state: potions, cards and markers lie where the rules put them; the ledger below keeps
--- only the bookkeeping the table cannot show (round, whose turn, passes, goal marks in order, a ruling being
--- applied) and is saved with onSave, so a reloaded table or a restarted bridge carries on.
+-- The table is the state: potions, cards and markers lie where the rules put them, and every request is asked
+-- about the snapshot read off the table (four_humours.tablemap); the ledger keeps only the bookkeeping the table
+-- cannot show (round, turns, passes, goal marks in order, the round being resolved) beside lib.play's own.
 --
--- Flow: Setup deals goals, scenes and hands. In placement a potion dropped on a slot is checked with the
--- bridge (`legal`); a legal one is laid face down and its owner draws a replacement. When the engine says the
--- round is over the mod sends `end_round` with the snapshot read off the table and applies the ruling's
--- events one by one (lib.stepper). A `decision_required` event stops the ruling until the owner drops the
--- potion on an outlined cell; `end_round` is then sent again with the same snapshot and the choices so far.
--- The link to the bridge, the stepper, the saved ledger and the panels are the shared parts in mod/lib/.
--- A free seat may be given a bot (lib.bots): when its decision comes the bridge chooses it (`bot_move`) and
--- `perform_bot` below makes it on the table as its player would — the potion dropped on the slot or cell, the
--- Pass or Redraw button's code — through the same functions a player's drop or click runs.
-local seats = require("lib.seats")
-local util = require("lib.util")
-local link = require("lib.link")
-local stepper = require("lib.stepper")
-local saved = require("lib.ledger")
-local panel = require("lib.panel")
-local wiring = require("lib.wiring")
+-- What lib.play does for it: the ledger saved and restored, the link, Setup's seats (bot seats counted), the
+-- status line's frame, the score panel, a placement, pass or redraw asked of the bridge (`legal`, the potion
+-- back in the hand on a refusal), a ruling's events applied one by one (lib.stepper, through the handlers
+-- below), the TTS turn, game over, and bots in free seats (lib.bots).
+-- What stays here is the game's own: Setup lays its own table (`deal`: goals, scenes, hands drawn from the
+-- bags); which drop is which action; its events' handlers (a placed potion laid face down, draws from the bag,
+-- revealed potions moved to their cells, scene and goal markers); its buttons (Pass, Redraw) and its texts.
+--
+-- Flow: a `legal` ruling whose action ends the round stops at its `round_ended` event: the mod then sends its own
+-- request, `end_round`, with the snapshot read off the table, and applies that ruling (play.rule). A
+-- `decision_required` event stops the ruling until the owner drops the glowing potion on an outlined cell;
+-- `end_round` is then sent again with the same snapshot and the choices so far, and the events applied before
+-- are skipped. A table reloaded at a decision shows it again (lib.play re-applies a stopped event).
+-- A free seat may be given a bot: when its decision comes the bridge chooses it (`bot_move`) and `perform_bot`
+-- makes it on the table as its player would, through the same functions a player's drop or click runs.
+local play = require("lib.play")
 local bots = require("lib.bots")
+local link = require("lib.link")
+local panel = require("lib.panel")
+local stepper = require("lib.stepper")
+local util = require("lib.util")
 local map = require("four_humours.tablemap")
 local text = require("four_humours.text")
-local game = require("generated.game")
-local ttsmod = require("generated.ttsmod")
 
 local STEP_DELAY = 0.4       -- seconds between two steps of a ruling, so that players can follow them
 local SETTLE_TIMEOUT = 3     -- longest wait for dealt potions to reach a hand, or for moves to end
 local STACK_HEIGHT = 0.2     -- height of one potion in a stack on a board cell
 local DISCARD_OFFSET = -6    -- the scene discard pile lies this far (z) from where the scene deck started
 
-local data = {}
-local busy = false              -- a placement or pass is being checked
-local ledger = nil
-local ask = link.ask
 local tell = panel.tell
 local when_settled = stepper.when_settled
 
-local function new_ledger()
-    return {
-        game = game.game, mode = game.mode, colours = {}, fiefs = nil, phase = "setup", round = 1, turn = 0,
-        first_player = 0, active_player = 0, round_starter = 0, last_actor = nil, passes = 0, passed = {},
-        scene_discard = {}, resolved_parties = {}, set_aside = {}, marks = {}, discard_at = nil, marker_home = {},
-        round_snapshot = nil, choices = {}, applied = 0, awaiting = nil, outcome = nil,
-    }
+local function ledger()
+    return play.ledger()
+end
+
+local function data()
+    return play.data()
 end
 
 local function rules()
-    return data.rules or {}
+    return data().rules or {}
 end
 
--- ------------------------------------------------------------------ seats and colours
-local function seat_of(colour)
-    return seats.seat_of(ledger.colours, colour)
-end
+local colour_of = play.colour_of
+local seat_of = play.seat_of
 
-local function colour_of(seat)
-    return seats.colour_of(ledger.colours, seat)
-end
-
-local function colours_of(seats)
+local function colours_of(list)
     local out = {}
-    for _, seat in ipairs(seats or {}) do
+    for _, seat in ipairs(list or {}) do
         table.insert(out, tostring(colour_of(seat)))
     end
     return out
 end
 
--- ------------------------------------------------------------------ panels and notices
---- The one-line state of the game at the top of the scoreboard: what everyone waits for.
-local function show_state()
-    local line = "Seat the players, then press Setup."
-    local round = "Round " .. tostring(ledger.round)
-    if ledger.phase == "placement" then
-        local colour = tostring(colour_of(ledger.active_player))
-        if busy then
-            line = round .. " · checking " .. colour .. "'s move…"
-        else
-            line = round .. " · " .. colour .. " to play"
-        end
-    elseif ledger.phase == "resolution" then
-        if ledger.awaiting ~= nil then
-            line = round .. " · " .. tostring(colour_of(ledger.awaiting.player)) .. " chooses a cell for a potion"
-        else
-            line = round .. " is being resolved…"
-        end
-    elseif ledger.phase == "ended" then
-        local winners = {}
-        if ledger.outcome ~= nil then
-            winners = colours_of(ledger.outcome.winners)
-        end
-        line = "Game over · " .. text.join(winners) .. " won"
-    end
-    panel.status(line)
+--- The seat whose move the table waits for in placement (the engine's `next`).
+local function active()
+    return (ledger().next or {}).player
 end
 
-local function set_busy(value)
-    busy = value
-    show_state()
+--- The table as the engine reads it (the potion `exclude`, just dropped on a slot, left out).
+local function snapshot(exclude)
+    return map.snapshot(ledger(), exclude)
 end
 
 -- ------------------------------------------------------------------ moving things
@@ -181,40 +150,28 @@ local function card_title(kind, id)
     return tostring(id)
 end
 
--- ------------------------------------------------------------------ scores and turns
-local function show_scores(standings, leaders, round)
-    local lines = {}
-    for i, row in ipairs(standings or {}) do
-        local colour = colour_of(row.player) or "?"
-        local star = ""
-        if util.index_of(leaders or {}, row.player) ~= nil then
-            star = "★ "
-        end
-        lines[i] = star .. colour .. ": " .. text.figures(row)
-    end
-    panel.scores(lines, "Round " .. tostring(round) .. " · goals and tie-break figures")
+-- ------------------------------------------------------------------ the game's panels
+local function placing()
+    return ledger().phase == "play" and not ledger().resolving
 end
 
-local function refresh_score()
-    if ledger.phase == "setup" then
-        return
+--- "Round 2 · Red to play", "Round 2 · checking Red's move…", "Round 2 is being resolved…", "Round 2 · Red
+--  chooses a cell for a potion", "Game over · White and Red won"; lib.play's line while nothing is set up.
+local function status_line(line)
+    local l = ledger()
+    local round = "Round " .. tostring(l.round)
+    if l.phase == "setup" then
+        return "Seat the players, then press Setup."
+    elseif l.phase == "over" then
+        return "Game over · " .. text.join(colours_of((l.outcome or {}).winners)) .. " won"
+    elseif l.phase ~= "play" then
+        return line
+    elseif l.awaiting ~= nil then
+        return round .. " · " .. tostring(colour_of(l.awaiting.player)) .. " chooses a cell for a potion"
+    elseif l.resolving then
+        return round .. " is being resolved…"
     end
-    wiring.refresh_score(function() return map.snapshot(ledger, nil) end, function(body)
-        show_scores(body.standings, body.leaders, ledger.round)
-    end)
-end
-
-local function show_turn()
-    local colour = colour_of(ledger.active_player)
-    -- a bot seat has nobody to hand the TTS turn to: the turn stays where it is while the bot plays
-    if ledger.phase == "placement" and colour ~= nil and Turns.turn_color ~= colour and not bots.isBot(colour) then
-        Turns.turn_color = colour
-    end
-    for _, c in ipairs(data.player_colours) do
-        UI.setAttribute("pass_" .. c, "active", tostring(ledger.phase == "placement" and c == colour))
-    end
-    show_state()
-    bots.play()
+    return round .. " · " .. line
 end
 
 local function four_identical(colour)
@@ -231,17 +188,47 @@ local function four_identical(colour)
     return true
 end
 
-local function offer_redraws()
-    for _, colour in ipairs(data.player_colours) do
-        local offer = ledger.phase == "placement" and rules().four_identical_redraw ~= false
-            and util.index_of(ledger.colours, colour) ~= nil and four_identical(colour)
-        UI.setAttribute("redraw_" .. colour, "active", tostring(offer))
+--- The Pass button of the seat to play, and the Redraw button of a seat holding four identical potions.
+local function panels()
+    local l = ledger()
+    local colour = colour_of(active())
+    for _, c in ipairs(data().player_colours) do
+        UI.setAttribute("pass_" .. c, "active", tostring(placing() and c == colour))
+        local offer = placing() and rules().four_identical_redraw ~= false
+            and util.index_of(l.colours, c) ~= nil and four_identical(c)
+        UI.setAttribute("redraw_" .. c, "active", tostring(offer))
     end
+end
+
+local function score_line(row, colour, body)
+    local star = ""
+    if util.index_of(body.leaders or {}, row.player) ~= nil then
+        star = "★ "
+    end
+    return star .. colour .. ": " .. text.figures(row)
+end
+
+local function score_title()
+    return "Round " .. tostring(ledger().round) .. " · goals and tie-break figures"
+end
+
+local function game_over(outcome)
+    local winners = colours_of(outcome.winners)
+    local verb = " wins"
+    if #winners > 1 then
+        verb = " share the win"
+    end
+    local figures = {}
+    for _, s in ipairs(outcome.standings or {}) do
+        table.insert(figures, tostring(colour_of(s.player)) .. " " .. text.figures(s))
+    end
+    broadcastToAll("Game over: " .. text.termination(outcome.termination) .. ". " .. text.join(winners) .. verb
+        .. ". Goals and tie-break figures: " .. table.concat(figures, "; ") .. ".", { 0.5, 1, 0.5 })
 end
 
 -- ------------------------------------------------------------------ scenes, markers, goal markers
 local function scene_data(card)
-    for _, scene in ipairs(data.scenes or {}) do
+    for _, scene in ipairs(data().scenes or {}) do
         if scene.id == card then
             return scene
         end
@@ -255,7 +242,7 @@ local function marker_spot(scene)
         return map.cell_position("kingdom", scene.cell)
     end
     local sum_x, sum_z, y, n = 0, 0, 0, 0
-    for _, board in ipairs(data.boards or {}) do
+    for _, board in ipairs(data().boards or {}) do
         if board.id == "kingdom" then
             for _, cell in ipairs(board.cells) do
                 if cell.tile == scene.zone then
@@ -279,7 +266,7 @@ local function place_scene_markers()
     local markers = getObjectsWithTag("fh-scene-marker")
     table.sort(markers, function(a, b) return a.getGUID() < b.getGUID() end)
     local used = 0
-    if ledger.mode ~= "fief" then
+    if ledger().mode ~= "fief" then
         for _, entry in ipairs(map.scene_cards()) do
             local scene = scene_data(util.memo(entry.card).card)
             local p = nil
@@ -293,7 +280,7 @@ local function place_scene_markers()
         end
     end
     for i = used + 1, #markers do
-        local home = ledger.marker_home[markers[i].getGUID()]
+        local home = ledger().marker_home[markers[i].getGUID()]
         if home ~= nil then
             markers[i].setPositionSmooth(home, false, true)
         end
@@ -302,6 +289,7 @@ end
 
 --- Every scene card on a spot goes to the discard pile (a potion still on one goes back to its bag first).
 local function discard_scenes()
+    local l = ledger()
     for _, entry in ipairs(map.scene_cards()) do
         for _, p in pairs(map.snaps(entry.card, "fh-slot:")) do
             for _, obj in ipairs(map.near("fh-potion", p, nil)) do
@@ -312,12 +300,12 @@ local function discard_scenes()
             end
         end
         local card = util.memo(entry.card).card
-        if util.index_of(ledger.scene_discard, card) == nil then
-            table.insert(ledger.scene_discard, card)
+        if util.index_of(l.scene_discard, card) == nil then
+            table.insert(l.scene_discard, card)
         end
-        local d = ledger.discard_at
+        local d = l.discard_at
         if d ~= nil then
-            entry.card.setPosition({ d.x, d.y + 0.05 * #ledger.scene_discard, d.z })
+            entry.card.setPosition({ d.x, d.y + 0.05 * #l.scene_discard, d.z })
             entry.card.setRotation({ 0, 180, 0 })
         end
     end
@@ -337,7 +325,7 @@ local function deal_scenes(ids)
         if not occupied and taken < #ids then
             taken = taken + 1
             local p = spot.getPosition()
-            map.take_scene(ids[taken], { x = p.x, y = p.y - 0.4, z = p.z }, ledger)
+            map.take_scene(ids[taken], { x = p.x, y = p.y - 0.4, z = p.z }, ledger())
         end
     end
 end
@@ -355,7 +343,7 @@ local function deal_goals(count)
 end
 
 local function place_goal_marker(colour, goal)
-    local n = #(ledger.marks[goal] or {})
+    local n = #(ledger().marks[goal] or {})
     for _, entry in ipairs(map.goal_cards()) do
         if util.memo(entry.card).goal == goal then
             for _, marker in ipairs(getObjectsWithTag("fh-goal-marker")) do
@@ -375,52 +363,45 @@ end
 local function set_aside_parties()
     for _, tile in ipairs(map.party_tiles()) do
         local party = util.memo(tile).party
-        if tile.hasTag(map.RESOLVED) and util.index_of(ledger.set_aside, party) == nil then
-            table.insert(ledger.set_aside, party)
+        if tile.hasTag(map.RESOLVED) and util.index_of(ledger().set_aside, party) == nil then
+            table.insert(ledger().set_aside, party)
             local p = tile.getPosition()
             tile.setPosition({ p.x + 6, p.y, p.z })
         end
     end
 end
 
--- ------------------------------------------------------------------ setup
+-- ------------------------------------------------------------------ setup: the game lays its own table
 local function start_round_message()
-    broadcastToAll("Round " .. tostring(ledger.round) .. ": " .. tostring(colour_of(ledger.active_player))
-        .. " begins.", { 1, 1, 1 })
+    broadcastToAll("Round " .. tostring(ledger().round) .. ": " .. tostring(colour_of(active())) .. " begins.",
+        { 1, 1, 1 })
 end
 
-function onSetupClick(player, value, id)
-    if ledger.phase ~= "setup" then
-        return
-    end
-    local colours = bots.colours_in_play(data.player_colours)
-    local least = data.min_players or 2
-    if #colours < least then
-        broadcastToAll("Seat at least " .. tostring(least) .. " players (or give free seats a bot), then press "
-            .. "Setup.", { 1, 0.6, 0.2 })
-        return
-    end
-    ledger.colours = colours
-    bots.refresh()
-    if ledger.mode == "fief" then
+--- lib.play's `deal`: goals, scenes and hands for the seats in play; `done(next)` once every hand is drawn.
+local function deal(colours, done)
+    local l = ledger()
+    l.fiefs, l.round, l.turn, l.last_actor, l.passes, l.passed = nil, 1, 0, nil, 0, {}
+    l.scene_discard, l.resolved_parties, l.set_aside, l.marks, l.marker_home = {}, {}, {}, {}, {}
+    l.choices, l.awaiting, l.round_snapshot, l.resolving = {}, nil, nil, nil
+    if l.mode == "fief" then
         -- seat i plays the i-th fief board of the game data (as the engine deals them)
-        ledger.fiefs = {}
+        l.fiefs = {}
         for i = 1, #colours do
-            ledger.fiefs[i] = data.boards[i].id
+            l.fiefs[i] = data().boards[i].id
         end
     end
     local scene_deck = map.one("fh-scene-deck")
     local d = scene_deck.getPosition()
-    ledger.discard_at = { x = d.x, y = d.y, z = d.z + DISCARD_OFFSET }
+    l.discard_at = { x = d.x, y = d.y, z = d.z + DISCARD_OFFSET }
     for _, marker in ipairs(getObjectsWithTag("fh-scene-marker")) do
         local p = marker.getPosition()
-        ledger.marker_home[marker.getGUID()] = { p.x, p.y, p.z }
+        l.marker_home[marker.getGUID()] = { p.x, p.y, p.z }
     end
     map.one("fh-goal-deck").shuffle()
     scene_deck.shuffle()
     deal_goals(rules().goals_per_game or 4)
     local first_scenes = {}
-    for i, card in ipairs(map.scene_deck_ids(ledger)) do
+    for i, card in ipairs(map.scene_deck_ids(l)) do
         if i <= (rules().scenes_face_up or 4) then
             table.insert(first_scenes, card)
         end
@@ -430,76 +411,25 @@ function onSetupClick(player, value, id)
     if rules().first_player == "host" then
         first = 0
     end
-    ledger.first_player = first
-    ledger.active_player = first
-    ledger.round_starter = first
-    ledger.round = 1
-    ledger.phase = "dealing"
-    UI.setAttribute("setupButton", "active", "false")
-    Turns.enable = true
-    Turns.order = colours
+    l.first_player, l.active_player, l.round_starter = first, first, first
     local left = #colours
     for _, colour in ipairs(colours) do
         draw(colour, rules().hand_size or 4, function()
             left = left - 1
             if left == 0 then
                 for _, entry in ipairs(map.goal_cards()) do
-                    ledger.marks[util.memo(entry.card).goal] = {}
+                    l.marks[util.memo(entry.card).goal] = {}
                 end
-                ledger.phase = "placement"
+                l.next = { player = first }
                 place_scene_markers()
-                show_turn()
-                offer_redraws()
                 start_round_message()
-                refresh_score()
+                done({ player = first }, nil)
             end
         end)
     end
 end
 
---- `done(result)` (a bot's redraw, lib.bots): true once the new potions are in the hand, false when the bridge
---  refused the redraw, nil when it could not be asked.
-local function redraw(colour, done)
-    local finish = function(result)
-        if done ~= nil then
-            done(result)
-        end
-    end
-    local seat = seat_of(colour)
-    if seat == nil or ledger.phase ~= "placement" then
-        finish(nil)
-        return
-    end
-    when_settled(function() ask("legal", { snapshot = map.snapshot(ledger, nil),
-                                           action = { action = "redraw", player = seat } },
-        function(body)
-            if not body.legal then
-                tell(colour, "No redraw: " .. tostring(body.message) .. ".")
-                finish(false)
-                return
-            end
-            local bag = map.bag_of(colour)
-            for _, obj in ipairs(map.hand_potions(colour)) do
-                bag.putObject(obj)
-            end
-            UI.setAttribute("redraw_" .. colour, "active", "false")
-            broadcastToAll(colour .. " showed four identical potions and draws four new ones.", { 1, 1, 1 })
-            draw(colour, rules().hand_size or 4, function()
-                offer_redraws()
-                finish(true)
-            end)
-        end, function(err)
-            tell(colour, "No redraw: " .. tostring(err.message))
-            finish(false)
-        end, nil, function() finish(nil) end) end)
-end
-
-function onRedrawClick(player, value, id)
-    redraw(string.sub(id, string.len("redraw_") + 1))
-end
-
--- ------------------------------------------------------------------ the ruling
-local apply_ruling = nil
+-- ------------------------------------------------------------------ the round's end (end_round, the game's own)
 local send_end_round = nil
 
 local function outline_cells(board_id, cells, colour)
@@ -532,7 +462,7 @@ end
 
 --- Show the decision the ruling waits for: the potion glows, the allowed cells are outlined.
 local function show_decision()
-    local a = ledger.awaiting
+    local a = ledger().awaiting
     local colour = colour_of(a.player)
     local obj = nil
     if a.guid ~= nil then
@@ -542,32 +472,119 @@ local function show_decision()
         obj.highlightOn(colour)
     end
     outline_cells(a.board, a.cells, colour)
-    show_state()
+    play.show()
     broadcastToAll(colour .. " chooses where their " .. tostring(a.humour) .. " potion goes: "
         .. table.concat(a.cells, ", ") .. " (outlined).", { 1, 1, 1 })
     tell(colour, "Drop your glowing potion on one of the outlined cells.")
     bots.play()
 end
 
-local function game_over_message(outcome)
-    local winners = colours_of(outcome.winners)
-    local verb = " wins"
-    if #winners > 1 then
-        verb = " share the win"
+--- The round could not be ended (the bridge refused end_round): placement goes on with the next seat.
+local function back_to_placement(message)
+    local l = ledger()
+    l.resolving, l.round_snapshot, l.choices, l.awaiting, l.end_round_ruled = nil, nil, {}, nil, nil
+    local seat = active()
+    if l.last_actor ~= nil then
+        seat = (l.last_actor + 1) % #l.colours
     end
-    local figures = {}
-    for _, s in ipairs(outcome.standings or {}) do
-        table.insert(figures, tostring(colour_of(s.player)) .. " " .. text.figures(s))
-    end
-    return "Game over: " .. text.termination(outcome.termination) .. ". " .. text.join(winners) .. verb
-        .. ". Goals and tie-break figures: " .. table.concat(figures, "; ") .. "."
+    tell(nil, message)
+    play.rule({ events = {}, next = { player = seat }, complete = true })
 end
 
+send_end_round = function()
+    local l = ledger()
+    play.show()
+    link.ask("end_round", { snapshot = l.round_snapshot, choices = l.choices, force = false },
+        function(ruling)
+            local again = l.end_round_ruled   -- asked before for this round: the events applied are skipped
+            l.end_round_ruled = true
+            play.rule(ruling, again)
+        end,
+        function(err)
+            back_to_placement("The bridge could not end the round (" .. tostring(err.message) .. "); play goes on.")
+        end,
+        function() send_end_round() end)
+end
+
+--- A placement or pass ended the round (its `legal` ruling's round_ended event): the snapshot is read off the
+--  table once nothing moves and `end_round` asked. Asked again as is after a reload (the same snapshot).
+local function round_over()
+    local l = ledger()
+    l.resolving = true
+    play.show()
+    if l.round_snapshot ~= nil then
+        send_end_round()
+        return
+    end
+    l.choices, l.awaiting, l.end_round_ruled = {}, nil, nil
+    when_settled(function()
+        l.round_snapshot = util.deep_copy(snapshot(nil))
+        send_end_round()
+    end)
+end
+
+--- lib.play's `finished`: after an end_round ruling, the round's clean-up; after a move, whose turn it is.
+local function finished()
+    local l = ledger()
+    if not l.resolving then
+        l.active_player = active() or l.active_player
+        return
+    end
+    l.resolving, l.round_snapshot, l.choices, l.awaiting, l.end_round_ruled = nil, nil, {}, nil, nil
+    clear_outlines()
+    set_aside_parties()
+    if l.phase == "over" then
+        discard_scenes()    -- the last round's scenes are cleaned up like every round's (FH-9)
+        return
+    end
+    place_scene_markers()
+    start_round_message()
+end
+
+-- ------------------------------------------------------------------ the events (lib.stepper handlers)
 -- Each handler applies one event of a ruling. It returns nil (the next step follows after STEP_DELAY),
 -- "stop" (the ruling waits for a player) or "async" (the handler calls resume() itself).
 local handlers = {}
 
+handlers.potion_placed = function(e)
+    local obj, slot = potion_on(e.target, e.player)
+    if obj ~= nil then
+        lay_face_down(obj, slot.position)
+    end
+    local l = ledger()
+    l.turn, l.last_actor, l.passes = l.turn + 1, e.player, 0
+end
+
+handlers.passed = function(e)
+    local l = ledger()
+    l.turn, l.last_actor, l.passes = l.turn + 1, e.player, l.passes + 1
+    if util.index_of(l.passed, e.player) == nil then
+        table.insert(l.passed, e.player)
+    end
+    broadcastToAll(tostring(colour_of(e.player)) .. " passes.", { 1, 1, 1 })
+end
+
+handlers.redrew = function(e)
+    local colour = colour_of(e.player)
+    local bag = map.bag_of(colour)
+    for _, obj in ipairs(map.hand_potions(colour)) do
+        bag.putObject(obj)
+    end
+    UI.setAttribute("redraw_" .. colour, "active", "false")
+    broadcastToAll(colour .. " showed four identical potions and draws four new ones.", { 1, 1, 1 })
+end
+
+handlers.potions_drawn = function(e, resume)
+    draw(colour_of(e.player), e.count, function() resume() end)
+    return "async"
+end
+
 handlers.round_ended = function(e)
+    if not ledger().resolving then
+        -- the move that ended the round: the rest of this ruling is the engine's draw, not the table's
+        round_over()
+        return "stop"
+    end
     broadcastToAll("Round " .. tostring(e.round) .. " is over (" .. text.round_end(e.reason)
         .. "): the potions are revealed.", { 1, 1, 1 })
 end
@@ -589,8 +606,8 @@ handlers.card_resolved = function(e)
     end
     broadcastToAll(line .. ".", { 1, 1, 1 })
     if e.card_kind == "party" then
-        if util.index_of(ledger.resolved_parties, e.card) == nil then
-            table.insert(ledger.resolved_parties, e.card)
+        if util.index_of(ledger().resolved_parties, e.card) == nil then
+            table.insert(ledger().resolved_parties, e.card)
         end
         for _, tile in ipairs(map.party_tiles()) do
             if util.memo(tile).party == e.card then
@@ -615,23 +632,42 @@ handlers.potion_returned = function(e)
     end
 end
 
+--- How many decisions the ruling being applied has asked for up to the event applied last.
+local function decisions_asked()
+    local l = ledger()
+    local n = 0
+    for i = 1, math.min(l.applied, #l.ruling.events) do
+        if l.ruling.events[i].event == "decision_required" then
+            n = n + 1
+        end
+    end
+    return n
+end
+
 handlers.decision_required = function(e)
+    local l = ledger()
+    if #l.choices >= decisions_asked() then
+        -- reloaded after its owner chose: the potion lies on its cell, the rest of the ruling is asked for
+        send_end_round()
+        return "stop"
+    end
     local obj = potion_on(e.from, e.player)
     local guid = nil
     if obj ~= nil then
         guid = obj.getGUID()
     end
-    ledger.awaiting = { player = e.player, from = e.from, board = e.board, cells = e.cells, humour = e.humour,
+    l.awaiting = { player = e.player, from = e.from, board = e.board, cells = e.cells, humour = e.humour,
         guid = guid }
     show_decision()
     return "stop"
 end
 
 handlers.goal_marked = function(e)
+    local l = ledger()
     local colour = colour_of(e.player)
-    ledger.marks[e.goal] = ledger.marks[e.goal] or {}
-    if util.index_of(ledger.marks[e.goal], e.player) == nil then
-        table.insert(ledger.marks[e.goal], e.player)
+    l.marks[e.goal] = l.marks[e.goal] or {}
+    if util.index_of(l.marks[e.goal], e.player) == nil then
+        table.insert(l.marks[e.goal], e.player)
         place_goal_marker(colour, e.goal)
     end
     local title = e.goal
@@ -644,102 +680,30 @@ handlers.goal_marked = function(e)
 end
 
 handlers.round_started = function(e)
+    local l = ledger()
     discard_scenes()
     deal_scenes(e.scenes or {})
-    ledger.round = e.round
-    ledger.active_player = e.starter
-    ledger.round_starter = e.starter
-    ledger.passes = 0
-    ledger.passed = {}
-    ledger.last_actor = nil
-    ledger.turn = 0
-    show_state()
-end
-
-handlers.potions_drawn = function(e, resume)
-    draw(colour_of(e.player), e.count, function() resume() end)
-    return "async"
+    l.round, l.active_player, l.round_starter = e.round, e.starter, e.starter
+    l.next = { player = e.starter }
+    l.passes, l.passed, l.last_actor, l.turn = 0, {}, nil, 0
+    play.show()
 end
 
 handlers.game_ended = function(e)
-    ledger.outcome = e.outcome
+    ledger().outcome = e.outcome
 end
 
-local function finish_ruling()
-    ledger.round_snapshot = nil
-    ledger.choices = {}
-    ledger.applied = 0
-    ledger.awaiting = nil
-    clear_outlines()
-    set_aside_parties()
-    if ledger.outcome ~= nil then
-        discard_scenes()    -- the last round's scenes are cleaned up like every round's (FH-9)
-        ledger.phase = "ended"
-        Turns.enable = false
-        bots.refresh()
-        show_turn()
-        offer_redraws()
-        show_scores(ledger.outcome.standings, ledger.outcome.winners, ledger.round)
-        broadcastToAll(game_over_message(ledger.outcome), { 0.5, 1, 0.5 })
-        return
-    end
-    ledger.phase = "placement"
-    place_scene_markers()
-    show_turn()
-    offer_redraws()
-    start_round_message()
-    refresh_score()
-end
-
---- Apply the events of a ruling one at a time (lib.stepper), skipping those applied before (a ruling sent
---  again after a choice repeats the events up to that choice).
-apply_ruling = function(ruling)
-    stepper.run(ruling, handlers, ledger, function() return ledger.phase == "resolution" end, finish_ruling)
-end
-
-local function back_to_placement(message)
-    ledger.phase = "placement"
-    ledger.round_snapshot = nil
-    ledger.choices = {}
-    ledger.applied = 0
-    if ledger.last_actor ~= nil then
-        ledger.active_player = (ledger.last_actor + 1) % #ledger.colours
-    end
-    tell(nil, message)
-    show_turn()
-end
-
-send_end_round = function()
-    show_state()
-    ask("end_round", { snapshot = ledger.round_snapshot, choices = ledger.choices, force = false },
-        function(ruling) apply_ruling(ruling) end,
-        function(err)
-            back_to_placement("The bridge could not end the round (" .. tostring(err.message) .. "); play goes on.")
-        end,
-        function() send_end_round() end)
-end
-
-local function round_over()
-    ledger.choices = {}
-    ledger.applied = 0
-    ledger.awaiting = nil
-    ledger.phase = "resolution"
-    show_turn()
-    when_settled(function()
-        ledger.round_snapshot = util.deep_copy(map.snapshot(ledger, nil))
-        send_end_round()
-    end)
-end
-
+-- ------------------------------------------------------------------ drops, Pass and Redraw
 --- A player dropped the potion the ruling waits for (`done`: see drop).
 local function drop_choice(colour, obj, done)
-    local a = ledger.awaiting
+    local l = ledger()
+    local a = l.awaiting
     local owner = colour_of(a.player)
     local board_id, cell = map.cell_at(obj.getPosition())
     if colour == owner and board_id == a.board and util.index_of(a.cells, cell) ~= nil then
         obj.highlightOff()
-        table.insert(ledger.choices, { player = a.player, cell = cell })
-        ledger.awaiting = nil
+        table.insert(l.choices, { player = a.player, cell = cell })
+        l.awaiting = nil
         clear_outlines()
         move_to_cell(obj, board_id, cell)
         broadcastToAll(owner .. " puts their potion on " .. cell .. ".", { 1, 1, 1 })
@@ -764,51 +728,6 @@ local function drop_choice(colour, obj, done)
     end
 end
 
--- ------------------------------------------------------------------ placement and passing
-local function after_action(seat, body)
-    ledger.turn = ledger.turn + 1
-    ledger.last_actor = seat
-    if body.round_over then
-        round_over()
-        return
-    end
-    if body.next_player ~= nil then
-        ledger.active_player = body.next_player
-    end
-    show_turn()
-    offer_redraws()
-    refresh_score()
-end
-
-local function check_place(colour, obj, slot, done)
-    local seat = seat_of(colour)
-    local humour = util.memo(obj).humour
-    local action = { action = "place", player = seat, humour = humour,
-        target = { kind = slot.kind, card = slot.card, slot = slot.slot } }
-    -- refused, or no answer: the potion goes back to the hand and nothing else changes
-    wiring.decide({ colour = colour, action = action, busy = set_busy, done = done,
-        undo = function() to_hand(obj, colour) end,
-        snapshot = function() return map.snapshot(ledger, obj) end,
-        refusal = function(body) return text.refusal(body, colour_of(ledger.active_player)) end,
-        failure = function(err) return "The bridge could not check that move: " .. tostring(err.message) end,
-        ruled = function(body)
-            lay_face_down(obj, slot.position)
-            ledger.passes = 0
-            local after = function()
-                set_busy(false)
-                after_action(seat, body)
-                if done ~= nil then
-                    done(true)
-                end
-            end
-            if rules().draw_after_place ~= false then
-                draw(colour, 1, after)    -- FH-3.7: the placer draws a replacement from their bag
-            else
-                after()
-            end
-        end })
-end
-
 --- A potion dropped by `colour` (a player's drop, or a bot's move through perform_bot). `done(result)` (a bot's
 --  move only) hears how it ended: true once the table has taken it, false when it was refused (the potion is back
 --  where it came from), nil when it could not be tried now (busy, no bridge).
@@ -818,16 +737,17 @@ local function drop(colour, obj, done)
             done(result)
         end
     end
-    if ledger == nil or not obj.hasTag("fh-potion") then
+    local l = ledger()
+    if l == nil or not obj.hasTag("fh-potion") then
         finish(false)
         return
     end
     local m = util.memo(obj)
-    if ledger.awaiting ~= nil and ledger.awaiting.guid == obj.getGUID() then
+    if l.awaiting ~= nil and l.awaiting.guid == obj.getGUID() then
         drop_choice(colour, obj, done)
         return
     end
-    if ledger.phase ~= "setup" and map.cell_at(obj.getPosition()) ~= nil then
+    if l.phase ~= "setup" and map.cell_at(obj.getPosition()) ~= nil then
         -- only the rules put potions on boards: a potion dropped on a cell would count as won there
         to_hand(obj, m.owner)
         tell(colour, "Potions reach the boards only by winning a scene or a party: drop it on a citizen slot.")
@@ -839,14 +759,14 @@ local function drop(colour, obj, done)
         finish(false)
         return
     end
-    if ledger.phase ~= "placement" then
+    if not placing() then
         to_hand(obj, m.owner)
-        if ledger.phase == "setup" then
+        if l.phase == "setup" then
             tell(colour, "Potions are placed once the game is set up: press Setup.")
-        elseif ledger.phase == "resolution" then
-            tell(colour, "Wait: the round is being resolved.")
-        else
+        elseif l.phase == "over" then
             tell(colour, "No more potions are placed: the game is over.")
+        else
+            tell(colour, "Wait: the round is being resolved.")
         end
         finish(nil)
         return
@@ -857,19 +777,20 @@ local function drop(colour, obj, done)
         finish(false)
         return
     end
-    if busy then
+    if play.busy() then
         to_hand(obj, colour)
         tell(colour, "Wait a moment: the last move is still being checked.")
         finish(nil)
         return
     end
-    if not link.connected() then
-        to_hand(obj, colour)
-        tell(colour, "The rules bridge is not running, so nothing can be placed yet ('ttsmod bridge').")
-        finish(nil)
-        return
-    end
-    check_place(colour, obj, slot, done)
+    -- refused, or no answer: the potion goes back to the hand and nothing else changes
+    play.decide(colour, { action = "place", player = seat_of(colour), humour = m.humour,
+        target = { kind = slot.kind, card = slot.card, slot = slot.slot } }, { done = done,
+        undo = function() to_hand(obj, colour) end,
+        snapshot = function() return snapshot(obj) end,
+        offline = "The rules bridge is not running, so nothing can be placed yet ('ttsmod bridge').",
+        refusal = function(body) return text.refusal(body, colour_of(active())) end,
+        failure = function(err) return "The bridge could not check that move: " .. tostring(err.message) end })
 end
 
 function onObjectDrop(colour, obj)
@@ -877,68 +798,74 @@ function onObjectDrop(colour, obj)
 end
 
 local function do_pass(colour, done)
-    local seat = seat_of(colour)
-    if ledger.phase ~= "placement" or seat ~= ledger.active_player or busy then
+    if not placing() or seat_of(colour) ~= active() or play.busy() then
         if done ~= nil then
             done(nil)
         end
         return
     end
-    wiring.decide({ colour = colour, action = { action = "pass", player = seat }, busy = set_busy, done = done,
+    play.decide(colour, { action = "pass", player = seat_of(colour) }, { done = done,
         offline = "The rules bridge is not running, so you cannot pass yet ('ttsmod bridge').",
-        snapshot = function() return map.snapshot(ledger, nil) end,
         refusal = function(body) return "You cannot pass: " .. tostring(body.message) .. "." end,
-        failure = function(err) return "You cannot pass: " .. tostring(err.message) end,
-        ruled = function(body)
-            set_busy(false)
-            ledger.passes = ledger.passes + 1
-            if util.index_of(ledger.passed, seat) == nil then
-                table.insert(ledger.passed, seat)
-            end
-            broadcastToAll(colour .. " passes.", { 1, 1, 1 })
-            after_action(seat, body)
-            if done ~= nil then
-                done(true)
-            end
-        end })
+        failure = function(err) return "You cannot pass: " .. tostring(err.message) end })
 end
 
 function onPassClick(player, value, id)
     do_pass(string.sub(id, string.len("pass_") + 1))
 end
 
+--- `done(result)` (a bot's redraw, lib.bots): true once the new potions are in the hand, false when the bridge
+--  refused the redraw, nil when it could not be asked.
+local function redraw(colour, done)
+    if seat_of(colour) == nil or not placing() then
+        if done ~= nil then
+            done(nil)
+        end
+        return
+    end
+    play.decide(colour, { action = "redraw", player = seat_of(colour) }, { done = done,
+        refusal = function(body) return "No redraw: " .. tostring(body.message) .. "." end,
+        failure = function(err) return "No redraw: " .. tostring(err.message) end })
+end
+
+function onRedrawClick(player, value, id)
+    redraw(string.sub(id, string.len("redraw_") + 1))
+end
+
 function onPlayerTurn(player, previous_player)
-    if ledger ~= nil and ledger.phase == "placement" and #ledger.colours > 0 then
-        local expected = colour_of(ledger.active_player)
-        if Turns.turn_color ~= expected and not bots.isBot(expected) then
+    local l = ledger()
+    if l ~= nil and placing() and #l.colours > 0 then
+        local expected = colour_of(active())
+        if expected ~= nil and Turns.turn_color ~= expected and not bots.isBot(expected) then
             Turns.turn_color = expected
         end
     end
 end
 
 -- ------------------------------------------------------------------ bots in empty seats (lib.bots)
---- Whose decision the table waits for (a colour and a key naming the decision), or nil: the active seat in
+--- Whose decision the table waits for (a colour and a key naming the decision), or nil: the seat to play in
 --  placement, the owner of the glowing potion while a ruling waits for a cell; nobody while a move is checked.
 local function bot_decision()
-    if busy or ledger == nil then
+    local l = ledger()
+    if l == nil or l.phase ~= "play" then
         return nil
     end
-    if ledger.phase == "placement" then
-        return colour_of(ledger.active_player), "round " .. tostring(ledger.round) .. " turn " .. tostring(ledger.turn)
+    if l.awaiting ~= nil then
+        return colour_of(l.awaiting.player), "round " .. tostring(l.round) .. " choice " .. tostring(#l.choices + 1)
     end
-    if ledger.phase == "resolution" and ledger.awaiting ~= nil then
-        return colour_of(ledger.awaiting.player), "round " .. tostring(ledger.round) .. " choice "
-            .. tostring(#ledger.choices + 1)
+    if play.busy() or l.resolving then
+        return nil
     end
-    return nil
+    return colour_of(active()), "round " .. tostring(l.round) .. " turn " .. tostring(l.turn)
 end
 
 --- The bot_move body: the table in placement; the round's snapshot and the choices so far during a ruling.
 local function bot_request(colour)
-    if ledger.phase == "resolution" then
-        return { snapshot = ledger.round_snapshot, choices = util.deep_copy(ledger.choices) }
+    local l = ledger()
+    if l.resolving then
+        return { snapshot = l.round_snapshot, choices = util.deep_copy(l.choices) }
     end
-    return { snapshot = map.snapshot(ledger, nil) }
+    return { snapshot = snapshot(nil) }
 end
 
 --- The words of a bot's announcement. A placed potion lies face down, so its humour is not told.
@@ -960,6 +887,7 @@ end
 --  the glowing potion dropped on the chosen cell, or the Pass / Redraw button's code; then the same checks and
 --  moves as a player's (drop, do_pass, redraw), which tell `done` how it ended.
 local function perform_bot(colour, action, done)
+    local l = ledger()
     if action.action == "place" and type(action.target) == "table" then
         local slot = map.find_slot(action.target.kind, action.target.card, action.target.slot)
         local potion = nil
@@ -975,8 +903,8 @@ local function perform_bot(colour, action, done)
         local p = slot.position
         potion.setPosition({ p.x, p.y + 0.1, p.z })
         drop(colour, potion, done)
-    elseif action.action == "choose" and ledger.awaiting ~= nil then
-        local a = ledger.awaiting
+    elseif action.action == "choose" and l.awaiting ~= nil then
+        local a = l.awaiting
         local potion = nil
         if a.guid ~= nil then
             potion = getObjectFromGUID(a.guid)
@@ -997,50 +925,82 @@ local function perform_bot(colour, action, done)
     end
 end
 
-function onBotClick(player, value, id)
-    bots.click(player, id)
-end
+-- ------------------------------------------------------------------ the description, load, save, messages
+play.configure({
+    game = require("generated.game"),
+    ttsmod = require("generated.ttsmod"),
+    deal = deal,
+    keep = function() return nil end,     -- the table is the state: every request reads it (snapshot)
+    snapshot = function() return snapshot(nil) end,
+    moving = map.moving,
+    handlers = handlers,
+    status_line = status_line,
+    panels = panels,
+    score_line = score_line,
+    score_title = score_title,
+    game_over = game_over,
+    finished = finished,
+    perform = perform_bot,
+    decision = bot_decision,
+    bot_request = bot_request,
+    describe = bot_words,
+    step_delay = STEP_DELAY,
+    settle_timeout = SETTLE_TIMEOUT,
+})
 
-function onPlayerChangeColor(colour)
-    if ledger ~= nil then
-        bots.refresh()
-        show_turn()
+--- The saved ledger as lib.play restores it. A decision the ruling waited for is shown anew once the ruling goes
+--  on (lib.play applies its event again). A ledger saved by the mod before it ran on lib.play has its phases
+--  renamed (placement → play, ended → over); a round it was resolving is asked for again.
+local function restored(script_state)
+    local state = util.decode(script_state)
+    local l = state.ledger
+    if type(l) ~= "table" then
+        return script_state
     end
-end
-
--- ------------------------------------------------------------------ load, save, messages
-function onLoad(script_state)
-    data, ledger = wiring.load({ game = game, ttsmod = ttsmod, script_state = script_state, new_ledger = new_ledger,
-        player_colours = { "White", "Red", "Yellow", "Green", "Blue", "Purple" },
-        moving = map.moving, step_delay = STEP_DELAY, settle_timeout = SETTLE_TIMEOUT })
-    if ledger.phase == "dealing" then
-        ledger.phase = "placement"   -- saved while the first hands were dealt: they are in the hands now
+    if l.stopped then
+        l.awaiting = nil
     end
-    bots.configure({ ledger = ledger, player_colours = data.player_colours,
-        colours = function() return ledger.colours end,
-        over = function() return ledger.phase == "ended" end,
-        decision = bot_decision, request = bot_request, perform = perform_bot, describe = bot_words })
-    bots.refresh()
-    UI.setAttribute("setupButton", "active", tostring(ledger.phase == "setup"))
-    show_turn()
-    link.hello()
-    if ledger.phase == "resolution" and ledger.round_snapshot ~= nil then
-        if ledger.awaiting ~= nil then
-            show_decision()
-        else
-            -- the ruling is asked for again; the events applied before the save are skipped
-            Wait.time(function() send_end_round() end, 1)
+    local old = { placement = "play", resolution = "play", ended = "over" }
+    if old[l.phase] == nil then
+        return JSON.encode(state)
+    end
+    l.resolving = l.phase == "resolution" or nil
+    l.next = { player = l.active_player }
+    if l.resolving and (l.applied or 0) > 0 then
+        l.end_round_ruled = true
+        if l.awaiting ~= nil then
+            l.applied, l.awaiting = l.applied - 1, nil
         end
-    elseif ledger.phase == "resolution" then
-        -- saved while the round's last moves were ending, before the snapshot was taken: take it now
-        Wait.time(function() round_over() end, 1)
+    end
+    l.phase = old[l.phase]
+    return JSON.encode(state)
+end
+
+function onLoad(script_state)
+    play.load(restored(script_state))
+    local l = ledger()
+    if l.resolving and l.ruling == nil then
+        -- a round being resolved before the mod kept its rulings: asked for again
+        Wait.time(round_over, 1)
     end
 end
 
 function onSave()
-    return saved.save(ledger)
+    return play.save()
 end
 
-function onExternalMessage(data_in)
-    link.handle(data_in)
+function onExternalMessage(message)
+    play.handle(message)
+end
+
+function onSetupClick(player)
+    play.setup(player.color)
+end
+
+function onBotClick(player, value, id)
+    play.bot_click(player, id)
+end
+
+function onPlayerChangeColor(colour)
+    play.seat_changed(colour)
 end

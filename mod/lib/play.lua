@@ -34,6 +34,10 @@
 --   score_line(row, colour)   one row of the score panel (default "<Colour>: <row.score>")
 --   setup_options(colours) the game's own fields of the `setup` request (default none)
 --   id_of(memo)            a piece's id (lib.pieces); step_delay, settle_timeout (lib.stepper)
+--   unhandled(event, resume)   what an event without a handler does (default M.relay: the table laid anew)
+--   before_deal(snapshot, done, again)   the game's own moves once Setup is answered, before its events are
+--                          applied and the table is laid (`again`: after a reload while dealing); done() once they
+--                          are under way
 --   deal(colours, done)    given: Setup lays the game's own table for `colours` instead of asking the bridge
 --                          `setup` (no bridge needed); the game calls done(next, snapshot) once its moves are under
 --                          way (the first decision's `next`, and the snapshot the ledger keeps, through `keep`)
@@ -67,6 +71,8 @@ local function new_ledger()
         moves = 0 }
 end
 
+local names = nil   -- "White and Red": the colours of a list of seats (below)
+
 -- What a description leaves out: the kept snapshot, the plain status line and score rows, no options of
 -- its own for setup, no drop recognised, the table laid anew for every event.
 local DEFAULTS = {
@@ -88,6 +94,17 @@ local DEFAULTS = {
     keep = function(snap) return snap end,
     moving = function() return false end,
     panels = function() end,
+    status_line = function(line) return line end,
+    score_title = function()
+        if ledger.phase == "over" then
+            return "Final scores · " .. names((ledger.outcome or {}).winners) .. " won"
+        end
+        return "Scores now"
+    end,
+    game_over = function(outcome)
+        wiring.game_over(outcome, function(seat) return tostring(M.colour_of(seat)) end)
+    end,
+    finished = function() end,
 }
 
 --- Take the game's description (above; what it leaves out, DEFAULTS); call it before onLoad runs M.load.
@@ -121,7 +138,7 @@ function M.colour_of(seat)
     return seats.colour_of(ledger.colours, seat)
 end
 
-local function names(list)
+names = function(list)
     local out = {}
     for _, seat in ipairs(list or {}) do
         table.insert(out, tostring(M.colour_of(seat)))
@@ -133,7 +150,7 @@ local function snapshot()
     return game.snapshot()
 end
 
-local function status_line()
+local function library_line()
     if ledger.phase == "setup" then
         return "Seat " .. tostring(data.min_players) .. " to " .. tostring(data.max_players)
             .. " players, then press Setup."
@@ -146,6 +163,15 @@ local function status_line()
     end
     local colour = M.colour_of((ledger.next or {}).player)
     return game.status(ledger.next, colour)
+end
+
+local function status_line()
+    return game.status_line(library_line())
+end
+
+--- Whether a request is out or a ruling is being applied (or waits for a player's choice): no drop is taken.
+function M.busy()
+    return busy
 end
 
 --- Show the status line, the Setup button (while nothing is set up) and hand the TTS turn to the seat to move
@@ -164,13 +190,9 @@ local function show_scores(body)
     local lines = {}
     for i, row in ipairs(body.standings or {}) do
         local colour = tostring(M.colour_of(row.player))
-        lines[i] = game.score_line(row, colour)
+        lines[i] = game.score_line(row, colour, body)
     end
-    local title = "Scores now"
-    if ledger.phase == "over" then
-        title = "Final scores · " .. names((ledger.outcome or {}).winners) .. " won"
-    end
-    panel.scores(lines, title)
+    panel.scores(lines, game.score_title(body))
 end
 
 --- Ask the bridge to score the table and show it on the score panel (once something is laid).
@@ -204,7 +226,10 @@ local function finish()
         if ledger.outcome ~= nil then
             ledger.phase = "over"
             Turns.enable = false
-            wiring.game_over(ledger.outcome, function(seat) return tostring(M.colour_of(seat)) end)
+        end
+        game.finished()
+        if ledger.phase == "over" then
+            game.game_over(ledger.outcome)
             bots.refresh()
         end
         busy = false
@@ -222,17 +247,40 @@ end
 local function run_ruling()
     local handlers = {}
     for _, e in ipairs(ledger.ruling.events) do
-        handlers[e.event] = game.handlers[e.event] or M.relay
+        local handler = game.handlers[e.event] or game.unhandled or M.relay
+        handlers[e.event] = function(event, resume)
+            local outcome = handler(event, resume)
+            ledger.stopped = outcome == "stop" or nil   -- a reload shows this event again (it waits for a player)
+            return outcome
+        end
     end
     stepper.run(ledger.ruling, handlers, ledger, function() return ledger.ruling ~= nil end, finish)
 end
 
---- Keep an answer's snapshot, `next` and outcome, and apply its events (a setup's or a ruling's).
-local function take(reply)
-    ledger.snapshot, ledger.next, ledger.outcome = game.keep(reply.snapshot), reply.next, reply.game_over
+--- Keep an answer's snapshot, `next`, outcome and events (a setup's or a ruling's), not applied yet.
+local function hold(reply, again)
+    ledger.snapshot, ledger.next = game.keep(reply.snapshot), reply.next
+    ledger.outcome = reply.game_over or nil   -- null or false: the game goes on
     ledger.ruling = { events = reply.events or {}, complete = reply.complete }
-    ledger.applied = 0
+    ledger.stopped = nil
+    if not again then
+        ledger.applied = 0
+    end
+end
+
+--- Keep an answer (above) and apply its events.
+local function take(reply, again)
+    hold(reply, again)
     run_ruling()
+end
+
+--- Apply a ruling the game asked for with a request of its own (its events, `snapshot`, `next`, `game_over`,
+--  `complete`) as the library applies a drop's: busy until it is done, then the panels. `again`: the same ruling
+--  asked once more with a player's choice (the events applied before are skipped).
+function M.rule(reply, again)
+    busy = true
+    take(reply, again)
+    M.show()
 end
 
 --- The game's own deal is laid (description `deal`): play begins once nothing moves.
@@ -282,6 +330,12 @@ function M.setup(colour)
         ledger.colours, ledger.seed, ledger.phase = colours, body.seed, "dealing"
         bots.refresh()
         reply.complete = true   -- a setup's events are all there is of it
+        if game.before_deal ~= nil then
+            hold(reply)   -- applied once the game's own moves are under way
+            M.show()
+            game.before_deal(ledger.snapshot, run_ruling, false)
+            return
+        end
         take(reply)
         M.show()
     end, function(err)
@@ -292,7 +346,8 @@ end
 
 -- Ask the bridge whether `colour` may make `action`; `undo()` puts back what was moved for it, `done(result)`
 -- hears how it ended (lib.bots' perform); `snap()` is the table asked about (default the description's snapshot).
-local function decide(colour, action, undo, done, snap)
+local function decide(colour, action, undo, done, snap, options)
+    options = options or {}
     local blocked = nil
     if ledger.phase ~= "play" then
         blocked = "Nothing can be played now."
@@ -305,6 +360,7 @@ local function decide(colour, action, undo, done, snap)
             M.show()
         end,
         undo = undo, done = done,
+        refusal = options.refusal, failure = options.failure, offline = options.offline,
         ruled = function(reply)
             acted = done
             take(reply)
@@ -329,10 +385,11 @@ end
 
 --- A decision of the game's own (a button, a drag lib.play does not recognise) asked of the bridge as a drop's is:
 --  `options.undo()` puts back what `colour` moved for it, `options.snapshot()` is the table as asked about
---  (default the description's snapshot()), `options.done(result)` as M.act's.
+--  (default the description's snapshot()), `options.done(result)` as M.act's; `options.refusal(reply)`,
+--  `options.failure(err)` and `options.offline` the player's message (lib.wiring.decide's).
 function M.decide(colour, action, options)
     options = options or {}
-    decide(colour, action, options.undo, options.done, options.snapshot)
+    decide(colour, action, options.undo, options.done, options.snapshot, options)
 end
 
 --- onObjectDrop: a piece dropped by a seated player is recognised once it rests (above).
@@ -351,6 +408,9 @@ function M.load(script_state)
         step_delay = game.step_delay,
         settle_timeout = game.settle_timeout })
     busy = ledger.ruling ~= nil
+    if ledger.stopped then
+        ledger.applied, ledger.stopped = ledger.applied - 1, nil   -- the event that waits for a player, again
+    end
     if game.perform ~= nil then
         bots.configure({ ledger = ledger, player_colours = data.player_colours,
             colours = function() return ledger.colours end, over = function() return ledger.phase == "over" end,
@@ -359,7 +419,9 @@ function M.load(script_state)
     end
     M.show()
     link.hello()
-    if ledger.ruling ~= nil then
+    if ledger.ruling ~= nil and ledger.phase == "dealing" and game.before_deal ~= nil then
+        Wait.time(function() game.before_deal(ledger.snapshot, run_ruling, true) end, 1)
+    elseif ledger.ruling ~= nil then
         Wait.time(run_ruling, 1)
     elseif ledger.phase == "dealing" and game.deal ~= nil then
         -- saved while the game laid its own table: its pieces lie where they were going by now

@@ -382,9 +382,12 @@ def test_loose_cards_sent_to_a_pile_lie_one_on_another_and_a_zones_piece_stays_w
     cards = [obj(guid, "Card", ["toy-card"], {"id": piece_id}, pos=pos, rot=(0, 180, 180))
              for guid, piece_id, pos in (("aaaaaa", "a", (0, 1, 9)), ("bbbbbb", "b", (4, 1, 9)),
                                          ("cccccc", "c", (-4, 1, 9)), ("eeeeee", "e", (1, 1.2, 1)))]
-    with load_piles(cards + objects()[1:]) as t:
+    bag = obj("gggggg", "Bag", ["toy-card"], {"id": "g"}, pos=(8, 1, 9), ContainedObjects=[])   # a bag that is a piece
+    with load_piles(cards + [bag] + objects()[1:]) as t:
         deal_piles(t, {**ENVELOPE, "players": [{"hand": []}, {"hand": []}], "board": [], "pile": ["a", "b", "c"],
-                       "loose": ["e"]})
+                       "loose": ["e", "g"]})
+        g = piece(t, "g")       # sent to its spot in the zone
+        assert (round(g.position.x, 3), round(g.position.z, 3)) == (-3, 0)
         pile = [piece(t, i) for i in ("a", "b", "c")]
         assert {(round(o.position.x, 3), round(o.position.z, 3)) for o in pile} == {(3, 0)}
         assert len({round(o.position.y, 3) for o in pile}) == 3 and not any(o.face_down for o in pile)
@@ -498,6 +501,127 @@ def test_the_library_waits_for_what_the_game_moves_itself_and_a_table_saved_whil
         again.advance(3)
         assert ledger(again)["phase"] == "play" and again.ui_value("turnStatus") == "Red to go (1)"
         assert "deal White" not in again.call_global("lines")            # laid once, not dealt again
+
+
+# ------------------------------------------------------------------ unhandled events and the game's own moves before the deal
+OWN_DEAL_ROOT = ROOT.replace("    step_delay = 0.2,\n})", """    step_delay = 0.2,
+    unhandled = function(e) table.insert(log, "unhandled " .. e.event) end,
+    before_deal = function(snap, done, again)
+        table.insert(log, "before_deal " .. tostring(#snap.players) .. " " .. tostring(again))
+        play.ledger().before = (play.ledger().before or 0) + 1
+        Wait.time(done, 0.5)
+    end,
+})""")
+assert "before_deal = function" in OWN_DEAL_ROOT
+
+
+def load_own_deal(script_state: str = "", objs: list[dict] | None = None) -> Table:
+    save = {"LuaScript": bundle(OWN_DEAL_ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
+                                                "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
+            "LuaScriptState": script_state, "XmlUI": expand_includes('<Include src="lib/play.xml"/>', [MOD], "ui.xml"),
+            "ObjectStates": objs if objs is not None else objects()}
+    t = Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful())
+    t.seat("White", "Red")
+    t.boot()
+    return t
+
+
+def test_the_games_own_moves_come_before_the_setups_events_and_the_deal_and_again_after_a_reload():
+    with load_own_deal() as t:
+        connect(t)
+        t.click("setupButton", "White")
+        answer(t, "setup", {"snapshot": DEALT, "events": [{"event": "said", "text": "go"}, {"event": "shuffled"}],
+                            "next": {"player": 0, "legal": [PUT_A]}})
+        assert t.call_global("lines") == "before_deal 2 false"        # nothing applied nor dealt yet
+        assert ledger(t)["phase"] == "dealing" and ledger(t)["snapshot"] == DEALT and ledger(t)["applied"] == 0
+        saved = t.save()
+    with load_own_deal(saved["LuaScriptState"], saved["ObjectStates"]) as again:
+        again.advance(5)
+        # an event without a handler is the game's `unhandled` (not the table laid anew in the middle)
+        assert again.call_global("lines") == "before_deal 2 true|said go|unhandled shuffled"
+        assert ledger(again)["before"] == 2 and ledger(again)["phase"] == "play"
+        assert sorted(o.memo_json()["id"] for o in again.hand("Red")) == ["b", "c"]
+        assert again.ui_value("turnStatus") == "White to play"
+
+
+def test_a_ruling_whose_game_over_is_false_goes_on(dealt):
+    drop(dealt, "White", "a", Vec(-3, 1.2, 1))
+    answer(dealt, "legal", {"legal": True, "events": [], "snapshot": PUT, "next": {"player": 1, "legal": []},
+                            "game_over": False, "complete": True})
+    dealt.advance(2)
+    assert ledger(dealt)["phase"] == "play" and dealt.ui_value("turnStatus") == "Red to play"
+    assert dealt.errors == []
+
+
+# ------------------------------------------------------------------ the game's own words, rulings of its own requests
+HOOKS_ROOT = ROOT.replace("    handlers = { said = function(e)", """    handlers = { ask = function(e)
+        table.insert(log, "ask " .. e.who)
+        return "stop"
+    end, said = function(e)""").replace("    step_delay = 0.2,\n})", """    step_delay = 0.2,
+    status_line = function(line) return "[" .. line .. "]" end,
+    score_title = function(body) return "Round " .. tostring(body.round) end,
+    score_line = function(row, colour, body)
+        if body.leaders[1] == row.player then return colour .. " *" end
+        return colour
+    end,
+    game_over = function(outcome) table.insert(log, "over " .. tostring(outcome.winners[1])) end,
+    finished = function() table.insert(log, "finished " .. play.ledger().phase) end,
+})
+function rule(json, again) play.rule(JSON.decode(json), again) end
+function busy() return play.busy() end""")
+ASKED = [{"event": "said", "text": "one"}, {"event": "ask", "who": "White"}]
+
+
+def load_hooks(script_state: str = "", objs: list[dict] | None = None) -> Table:
+    assert "status_line" in HOOKS_ROOT and "ask = function" in HOOKS_ROOT
+    save = {"LuaScript": bundle(HOOKS_ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
+                                             "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
+            "LuaScriptState": script_state, "XmlUI": expand_includes('<Include src="lib/play.xml"/>', [MOD], "ui.xml"),
+            "ObjectStates": objs if objs is not None else objects()}
+    t = Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful())
+    t.seat("White", "Red")
+    t.boot()
+    return t
+
+
+def test_the_games_status_line_score_panel_and_game_over_and_its_clean_up_after_each_ruling():
+    with load_hooks() as t:
+        assert t.ui_value("turnStatus") == "[Seat 2 to 3 players, then press Setup.]"
+        press_setup(t)
+        t.advance(3)
+        answer(t, "score", {"round": 2, "standings": [{"player": 0}, {"player": 1}], "leaders": [1]})
+        assert t.ui_value("turnStatus") == "[White to play]"
+        assert t.ui_value("scoreRound") == "Round 2"
+        assert [t.ui_value(f"scoreRow{i}") for i in (1, 2)] == ["White", "Red *"]
+        drop(t, "White", "a", Vec(-3, 1.2, 1))
+        answer(t, "legal", {"legal": True, "events": [], "snapshot": PUT, "next": {"player": None, "legal": []},
+                            "game_over": {"winners": [1], "decided_by": "cards"}, "complete": True})
+        t.advance(2)
+        assert t.call_global("lines") == "finished play|drop White a board|finished over|over 1"
+        assert not any(m.startswith("Game over:") for m, _ in t.broadcasts)   # the game's own broadcast instead
+        assert t.ui_value("turnStatus") == "[Game over · Red won]"
+
+
+def test_a_ruling_of_the_games_own_request_stops_at_a_choice_shows_it_again_after_a_reload_and_goes_on():
+    with load_hooks() as t:
+        press_setup(t)
+        t.advance(3)
+        t.call_global("rule", json.dumps({"events": ASKED, "snapshot": DEALT, "complete": False}), False)
+        t.advance(2)
+        assert t.call_global("lines") == "finished play|said one|ask White"
+        assert t.call_global("busy") is True
+        saved = t.save()
+    assert json.loads(saved["LuaScriptState"])["ledger"]["stopped"] is True
+    with load_hooks(saved["LuaScriptState"], saved["ObjectStates"]) as again:
+        again.advance(2)
+        assert again.call_global("lines") == "ask White"                    # the choice is shown again, only it
+        rest = ASKED + [{"event": "said", "text": "two"}]
+        again.call_global("rule", json.dumps({"events": rest, "snapshot": DEALT, "next": {"player": 1, "legal": []},
+                                              "complete": True}), True)
+        again.advance(2)
+        assert again.call_global("lines") == "ask White|said two|finished play"   # asked again: the rest of it
+        assert again.call_global("busy") is False and "stopped" not in ledger(again)
+        assert again.ui_value("turnStatus") == "[Red to play]"
 
 
 def test_a_piece_sent_to_a_hand_or_a_spot_is_watched_until_it_rests_and_a_passed_turn_comes_back():

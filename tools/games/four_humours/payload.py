@@ -48,6 +48,7 @@ def generated_game_module(data: FourHumoursData, mode: str) -> str:
                    for b in boards],
         "goals": [g.id for g in data.goals_of_mode(mode)],
         "min_players": data.info.min_players,
+        "max_players": data.info.max_players,
         "rules": {"hand_size": data.rules.hand_size, "scenes_face_up": data.rules.scenes_face_up,
                   "goals_per_game": data.rules.goals_per_game, "draw_after_place": data.rules.draw_after_place,
                   "first_player": data.rules.first_player,

@@ -45,7 +45,7 @@ local function carry(obj, p, rotation)
 end
 
 local function mine(seat)
-    return (((game.ledger().last or {}).players or {})[seat + 1]) or {}
+    return (((game.ledger().snapshot or {}).players or {})[seat + 1]) or {}
 end
 
 --- Where a token dropped on `unicorn` of the seat's catch lies: where the mod lays a token of that unicorn (the
@@ -69,7 +69,7 @@ end
 
 --- The token of `item` lying on top of its stock (the one a player takes).
 local function stock_token(item)
-    local stock = (((game.ledger().last or {}).market or {})[item]) or {}
+    local stock = (((game.ledger().snapshot or {}).market or {})[item]) or {}
     for i = #stock, 1, -1 do
         local obj = game.object_of(stock[i])
         if obj ~= nil and obj.held_by_color == nil then

@@ -8,8 +8,8 @@
 -- catch area (the catch list keeps the engine's order) and what is attached to it (pinned tricks, market tokens)
 -- is what lies in the catch area on it (M.catch_owner).
 --
--- Places. The mod lays the table from the engine's snapshot (M.places_of gives every card's place, M.spot the
--- position it goes to) and reads it back (M.snapshot). A place is a table {kind, seat, index, slot, item, k}:
+-- Places. The mod lays the table from the engine's snapshot (global.lua's `places` gives every card's place and
+-- `spot` where it goes, lib.pieces moves them there) and reads it back (M.snapshot). A place is a table {kind, seat, index, slot, item, k}:
 --   hand (seat)                  hunting cards and the two drawn tricks, in the player's hand zone
 --   played (seat, k)             hunting cards laid face down in the hunt area
 --   hunt_discard / trick_discard / trick_deck (seat, k)   piles on the seat mat
@@ -264,30 +264,8 @@ local function entry_in(zone, entry)
 end
 M.entry_in = entry_in
 
---- Whether anything the mod reads by position is still on its way: a card, token or bag moving or spawning.
---  Only the objects the mod has set moving are watched (M.track): reading every object of the table at every
---  frame would cost more than the moves.
-local tracked = {}
-
---- Watch an object the mod has just set moving, or taken out of a container, until it rests.
-function M.track(obj)
-    if obj ~= nil then
-        tracked[obj.getGUID()] = obj
-    end
-end
-
-function M.moving()
-    for guid, obj in pairs(tracked) do
-        if obj == nil or obj.isDestroyed() then
-            tracked[guid] = nil
-        elseif obj.spawning or obj.isSmoothMoving() then
-            return true
-        else
-            tracked[guid] = nil
-        end
-    end
-    return false
-end
+--- Watch an object the mod has just set moving (lib.pieces: lib.play waits for it before reading the table).
+M.track = require("lib.pieces").track
 
 -- ------------------------------------------------------------------ where things go
 --- A position in zone-local coordinates (x and z in -0.5 … 0.5 across the zone), at `lift` above the table.
@@ -563,15 +541,15 @@ end
 
 --- The table as the snapshot of docs/games/kill_the_unicorns/protocol.md: the envelope (`ttsmod_snapshot`,
 --  and the `game` and `mode` the table was built for, `ledger.game` and `ledger.mode`), every physical key read
---  off the table (ids bottom first), the engine's bookkeeping (`ledger.last`, the engine's last snapshot, minus
+--  off the table (ids bottom first), the engine's bookkeeping (`ledger.snapshot`, the engine's last snapshot, minus
 --  its physical keys) sent back as it came. Lua cannot hold null: an empty place is written false.
 --
 --  What a player has moved for the decision being asked about counts where the engine last had it
---  (`ledger.last`): hunting cards laid in the hunt area before Hunt is pressed or dropped on a market stock to
+--  (`ledger.snapshot`): hunting cards laid in the hunt area before Hunt is pressed or dropped on a market stock to
 --  pay are still in the hand; a trick card just dropped on a slot is still in the trick hand; a market token
 --  dragged out of its stock onto a unicorn (to name the unicorn a purchase goes on) is still in stock.
 function M.snapshot(ledger)
-    local last = ledger.last or {}
+    local last = ledger.snapshot or {}
     local snap = {}
     for k, v in pairs(last) do
         if not contains(M.PHYSICAL, k) and k ~= "players" then
@@ -725,7 +703,7 @@ end
 
 --- Hunting cards lying in colour's hunt area that the engine has not taken as played yet (laid for Hunt).
 function M.laid_for_hunt(ledger, seat, colour)
-    local before = (((ledger.last or {}).players or {})[seat + 1] or {}).played or {}
+    local before = (((ledger.snapshot or {}).players or {})[seat + 1] or {}).played or {}
     local out = {}
     for _, obj in ipairs(getObjectsWithTag("ku-hunting")) do
         if M.inside(M.seat_zone("ku-hunt-area", colour), obj) and not contains(before, util.memo(obj).card) then

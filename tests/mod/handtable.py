@@ -38,10 +38,11 @@ def generated_ttsmod(game: str, mode: str = "standard") -> str:
 
 def root(mod: str) -> str:
     """The game's global.lua with two test hooks: ``test_snapshot()`` (its table map's snapshot of the ledger)
-    and ``test_ledger()``."""
+    and ``test_ledger()``. The ledger is the script's own ``ledger`` or, for a game on lib.play, the library's."""
     return (MOD / mod / "global.lua").read_text(encoding="utf-8") + f"""
-function test_snapshot() return JSON.encode(require("{mod}.tablemap").snapshot(ledger)) end
-function test_ledger() return JSON.encode(ledger) end
+local function test_the_ledger() return ledger or require("lib.play").ledger() end
+function test_snapshot() return JSON.encode(require("{mod}.tablemap").snapshot(test_the_ledger())) end
+function test_ledger() return JSON.encode(test_the_ledger()) end
 """
 
 

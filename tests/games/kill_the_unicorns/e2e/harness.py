@@ -78,7 +78,7 @@ class Game(LiveGame):
     def snapshot(self) -> dict[str, Any]:
         """The engine's snapshot of the table as it lies: what lies where, read in Python, in the order the
         engine's last snapshot (kept by the mod) has each list, with the bookkeeping the mod keeps."""
-        last = whole_numbers(self.ledger()["last"])
+        last = whole_numbers(self.ledger()["snapshot"])
         table = self.read()
         assert physical(table) == physical(_fill(last, table)), "the table differs from the mod's last snapshot"
         return _fill(last, table)

@@ -125,7 +125,7 @@ def test_reload_mid_hunt(games, save, data, repo_root):
     game.reload()
     assert game.table.run_until(game.connected, max_seconds=30)
     game.wait_ready()
-    assert game.snapshot() == before and game.ledger()["last"] == ledger["last"]
+    assert game.snapshot() == before and game.ledger()["snapshot"] == ledger["snapshot"]
     assert game.table.run_until(lambda: game.table.ui_value("scoreRow1").startswith("White: "), max_seconds=5)
     for _ in range(15):
         if game.over:

@@ -11,7 +11,8 @@ import json
 import pytest
 
 from tests.mod.handtable import answer, connect
-from tests.games.kill_the_unicorns.mod.handmade import COLOURS, setup_snapshot, table
+from tests.games.kill_the_unicorns.mod.handmade import COLOURS, save, setup_snapshot, table
+from tests.mod import handtable
 
 PHYSICAL = ("line", "unicorn_deck", "unicorn_discard", "box", "market")
 ENVELOPE = {"ttsmod_snapshot": 1, "game": "kill-the-unicorns", "mode": "standard"}
@@ -147,7 +148,7 @@ def test_an_allowed_trick_is_laid_face_down_and_the_other_discarded_face_up():
         after["players"][0]["trick_discard"] = [other]
         after["slots"][1] = [placed, None]
         after["pending"] = {"player": 1, "decision": "place_trick"}
-        answer(t, "legal", {"legal": True, "snapshot": after, "game_over": False,
+        answer(t, "legal", {"legal": True, "snapshot": after, "game_over": False, "complete": True,
                             "events": [{"event": "trick_placed", "player": 0, "unicorn": 1, "slot": "above"},
                                        {"event": "trick_discarded", "player": 0, "card": other}],
                             "next": {"player": 1, "decision": "place_trick", "legal": []}})
@@ -159,3 +160,16 @@ def test_an_allowed_trick_is_laid_face_down_and_the_other_discarded_face_up():
         assert read["slots"][1] == [placed, False]
         assert read["players"][0]["trick_discard"] == [other] and read["players"][0]["trick_hand"] == []
         assert "White slides a trick above unicorn 2." in [m for m, _ in t.broadcasts]
+
+
+def test_a_table_saved_by_the_mod_before_lib_play_loads_with_its_ledger():
+    snap = setup_snapshot(["princess", "knight", "wizard"])
+    old = {"ledger": {"game": "kill-the-unicorns", "mode": "standard", "colours": COLOURS[:3], "phase": "play",
+                      "last": snap, "applied": 0, "moves": 3, "seed": 5}}
+    with handtable.table(save(json.dumps(old)), COLOURS[:3]) as t:
+        # the old `last` is the engine's snapshot the library keeps, its pending decision what the table waits for
+        assert t.ui_value("turnStatus").startswith("White to place a trick")
+        ledger = json.loads(t.call_global("test_ledger"))
+        assert ledger["snapshot"]["pending"] == snap["pending"] and "last" not in ledger
+        assert json.loads(t.call_global("test_snapshot"))["day"] == 1
+        assert t.errors == []

@@ -21,6 +21,7 @@
 -- A free seat may be given a bot: when its decision comes the bridge chooses it (`bot_move`) and `perform_bot`
 -- makes it on the table as its player would, through the same functions a player's drop or click runs.
 local play = require("lib.play")
+local pieces = require("lib.pieces")
 local bots = require("lib.bots")
 local link = require("lib.link")
 local panel = require("lib.panel")
@@ -72,9 +73,7 @@ end
 
 -- ------------------------------------------------------------------ moving things
 local function to_hand(obj, colour)
-    local t = Player[colour].getHandTransform()
-    obj.setRotation({ 0, t.rotation.y + 180, 0 })
-    obj.setPositionSmooth(t.position, false, true)
+    pieces.send(obj, { hand = colour })
 end
 
 local function lay_face_down(obj, p)
@@ -581,7 +580,9 @@ end
 
 handlers.round_ended = function(e)
     if not ledger().resolving then
-        -- the move that ended the round: the rest of this ruling is the engine's draw, not the table's
+        -- the move that ended the round: the rest of this ruling is the engine's draw, not the table's; nobody
+        -- is to move until the round is resolved (the next round's starter, or a choice the ruling asks for)
+        ledger().next = nil
         round_over()
         return "stop"
     end
@@ -832,15 +833,6 @@ function onRedrawClick(player, value, id)
     redraw(string.sub(id, string.len("redraw_") + 1))
 end
 
-function onPlayerTurn(player, previous_player)
-    local l = ledger()
-    if l ~= nil and placing() and #l.colours > 0 then
-        local expected = colour_of(active())
-        if expected ~= nil and Turns.turn_color ~= expected and not bots.isBot(expected) then
-            Turns.turn_color = expected
-        end
-    end
-end
 
 -- ------------------------------------------------------------------ bots in empty seats (lib.bots)
 --- Whose decision the table waits for (a colour and a key naming the decision), or nil: the seat to play in
@@ -1003,4 +995,8 @@ end
 
 function onPlayerChangeColor(colour)
     play.seat_changed(colour)
+end
+
+function onPlayerTurn(player, previous_player)
+    play.turn_changed()
 end

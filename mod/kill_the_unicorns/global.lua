@@ -383,9 +383,7 @@ local function place_character_cards(snap)
         for _, card in ipairs(getObjectsWithTag("ku-character-card")) do
             if util.memo(card).character == p.character and spot ~= nil and not map.inside(spot, card) then
                 local c = spot.getPosition()
-                card.setRotation({ 0, yaw_of(spot), 0 })
-                card.setPositionSmooth({ c.x, c.y + 0.1, c.z }, false, true)
-                pieces.track(card)
+                pieces.send(card, { position = { c.x, c.y + 0.1, c.z }, rotation = { 0, yaw_of(spot), 0 } })
             end
         end
     end

@@ -20,6 +20,7 @@
 --   line (index)                 a unicorn of the day's line; slot (index, slot = "above"/"below") a trick
 --   unicorn_deck / unicorn_discard / box (k)      piles and the box
 --   market (item, k)             a token in stock
+local libpieces = require("lib.pieces")
 local seats = require("lib.seats")
 local util = require("lib.util")
 
@@ -54,13 +55,6 @@ local zone_cache = {}
 local box_cache = {}
 local hands = {}
 
---- Forget the zones read so far (the table was laid anew).
-function M.forget()
-    zone_cache = {}
-    box_cache = {}
-    hands = {}
-end
-
 --- A zone's box seen from above: centre, the sine and cosine of its turn about the vertical, half sizes.
 local function box_of(zone)
     local key = zone.getGUID()
@@ -93,25 +87,9 @@ function M.zone(tag, match)
     if cached ~= nil then
         return cached
     end
-    cached = M.find_zone(tag, match)
+    cached = libpieces.zone(tag, match)
     zone_cache[key] = cached
     return cached
-end
-
-function M.find_zone(tag, match)
-    for _, zone in ipairs(getObjectsWithTag(tag)) do
-        local m = util.memo(zone)
-        local ok = true
-        for k, v in pairs(match or {}) do
-            if m[k] ~= v then
-                ok = false
-            end
-        end
-        if ok then
-            return zone
-        end
-    end
-    return nil
 end
 
 --- A seat's zone of a kind ("ku-hunt-area", "ku-catch", "ku-trick-deck", "ku-trick-discard",
@@ -265,7 +243,7 @@ end
 M.entry_in = entry_in
 
 --- Watch an object the mod has just set moving (lib.pieces: lib.play waits for it before reading the table).
-M.track = require("lib.pieces").track
+M.track = libpieces.track
 
 -- ------------------------------------------------------------------ where things go
 --- A position in zone-local coordinates (x and z in -0.5 … 0.5 across the zone), at `lift` above the table.

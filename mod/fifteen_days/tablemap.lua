@@ -32,18 +32,13 @@ M.colours_in_play = seats.colours_in_play
 
 --- Whether obj lies inside a scripting zone's box (seen from above) and is not held.
 function M.inside(zone, obj)
-    if obj.held_by_color ~= nil then
-        return false
-    end
-    local q = zone.positionToLocal(obj.getPosition())
-    return math.abs(q.x) <= 0.5 and math.abs(q.z) <= 0.5
+    return obj.held_by_color == nil and pieces.holds(zone, obj.getPosition())
 end
 
 --- Whether obj lies inside a scripting zone's box (seen from above), held or not: where a card was when a
 --  player picked it up.
 function M.over(zone, obj)
-    local q = zone.positionToLocal(obj.getPosition())
-    return math.abs(q.x) <= 0.5 and math.abs(q.z) <= 0.5
+    return pieces.holds(zone, obj.getPosition())
 end
 
 --- Whether obj lies inside colour's hand zone (a card a player has just dropped is read where it lies).

@@ -977,26 +977,6 @@ function onLoad(script_state)
     end
 end
 
-function onSave()
-    return play.save()
-end
-
-function onExternalMessage(message)
-    play.handle(message)
-end
-
-function onSetupClick(player)
-    play.setup(player.color)
-end
-
-function onBotClick(player, value, id)
-    play.bot_click(player, id)
-end
-
-function onPlayerChangeColor(colour)
-    play.seat_changed(colour)
-end
-
-function onPlayerTurn(player, previous_player)
-    play.turn_changed()
-end
+-- onSave, onExternalMessage, onSetupClick, onBotClick, onPlayerChangeColor, onPlayerTurn: lib.play's own
+-- (onLoad above and onObjectDrop are the game's)
+play.forward()

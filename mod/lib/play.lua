@@ -455,6 +455,28 @@ function M.turn_changed()
     end
 end
 
+--- Define the TTS event functions a Global on the library forwards to it (docs/table-contract.md, "What Global
+--  forwards": onLoad, onSave, onExternalMessage, onObjectDrop, onSetupClick, onBotClick, onPlayerChangeColor,
+--  onPlayerTurn), each one the script has not defined itself (before the call, or after it: a later definition
+--  replaces the library's).
+function M.forward()
+    local events = {
+        onLoad = function(script_state) M.load(script_state) end,
+        onSave = function() return M.save() end,
+        onExternalMessage = function(message) M.handle(message) end,
+        onObjectDrop = function(colour, obj) M.dropped(colour, obj) end,
+        onSetupClick = function(player) M.setup(player.color) end,
+        onBotClick = function(player, _, id) M.bot_click(player, id) end,
+        onPlayerChangeColor = function(colour) M.seat_changed(colour) end,
+        onPlayerTurn = function() M.turn_changed() end,
+    }
+    for name, fn in pairs(events) do
+        if _G[name] == nil then
+            _G[name] = fn
+        end
+    end
+end
+
 --- onSave: the ledger as text.
 function M.save()
     return saved.save(ledger)

@@ -640,3 +640,32 @@ def test_a_piece_sent_to_a_hand_or_a_spot_is_watched_until_it_rests_and_a_passed
         assert t.turns["turn_color"] == "White"
         t.advance(0.5)                                                     # TTS calls onPlayerTurn
         assert t.turns["turn_color"] == "Red"
+
+
+# ------------------------------------------------------------------ play.forward: the event functions defined once
+FORWARD_ROOT = ROOT.split("function onLoad(s)")[0] + """
+function onSetupClick(player)
+    table.insert(log, "own setup " .. player.color)
+    play.setup(player.color)
+end
+play.forward()
+function lines() return table.concat(log, "|") end
+"""
+
+
+def test_forward_defines_the_event_functions_the_script_leaves_out_and_keeps_its_own():
+    assert "function onLoad" not in FORWARD_ROOT and "function onObjectDrop" not in FORWARD_ROOT
+    save = {"LuaScript": bundle(FORWARD_ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
+                                               "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
+            "LuaScriptState": "", "XmlUI": expand_includes('<Include src="lib/play.xml"/>', [MOD], "ui.xml"),
+            "ObjectStates": objects()}
+    with Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful()) as t:
+        t.seat("White", "Red")
+        t.boot()
+        assert t.ui_value("turnStatus") == "Seat 2 to 3 players, then press Setup."      # onLoad: play.load
+        press_setup(t)                                                                   # the game's own onSetupClick
+        t.advance(3)
+        assert t.call_global("lines") == "own setup White"
+        drop(t, "White", "a", Vec(1, 1.2, 0.5))                                          # onObjectDrop: play.dropped
+        assert requests(t, "legal") == [{"snapshot": DEALT, "action": PUT_A}]
+        assert json.loads(t.call_global("onSave"))["ledger"]["phase"] == "play"          # onSave: play.save

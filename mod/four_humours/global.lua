@@ -131,22 +131,19 @@ local function potion_on(source, owner_seat)
     return best, slot
 end
 
+--- The name a scene card or a party tile shows (its id when it has none).
 local function card_title(kind, id)
-    local tag = "fh-scene"
-    local key = "card"
+    local obj = nil
     if kind == "party" then
-        tag = "fh-party"
-        key = "party"
+        obj = pieces.zone("fh-party", { party = id })
+    else
+        obj = pieces.zone("fh-scene", { card = id })
     end
-    for _, obj in ipairs(getObjectsWithTag(tag)) do
-        if util.memo(obj)[key] == id then
-            local name = obj.getName()
-            if name ~= nil and name ~= "" then
-                return name
-            end
-        end
+    local name = obj ~= nil and obj.getName() or nil
+    if name == nil or name == "" then
+        return tostring(id)
     end
-    return tostring(id)
+    return name
 end
 
 -- ------------------------------------------------------------------ the game's panels

@@ -831,6 +831,9 @@ local function trick_dropped(colour, obj, done)
         done(false)
     end
 end
+
+--- onObjectDrop (this game's own, not play.dropped): a trick card dropped is looked at once it rests
+--  (trick_dropped: on a slot, a decision; elsewhere but the hand, back to the hand).
 function onObjectDrop(colour, obj)
     local ledger = play.ledger()
     if ledger == nil or ledger.phase ~= "play" then
@@ -839,10 +842,6 @@ function onObjectDrop(colour, obj)
     if obj.hasTag("ku-trick") then
         Wait.condition(function() trick_dropped(colour, obj) end, function() return obj.resting end, 3)
     end
-end
-
-function onPlayerTurn(player, previous_player)
-    play.turn_changed()
 end
 
 -- ------------------------------------------------------------------ the description lib.play runs
@@ -904,22 +903,6 @@ function onLoad(script_state)
         when_settled = stepper.when_settled })
 end
 
-function onSave()
-    return play.save()
-end
-
-function onExternalMessage(message)
-    play.handle(message)
-end
-
-function onSetupClick(player)
-    play.setup(player.color)
-end
-
-function onBotClick(player, value, id)
-    play.bot_click(player, id)
-end
-
-function onPlayerChangeColor(colour)
-    play.seat_changed(colour)
-end
+-- onSave, onExternalMessage, onSetupClick, onBotClick, onPlayerChangeColor and onPlayerTurn: lib.play's
+-- (onLoad and onObjectDrop above are this game's own).
+play.forward()

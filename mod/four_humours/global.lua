@@ -8,7 +8,8 @@
 -- What lib.play does for it: the ledger saved and restored, the link, Setup's seats (bot seats counted), the
 -- status line's frame, the score panel, a placement, pass or redraw asked of the bridge (`legal`, the potion
 -- back in the hand on a refusal), a ruling's events applied one by one (lib.stepper, through the handlers
--- below), the TTS turn, game over, and bots in free seats (lib.bots).
+-- below), the TTS turn, game over, bots in free seats (lib.bots), and the TTS event functions (play.forward:
+-- all but onLoad, which reads a ledger saved by the older mod once, and onObjectDrop).
 -- What stays here is the game's own: Setup lays its own table (`deal`: goals, scenes, hands drawn from the
 -- bags); which drop is which action; its events' handlers (a placed potion laid face down, draws from the bag,
 -- revealed potions moved to their cells, scene and goal markers); its buttons (Pass, Redraw) and its texts.
@@ -38,13 +39,7 @@ local DISCARD_OFFSET = -6    -- the scene discard pile lies this far (z) from wh
 local tell = panel.tell
 local when_settled = stepper.when_settled
 
-local function ledger()
-    return play.ledger()
-end
-
-local function data()
-    return play.data()
-end
+local ledger, data = play.ledger, play.data   -- lib.play's ledger (with this game's fields) and generated.game's data
 
 local function rules()
     return data().rules or {}

@@ -78,16 +78,22 @@ def objects() -> list[dict]:
     return [deck, zone, board, *hands]
 
 
-def load(script_state: str = "", objs: list[dict] | None = None, seated=("White", "Red")) -> Table:
-    save = {"LuaScript": bundle(ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
+def load_root(root: str, script_state: str = "", objs: list[dict] | None = None, seated=("White", "Red"),
+              xml: str = '<Include src="lib/play.xml"/>') -> Table:
+    """The toy game with Global ``root`` on a faithful headless table, booted: ``objs`` (default
+    :func:`objects`) laid, ``seated`` sat down, ``xml`` its UI."""
+    save = {"LuaScript": bundle(root, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
                                        "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
-            "LuaScriptState": script_state,
-            "XmlUI": expand_includes('<Include src="lib/play.xml"/>', [MOD], "ui.xml"),
+            "LuaScriptState": script_state, "XmlUI": expand_includes(xml, [MOD], "ui.xml"),
             "ObjectStates": objs if objs is not None else objects()}
     t = Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful())
     t.seat(*seated)
     t.boot()
     return t
+
+
+def load(script_state: str = "", objs: list[dict] | None = None, seated=("White", "Red")) -> Table:
+    return load_root(ROOT, script_state, objs, seated)
 
 
 def piece(t: Table, piece_id: str):
@@ -268,14 +274,8 @@ PUT_BY_RED = {**ENVELOPE, "players": [{"hand": ["a"]}, {"hand": ["c"]}], "board"
 
 
 def load_with_bots(script_state: str = "", objs: list[dict] | None = None, seated=("White",)) -> Table:
-    xml = expand_includes('<Include src="lib/play.xml"/><Include src="lib/bots.xml"/>', [MOD], "ui.xml")
-    save = {"LuaScript": bundle(BOTS_ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
-                                            "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
-            "LuaScriptState": script_state, "XmlUI": xml, "ObjectStates": objs if objs is not None else objects()}
-    t = Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful())
-    t.seat(*seated)
-    t.boot()
-    return t
+    return load_root(BOTS_ROOT, script_state, objs, seated,
+                     xml='<Include src="lib/play.xml"/><Include src="lib/bots.xml"/>')
 
 
 def test_a_bot_seat_is_counted_at_setup_its_move_asked_and_made_and_the_turn_not_handed_to_it():
@@ -350,14 +350,7 @@ assert "pile = \"discard\"" in PILES_ROOT and "snap.loose" in PILES_ROOT
 
 
 def load_piles(objs: list[dict]) -> Table:
-    save = {"LuaScript": bundle(PILES_ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
-                                             "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
-            "LuaScriptState": "", "XmlUI": expand_includes('<Include src="lib/play.xml"/>', [MOD], "ui.xml"),
-            "ObjectStates": objs}
-    t = Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful())
-    t.seat("White", "Red")
-    t.boot()
-    return t
+    return load_root(PILES_ROOT, "", objs)
 
 
 def deal_piles(t: Table, snapshot: dict) -> None:
@@ -438,15 +431,7 @@ function lines() return table.concat(log, "|") end
 
 
 def load_own(script_state: str = "", objs: list[dict] | None = None) -> Table:
-    save = {"LuaScript": bundle(OWN_ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
-                                           "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
-            "LuaScriptState": script_state,
-            "XmlUI": expand_includes('<Include src="lib/play.xml"/>', [MOD], "ui.xml"),
-            "ObjectStates": objs if objs is not None else objects()}
-    t = Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful())
-    t.seat("White", "Red")
-    t.boot()
-    return t
+    return load_root(OWN_ROOT, script_state, objs)
 
 
 def test_a_game_with_its_own_deal_lays_its_table_without_asking_setup_and_keeps_what_keep_keeps():
@@ -516,14 +501,7 @@ assert "before_deal = function" in OWN_DEAL_ROOT
 
 
 def load_own_deal(script_state: str = "", objs: list[dict] | None = None) -> Table:
-    save = {"LuaScript": bundle(OWN_DEAL_ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
-                                                "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
-            "LuaScriptState": script_state, "XmlUI": expand_includes('<Include src="lib/play.xml"/>', [MOD], "ui.xml"),
-            "ObjectStates": objs if objs is not None else objects()}
-    t = Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful())
-    t.seat("White", "Red")
-    t.boot()
-    return t
+    return load_root(OWN_DEAL_ROOT, script_state, objs)
 
 
 def test_the_games_own_moves_come_before_the_setups_events_and_the_deal_and_again_after_a_reload():
@@ -574,14 +552,7 @@ ASKED = [{"event": "said", "text": "one"}, {"event": "ask", "who": "White"}]
 
 def load_hooks(script_state: str = "", objs: list[dict] | None = None) -> Table:
     assert "status_line" in HOOKS_ROOT and "ask = function" in HOOKS_ROOT
-    save = {"LuaScript": bundle(HOOKS_ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
-                                             "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
-            "LuaScriptState": script_state, "XmlUI": expand_includes('<Include src="lib/play.xml"/>', [MOD], "ui.xml"),
-            "ObjectStates": objs if objs is not None else objects()}
-    t = Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful())
-    t.seat("White", "Red")
-    t.boot()
-    return t
+    return load_root(HOOKS_ROOT, script_state, objs)
 
 
 def test_the_games_status_line_score_panel_and_game_over_and_its_clean_up_after_each_ruling():
@@ -655,13 +626,7 @@ function lines() return table.concat(log, "|") end
 
 def test_forward_defines_the_event_functions_the_script_leaves_out_and_keeps_its_own():
     assert "function onLoad" not in FORWARD_ROOT and "function onObjectDrop" not in FORWARD_ROOT
-    save = {"LuaScript": bundle(FORWARD_ROOT, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
-                                               "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
-            "LuaScriptState": "", "XmlUI": expand_includes('<Include src="lib/play.xml"/>', [MOD], "ui.xml"),
-            "ObjectStates": objects()}
-    with Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful()) as t:
-        t.seat("White", "Red")
-        t.boot()
+    with load_root(FORWARD_ROOT) as t:
         assert t.ui_value("turnStatus") == "Seat 2 to 3 players, then press Setup."      # onLoad: play.load
         press_setup(t)                                                                   # the game's own onSetupClick
         t.advance(3)

@@ -73,6 +73,10 @@ class Shape:
     def write(self, value: Any) -> Any:
         return value
 
+    plain = True
+    """Whether :meth:`write` gives its value back as it is (a leaf, or a list or map of plain shapes): writing
+    skips walking it."""
+
     def wrong(self) -> Any:
         return {"not": "this"}
 
@@ -224,6 +228,10 @@ class Nullable(Shape):
     def write(self, value: Any) -> Any:
         return None if value is None else self.shape.write(value)
 
+    @property
+    def plain(self) -> bool:   # type: ignore[override]
+        return self.shape.plain
+
     def wrong(self) -> Any:
         return self.shape.wrong()
 
@@ -252,7 +260,14 @@ class ListOf(Shape):
                 value = []
             else:
                 raise at.error("must be a list")
-        n = len(value)
+        self.check_length(at, len(value), reading)
+        if self.count_as is not None:
+            reading.counts[self.count_as] = len(value)
+        item = self.item
+        return [item.read(at.sub(i), v, reading) for i, v in enumerate(value)]
+
+    def check_length(self, at: r.At, n: int, reading: Reading) -> None:
+        """Refuse a list of ``n`` items that is too short or too long."""
         exact = _bound(self.length, reading)
         if exact is not None and n != exact:
             raise at.error(f"must list {exact} {self.what}")
@@ -261,13 +276,15 @@ class ListOf(Shape):
             raise at.error(f"must list {low} to {high} {self.what}" if low is not None and high is not None else
                            f"must list at least {low} {self.what}" if low is not None else
                            f"must list at most {high} {self.what}")
-        if self.count_as is not None:
-            reading.counts[self.count_as] = n
-        item = self.item
-        return [item.read(at.sub(i), v, reading) for i, v in enumerate(value)]
 
     def write(self, value: Any) -> list[Any]:
+        if self.item.plain:
+            return list(value)
         return [self.item.write(v) for v in value]
+
+    @property
+    def plain(self) -> bool:   # type: ignore[override]
+        return False           # a copy is written: a snapshot never shares a list with the state
 
     def wrong(self) -> Any:
         return "not a list"
@@ -307,7 +324,11 @@ class MapOf(Shape):
             raise place.error(f"is not {self.keys.describe()}") from None
 
     def write(self, value: Any) -> dict[str, Any]:
+        if self.values.plain:
+            return {str(k): v for k, v in value.items()}
         return {str(k): self.values.write(v) for k, v in value.items()}
+
+    plain = False
 
     def wrong(self) -> Any:
         return "not an object"
@@ -360,9 +381,10 @@ class Record(Shape):
                 if key not in self.fields:
                     raise at.sub(key).error(f"is not a field here (expected {', '.join(self.fields)})")
         out: dict[str, Any] = {}
-        for key, name in self._counts:
+        for key, shape in self._counts:
             if type(found.get(key)) is list:       # known before any field is read: a seat may come first
-                reading.counts[name] = len(found[key])
+                shape.check_length(at.sub(key), len(found[key]), reading)
+                reading.counts[shape.count_as] = len(found[key])
         for key, spec in self.fields.items():
             item = found.get(key, REQUIRED)
             if item is REQUIRED or (item is None and spec.default is not REQUIRED
@@ -374,8 +396,8 @@ class Record(Shape):
         return out
 
     @cached_property
-    def _counts(self) -> tuple[tuple[str, str], ...]:
-        return tuple((key, spec.shape.count_as) for key, spec in self.fields.items()
+    def _counts(self) -> tuple[tuple[str, "ListOf"], ...]:
+        return tuple((key, spec.shape) for key, spec in self.fields.items()
                      if isinstance(spec.shape, ListOf) and spec.shape.count_as is not None)
 
     def write(self, value: Mapping[str, Any]) -> dict[str, Any]:
@@ -384,6 +406,8 @@ class Record(Shape):
             raise ValueError(f"the snapshot schema declares no field {unknown[0]!r} (declared: "
                              f"{', '.join(self.fields)})")
         return {key: spec.shape.write(value[key]) for key, spec in self.fields.items() if key in value}
+
+    plain = False
 
     def wrong(self) -> Any:
         return "not an object"
@@ -410,6 +434,8 @@ class Tagged(Shape):
         kind = OneOf(tuple(self.cases), self.what).read(at.sub(self.tag), found.get(self.tag), reading)
         rest = {key: item for key, item in found.items() if key != self.tag}
         return {self.tag: kind, **self.cases[kind].read(at, rest, reading)}
+
+    plain = False
 
     def write(self, value: Mapping[str, Any]) -> dict[str, Any]:
         kind = value[self.tag]

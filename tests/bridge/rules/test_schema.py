@@ -1,0 +1,113 @@
+"""A snapshot's declared shape (bridge/rules/schema.py): what it reads, what it refuses and by which path, how it
+takes what TTS's Lua writes, and how it writes an engine's tree back."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge.rules import schema as s
+from bridge.rules.errors import SnapshotError
+
+F = s.Field
+CARD = s.Unique(s.OneOf(("c1", "c2", "c3"), "a card"), "cards")
+SEAT = s.Record({"hand": F(s.ListOf(CARD)), "score": F(s.Integer(0), 0)}, closed=True)
+TABLE = s.Record({
+    "leader": F(s.Seat()),                         # declared before the players it counts
+    "players": F(s.ListOf(SEAT, min_length=2, max_length=3, count_as="players", what="players")),
+    "stock": F(s.ListOf(CARD), []),
+    "winner": F(s.Nullable(s.Seat()), None),
+    "over": F(s.Boolean(), False),
+    "bids": F(s.MapOf(s.Seat(), s.Integer(0)), {}),
+    "pending": F(s.Nullable(s.Tagged("kind", {"draw": s.Record({"left": F(s.Integer(1))}),
+                                              "pass": s.Record({})}, "a pending decision")), None),
+})
+
+
+def table(**changes):
+    base = {"leader": 1, "players": [{"hand": ["c1"], "score": 2}, {"hand": ["c2"], "score": 0}],
+            "stock": ["c3"], "winner": None, "over": False, "bids": {"0": 3}, "pending": {"kind": "draw", "left": 1}}
+    base.update(changes)
+    return base
+
+
+def refusal(snapshot) -> tuple[str, str]:
+    with pytest.raises(SnapshotError) as refused:
+        s.read(TABLE, snapshot)
+    return refused.value.path, refused.value.message
+
+
+def test_a_snapshot_in_the_declared_shape_reads_back_as_it_is_with_its_map_keys_as_numbers():
+    read = s.read(TABLE, table())
+    assert read == {**table(), "bids": {0: 3}}
+    assert s.write(TABLE, read) == table(), "written back, the keys are strings again"
+
+
+def test_keys_left_out_take_their_fields_defaults_and_a_required_one_is_missing():
+    short = {"leader": 0, "players": [{"hand": []}, {"hand": ["c1"]}]}
+    assert s.read(TABLE, short) == {"leader": 0, "players": [{"hand": [], "score": 0}, {"hand": ["c1"], "score": 0}],
+                                    "stock": [], "winner": None, "over": False, "bids": {}, "pending": None}
+    assert refusal({"players": short["players"]}) == ("leader", "is missing")
+
+
+def test_what_lua_writes_for_nothing_is_read_the_protocols_way():
+    """An empty Lua table comes as [] (or {}), a missing value as false, a dropped key not at all."""
+    lua = {"leader": 1, "players": [{"hand": {}}, {"hand": ["c2"], "score": 0}], "bids": [],
+           "winner": False, "pending": False}
+    read = s.read(TABLE, lua)
+    assert read["players"][0]["hand"] == [] and read["bids"] == {} and read["winner"] is None
+    assert read["pending"] is None and read["over"] is False
+
+
+def test_a_null_where_a_field_cannot_be_none_is_its_default_or_refused_when_it_has_none():
+    assert s.read(TABLE, table(over=None))["over"] is False
+    assert refusal(table(leader=None)) == ("leader", "must be an integer")
+
+
+@pytest.mark.parametrize("change, path, message", [
+    (dict(leader="1"), "leader", "must be an integer"),
+    (dict(leader=2), "leader", "must be between 0 and 1"),            # two players listed after it
+    (dict(over=1), "over", "must be true or false"),
+    (dict(stock=["c9"]), "stock[0]", '"c9" is not a card'),
+    (dict(stock=[["c1"]]), "stock[0]", '["c1"] is not a card'),
+    (dict(stock="c3"), "stock", "must be a list"),
+    (dict(players=[{"hand": []}]), "players", "must list 2 to 3 players"),
+    (dict(players=[{"hand": []}, "seat"]), "players[1]", "must be an object"),
+    (dict(players=[{"hand": [], "hnad": []}, {"hand": []}]), "players[0].hnad",
+     "is not a field here (expected hand, score)"),
+    (dict(bids={"x": 1}), "bids.x", "is not a number"),
+    (dict(bids={"5": 1}), "bids.5", "must be between 0 and 1"),
+    (dict(pending={"kind": "dance"}), "pending.kind", '"dance" is not a pending decision'),
+    (dict(pending={"kind": "draw", "left": 0}), "pending.left", "must be ≥ 1"),
+    (dict(pending={"kind": "draw"}), "pending.left", "is missing"),
+])
+def test_a_bad_value_is_refused_naming_its_path(change, path, message):
+    assert refusal(table(**change)) == (path, message)
+
+
+def test_an_id_stands_in_one_place_only_and_its_second_place_names_the_first():
+    assert refusal(table(stock=["c1"])) == ("stock[0]", '"c1" is also at players[0].hand[0]')
+
+
+def test_a_reading_keeps_every_id_it_took():
+    reading = s.Reading()
+    s.read(TABLE, table(), reading)
+    assert {card: place.field for card, place in reading.seen["cards"].items()} == {
+        "c1": "players[0].hand[0]", "c2": "players[1].hand[0]", "c3": "stock[0]"}
+
+
+def test_writing_keeps_the_declared_order_copies_lists_and_refuses_an_undeclared_key():
+    hand = ["c1"]
+    tree = {"players": [{"score": 1, "hand": hand}], "leader": 0}
+    written = s.write(TABLE, tree)
+    assert list(written) == ["leader", "players"] and list(written["players"][0]) == ["hand", "score"]
+    assert written["players"][0]["hand"] == hand and written["players"][0]["hand"] is not hand
+    with pytest.raises(ValueError, match="'colour'"):
+        s.write(TABLE, {"leader": 0, "colour": "red"})
+
+
+def test_every_leaf_is_listed_with_its_path_and_refuses_its_own_wrong_value():
+    paths = {path: shape for path, shape in s.leaves(TABLE)}
+    assert ("players", None, "hand", None) in paths and ("pending", "kind") in paths and ("bids", None) in paths
+    for path, shape in paths.items():
+        with pytest.raises(SnapshotError):
+            shape.read(s.r.At.snapshot("x"), shape.wrong(), s.Reading(counts={"players": 2}))

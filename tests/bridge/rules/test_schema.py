@@ -3,10 +3,13 @@ takes what TTS's Lua writes, and how it writes an engine's tree back."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bridge.rules import schema as s
 from bridge.rules.errors import SnapshotError
+from tests.shared import REPO_ROOT
 
 F = s.Field
 CARD = s.Unique(s.OneOf(("c1", "c2", "c3"), "a card"), "cards")
@@ -111,3 +114,63 @@ def test_every_leaf_is_listed_with_its_path_and_refuses_its_own_wrong_value():
     for path, shape in paths.items():
         with pytest.raises(SnapshotError):
             shape.read(s.r.At.snapshot("x"), shape.wrong(), s.Reading(counts={"players": 2}))
+
+
+# ------------------------------------------------------------------------------------------------ the docs
+
+def refused_as(shape: s.Shape, value, reading: s.Reading | None = None) -> str:
+    record = s.Record({"v": F(shape)})
+    with pytest.raises(SnapshotError) as refused:
+        record.read(s.r.At.snapshot(), {"v": value} if value is not MISSING else {}, reading or s.Reading())
+    return refused.value.message
+
+
+MISSING = object()
+THREE = s.Reading(counts={"players": 3})
+DOCUMENTED = {        # each wording docs/protocol.md's refusal table shows, and a value the schema refuses so
+    "is missing": lambda: refused_as(s.Integer(), MISSING),
+    "must be an integer": lambda: refused_as(s.Integer(), "2"),
+    "must be true or false": lambda: refused_as(s.Boolean(), 0),
+    "must be a string": lambda: refused_as(s.Text(), 5),
+    "must be a list": lambda: refused_as(s.ListOf(s.Integer()), "x"),
+    "must be an object": lambda: refused_as(s.Record({}), 3),
+    "must be ≥ 0": lambda: refused_as(s.Integer(0), -1),
+    "must be between 0 and 2": lambda: refused_as(s.Seat(), 3, THREE),
+    "must list 2 to 4 players": lambda: refused_as(s.ListOf(s.Integer(), min_length=2, max_length=4,
+                                                            what="players"), [1]),
+    "must list 3 columns": lambda: refused_as(s.ListOf(s.Integer(), length=3, what="columns"), []),
+    '"bile" is not a humour': lambda: refused_as(s.OneOf(("choleric",), "a humour"), "bile"),
+    '"summer-3" is also at discard[2]': lambda: s.read(
+        s.Record({"discard": F(s.ListOf(CARD3)), "hand": F(s.ListOf(CARD3))}),
+        {"discard": ["a", "b", "summer-3"], "hand": ["summer-3"]}) and None,
+    "is not a field here (expected hand, feathers, …)": lambda: refused_as(
+        s.Record({"hand": F(s.Integer()), "feathers": F(s.Integer())}, closed=True), {"x": 1}),
+    "must be 16 hex digits": lambda: refused_as(s.Hex(16), "abc"),
+}
+CARD3 = s.Unique(s.OneOf(("a", "b", "summer-3"), "a card"), "cards")
+
+
+def documented_refusals() -> list[str]:
+    rows, taking = [], False
+    for line in (REPO_ROOT / "docs" / "protocol.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.lstrip().startswith("|") else []
+        if not cells:
+            taking = False
+        elif cells[0] == "refusal":
+            taking = True
+        elif taking and not set(cells[0]) <= set("-: "):
+            rows.extend(re.findall(r"`([^`]+)`", cells[0]))
+    return rows
+
+
+def test_the_protocol_pages_refusal_wordings_are_the_schemas():
+    assert sorted(documented_refusals()) == sorted(DOCUMENTED)
+    for wording, make in DOCUMENTED.items():
+        if wording.startswith('"summer-3"'):
+            with pytest.raises(SnapshotError) as refused:
+                make()
+            assert str(refused.value) == "hand[0]: " + wording
+        elif wording.startswith("is not a field here"):
+            assert make() == "is not a field here (expected hand, feathers)", "the doc elides the list"
+        else:
+            assert make() == wording

@@ -382,9 +382,19 @@ class Record(Shape):
                     raise at.sub(key).error(f"is not a field here (expected {', '.join(self.fields)})")
         out: dict[str, Any] = {}
         for key, shape in self._counts:
-            if type(found.get(key)) is list:       # known before any field is read: a seat may come first
-                shape.check_length(at.sub(key), len(found[key]), reading)
-                reading.counts[shape.count_as] = len(found[key])
+            item = found.get(key, REQUIRED)
+            if type(item) is not list:             # refused here, before a seat counts on it
+                if item is not REQUIRED and item is not None:
+                    shape.read(at.sub(key), item, reading)   # not a list (``{}``, Lua's empty one, counts none)
+                    continue
+                default = self.fields[key].default
+                if default is REQUIRED:
+                    if item is None:
+                        raise at.sub(key).error("must be a list")
+                    raise at.sub(key).error("is missing")
+                item = default                     # left out (or null): its default's length
+            shape.check_length(at.sub(key), len(item), reading)   # known before any field is read: a seat
+            reading.counts[shape.count_as] = len(item)            # may come first
         for key, spec in self.fields.items():
             item = found.get(key, REQUIRED)
             if item is REQUIRED or (item is None and spec.default is not REQUIRED

@@ -50,6 +50,7 @@ def test_keys_left_out_take_their_fields_defaults_and_a_required_one_is_missing(
     assert s.read(TABLE, short) == {"leader": 0, "players": [{"hand": [], "score": 0}, {"hand": ["c1"], "score": 0}],
                                     "stock": [], "winner": None, "over": False, "bids": {}, "pending": None}
     assert refusal({"players": short["players"]}) == ("leader", "is missing")
+    assert refusal({"leader": 0}) == ("players", "is missing"), "the list a seat counts on, before the seat"
 
 
 def test_what_lua_writes_for_nothing_is_read_the_protocols_way():
@@ -74,6 +75,8 @@ def test_a_null_where_a_field_cannot_be_none_is_its_default_or_refused_when_it_h
     (dict(stock=[["c1"]]), "stock[0]", '["c1"] is not a card'),
     (dict(stock="c3"), "stock", "must be a list"),
     (dict(players=[{"hand": []}]), "players", "must list 2 to 3 players"),
+    (dict(players="two"), "players", "must be a list"),                # not a seat's crash: the list is blamed
+    (dict(players=None), "players", "must be a list"),
     (dict(players=[{"hand": []}, "seat"]), "players[1]", "must be an object"),
     (dict(players=[{"hand": [], "hnad": []}, {"hand": []}]), "players[0].hnad",
      "is not a field here (expected hand, score)"),

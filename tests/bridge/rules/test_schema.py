@@ -177,3 +177,70 @@ def test_the_protocol_pages_refusal_wordings_are_the_schemas():
             assert make() == "is not a field here (expected hand, feathers)", "the doc elides the list"
         else:
             assert make() == wording
+
+
+QUICK = s.Record({
+    "owner": F(s.Seat()),
+    "humour": F(s.OneOf(frozenset(("bile", "blood")), "a humour")),
+    "face_up": F(s.Boolean(), False),
+    "note": F(s.Nullable(s.Text()), None),
+    "tally": F(s.ListOf(s.Nullable(s.Integer(1, 3)), max_length=2), []),
+    "by_seat": F(s.MapOf(s.Seat(), s.Integer(0)), {}),
+}, closed=True)
+QUICK_VALUES = [
+    {"owner": 1, "humour": "bile"}, {"owner": 2, "humour": "blood", "face_up": True, "note": "x", "tally": [1, None]},
+    {"owner": 0, "humour": "blood", "by_seat": {"1": 4}, "tally": [False, 3]}, {"owner": 3, "humour": "bile"},
+    {"owner": -1, "humour": "bile"}, {"owner": True, "humour": "bile"}, {"owner": 1, "humour": ["bile"]},
+    {"owner": 1, "humour": {}}, {"owner": 1}, {"owner": 1, "humour": "bile", "extra": 1},
+    {"owner": 1, "humour": "bile", "face_up": None, "note": False}, {"owner": 1, "humour": "bile", "note": ""},
+    {"owner": 1, "humour": "bile", "tally": [1, 2, 3]}, {"owner": 1, "humour": "bile", "tally": [0]},
+    {"owner": 1, "humour": "bile", "by_seat": {"9": 1}}, {"owner": 1, "humour": "bile", "by_seat": {"x": 1}},
+    {"owner": 1, "humour": "bile", "by_seat": []}, {"owner": 1, "humour": "bile", "tally": {}}, [], None, "x",
+]
+
+
+@pytest.mark.parametrize("index", range(len(QUICK_VALUES)))
+def test_the_quick_read_of_a_shape_is_its_path_naming_read_or_leaves_it_to_that_one(index):
+    """``quick`` (what reading takes at a glance, no place made) gives what ``read`` gives, or SLOW, never another
+    value and never an error: a snapshot reads the same whichever path a value takes."""
+    value = QUICK_VALUES[index]
+    reading = s.Reading(counts={"players": 3})
+    quick = QUICK.quick(value, reading)
+    try:
+        read = QUICK.read(s.r.At.snapshot(), value, reading)
+    except SnapshotError:
+        assert quick is s.SLOW
+    else:
+        assert quick is s.SLOW or quick == read
+    if index < 3:
+        assert quick == read, "a well-formed value is taken at a glance"
+    assert reading.counts == {"players": 3} and not reading.seen
+    listed = s.ListOf(QUICK).quick([value, value], reading)
+    assert listed is s.SLOW or listed == [quick, quick]
+
+
+def test_a_record_read_in_one_pass_still_names_each_problem_and_takes_what_lua_writes():
+    """A record's fields are read by code made for it (its ids noted, each value checked in place): a wrong one
+    is read by its own shape, at its own path."""
+    card = s.Record({"id": F(CARD), "back": F(s.Nullable(s.Unique(s.OneOf(("b1", "b2"), "a back"), "backs")), None),
+                     "rank": F(s.Integer(1, 3)), "tags": F(s.Record({"red": F(s.Boolean(), False)}), {})})
+    cards = s.Record({"row": F(s.ListOf(card, what="cards"))})
+
+    def read(*entries):
+        return s.read(cards, {"row": list(entries)})
+
+    assert read({"id": "c1", "back": False, "rank": 1, "tags": []}, {"id": "c2", "back": "b1", "rank": 3}) == {
+        "row": [{"id": "c1", "back": None, "rank": 1, "tags": {"red": False}},
+                {"id": "c2", "back": "b1", "rank": 3, "tags": {"red": False}}]}
+    for entries, path, message in [
+        (({"id": "c1", "rank": 1}, {"id": "c1", "rank": 2}), "row[1].id", '"c1" is also at row[0].id'),
+        (({"id": "c1", "back": "b2", "rank": 1}, {"id": "c2", "back": "b2", "rank": 2}), "row[1].back",
+         '"b2" is also at row[0].back'),
+        (({"id": "c1", "rank": 4},), "row[0].rank", "must be between 1 and 3"),
+        (({"id": "c4", "rank": 1},), "row[0].id", '"c4" is not a card'),
+        (({"id": "c1"},), "row[0].rank", "is missing"),
+        (({"id": "c1", "rank": 1, "tags": {"red": 1}},), "row[0].tags.red", "must be true or false"),
+    ]:
+        with pytest.raises(SnapshotError) as refused:
+            read(*entries)
+        assert (refused.value.path, refused.value.message) == (path, message)

@@ -414,10 +414,20 @@ class ListOf(Shape):
                 value = []
             else:
                 raise at.error("must be a list")
-        self.check_length(at, len(value), reading)
+        if self._bounded:
+            self.check_length(at, len(value), reading)
         if self.count_as is not None:
             reading.counts[self.count_as] = len(value)
         return self.item.read_items(at, value, reading)
+
+    @cached_property
+    def _bounded(self) -> bool:   # most lists (a hand, a pile) have no bound on their length
+        return self.length is not None or self.min_length is not None or self.max_length is not None
+
+    def read_at(self, at: r.At, key: str | int, value: Any, reading: Reading) -> list[Any]:
+        if self.quickable:
+            return super().read_at(at, key, value, reading)
+        return self.read(at.sub(key), value, reading)   # a pile of ids (Unique), a list of records: no glance
 
     @cached_property
     def quickable(self) -> bool:   # type: ignore[override]
@@ -628,20 +638,22 @@ class Record(Shape):
         return tuple((key, spec.shape) for key, spec in self.fields.items()
                      if isinstance(spec.shape, ListOf) and spec.shape.count_as is not None)
 
-    def write(self, value: Mapping[str, Any]) -> dict[str, Any]:
-        if self._plain_keys is not None and list(value) == self._plain_keys:
-            return dict(value)     # every key, in order, of plain values: as it is (a potion, a card's entry)
+    @cached_property
+    def write(self) -> Callable[[Mapping[str, Any]], dict[str, Any]]:   # type: ignore[override]
+        """:meth:`Shape.write` for this record, made once as a function of its own (:func:`_compile_write`): an
+        engine's tree with every declared key, written as one dict display; any other through
+        :meth:`_write_some`."""
+        return _compile_write(self)
+
+    def _write_some(self, value: Mapping[str, Any]) -> dict[str, Any]:
+        """``value`` written in the declared key order, whichever keys it has (``ValueError`` for one the schema
+        does not declare)."""
         unknown = [key for key in value if key not in self.fields]
         if unknown:
             raise ValueError(f"the snapshot schema declares no field {unknown[0]!r} (declared: "
                              f"{', '.join(self.fields)})")
         return {key: item if write is None else write(item)
                 for key, write in self._writers if (item := value.get(key, REQUIRED)) is not REQUIRED}
-
-    @cached_property
-    def _plain_keys(self) -> list[str] | None:
-        """The keys, when every field's value is written as it is (:attr:`Shape.plain`), else None."""
-        return list(self.fields) if all(spec.shape.plain for spec in self.fields.values()) else None
 
     @cached_property
     def _writers(self) -> tuple[tuple[str, Callable[[Any], Any] | None], ...]:
@@ -780,6 +792,26 @@ def _compile(record: Record, quick: bool) -> Callable[..., Any]:
     lines.append("    return {" + ", ".join(f"K{i}: v{i}" for i in range(len(record.fields))) + "}")
     exec("\n".join(lines), env)   # noqa: S102 - code made here, from the shapes' own types and values
     return env["quick" if quick else "fill"]
+
+
+def _compile_write(record: Record) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+    """``record``'s :meth:`Shape.write`: a tree with exactly the declared keys is written by one dict display
+    (each plain value as it is, any other through its shape's ``write``), any other by ``_write_some``."""
+    env: dict[str, Any] = {"KEYS": record.fields.keys(), "N": len(record.fields), "SOME": record._write_some}
+    items = []
+    for i, (key, spec) in enumerate(record.fields.items()):
+        env[f"K{i}"] = key
+        if spec.shape.plain:
+            items.append(f"K{i}: value[K{i}]")
+        else:
+            env[f"W{i}"] = spec.shape.write
+            items.append(f"K{i}: W{i}(value[K{i}])")
+    lines = ["def write(value):",
+             "    if len(value) == N and value.keys() <= KEYS:",
+             "        return {" + ", ".join(items) + "}",
+             "    return SOME(value)"]
+    exec("\n".join(lines), env)   # noqa: S102 - code made here, from the record's own keys
+    return env["write"]
 
 
 def _nulled(shape: Shape, var: str) -> list[str]:

@@ -536,9 +536,14 @@ class MapOf(Shape):
             raise place.error(f"is not {self.keys.describe()}") from None
 
     def write(self, value: Any) -> dict[str, Any]:
-        if self.values.plain:
-            return {str(k): v for k, v in value.items()}
-        return {str(k): self.values.write(v) for k, v in value.items()}
+        if isinstance(self.keys, Integer):
+            if self.values.plain:
+                return {str(k): v for k, v in value.items()}
+            return {str(k): self.values.write(v) for k, v in value.items()}
+        if self.values.plain:      # keys that are strings already: a bag's humours, a board's cells
+            return dict(value)
+        write = self.values.write
+        return {k: write(v) for k, v in value.items()}
 
     plain = False
 

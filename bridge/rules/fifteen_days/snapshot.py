@@ -1,9 +1,10 @@
-"""The 15 Days snapshot (docs/games/fifteen_days/protocol.md): its schema, declared once, and the state read from
-it and written to it.
+"""The 15 Days snapshot (docs/games/fifteen_days/protocol.md): its schema, declared once, the state written to
+it, and a snapshot checked (the state is built from the checked tree by ``state.py``, which imports this
+module; this one imports nothing of it).
 
 :func:`schema` declares every key and what it must be (:mod:`bridge.rules.schema`): reading through it checks
 each value, names the path of what is wrong and takes what Lua writes (``[]`` for an empty object, ``false`` for
-none, keys left out). What one value cannot say is checked here, on the tree read: a card in one place only
+none, keys left out). What one value cannot say is checked by :func:`read` on the tree: a card in one place only
 (the schema's ``Unique``), every card somewhere, a corner's cards of one season and distinct values, the wilds
 and feathers adding up to the box's.
 """
@@ -160,121 +161,86 @@ def _pending_json(state: Any) -> dict[str, Any] | None:
 
 # ------------------------------------------------------------------------------------------------ reading
 
-def read(data: FifteenDaysData, snapshot: Any) -> Any:
-    """The state of ``snapshot`` (its envelope checked, then every key through :func:`schema`, then what spans
-    keys); :class:`~bridge.rules.errors.SnapshotError` naming the path of the first problem."""
-    from bridge.rules.fifteen_days.state import Corner, GameState, Seat
-    from bridge.rules.random import SeededRandom
-
-    mode = read_envelope("fifteen-days", data.info.modes, snapshot)
+def read(data: FifteenDaysData, snapshot: Any) -> dict[str, Any]:
+    """``snapshot`` checked: its envelope, every key through :func:`schema`, then what spans keys (a corner's
+    cards of one season, distinct values listed lowest first, its wild a missing value; one corner a season;
+    every card somewhere; the fresh discards on the discard pile; each seat's ``wilds_played`` at least its wilds
+    out of the supply, filled in where left out; feathers and wilds adding up to the box's). The checked tree,
+    from which :meth:`GameState.from_snapshot` builds the state; :class:`~bridge.rules.errors.SnapshotError`
+    naming the path of the first problem."""
+    read_envelope(data.info.id, data.info.modes, snapshot)
     reading = s.Reading(data)
     tree = s.read(schema(data), snapshot, reading)
     at = s.r.At.snapshot()
-    state = GameState(data)
-    t = state.t
-    state.mode = mode
-    state.rng = SeededRandom.from_text(tree["rng"])
-    index = t.index
-    wilds_on_boards = 0
+    face = _faces(data)
     players_at = at.sub("players")
+    wilds_on_boards = []
     for seat_no, entry in enumerate(tree["players"]):
         corners_at = players_at.sub(seat_no).sub("corners")
         directions = data.board_of_seat(seat_no).corners
         if len(entry["corners"]) != len(directions):
             raise corners_at.error(f"must list {len(directions)} corners")
-        corners = []
-        for k, raw in enumerate(entry["corners"]):
+        seasons = []
+        for k, corner in enumerate(entry["corners"]):
             cards_at = corners_at.sub(k).sub("cards")
-            corner = Corner()
-            for i, card_id in enumerate(raw["cards"]):
-                card = index[card_id]
-                if corner.season is not None and t.season[card] != corner.season:
-                    raise cards_at.sub(i).error(f"a {t.season[card]} card in the {corner.season} corner")
-                if t.value[card] in corner.cards:
-                    raise cards_at.sub(i).error(f"a second {t.value[card]} in one corner")
-                corner.season = t.season[card]
-                corner.cards[t.value[card]] = card
-            if list(corner.cards) != sorted(corner.cards):
+            season, values = None, []
+            for i, card in enumerate(corner["cards"]):
+                card_season, value = face[card]
+                if season is not None and card_season != season:
+                    raise cards_at.sub(i).error(f"a {card_season} card in the {season} corner")
+                if value in values:
+                    raise cards_at.sub(i).error(f"a second {value} in one corner")
+                season = card_season
+                values.append(value)
+            if values != sorted(values):
                 raise cards_at.error("cards must be listed by value, lowest first")
-            if raw["wild"] is not None:
-                if raw["wild"] in corner.cards:
-                    raise corners_at.sub(k).sub("wild").error(f"{raw['wild']} is not a missing value of this corner")
-                corner.wild = raw["wild"]
-                wilds_on_boards += 1
-            corners.append(corner)
-        seasons = [c.season for c in corners if c.season is not None]
+            if corner["wild"] is not None and corner["wild"] in values:
+                raise corners_at.sub(k).sub("wild").error(f"{corner['wild']} is not a missing value of this corner")
+            if season is not None:
+                seasons.append(season)
         if len(seasons) != len(set(seasons)):
             raise corners_at.error("two corners hold the same season (FD-3.2)")
-        state.seats.append(Seat([index[c] for c in entry["hand"]], entry["feathers"], corners, directions, t))
-    n = len(state.seats)
-    state.active, state.turn, state.actions_left = tree["active"], tree["turn"], tree["actions_left"]
-    state.boost, state.power, state.otter_turn = tree["boost"], tree["power"], tree["otter_turn"]
-    state.piles = [[index[c] for c in pile] for pile in tree["draw_piles"]]
-    state.market = [[index[c] for c in column] for column in tree["market"]]
-    state.discard = [index[c] for c in tree["discard"]]
-    state.removed = [index[c] for c in tree["removed"]]
+        wilds_on_boards.append(sum(corner["wild"] is not None for corner in entry["corners"]))
     seen = reading.seen.get("cards", {})
-    if len(seen) != len(t.ids):
-        missing = sorted(card for card in t.ids if card not in seen)
+    if len(seen) != len(face):
+        missing = sorted(card for card in face if card not in seen)
         raise at.error(f"{len(missing)} season card(s) are nowhere, e.g. {missing[0]!r}")
-    fresh_at = at.sub("fresh_discards")
     on_discard = set(tree["discard"])
     for i, item in enumerate(tree["fresh_discards"]):
         if item not in on_discard:
-            raise fresh_at.sub(i).error(f"{s.show(item)} is not on the discard pile")
-    state.fresh_discards = [index[c] for c in tree["fresh_discards"]]
-    state.wild_supply, state.feather_supply = tree["wild_supply"], tree["feather_supply"]
-    state.feathers_out = tree["feathers_out"]
-    state.owner = dict(tree["animals"])
-    end = tree["end"]
-    state.trigger, state.final_left = end["trigger"], end["final_turns_left"]
-    state.bonus_done, state.complete_at_end = end["bonus_given"], end["complete_at_end"]
-    state.over = tree["over"]
-    _read_pending(state, tree["pending"])
-    _read_wilds_played(state, players_at, [entry["wilds_played"] for entry in tree["players"]])
-    feathers = sum(seat.feathers for seat in state.seats) + state.feather_supply + state.feathers_out
+            raise at.sub("fresh_discards").sub(i).error(f"{s.show(item)} is not on the discard pile")
+    pending = tree["pending"]
+    moving = tree["active"] if pending is not None and pending["kind"] == "wild" and pending["why"] == "move" \
+        else None
+    for seat_no, (entry, on_board) in enumerate(zip(tree["players"], wilds_on_boards)):
+        # AMB-FD-13: at least the wilds the seat has out of the supply (on its board, its displaced one awaiting
+        # a place); a snapshot without the count (a table saved before it was kept) has played just those.
+        least = on_board + (seat_no == moving)
+        if entry["wilds_played"] is None:
+            entry["wilds_played"] = least
+        elif entry["wilds_played"] < least:
+            raise players_at.sub(seat_no).sub("wilds_played").error(
+                f"{entry['wilds_played']}, fewer than the {least} wild(s) this player has out of the supply")
+    n = len(tree["players"])
+    feathers = sum(entry["feathers"] for entry in tree["players"]) + tree["feather_supply"] + tree["feathers_out"]
     if feathers > data.feather_total:
         raise at.sub("feather_supply").error(f"{feathers} feathers in play, the box has {data.feather_total}")
-    awaiting = 1 if state.pending == "wild" else 0
+    awaiting = 1 if pending is not None and pending["kind"] == "wild" else 0
     box = data.wild_total - min(data.rules.wild_supply_per_player * n, data.wild_total)
-    if state.wild_supply + wilds_on_boards + awaiting + box != data.wild_total:
+    if tree["wild_supply"] + sum(wilds_on_boards) + awaiting + box != data.wild_total:
         raise at.sub("wild_supply").error(
-            f"{state.wild_supply} in the supply, {wilds_on_boards} on boards and {awaiting} awaiting a place "
-            f"do not add up to the {data.wild_total - box} wilds of a {n}-player game")
-    return state
+            f"{tree['wild_supply']} in the supply, {sum(wilds_on_boards)} on boards and {awaiting} awaiting a "
+            f"place do not add up to the {data.wild_total - box} wilds of a {n}-player game")
+    return tree
 
 
-def _read_wilds_played(state: Any, at: Any, found: list[int | None]) -> None:
-    """Each seat's ``wilds_played`` (AMB-FD-13), at least the wilds it has placed that are still out of the
-    supply: those on its board, and the active seat's displaced wild awaiting a place. A snapshot without the
-    count (a table saved before it was kept) has played just those."""
-    moving = state.active if state.pending == "wild" and state.wild_why == "move" else None
-    for seat_no, (seat, played) in enumerate(zip(state.seats, found)):
-        least = seat.wilds() + (seat_no == moving)
-        if played is None:
-            seat.wilds_played = least
-        elif played < least:
-            raise at.sub(seat_no).sub("wilds_played").error(
-                f"{played}, fewer than the {least} wild(s) this player has out of the supply")
-        else:
-            seat.wilds_played = played
+_FACES: dict[int, tuple[FifteenDaysData, dict[str, tuple[str, int]]]] = {}
 
 
-def _read_pending(state: Any, pending: Mapping[str, Any] | None) -> None:
-    if pending is None:
-        return
-    kind = state.pending = pending["kind"]
-    if kind == "draw":
-        state.draw_left, state.draw_extra = pending["left"], pending["extra"]
-    elif kind == "take":
-        state.take_left, state.take_extra = pending["left"], pending["extra"]
-    elif kind == "refill":
-        state.refill_column, state.refill_left = pending["column"], pending["left"]
-        state.take_left, state.take_extra = pending["take_left"], pending["take_extra"]
-    else:
-        play = pending if kind == "play" else pending["play"]
-        if kind == "wild":
-            state.wild_why, state.wild_from = pending["why"], pending["from"]
-        if play is not None:
-            state.play_total, state.play_placed, state.play_paid = play["total"], play["placed"], play["paid"]
-            state.play_discount, state.paying = play["discount"], play["paying"]
+def _faces(data: FifteenDaysData) -> dict[str, tuple[str, int]]:
+    """Each card id's face (season, value), made once per data."""
+    found = _FACES.get(id(data))
+    if found is None or found[0] is not data:
+        found = _FACES[id(data)] = (data, {card.id: (card.season, card.value) for card in data.cards})
+    return found[1]
+

@@ -1269,8 +1269,9 @@ class GameState:
 
     @classmethod
     def from_snapshot(cls, data: FifteenDaysData, snapshot_json: Any) -> "GameState":
-        """The state of a snapshot (:func:`.snapshot.read`): a bad one raises ``SnapshotError`` naming its path."""
-        return snapshot.read(data, snapshot_json)
+        """The state of a snapshot, checked by :func:`.snapshot.read` (a bad one raises ``SnapshotError`` naming
+        its path) and built from its checked tree."""
+        return _from_tree(data, snapshot.read(data, snapshot_json))
 
 
 _HANDLERS = {
@@ -1322,4 +1323,58 @@ def new_game(data: FifteenDaysData, players: int, *, mode: str | None = None, se
     state.active = rng.randbelow(players) if rules.first_player == "random" else 0
     state.rng = rng
     state._start_turn([])
+    return state
+
+
+def _from_tree(data: FifteenDaysData, tree: Mapping[str, Any]) -> GameState:
+    """The state a checked snapshot tree (:func:`.snapshot.read`) describes."""
+    state = GameState(data)
+    t = state.t
+    index = t.index
+    state.mode = tree["mode"]
+    state.rng = SeededRandom.from_text(tree["rng"])
+    for seat_no, entry in enumerate(tree["players"]):
+        corners = []
+        for raw in entry["corners"]:
+            corner = Corner(wild=raw["wild"])
+            for card_id in raw["cards"]:
+                card = index[card_id]
+                corner.season = t.season[card]
+                corner.cards[t.value[card]] = card
+            corners.append(corner)
+        seat = Seat([index[c] for c in entry["hand"]], entry["feathers"], corners,
+                    data.board_of_seat(seat_no).corners, t)
+        seat.wilds_played = entry["wilds_played"]
+        state.seats.append(seat)
+    state.active, state.turn, state.actions_left = tree["active"], tree["turn"], tree["actions_left"]
+    state.boost, state.power, state.otter_turn = tree["boost"], tree["power"], tree["otter_turn"]
+    state.piles = [[index[c] for c in pile] for pile in tree["draw_piles"]]
+    state.market = [[index[c] for c in column] for column in tree["market"]]
+    state.discard = [index[c] for c in tree["discard"]]
+    state.removed = [index[c] for c in tree["removed"]]
+    state.fresh_discards = [index[c] for c in tree["fresh_discards"]]
+    state.wild_supply, state.feather_supply = tree["wild_supply"], tree["feather_supply"]
+    state.feathers_out = tree["feathers_out"]
+    state.owner = dict(tree["animals"])
+    end = tree["end"]
+    state.trigger, state.final_left = end["trigger"], end["final_turns_left"]
+    state.bonus_done, state.complete_at_end = end["bonus_given"], end["complete_at_end"]
+    state.over = tree["over"]
+    pending = tree["pending"]
+    if pending is not None:
+        kind = state.pending = pending["kind"]
+        if kind == "draw":
+            state.draw_left, state.draw_extra = pending["left"], pending["extra"]
+        elif kind == "take":
+            state.take_left, state.take_extra = pending["left"], pending["extra"]
+        elif kind == "refill":
+            state.refill_column, state.refill_left = pending["column"], pending["left"]
+            state.take_left, state.take_extra = pending["take_left"], pending["take_extra"]
+        else:
+            play = pending if kind == "play" else pending["play"]
+            if kind == "wild":
+                state.wild_why, state.wild_from = pending["why"], pending["from"]
+            if play is not None:
+                state.play_total, state.play_placed, state.play_paid = play["total"], play["placed"], play["paid"]
+                state.play_discount, state.paying = play["discount"], play["paying"]
     return state

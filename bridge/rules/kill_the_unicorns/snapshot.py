@@ -1,5 +1,6 @@
-"""The Kill the Unicorns snapshot (docs/games/kill_the_unicorns/protocol.md): its schema, declared once, and the
-state read from it and written to it.
+"""The Kill the Unicorns snapshot (docs/games/kill_the_unicorns/protocol.md): its schema, declared once, the state
+written to it, and a snapshot checked (the state is built from the checked tree by ``state.py``, which imports
+this module; this one imports nothing of it).
 
 :func:`schema` declares every key and what it must be (:mod:`bridge.rules.schema`): reading through it checks
 each value, names the path of what is wrong and takes what Lua writes (``[]`` for an empty object, ``false`` for
@@ -140,13 +141,11 @@ def write(state: Any) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------------------------ reading
 
-def read(data: KillTheUnicornsData, snapshot: Any) -> Any:
-    """The state of ``snapshot`` (its envelope checked, then every key through :func:`schema`, then what spans
-    keys); :class:`~bridge.rules.errors.SnapshotError` naming the path of the first problem."""
-    from bridge.rules.kill_the_unicorns.state import GameState, tables_for
-    from bridge.rules.random import SeededRandom
-
-    mode = read_envelope(GAME_ID, data.info.modes, snapshot)
+def read(data: KillTheUnicornsData, snapshot: Any) -> dict[str, Any]:
+    """``snapshot`` checked: its envelope, every key through :func:`schema`, then what spans keys. The checked
+    tree, from which :meth:`GameState.from_snapshot` builds the state; :class:`~bridge.rules.errors.SnapshotError`
+    naming the path of the first problem."""
+    read_envelope(GAME_ID, data.info.modes, snapshot)
     tree = s.read(schema(data), snapshot, s.Reading(data))
     at = s.r.At.snapshot()
     phase = tree["phase"]
@@ -154,25 +153,4 @@ def read(data: KillTheUnicornsData, snapshot: Any) -> Any:
         raise at.sub("hunt").error("must be an object during the hunt phase and null in every other")
     if (tree["pending"] is None) != (phase == "over"):
         raise at.sub("pending").error("must be null exactly when the game is over")
-    state = GameState.__new__(GameState)
-    players = tree["players"]
-    state.data, state.t, state.mode, state.players = data, tables_for(data), mode, len(players)
-    state.day, state.phase, state.first = tree["day"], phase, tree["first"]
-    state.chars = tuple(p["character"] for p in players)
-    for name in ("hand", "played", "hunt_discard", "trick_deck", "trick_hand", "trick_discard", "tokens"):
-        setattr(state, name, [p[name] for p in players])
-    state.catch = [[[c["unicorn"], c["pinned"], c["tokens"]] for c in p["catch"]] for p in players]
-    per_day = data.rules.power_uses_per_day
-    state.power_uses = [p["power_uses"] if p["power_uses"] is not None else per_day if p["power_used"] else 0
-                        for p in players]
-    state.line, state.slots = tree["line"], tree["slots"]
-    state.unicorn_deck, state.unicorn_discard, state.box = tree["unicorn_deck"], tree["unicorn_discard"], tree["box"]
-    state.market = tree["market"]
-    state.hunt = tree["hunt"]
-    pending = tree["pending"]
-    state.pending_player, state.pending_decision = ((None, None) if pending is None else
-                                                    (pending["player"], pending["decision"]))
-    state.rng = SeededRandom.from_text(tree["rng"])
-    state.final = None
-    state.market_buys = None
-    return state
+    return tree

@@ -393,7 +393,7 @@ class GameState:
     def from_snapshot(cls, data: KillTheUnicornsData, snapshot_json: Any) -> "GameState":
         """The state of a snapshot (:func:`.snapshot.read`; envelope and ``rng`` included: the contract fills in
         what a mod may leave out): a bad one raises ``SnapshotError`` naming its path."""
-        return snapshot.read(data, snapshot_json)
+        return _from_tree(data, snapshot.read(data, snapshot_json))
 
     # ------------------------------------------------------------------------------------------ the interface
 
@@ -1180,3 +1180,29 @@ def new_game(data: KillTheUnicornsData, players: int, *, mode: str | None = None
              characters: Sequence[str] | None = None) -> GameState:
     """:func:`start_game` without its events."""
     return start_game(data, players, mode=mode, seed=seed, characters=characters)[0]
+
+
+def _from_tree(data: KillTheUnicornsData, tree: dict[str, Any]) -> GameState:
+    """The state a checked snapshot tree (:func:`.snapshot.read`) describes."""
+    state = GameState.__new__(GameState)
+    players = tree["players"]
+    state.data, state.t, state.mode, state.players = data, tables_for(data), tree["mode"], len(players)
+    state.day, state.phase, state.first = tree["day"], tree["phase"], tree["first"]
+    state.chars = tuple(p["character"] for p in players)
+    for name in ("hand", "played", "hunt_discard", "trick_deck", "trick_hand", "trick_discard", "tokens"):
+        setattr(state, name, [p[name] for p in players])
+    state.catch = [[[c["unicorn"], c["pinned"], c["tokens"]] for c in p["catch"]] for p in players]
+    per_day = data.rules.power_uses_per_day
+    state.power_uses = [p["power_uses"] if p["power_uses"] is not None else per_day if p["power_used"] else 0
+                        for p in players]
+    state.line, state.slots = tree["line"], tree["slots"]
+    state.unicorn_deck, state.unicorn_discard, state.box = tree["unicorn_deck"], tree["unicorn_discard"], tree["box"]
+    state.market = tree["market"]
+    state.hunt = tree["hunt"]
+    pending = tree["pending"]
+    state.pending_player, state.pending_decision = ((None, None) if pending is None else
+                                                    (pending["player"], pending["decision"]))
+    state.rng = SeededRandom.from_text(tree["rng"])
+    state.final = None
+    state.market_buys = None
+    return state

@@ -1,5 +1,6 @@
-"""The Four Humours snapshot (docs/games/four_humours/protocol.md): its schema, declared once, and the state read
-from it and written to it.
+"""The Four Humours snapshot (docs/games/four_humours/protocol.md): its schema, declared once, the state written to
+it, and a snapshot checked (the state is built from the checked tree by ``state.py``, which imports this module;
+this one imports nothing of it).
 
 :func:`schema` declares every key and what it must be (:mod:`bridge.rules.schema`): reading through it checks each
 value, names the path of what is wrong and takes what Lua writes (``[]`` for an empty object, ``false`` for an
@@ -19,10 +20,7 @@ from typing import Any
 
 from bridge.rules import schema as s
 from bridge.rules.contract import SNAPSHOT_FORMAT, envelope, read_envelope
-from bridge.rules.four_humours import state as engine   # state imports this module: names used at call time
-from bridge.rules.four_humours.actions import Target
-from bridge.rules.four_humours.records import HUMOURS, FourHumoursData
-from bridge.rules.random import SeededRandom
+from bridge.rules.four_humours.records import GAME_ID, HUMOURS, Board, FourHumoursData, Phase, Termination
 
 _HI = {h: i for i, h in enumerate(HUMOURS)}
 
@@ -84,8 +82,8 @@ def _schema(data: FourHumoursData) -> s.Record:
     queued = s.Record({"player": F(seat, doc="the seat that completed it"),
                        "goal": F(s.OneOf(goal_ids, "a goal of this game"), doc="the goal")})
     return s.Record({
-        **envelope(engine.GAME_ID, info.modes),
-        "phase": F(s.OneOf(tuple(phase.value for phase in engine.Phase), "a phase (placement, resolution or ended)"),
+        **envelope(GAME_ID, info.modes),
+        "phase": F(s.OneOf(tuple(phase.value for phase in Phase), "a phase (placement, resolution or ended)"),
                    "placement",
                    doc="placement, resolution (mid-ruling) or ended"),
         "round": F(s.Integer(0), 1, doc="the round's number, from 1"),
@@ -100,7 +98,7 @@ def _schema(data: FourHumoursData) -> s.Record:
                                 doc="passes since the last placement (FH-4.2)"),
         "passed_this_round": F(s.ListOf(seat, what="seats"), doc="the seats that passed this round"),
         "round_end_reason": F(s.Nullable(s.Text()), doc="why the round's placement ended, or null"),
-        "termination": F(s.Nullable(s.OneOf(tuple(end.value for end in engine.Termination), "a termination")),
+        "termination": F(s.Nullable(s.OneOf(tuple(end.value for end in Termination), "a termination")),
                          doc="why the game ended, or null"),
         "scene_deck": F(pile, [], doc="the scene deck, top card first"),
         "scene_discard": F(pile, doc="scene cards of earlier rounds, in the order they left"),
@@ -129,7 +127,7 @@ def write(state: Any) -> dict[str, Any]:
     fief_mode = state.mode == "fief"
     return s.write(schema(state.data), {
         "ttsmod_snapshot": SNAPSHOT_FORMAT,
-        "game": engine.GAME_ID,
+        "game": GAME_ID,
         "mode": state.mode,
         "phase": state.phase.value,
         "round": state.round_no,
@@ -170,10 +168,6 @@ def write(state: Any) -> dict[str, Any]:
 
 # ------------------------------------------------------------------------------------------------ reading
 
-_PHASES: dict[str, Any] = {}
-_TERMINATIONS: dict[str, Any] = {}
-
-
 def _at(*keys: str | int) -> Any:
     """The place of ``keys`` from the top (made only for an error: reading a snapshot makes none)."""
     at = s.r.At.snapshot()
@@ -182,156 +176,116 @@ def _at(*keys: str | int) -> Any:
     return at
 
 
-def read(data: FourHumoursData, snapshot: Any) -> Any:
-    """The state of ``snapshot`` (its envelope checked, then every key through :func:`schema`, then what spans
-    keys); :class:`~bridge.rules.errors.SnapshotError` naming the path of the first problem."""
-    if not _PHASES:
-        _PHASES.update((phase.value, phase) for phase in engine.Phase)
-        _TERMINATIONS.update((termination.value, termination) for termination in engine.Termination)
+def board(data: FourHumoursData, board_id: str) -> Board:
+    """The board of ``board_id``: the kingdom map, or a fief board."""
+    return data.kingdom if board_id == "kingdom" else data.fief_by_id[board_id]
+
+
+def read(data: FourHumoursData, snapshot: Any) -> dict[str, Any]:
+    """``snapshot`` checked: its envelope, every key through :func:`schema`, then what spans keys. The checked
+    tree, from which :meth:`GameState.from_snapshot` builds the state; :class:`~bridge.rules.errors.SnapshotError`
+    naming the path of the first problem."""
     if type(snapshot) is dict:   # anything else is refused by the schema, at the top
-        read_envelope(engine.GAME_ID, data.info.modes, snapshot)
+        read_envelope(GAME_ID, data.info.modes, snapshot)
     tree = s.read(schema(data), snapshot)
-    state = engine.GameState(data)
-    state.mode = tree["mode"]
-    state.phase = _PHASES[tree["phase"]]
-    state.round_no, state.turn_no = tree["round"], tree["turn"]
-    _read_players(state, tree["players"])
-    state.first_player = tree["first_player"]
-    active = tree["active_player"]
-    state.active = state.first_player if active is None else active
-    state.round_starter, state.last_actor = tree["round_starter"], tree["last_actor"]
-    state.passes = tree["consecutive_passes"]
-    state.passed_this_round = set(tree["passed_this_round"])
-    state.round_end_reason = tree["round_end_reason"]
-    state.termination = _TERMINATIONS[tree["termination"]] if tree["termination"] else None
-    state.scene_deck, state.scene_discard = tree["scene_deck"], tree["scene_discard"]
+    mode = tree["mode"]
+    # Each seat's potions found so far (humours in HUMOURS order), for the count checked last.
+    counts = _check_players(data, mode, tree["players"])
+    fiefs = [entry["fief"] for entry in tree["players"]] if mode == "fief" else None
     by_id = data.scene_by_id
     for i, entry in enumerate(tree["scenes"]):
-        card = entry["card"]
-        state.scenes.append(card)
-        state.scene_slots[card] = _slots(("scenes", i), entry["slots"], by_id[card].slots)
+        _check_slots(("scenes", i), entry["slots"], by_id[entry["card"]].slots, counts)
     by_id = data.party_by_id
     for i, entry in enumerate(tree["parties"]):
-        party = entry["party"]
-        state.parties.append(party)
-        state.party_slots[party] = _slots(("parties", i), entry["slots"], by_id[party].slots)
-    state.resolved_parties = tree["resolved_parties"]
-    _read_goals(state, tree["goals"])
-    _read_boards(state, tree["boards"])
+        _check_slots(("parties", i), entry["slots"], by_id[entry["party"]].slots, counts)
+    _check_goals(data, mode, tree["goals"])
+    _check_boards(data, fiefs, tree["boards"], counts)
     for i, entry in enumerate(tree["pending"]):
-        board_id = state.board_of(entry["owner"])
-        cells = state.board(board_id).cell_by_id
+        owner = entry["owner"]
+        board_id = "kingdom" if fiefs is None else fiefs[owner]
+        cells = board(data, board_id).cell_by_id
         for j, cell in enumerate(entry["cells"]):
             if cell not in cells:
                 raise _at("pending", i, "cells", j).error(f"{s.show(cell)} is not a cell of {board_id}")
-        source = entry["from"]
-        state.pending.append(engine.pending(entry["owner"], entry["humour"],
-                                            Target(source["kind"], source["card"], source["slot"]),
-                                            entry["reason"], board_id, tuple(entry["cells"])))
+        counts[owner][_HI[entry["humour"]]] += 1
+    in_play = {entry["goal"] for entry in tree["goals"]}
     for i, entry in enumerate(tree["goal_queue"]):
-        if entry["goal"] not in state.marks:
+        if entry["goal"] not in in_play:
             raise _at("goal_queue", i, "goal").error(f"{s.show(entry['goal'])} is not a goal in play")
-        state.goal_queue.append((entry["player"], entry["goal"]))
-    state.rng = SeededRandom.from_text(tree["rng"])
-    _check_potion_count(state)
-    state._derive()
-    return state
+    _check_potion_count(data, counts)
+    return tree
 
 
-def _read_players(state: Any, entries: list[dict[str, Any]]) -> None:
-    """Every seat's colour, hand, bag and (in fief mode) fief board."""
-    default_colours = state.data.info.player_colours
-    fief_mode = state.mode == "fief"
-    colours = []
+def _check_players(data: FourHumoursData, mode: str, entries: list[dict[str, Any]]) -> list[list[int]]:
+    """Every seat listed in its place, with a colour (its own or the game's for the seat) and, in fief mode, a
+    fief board; the potions of each seat's hand and bag (humours in :data:`HUMOURS` order)."""
+    default_colours = len(data.info.player_colours)
+    fief_mode = mode == "fief"
+    counts = []
     for seat, entry in enumerate(entries):
         if entry["seat"] is not None and entry["seat"] != seat:
             raise _at("players", seat, "seat").error(f"must be {seat} (players are listed in seat order)")
-        colour = entry["colour"]
-        if colour is None:
-            if seat >= len(default_colours):
-                raise _at("players", seat, "colour").error("is missing")
-            colour = default_colours[seat]
-        colours.append(colour)
+        if entry["colour"] is None and seat >= default_colours:
+            raise _at("players", seat, "colour").error("is missing")
         hand, bag = entry["hand"], entry["bag"]
-        state.hands.append([hand.count(humour) for humour in HUMOURS])
-        state.bags.append([bag.get(humour, 0) for humour in HUMOURS])
-        if fief_mode:
-            if entry["fief"] is None:
-                raise _at("players", seat, "fief").error("null is not a fief board")
-            state.fiefs.append(entry["fief"])
-    state.colours = tuple(colours)
+        counts.append([hand.count(humour) + bag.get(humour, 0) for humour in HUMOURS])
+        if fief_mode and entry["fief"] is None:
+            raise _at("players", seat, "fief").error("null is not a fief board")
+    return counts
 
 
-def _slots(where: tuple[str, int], slots: list[Any] | None, card_slots: tuple[Any, ...]) -> list[Any]:
-    """A card's slots (``where``: its list and index), one potion or none each, every potion of a humour its
-    citizen takes."""
+def _check_slots(where: tuple[str, int], slots: list[Any] | None, card_slots: tuple[Any, ...],
+                 counts: list[list[int]]) -> None:
+    """A card's slots (``where``: its list and index): every slot listed (or none: all empty), one potion or none
+    each, every potion of a humour its citizen takes (and counted in ``counts``)."""
     if slots is None:
-        return [None] * len(card_slots)
+        return
     if len(slots) != len(card_slots):
         raise _at(*where, "slots").error(f"must list {len(card_slots)} slots (null for an empty one)")
-    out: list[tuple[int, str] | None] = []
     for j, (potion, slot) in enumerate(zip(slots, card_slots)):
-        if potion is None:
-            out.append(None)
-        elif potion["humour"] in slot.humours:
-            out.append((potion["owner"], potion["humour"]))
-        else:
-            raise _at(*where, "slots", j, "humour").error(f"this {slot.citizen} cannot hold {potion['humour']}")
-    return out
+        if potion is not None:
+            humour = potion["humour"]
+            if humour not in slot.humours:
+                raise _at(*where, "slots", j, "humour").error(f"this {slot.citizen} cannot hold {humour}")
+            counts[potion["owner"]][_HI[humour]] += 1
 
 
-def _read_goals(state: Any, goals: list[dict[str, Any]]) -> None:
-    """The goals in play (of the snapshot's mode) and who marked each (at most once)."""
-    goal_by_id = state.data.goal_by_id
+def _check_goals(data: FourHumoursData, mode: str, goals: list[dict[str, Any]]) -> None:
+    """The goals in play are of the snapshot's mode, and each marked by a player at most once."""
+    goal_by_id = data.goal_by_id
     for i, entry in enumerate(goals):
         goal, marked = entry["goal"], entry["marked_by"]
-        if goal_by_id[goal].mode != state.mode:
-            raise _at("goals", i, "goal").error(f"{s.show(goal)} is not a {state.mode} goal")
+        if goal_by_id[goal].mode != mode:
+            raise _at("goals", i, "goal").error(f"{s.show(goal)} is not a {mode} goal")
         if len(set(marked)) != len(marked):
             raise _at("goals", i, "marked_by").error("a player marks a goal at most once")
-        state.goals.append(goal)
-        state.marks[goal] = marked
 
 
-def _read_boards(state: Any, boards: dict[str, dict[str, list[dict[str, Any]]]]) -> None:
-    """The potions on the board cells: the kingdom map, or each player's fief (a potion only on its owner's)."""
-    expected = ["kingdom"] if state.mode == "kingdom" else state.fiefs
-    state.boards = {board_id: {} for board_id in expected}
-    fiefs = state.fiefs if state.mode == "fief" else None
+def _check_boards(data: FourHumoursData, fiefs: list[str] | None, boards: dict[str, dict[str, list[Any]]],
+                  counts: list[list[int]]) -> None:
+    """The boards of the game (the kingdom map, or each player's fief: ``fiefs``), their cells, and a potion only
+    on its owner's fief (each counted in ``counts``)."""
+    expected = ("kingdom",) if fiefs is None else fiefs
     for board_id, cells in boards.items():
-        if board_id not in state.boards:
+        if board_id not in expected:
             raise _at("boards", board_id).error("is not a board of this game")
-        known = state.board(board_id).cell_by_id
-        placed_on = state.boards[board_id]
+        known = board(data, board_id).cell_by_id
         for cell, potions in cells.items():
             if cell not in known:
                 raise _at("boards", board_id, cell).error("is not a cell of that board")
-            placed = [(potion["owner"], potion["humour"]) for potion in potions]
-            if fiefs is not None:
-                for j, (owner, _) in enumerate(placed):
-                    if fiefs[owner] != board_id:
-                        raise _at("boards", board_id, cell, j).error("a potion lies only on its owner's fief")
-            if placed:
-                placed_on[cell] = placed
+            for j, potion in enumerate(potions):
+                owner = potion["owner"]
+                if fiefs is not None and fiefs[owner] != board_id:
+                    raise _at("boards", board_id, cell, j).error("a potion lies only on its owner's fief")
+                counts[owner][_HI[potion["humour"]]] += 1
 
 
-def _check_potion_count(state: Any) -> None:
-    """Every player's potions must all be somewhere: bag, hand, cards, parties, boards, in transit."""
-    players = len(state.colours)
-    counts = [[state.bags[seat][i] + state.hands[seat][i] for i in range(4)] for seat in range(players)]
-    for slots in (*state.scene_slots.values(), *state.party_slots.values()):
-        for p in slots:
-            if p is not None:
-                counts[p[0]][_HI[p[1]]] += 1
-    for cells in state.boards.values():
-        for potions in cells.values():
-            for owner, humour in potions:
-                counts[owner][_HI[humour]] += 1
-    for p in state.pending:
-        counts[p.owner][_HI[p.humour]] += 1
-    expected = [state.data.rules.bag_composition.get(h, 0) for h in HUMOURS]
-    for seat in range(players):
-        if counts[seat] != expected:
-            found = ", ".join(f"{h} {c}" for h, c in zip(HUMOURS, counts[seat]))
+def _check_potion_count(data: FourHumoursData, counts: list[list[int]]) -> None:
+    """Every player's potions must all be somewhere: bag, hand, cards, parties, boards, in transit (``counts``:
+    what each seat has there)."""
+    expected = [data.rules.bag_composition.get(h, 0) for h in HUMOURS]
+    for seat, found in enumerate(counts):
+        if found != expected:
+            found_text = ", ".join(f"{h} {c}" for h, c in zip(HUMOURS, found))
             want = ", ".join(f"{h} {c}" for h, c in zip(HUMOURS, expected))
-            raise _at("players", seat).error(f"potions on the table are {found}; a player owns {want}")
+            raise _at("players", seat).error(f"potions on the table are {found_text}; a player owns {want}")

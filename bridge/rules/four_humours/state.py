@@ -21,7 +21,6 @@ Hidden information — hands, bag contents, face-down potions — leaves the sta
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
@@ -31,11 +30,9 @@ from bridge.rules.four_humours import events as ev
 from bridge.rules.four_humours import snapshot
 from bridge.rules.four_humours.actions import Action, Choose, Pass, Place, Redraw, Target
 from bridge.rules.four_humours.goals import Check, checker
-from bridge.rules.four_humours.records import HUMOURS, Board, FourHumoursData
+from bridge.rules.four_humours.records import GAME_ID, HUMOURS, Board, FourHumoursData, Phase, Termination
 from bridge.rules.four_humours.resolution import SlotPotion, card_result, resolve_card
 from bridge.rules.random import SeededRandom
-
-GAME_ID = "four-humours"
 
 REFUSAL_REASONS: dict[str, str] = {
     "game_over": "the game is over: nothing more is played",
@@ -65,23 +62,9 @@ _HI = {h: i for i, h in enumerate(HUMOURS)}
 Potion = tuple[int, str]  # (owner seat, humour)
 
 
-class Phase(str, enum.Enum):
-    PLACEMENT = "placement"
-    RESOLUTION = "resolution"
-    ENDED = "ended"
-
-
 # The members as module globals: ``Phase.ENDED`` is an enum class attribute lookup, ten times the cost of a global,
 # and the hot path asks for the phase several times an action.
 _PLACEMENT, _RESOLUTION, _ENDED = Phase.PLACEMENT, Phase.RESOLUTION, Phase.ENDED
-
-
-class Termination(str, enum.Enum):
-    """Why the game ended (FH-10.1 … 10.3)."""
-
-    PARTIES_RESOLVED = "parties_resolved"
-    SCENE_DECK_EXHAUSTED = "scene_deck_exhausted"
-    POTIONS_EXHAUSTED = "potions_exhausted"
 
 
 @dataclass(frozen=True)
@@ -1122,9 +1105,9 @@ class GameState:
         ``consecutive_passes``, the piles, cards, goals and boards may be left out (a game not begun: placement,
         round 1, seat 0, nothing on the table). Read through the schema of :mod:`.snapshot`, then what spans
         keys; raises :class:`SnapshotError` naming the path of the first problem, e.g. ``players[1].hand[2]:
-        "bile" is not a humour``.
+        "bile" is not a humour``. The state is then built from the checked tree (:func:`_from_tree`).
         """
-        return snapshot.read(data, snapshot_json)
+        return _from_tree(data, snapshot.read(data, snapshot_json))
 
     def copy(self) -> "GameState":
         """An independent state equal to this one (undo history not included): every container copied."""
@@ -1257,6 +1240,78 @@ def new_game(
     return state
 
 # ---------------------------------------------------------------------------------------------------------------
+_PHASE_OF = {phase.value: phase for phase in Phase}
+_TERMINATION_OF = {termination.value: termination for termination in Termination}
+
+
+def _from_tree(data: FourHumoursData, tree: Mapping[str, Any]) -> GameState:
+    """The state a checked snapshot tree (:func:`.snapshot.read`) describes: what the tree leaves out filled in
+    (a seat's colour, the active seat, a card's empty slots) and the bookkeeping derived."""
+    state = GameState(data)
+    state.mode = mode = tree["mode"]
+    state.phase = _PHASE_OF[tree["phase"]]
+    state.round_no, state.turn_no = tree["round"], tree["turn"]
+    default_colours = data.info.player_colours
+    players = tree["players"]
+    colours = []
+    for seat, entry in enumerate(players):
+        colour = entry["colour"]
+        colours.append(default_colours[seat] if colour is None else colour)
+        hand, bag = entry["hand"], entry["bag"]
+        state.hands.append([hand.count(humour) for humour in HUMOURS])
+        state.bags.append([bag.get(humour, 0) for humour in HUMOURS])
+    state.colours = tuple(colours)
+    if mode == "fief":
+        state.fiefs = [entry["fief"] for entry in players]
+    state.first_player = tree["first_player"]
+    active = tree["active_player"]
+    state.active = state.first_player if active is None else active
+    state.round_starter, state.last_actor = tree["round_starter"], tree["last_actor"]
+    state.passes = tree["consecutive_passes"]
+    state.passed_this_round = set(tree["passed_this_round"])
+    state.round_end_reason = tree["round_end_reason"]
+    termination = tree["termination"]
+    state.termination = _TERMINATION_OF[termination] if termination else None
+    state.scene_deck, state.scene_discard = tree["scene_deck"], tree["scene_discard"]
+    by_id = data.scene_by_id
+    for entry in tree["scenes"]:
+        card = entry["card"]
+        state.scenes.append(card)
+        state.scene_slots[card] = _slots(entry["slots"], len(by_id[card].slots))
+    by_id = data.party_by_id
+    for entry in tree["parties"]:
+        party = entry["party"]
+        state.parties.append(party)
+        state.party_slots[party] = _slots(entry["slots"], len(by_id[party].slots))
+    state.resolved_parties = tree["resolved_parties"]
+    for entry in tree["goals"]:
+        goal = entry["goal"]
+        state.goals.append(goal)
+        state.marks[goal] = entry["marked_by"]
+    state.boards = boards = {board_id: {} for board_id in (["kingdom"] if mode == "kingdom" else state.fiefs)}
+    for board_id, cells in tree["boards"].items():
+        placed_on = boards[board_id]
+        for cell, potions in cells.items():
+            if potions:
+                placed_on[cell] = [(potion["owner"], potion["humour"]) for potion in potions]
+    for entry in tree["pending"]:
+        source = entry["from"]
+        state.pending.append(pending(entry["owner"], entry["humour"],
+                                     Target(source["kind"], source["card"], source["slot"]),
+                                     entry["reason"], state.board_of(entry["owner"]), tuple(entry["cells"])))
+    state.goal_queue = [(entry["player"], entry["goal"]) for entry in tree["goal_queue"]]
+    state.rng = SeededRandom.from_text(tree["rng"])
+    state._derive()
+    return state
+
+
+def _slots(slots: list[Any] | None, count: int) -> list[Potion | None]:
+    """A card's ``count`` slots as the state keeps them (``slots`` left out: all empty)."""
+    if slots is None:
+        return [None] * count
+    return [None if potion is None else (potion["owner"], potion["humour"]) for potion in slots]
+
+
 # The engine's bookkeeping a snapshot may leave out: the contract (bridge.rules.contract.prepare_snapshot) fills
 # each missing key in from snapshot_defaults before from_snapshot reads it. A default is what the rest of the
 # table says where it can say it, else "none of it yet". It reads the snapshot as it came, unchecked: whatever

@@ -41,6 +41,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError, UnknownRequestType
 from bridge.rules.random import SeededRandom
+from bridge.rules import schema
 
 SNAPSHOT_FORMAT = 1
 """The snapshot format version every game writes as ``"ttsmod_snapshot"`` and reads."""
@@ -145,6 +146,18 @@ def read_envelope(game_id: str, modes: Sequence[str], snapshot: Any) -> str:
 
 
 _NOT_READ = "is not one this ttsmod reads"
+
+
+def envelope(game_id: str, modes: Sequence[str]) -> dict[str, schema.Field]:
+    """The envelope's fields, first in every game's snapshot schema (:mod:`bridge.rules.schema`): what
+    :func:`read_envelope` checks, declared (a game reads the envelope with :func:`read_envelope` first, for its
+    messages, then the whole snapshot through its schema)."""
+    return {
+        "ttsmod_snapshot": schema.Field(schema.OneOf((SNAPSHOT_FORMAT,), f"format {SNAPSHOT_FORMAT}"),
+                                        doc="the snapshot format"),
+        "game": schema.Field(schema.OneOf((game_id,), f"{game_id}"), doc="the game id"),
+        "mode": schema.Field(schema.OneOf(tuple(modes), f"a mode of {game_id}"), doc="the game's mode"),
+    }
 
 
 def is_older_format(message: str) -> bool:

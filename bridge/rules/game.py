@@ -324,6 +324,12 @@ class Game(Protocol):
         filled in; a bad one raises :class:`bridge.rules.errors.SnapshotError` with its path. Its
         ``to_snapshot()`` gives the snapshot back (keys in the engine's order)."""
 
+    def snapshot_schema(self, data: Any) -> Any:
+        """The snapshot's declared shape (a :class:`bridge.rules.schema.Record`, the envelope's fields first:
+        :func:`bridge.rules.contract.envelope`): ``from_snapshot`` reads and ``to_snapshot`` writes through it, so
+        every key it declares is checked by path and every snapshot written reads back. The protocol page's
+        ``snapshot key`` table lists its top-level keys."""
+
     def handle(self, data: Any, request_type: str, body: Any) -> dict[str, Any]:
         """Answer one bridge request (JSON in, JSON out): :func:`bridge.rules.contract.answer`, which
         :class:`bridge.rules.contract.GameBase` provides."""

@@ -11,12 +11,13 @@ from collections import Counter
 from typing import Any, Callable, Mapping, Sequence
 
 from bridge.rules.contract import SHARED_REQUEST_TYPES, GameBase
-from bridge.rules.fifteen_days import bot
+from bridge.rules.fifteen_days import bot, snapshot
 from bridge.rules.fifteen_days.actions import Action
 from bridge.rules.fifteen_days.data import parse_fifteen_days
 from bridge.rules.fifteen_days.records import FifteenDaysData
 from bridge.rules.fifteen_days.state import END_NOT_YET, GAME_ID, REFUSALS, GameState, decide, new_game
 from bridge.rules.game import GameMeta, register_game
+from bridge.rules.schema import Record
 from bridge.rules.playout import seat_figures
 from bridge.rules.random import SeededRandom
 
@@ -40,6 +41,9 @@ class FifteenDays(GameBase):
 
     def from_snapshot(self, data: FifteenDaysData, snapshot: Any) -> GameState:
         return GameState.from_snapshot(data, snapshot)
+
+    def snapshot_schema(self, data: FifteenDaysData) -> Record:
+        return snapshot.schema(data)
 
     def snapshot_defaults(self, data: FifteenDaysData) -> Mapping[str, Callable[[Mapping[str, Any]], Any]]:
         """The engine's bookkeeping a snapshot may leave out: ``feathers_out`` is what the box holds beyond the

@@ -28,9 +28,10 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from bridge.rules import reader as r
-from bridge.rules.contract import SNAPSHOT_FORMAT, read_envelope
 from bridge.rules.errors import IllegalAction, InvalidAction
 from bridge.rules.fifteen_days import events as ev
+from bridge.rules.fifteen_days import snapshot
+from bridge.rules.fifteen_days.snapshot import END_NOT_YET, PENDING_KINDS  # noqa: F401 (the state's vocabulary)
 from bridge.rules.fifteen_days.actions import (
     Action, Discard, Done, Draw, EndTurn, Face, Feather, Pass, Pay, Play, PutWild, Refill, Take, TakeWild)
 from bridge.rules.fifteen_days.records import (
@@ -39,10 +40,6 @@ from bridge.rules.random import SeededRandom
 
 GAME_ID = "fifteen-days"
 NO_PLAYS: tuple[tuple[Any, ...], tuple[Any, ...]] = ((), ())
-END_NOT_YET: Mapping[str, Any] = MappingProxyType(
-    {"trigger": None, "final_turns_left": None, "bonus_given": False, "complete_at_end": False})
-"""The snapshot's ``end`` before anything ends the game (FD-9): no draw pile emptied (no trigger, no last turns
-counted, no bonus wild given) and no complete sets waiting for the end of the turn."""
 REFUSALS: Mapping[str, str] = MappingProxyType({
     # who and when
     "game_over": "the game is over",
@@ -468,7 +465,6 @@ def decide(standings: Sequence[Standing]) -> tuple[tuple[int, ...], str]:
 
 # ------------------------------------------------------------------------------------------------ the state
 
-PENDING_KINDS = ("draw", "take", "refill", "play", "wild")
 
 
 class GameState:
@@ -1253,62 +1249,9 @@ class GameState:
 
     # ----------------------------------------------------------------------------------------- snapshots
 
-    def _pending_json(self) -> dict[str, Any] | None:
-        kind = self.pending
-        if kind is None:
-            return None
-        if kind == "draw":
-            return {"kind": kind, "left": self.draw_left, "extra": self.draw_extra}
-        if kind == "take":
-            return {"kind": kind, "left": self.take_left, "extra": self.take_extra}
-        if kind == "refill":
-            return {"kind": kind, "column": self.refill_column, "left": self.refill_left,
-                    "take_left": self.take_left, "take_extra": self.take_extra}
-        play = {"total": self.play_total, "discount": self.play_discount, "placed": self.play_placed,
-                "paid": self.play_paid, "paying": self.paying}
-        if kind == "play":
-            return {"kind": kind, **play}
-        return {"kind": kind, "why": self.wild_why, "from": self.wild_from,
-                "play": play if self.wild_why == "move" else None}
-
     def to_snapshot(self) -> dict[str, Any]:
-        ids = self.t.ids
-
-        def cards(seq: Sequence[int]) -> list[str]:
-            return [ids[c] for c in seq]
-
-        return {
-            "ttsmod_snapshot": SNAPSHOT_FORMAT,
-            "game": GAME_ID,
-            "mode": self.mode,
-            "rng": self.rng.to_text(),
-            "active": self.active,
-            "turn": self.turn,
-            "actions_left": self.actions_left,
-            "pending": self._pending_json(),
-            "boost": self.boost,
-            "power": self.power,
-            "otter_turn": self.otter_turn,
-            "fresh_discards": cards(self.fresh_discards),
-            "draw_piles": [cards(p) for p in self.piles],
-            "market": [cards(c) for c in self.market],
-            "discard": cards(self.discard),
-            "removed": cards(self.removed),
-            "wild_supply": self.wild_supply,
-            "feather_supply": self.feather_supply,
-            "feathers_out": self.feathers_out,
-            "animals": {a: self.owner[a] for a in self.t.animals},
-            "players": [{
-                "hand": cards(seat.hand),
-                "feathers": seat.feathers,
-                "corners": [{"cards": [ids[c.cards[v]] for v in sorted(c.cards)], "wild": c.wild}
-                            for c in seat.corners],
-                "wilds_played": seat.wilds_played,
-            } for seat in self.seats],
-            "end": {"trigger": self.trigger, "final_turns_left": self.final_left, "bonus_given": self.bonus_done,
-                    "complete_at_end": self.complete_at_end},
-            "over": self.over,
-        }
+        """The whole state as its snapshot (docs/games/fifteen_days/protocol.md; :mod:`.snapshot` declares it)."""
+        return snapshot.write(self)
 
     def view(self, player: int) -> dict[str, Any]:
         """What seat ``player`` may know (FD-7.1): its own hand, the others' hand sizes, the piles' sizes and
@@ -1325,8 +1268,10 @@ class GameState:
         return snap
 
     @classmethod
-    def from_snapshot(cls, data: FifteenDaysData, snapshot: Any) -> "GameState":
-        return _read_snapshot(data, snapshot)
+    def from_snapshot(cls, data: FifteenDaysData, snapshot_json: Any) -> "GameState":
+        """The state of a snapshot, checked by :func:`.snapshot.read` (a bad one raises ``SnapshotError`` naming
+        its path) and built from its checked tree."""
+        return _from_tree(data, snapshot.read(data, snapshot_json))
 
 
 _HANDLERS = {
@@ -1381,205 +1326,55 @@ def new_game(data: FifteenDaysData, players: int, *, mode: str | None = None, se
     return state
 
 
-# ------------------------------------------------------------------------------------------------ reading
-
-def _read_snapshot(data: FifteenDaysData, snapshot: Any) -> GameState:
-    at = r.At.snapshot()
-    snap = r.table(at, snapshot)
+def _from_tree(data: FifteenDaysData, tree: Mapping[str, Any]) -> GameState:
+    """The state a checked snapshot tree (:func:`.snapshot.read`) describes."""
     state = GameState(data)
     t = state.t
-    state.mode = read_envelope(GAME_ID, data.info.modes, snap)
-    rng_text = snap.get("rng", r.MISSING)     # the contract fills in a missing one (bridge.rules.contract)
-    if not isinstance(rng_text, str) or len(rng_text) != 16 or any(ch not in "0123456789abcdef" for ch in rng_text):
-        raise r.expect(at.sub("rng"), rng_text, "16 lowercase hex digits")
-    state.rng = SeededRandom.from_text(rng_text)
-    seen: dict[int, str] = {}
-
-    def card_list(place: r.At, value: Any) -> list[int]:
-        out = []
-        for i, item in enumerate(r.array(place, value)):
-            spot = place.sub(i)
-            if not isinstance(item, str) or item not in t.index:
-                raise spot.error(f"{r.show(item)} is not a season card of this game")
-            index = t.index[item]
-            if index in seen:
-                raise spot.error(f"card {item!r} is also at {seen[index]}")
-            seen[index] = spot.field or ""
-            out.append(index)
-        return out
-
-    players_at = at.sub("players")
-    entries = r.array(players_at, snap.get("players", r.MISSING))
-    if not data.info.min_players <= len(entries) <= data.info.max_players:
-        raise players_at.error(f"{len(entries)} players (expected {data.info.min_players}-{data.info.max_players})")
-    wilds_on_boards = 0
-    wilds_played: list[int | None] = []
-    for seat_no, entry in enumerate(entries):
-        seat_at = players_at.sub(seat_no)
-        entry = r.table(seat_at, entry)
-        r.keys(seat_at, entry, ("hand", "feathers", "corners"), ("wilds_played",))
-        directions = data.board_of_seat(seat_no).corners
-        hand = card_list(seat_at.sub("hand"), entry["hand"])
-        feathers = r.integer(seat_at.sub("feathers"), entry["feathers"], 0)
-        corners_at = seat_at.sub("corners")
-        raw_corners = r.array(corners_at, entry["corners"])
-        if len(raw_corners) != len(directions):
-            raise corners_at.error(f"expected {len(directions)} corners, got {len(raw_corners)}")
+    index = t.index
+    state.mode = tree["mode"]
+    state.rng = SeededRandom.from_text(tree["rng"])
+    for seat_no, entry in enumerate(tree["players"]):
         corners = []
-        for k, raw in enumerate(raw_corners):
-            c_at = corners_at.sub(k)
-            raw = r.table(c_at, raw)
-            r.keys(c_at, raw, ("cards", "wild"), ())
-            corner = Corner()
-            for i, card in enumerate(card_list(c_at.sub("cards"), raw["cards"])):
-                if corner.season is not None and t.season[card] != corner.season:
-                    raise c_at.sub("cards").sub(i).error(
-                        f"a {t.season[card]} card in the {corner.season} corner")
-                if t.value[card] in corner.cards:
-                    raise c_at.sub("cards").sub(i).error(f"a second {t.value[card]} in one corner")
+        for raw in entry["corners"]:
+            corner = Corner(wild=raw["wild"])
+            for card_id in raw["cards"]:
+                card = index[card_id]
                 corner.season = t.season[card]
                 corner.cards[t.value[card]] = card
-            if list(corner.cards) != sorted(corner.cards):
-                raise c_at.sub("cards").error("cards must be listed by value, lowest first")
-            if r.absent_as_none(raw["wild"]) is not None:
-                wild = r.integer(c_at.sub("wild"), raw["wild"])
-                if wild not in t.value_set or wild in corner.cards:
-                    raise c_at.sub("wild").error(f"{wild} is not a missing value of this corner")
-                corner.wild = wild
-                wilds_on_boards += 1
             corners.append(corner)
-        seasons = [c.season for c in corners if c.season is not None]
-        if len(seasons) != len(set(seasons)):
-            raise corners_at.error("two corners hold the same season (FD-3.2)")
-        state.seats.append(Seat(hand, feathers, corners, directions, t))
-        played = r.absent_as_none(entry.get("wilds_played"))
-        wilds_played.append(None if played is None else r.integer(seat_at.sub("wilds_played"), played, 0))
-    n = len(state.seats)
-
-    def seat_or_none(place: r.At, value: Any) -> int | None:
-        if r.absent_as_none(value) is None:     # Lua writes a missing value as false
-            return None
-        found = r.integer(place, value, 0)
-        if found >= n:
-            raise place.error(f"there is no player {found}")
-        return found
-
-    state.active = seat_or_none(at.sub("active"), snap.get("active", r.MISSING))  # type: ignore[assignment]
-    if state.active is None:
-        raise at.sub("active").error("missing")
-    state.turn = r.integer(at.sub("turn"), snap.get("turn", r.MISSING), 1)
-    state.actions_left = r.integer(at.sub("actions_left"), snap.get("actions_left", r.MISSING), 0)
-    if state.actions_left > data.rules.actions_per_turn:
-        raise at.sub("actions_left").error(f"at most {data.rules.actions_per_turn}")
-    for key in ("boost", "power"):
-        value = r.absent_as_none(snap.get(key))
-        if value is not None and value not in t.animals:
-            raise at.sub(key).error(f"{r.show(value)} is not an animal")
-        setattr(state, key, value)
-    state.otter_turn = r.boolean(at.sub("otter_turn"), snap.get("otter_turn", r.MISSING))
-    piles_at = at.sub("draw_piles")
-    piles = r.array(piles_at, snap.get("draw_piles", r.MISSING))
-    if len(piles) != data.rules.draw_piles:
-        raise piles_at.error(f"expected {data.rules.draw_piles} draw piles")
-    state.piles = [card_list(piles_at.sub(i), p) for i, p in enumerate(piles)]
-    market_at = at.sub("market")
-    columns = r.array(market_at, snap.get("market", r.MISSING))
-    if len(columns) != data.rules.market_columns:
-        raise market_at.error(f"expected {data.rules.market_columns} columns")
-    state.market = [card_list(market_at.sub(i), c) for i, c in enumerate(columns)]
-    state.discard = card_list(at.sub("discard"), snap.get("discard", r.MISSING))
-    state.removed = card_list(at.sub("removed"), snap.get("removed", []))
-    if len(seen) != len(t.ids):
-        missing = sorted(t.ids[i] for i in range(len(t.ids)) if i not in seen)
-        raise at.error(f"{len(missing)} season card(s) are nowhere, e.g. {missing[0]!r}")
-    fresh_at = at.sub("fresh_discards")
-    fresh = []
-    for i, item in enumerate(r.array(fresh_at, snap.get("fresh_discards", r.MISSING))):
-        if item not in t.index or t.index[item] not in state.discard:
-            raise fresh_at.sub(i).error(f"{r.show(item)} is not on the discard pile")
-        fresh.append(t.index[item])
-    state.fresh_discards = fresh
-    state.wild_supply = r.integer(at.sub("wild_supply"), snap.get("wild_supply", r.MISSING), 0)
-    state.feather_supply = r.integer(at.sub("feather_supply"), snap.get("feather_supply", r.MISSING), 0)
-    state.feathers_out = r.integer(at.sub("feathers_out"), snap.get("feathers_out", r.MISSING), 0)
-    animals_at = at.sub("animals")
-    animals = r.table(animals_at, snap.get("animals", r.MISSING))
-    r.keys(animals_at, animals, (), t.animals)    # an animal left out is in the supply, as Lua drops a nil
-    state.owner = {a: seat_or_none(animals_at.sub(a), animals.get(a)) for a in t.animals}
-    # The end trigger: a key left out (``"end": []`` included) is its value before any trigger (END_NOT_YET).
-    end_at = at.sub("end")
-    end = r.table(end_at, snap.get("end", r.MISSING))
-    r.keys(end_at, end, (), tuple(END_NOT_YET))
-    end = {**END_NOT_YET, **end}
-    state.trigger = seat_or_none(end_at.sub("trigger"), end["trigger"])
-    left = r.absent_as_none(end["final_turns_left"])
-    state.final_left = None if left is None else r.integer(end_at.sub("final_turns_left"), left, 0)
-    state.bonus_done = r.boolean(end_at.sub("bonus_given"), end["bonus_given"])
-    state.complete_at_end = r.boolean(end_at.sub("complete_at_end"), end["complete_at_end"])
-    over = r.absent_as_none(snap.get("over"))
-    if over not in (None, "complete_sets", "draw_pile"):
-        raise at.sub("over").error("expected null, \"complete_sets\" or \"draw_pile\"")
-    state.over = over
-    _read_pending(state, at.sub("pending"), r.absent_as_none(snap.get("pending")))
-    _read_wilds_played(state, players_at, wilds_played)
-    feathers = sum(s.feathers for s in state.seats) + state.feather_supply + state.feathers_out
-    if feathers > data.feather_total:
-        raise at.sub("feather_supply").error(f"{feathers} feathers in play, the box has {data.feather_total}")
-    awaiting = 1 if state.pending == "wild" else 0
-    box = data.wild_total - min(data.rules.wild_supply_per_player * n, data.wild_total)
-    if state.wild_supply + wilds_on_boards + awaiting + box != data.wild_total:
-        raise at.sub("wild_supply").error(
-            f"{state.wild_supply} in the supply, {wilds_on_boards} on boards and {awaiting} awaiting a place "
-            f"do not add up to the {data.wild_total - box} wilds of a {n}-player game")
-    return state
-
-
-def _read_wilds_played(state: GameState, at: r.At, found: list[int | None]) -> None:
-    """Each seat's ``wilds_played`` (AMB-FD-13), at least the wilds it has placed that are still out of the
-    supply: those on its board, and the active seat's displaced wild awaiting a place. A snapshot without the
-    count (a table saved before it was kept) has played just those."""
-    moving = state.active if state.pending == "wild" and state.wild_why == "move" else None
-    for seat_no, (seat, played) in enumerate(zip(state.seats, found)):
-        least = seat.wilds() + (seat_no == moving)
-        if played is None:
-            seat.wilds_played = least
-        elif played < least:
-            raise at.sub(seat_no).sub("wilds_played").error(
-                f"{played}, fewer than the {least} wild(s) this player has out of the supply")
+        seat = Seat([index[c] for c in entry["hand"]], entry["feathers"], corners,
+                    data.board_of_seat(seat_no).corners, t)
+        seat.wilds_played = entry["wilds_played"]
+        state.seats.append(seat)
+    state.active, state.turn, state.actions_left = tree["active"], tree["turn"], tree["actions_left"]
+    state.boost, state.power, state.otter_turn = tree["boost"], tree["power"], tree["otter_turn"]
+    state.piles = [[index[c] for c in pile] for pile in tree["draw_piles"]]
+    state.market = [[index[c] for c in column] for column in tree["market"]]
+    state.discard = [index[c] for c in tree["discard"]]
+    state.removed = [index[c] for c in tree["removed"]]
+    state.fresh_discards = [index[c] for c in tree["fresh_discards"]]
+    state.wild_supply, state.feather_supply = tree["wild_supply"], tree["feather_supply"]
+    state.feathers_out = tree["feathers_out"]
+    state.owner = dict(tree["animals"])
+    end = tree["end"]
+    state.trigger, state.final_left = end["trigger"], end["final_turns_left"]
+    state.bonus_done, state.complete_at_end = end["bonus_given"], end["complete_at_end"]
+    state.over = tree["over"]
+    pending = tree["pending"]
+    if pending is not None:
+        kind = state.pending = pending["kind"]
+        if kind == "draw":
+            state.draw_left, state.draw_extra = pending["left"], pending["extra"]
+        elif kind == "take":
+            state.take_left, state.take_extra = pending["left"], pending["extra"]
+        elif kind == "refill":
+            state.refill_column, state.refill_left = pending["column"], pending["left"]
+            state.take_left, state.take_extra = pending["take_left"], pending["take_extra"]
         else:
-            seat.wilds_played = played
-
-
-def _read_pending(state: GameState, at: r.At, value: Any) -> None:
-    if value is None:
-        return
-    value = r.table(at, value)
-    kind = r.choice(at.sub("kind"), value.get("kind", r.MISSING), PENDING_KINDS, "a pending decision")
-    state.pending = kind
-
-    def num(key: str, source: dict[str, Any] = value, place: r.At = at) -> int:
-        return r.integer(place.sub(key), source.get(key, r.MISSING), 0)
-
-    if kind == "draw":
-        state.draw_left, state.draw_extra = num("left"), num("extra")
-    elif kind == "take":
-        state.take_left, state.take_extra = num("left"), num("extra")
-    elif kind == "refill":
-        state.refill_column, state.refill_left = num("column"), num("left")
-        state.take_left, state.take_extra = num("take_left"), num("take_extra")
-        if state.refill_column >= len(state.market):
-            raise at.sub("column").error("no such market column")
-    else:
-        play = value if kind == "play" else r.absent_as_none(value.get("play"))
-        if kind == "wild":
-            state.wild_why = r.choice(at.sub("why"), value.get("why", r.MISSING), ("action", "move", "bonus"),
-                                      "a reason for the wild")
-            source = r.absent_as_none(value.get("from"))
-            state.wild_from = None if source is None else r.integer(at.sub("from"), source, 0)
-        if play is not None:
-            place = at if kind == "play" else at.sub("play")
-            play = r.table(place, play)
-            state.play_total, state.play_placed, state.play_paid = (num("total", play, place), num("placed", play, place),
-                                                                     num("paid", play, place))
-            state.play_discount = num("discount", play, place)
-            state.paying = r.boolean(place.sub("paying"), play.get("paying", r.MISSING))
+            play = pending if kind == "play" else pending["play"]
+            if kind == "wild":
+                state.wild_why, state.wild_from = pending["why"], pending["from"]
+            if play is not None:
+                state.play_total, state.play_placed, state.play_paid = play["total"], play["placed"], play["paid"]
+                state.play_discount, state.paying = play["discount"], play["paying"]
+    return state

@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 from bridge.rules import contract
 from bridge.rules.contract import SHARED_REQUEST_TYPES, GameBase
 from bridge.rules.errors import IllegalAction, InvalidAction
-from bridge.rules.four_humours import bot
+from bridge.rules.four_humours import bot, snapshot
 from bridge.rules.four_humours import events as ev
 from bridge.rules.four_humours.actions import Action, Pass, Place
 from bridge.rules.four_humours.data import parse_four_humours
@@ -30,6 +30,7 @@ from bridge.rules.four_humours.state import (
     GAME_ID, REFUSAL_REASONS, GameState, Phase, new_game, snapshot_defaults,
 )
 from bridge.rules.game import GameMeta, register_game
+from bridge.rules.schema import Record
 from bridge.rules.playout import seat_figures
 from bridge.rules.random import SeededRandom
 
@@ -56,6 +57,10 @@ class FourHumours(GameBase):
 
     def from_snapshot(self, data: FourHumoursData, snapshot: Any) -> GameState:
         return GameState.from_snapshot(data, snapshot)
+
+    def snapshot_schema(self, data: FourHumoursData) -> Record:
+        """Every key of the snapshot and what it must be (:func:`bridge.rules.four_humours.snapshot.schema`)."""
+        return snapshot.schema(data)
 
     def snapshot_defaults(self, data: FourHumoursData) -> Mapping[str, Callable[[Mapping[str, Any]], Any]]:
         """The bookkeeping a snapshot may leave out, each derived from the rest of it

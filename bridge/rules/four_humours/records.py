@@ -6,7 +6,8 @@ the files.  Nothing here knows about files: a record is only a value.
 
 Vocabulary (see ``docs/games/four_humours/rules.md``): a *scene card* has citizen *slots*, each accepting two
 *humours*; a card is resolved by walking an ordered list of *steps*; winners go to *cells* of a *board*
-(the kingdom map or a player's fief), cells being joined by typed *edges*.
+(the kingdom map or a player's fief), cells being joined by typed *edges*.  The game's id, its phases and the
+reasons it ends are here too: the state (``state.py``) and its snapshot (``snapshot.py``) both speak them.
 """
 
 from __future__ import annotations
@@ -24,6 +25,25 @@ HUMOURS: tuple[str, ...] = ("choleric", "sanguine", "melancholic", "phlegmatic")
 
 EDGE_KINDS: tuple[str, ...] = ("path", "bridge")
 MODES: tuple[str, ...] = ("kingdom", "fief")
+
+GAME_ID = "four-humours"
+"""The game's id: its name, the GAME argument and the snapshot envelope's ``"game"``."""
+
+
+class Phase(str, enum.Enum):
+    """Where a game stands: a round's placement, its resolution (mid-ruling), or the game over."""
+
+    PLACEMENT = "placement"
+    RESOLUTION = "resolution"
+    ENDED = "ended"
+
+
+class Termination(str, enum.Enum):
+    """Why the game ended (FH-10.1 … 10.3)."""
+
+    PARTIES_RESOLVED = "parties_resolved"
+    SCENE_DECK_EXHAUSTED = "scene_deck_exhausted"
+    POTIONS_EXHAUSTED = "potions_exhausted"
 
 
 class Outcome(str, enum.Enum):

@@ -21,22 +21,18 @@ Hidden information — hands, bag contents, face-down potions — leaves the sta
 
 from __future__ import annotations
 
-import enum
-import json
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from bridge.rules import reader as r
 from bridge.rules.contract import SNAPSHOT_FORMAT
 from bridge.rules.errors import IllegalAction
 from bridge.rules.four_humours import events as ev
+from bridge.rules.four_humours import snapshot
 from bridge.rules.four_humours.actions import Action, Choose, Pass, Place, Redraw, Target
 from bridge.rules.four_humours.goals import Check, checker
-from bridge.rules.four_humours.records import HUMOURS, MODES, Board, FourHumoursData
+from bridge.rules.four_humours.records import GAME_ID, HUMOURS, Board, FourHumoursData, Phase, Termination
 from bridge.rules.four_humours.resolution import SlotPotion, card_result, resolve_card
 from bridge.rules.random import SeededRandom
-
-GAME_ID = "four-humours"
 
 REFUSAL_REASONS: dict[str, str] = {
     "game_over": "the game is over: nothing more is played",
@@ -66,23 +62,9 @@ _HI = {h: i for i, h in enumerate(HUMOURS)}
 Potion = tuple[int, str]  # (owner seat, humour)
 
 
-class Phase(str, enum.Enum):
-    PLACEMENT = "placement"
-    RESOLUTION = "resolution"
-    ENDED = "ended"
-
-
 # The members as module globals: ``Phase.ENDED`` is an enum class attribute lookup, ten times the cost of a global,
 # and the hot path asks for the phase several times an action.
 _PLACEMENT, _RESOLUTION, _ENDED = Phase.PLACEMENT, Phase.RESOLUTION, Phase.ENDED
-
-
-class Termination(str, enum.Enum):
-    """Why the game ended (FH-10.1 … 10.3)."""
-
-    PARTIES_RESOLVED = "parties_resolved"
-    SCENE_DECK_EXHAUSTED = "scene_deck_exhausted"
-    POTIONS_EXHAUSTED = "potions_exhausted"
 
 
 @dataclass(frozen=True)
@@ -1110,62 +1092,22 @@ class GameState:
         }
 
     def to_snapshot(self) -> dict[str, Any]:
-        """The full state as JSON (hidden information included): the contract with the table, see docs/games/four_humours/protocol.md."""
-
-        def potion(p: Potion | None) -> dict[str, Any] | None:
-            return None if p is None else {"owner": p[0], "humour": p[1]}
-
-        return {
-            "ttsmod_snapshot": SNAPSHOT_FORMAT,
-            "game": GAME_ID,
-            "mode": self.mode,
-            "phase": self.phase.value,
-            "round": self.round_no,
-            "turn": self.turn_no,
-            "players": [
-                {
-                    "seat": seat,
-                    "colour": self.colours[seat],
-                    "fief": self.fiefs[seat] if self.mode == "fief" else None,
-                    "hand": [h for i, h in enumerate(HUMOURS) for _ in range(self.hands[seat][i])],
-                    "bag": self.bag(seat),
-                }
-                for seat in range(self.num_players)
-            ],
-            "first_player": self.first_player,
-            "active_player": self.active,
-            "round_starter": self.round_starter,
-            "last_actor": self.last_actor,
-            "consecutive_passes": self.passes,
-            "passed_this_round": sorted(self.passed_this_round),
-            "round_end_reason": self.round_end_reason,
-            "termination": self.termination.value if self.termination else None,
-            "scene_deck": list(self.scene_deck),
-            "scene_discard": list(self.scene_discard),
-            "scenes": [{"card": c, "slots": [potion(p) for p in self.scene_slots[c]]} for c in self.scenes],
-            "parties": [{"party": t, "slots": [potion(p) for p in self.party_slots[t]]} for t in self.parties],
-            "resolved_parties": list(self.resolved_parties),
-            "goals": [{"goal": g, "marked_by": list(self.marks[g])} for g in self.goals],
-            "boards": {
-                board: {cell: [potion(p) for p in potions] for cell, potions in cells.items() if potions}
-                for board, cells in self.boards.items()
-            },
-            "pending": [p.to_json() for p in self.pending],
-            "goal_queue": [{"player": s, "goal": g} for s, g in self.goal_queue],
-            "rng": self.rng.to_text(),
-        }
+        """The full state as JSON (hidden information included): the contract with the table, see
+        docs/games/four_humours/protocol.md (:mod:`.snapshot` declares it)."""
+        return snapshot.write(self)
 
     @classmethod
-    def from_snapshot(cls, data: FourHumoursData, snapshot: Any) -> "GameState":
+    def from_snapshot(cls, data: FourHumoursData, snapshot_json: Any) -> "GameState":
         """Rebuild a state from :meth:`to_snapshot` JSON or from what the mod read off the table, once the
         contract (:func:`bridge.rules.contract.prepare_snapshot`) has checked its envelope and filled in the
         engine-written keys the mod may leave out (``rng`` and those of :func:`snapshot_defaults`): each of them
         must be there. Of the table's own keys, ``phase``, ``round``, ``first_player``, ``active_player``,
         ``consecutive_passes``, the piles, cards, goals and boards may be left out (a game not begun: placement,
-        round 1, seat 0, nothing on the table). Raises :class:`SnapshotError` naming the path of the first
-        problem, e.g. ``players[1].hand[2]: "bile" is not a humour``.
+        round 1, seat 0, nothing on the table). Read through the schema of :mod:`.snapshot`, then what spans
+        keys; raises :class:`SnapshotError` naming the path of the first problem, e.g. ``players[1].hand[2]:
+        "bile" is not a humour``. The state is then built from the checked tree (:func:`_from_tree`).
         """
-        return _read_snapshot(cls(data), snapshot)
+        return _from_tree(data, snapshot.read(data, snapshot_json))
 
     def copy(self) -> "GameState":
         """An independent state equal to this one (undo history not included): every container copied."""
@@ -1298,6 +1240,78 @@ def new_game(
     return state
 
 # ---------------------------------------------------------------------------------------------------------------
+_PHASE_OF = {phase.value: phase for phase in Phase}
+_TERMINATION_OF = {termination.value: termination for termination in Termination}
+
+
+def _from_tree(data: FourHumoursData, tree: Mapping[str, Any]) -> GameState:
+    """The state a checked snapshot tree (:func:`.snapshot.read`) describes: what the tree leaves out filled in
+    (a seat's colour, the active seat, a card's empty slots) and the bookkeeping derived."""
+    state = GameState(data)
+    state.mode = mode = tree["mode"]
+    state.phase = _PHASE_OF[tree["phase"]]
+    state.round_no, state.turn_no = tree["round"], tree["turn"]
+    default_colours = data.info.player_colours
+    players = tree["players"]
+    colours = []
+    for seat, entry in enumerate(players):
+        colour = entry["colour"]
+        colours.append(default_colours[seat] if colour is None else colour)
+        hand, bag = entry["hand"], entry["bag"]
+        state.hands.append([hand.count(humour) for humour in HUMOURS])
+        state.bags.append([bag.get(humour, 0) for humour in HUMOURS])
+    state.colours = tuple(colours)
+    if mode == "fief":
+        state.fiefs = [entry["fief"] for entry in players]
+    state.first_player = tree["first_player"]
+    active = tree["active_player"]
+    state.active = state.first_player if active is None else active
+    state.round_starter, state.last_actor = tree["round_starter"], tree["last_actor"]
+    state.passes = tree["consecutive_passes"]
+    state.passed_this_round = set(tree["passed_this_round"])
+    state.round_end_reason = tree["round_end_reason"]
+    termination = tree["termination"]
+    state.termination = _TERMINATION_OF[termination] if termination else None
+    state.scene_deck, state.scene_discard = tree["scene_deck"], tree["scene_discard"]
+    by_id = data.scene_by_id
+    for entry in tree["scenes"]:
+        card = entry["card"]
+        state.scenes.append(card)
+        state.scene_slots[card] = _slots(entry["slots"], len(by_id[card].slots))
+    by_id = data.party_by_id
+    for entry in tree["parties"]:
+        party = entry["party"]
+        state.parties.append(party)
+        state.party_slots[party] = _slots(entry["slots"], len(by_id[party].slots))
+    state.resolved_parties = tree["resolved_parties"]
+    for entry in tree["goals"]:
+        goal = entry["goal"]
+        state.goals.append(goal)
+        state.marks[goal] = entry["marked_by"]
+    state.boards = boards = {board_id: {} for board_id in (["kingdom"] if mode == "kingdom" else state.fiefs)}
+    for board_id, cells in tree["boards"].items():
+        placed_on = boards[board_id]
+        for cell, potions in cells.items():
+            if potions:
+                placed_on[cell] = [(potion["owner"], potion["humour"]) for potion in potions]
+    for entry in tree["pending"]:
+        source = entry["from"]
+        state.pending.append(pending(entry["owner"], entry["humour"],
+                                     Target(source["kind"], source["card"], source["slot"]),
+                                     entry["reason"], state.board_of(entry["owner"]), tuple(entry["cells"])))
+    state.goal_queue = [(entry["player"], entry["goal"]) for entry in tree["goal_queue"]]
+    state.rng = SeededRandom.from_text(tree["rng"])
+    state._derive()
+    return state
+
+
+def _slots(slots: list[Any] | None, count: int) -> list[Potion | None]:
+    """A card's ``count`` slots as the state keeps them (``slots`` left out: all empty)."""
+    if slots is None:
+        return [None] * count
+    return [None if potion is None else (potion["owner"], potion["humour"]) for potion in slots]
+
+
 # The engine's bookkeeping a snapshot may leave out: the contract (bridge.rules.contract.prepare_snapshot) fills
 # each missing key in from snapshot_defaults before from_snapshot reads it. A default is what the rest of the
 # table says where it can say it, else "none of it yet". It reads the snapshot as it came, unchecked: whatever
@@ -1370,345 +1384,3 @@ def _default_passed_this_round(snap: Mapping[str, Any]) -> list[int]:
     if not seats or not passes or passes < 0 or last is None:
         return []
     return sorted({(last - i) % seats for i in range(min(passes, seats))})
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Reading a snapshot. Each reader fills one part of the state and names the JSON path of any problem
-# (bridge.rules.reader.At.snapshot); they run in order, later ones relying on what earlier ones read (the
-# seat count, the mode, the cards on the table).
-
-_ROOT = r.At.snapshot()
-
-
-def _read_snapshot(state: GameState, snapshot: Any) -> GameState:
-    snap = r.json_object(_ROOT, snapshot)
-    _read_setup(state, snap)
-    players = _read_players(state, snap)
-    _read_turn_order(state, snap, players)
-    _read_progress(state, snap)
-    seen_cards: set[str] = set()
-    _read_scenes(state, snap, players, seen_cards)
-    _read_scene_piles(state, snap, seen_cards)
-    _read_parties(state, snap, players)
-    _read_goals(state, snap, players)
-    _read_boards(state, snap, players)
-    _read_pending(state, snap, players)
-    _read_goal_queue(state, snap, players)
-    _read_rng(state, snap)
-    _check_potion_count(state)
-    state._derive()
-    return state
-
-
-def _read_setup(state: GameState, snap: dict[str, Any]) -> None:
-    """The mode and the phase (the contract has checked the envelope: the game, the format, a mode)."""
-    info = state.data.info
-    mode = snap.get("mode")
-    if mode not in MODES or mode not in info.modes:
-        raise _ROOT.sub("mode").error(f"must be one of {', '.join(info.modes)}")
-    state.mode = mode
-    try:
-        state.phase = Phase(snap.get("phase", "placement"))
-    except ValueError:
-        raise _ROOT.sub("phase").error("must be placement, resolution or ended") from None
-
-
-def _read_players(state: GameState, snap: dict[str, Any]) -> int:
-    """Every seat's colour, hand, bag and (in fief mode) fief board; returns the number of players."""
-    info = state.data.info
-    at = _ROOT.sub("players")
-    players = r.json_list(at, snap.get("players"))
-    if not info.min_players <= len(players) <= info.max_players:
-        raise at.error(f"needs {info.min_players} to {info.max_players} players")
-    colours: list[str] = []
-    state.hands, state.bags, state.fiefs = [], [], []
-    for seat, value in enumerate(players):
-        entry = r.json_object(at.sub(seat), value)
-        _read_player(state, at.sub(seat), seat, entry, colours)
-    state.colours = tuple(colours)
-    return len(players)
-
-
-def _read_player(state: GameState, at: r.At, seat: int, entry: dict[str, Any], colours: list[str]) -> None:
-    info, data = state.data.info, state.data
-    if entry.get("seat", seat) != seat:
-        raise at.sub("seat").error(f"must be {seat} (players are listed in seat order)")
-    colour = entry.get("colour", info.player_colours[seat] if seat < len(info.player_colours) else "")
-    if not isinstance(colour, str) or not colour:
-        raise at.sub("colour").error("must be a colour name")
-    colours.append(colour)
-    hand = [0, 0, 0, 0]
-    for i, humour in enumerate(r.json_list(at.sub("hand"), entry.get("hand", []))):
-        if type(humour) is not str or humour not in _HI:  # the place is worked out only for an error
-            _humour(at.sub("hand").sub(i), humour)
-        hand[_HI[humour]] += 1
-    bag = [0, 0, 0, 0]
-    bag_at = at.sub("bag")
-    for humour, count in r.json_object(bag_at, entry.get("bag", {})).items():
-        bag[_HI[_humour(bag_at, humour)]] = r.json_integer(bag_at.sub(humour), count)
-    state.hands.append(hand)
-    state.bags.append(bag)
-    if state.mode == "fief":
-        fief = entry.get("fief")
-        if isinstance(fief, (dict, list)) or fief not in data.fief_by_id:
-            raise at.sub("fief").error(f"{json.dumps(fief)} is not a fief board")
-        if fief in state.fiefs:
-            raise at.sub("fief").error(f"{fief!r} is used by another player")
-        state.fiefs.append(fief)
-
-
-def _read_turn_order(state: GameState, snap: dict[str, Any], players: int) -> None:
-    """Who started, who acts, who starts the round, who acted last, and the passes."""
-    state.first_player = _seat(_ROOT.sub("first_player"), snap.get("first_player", 0), players)
-    state.active = _seat(_ROOT.sub("active_player"), snap.get("active_player", state.first_player), players)
-    state.round_starter = _seat(_ROOT.sub("round_starter"), _engine_key(snap, "round_starter"), players)
-    last = r.absent_as_none(_engine_key(snap, "last_actor"))
-    state.last_actor = None if last is None else _seat(_ROOT.sub("last_actor"), last, players)
-    state.passes = r.json_integer(_ROOT.sub("consecutive_passes"), snap.get("consecutive_passes", 0), 0, players)
-    passed_at = _ROOT.sub("passed_this_round")
-    state.passed_this_round = {
-        _seat(passed_at.sub(i), seat, players)
-        for i, seat in enumerate(r.json_list(passed_at, _engine_key(snap, "passed_this_round")))
-    }
-
-
-def _read_progress(state: GameState, snap: dict[str, Any]) -> None:
-    """The round and turn numbers, why the round ended and why the game did."""
-    state.round_no = r.json_integer(_ROOT.sub("round"), snap.get("round", 1), 0)
-    state.turn_no = r.json_integer(_ROOT.sub("turn"), _engine_key(snap, "turn"), 0)
-    state.round_end_reason = r.absent_as_none(_engine_key(snap, "round_end_reason"))
-    if state.round_end_reason is not None and not isinstance(state.round_end_reason, str):
-        raise _ROOT.sub("round_end_reason").error("must be a string")
-    termination = r.absent_as_none(_engine_key(snap, "termination"))
-    try:
-        state.termination = Termination(termination) if termination else None
-    except ValueError:
-        raise _ROOT.sub("termination").error(f"{termination!r} is not a termination") from None
-
-
-def _once(at: r.At, card: str, seen_cards: set[str]) -> str:
-    """``card``, noted as seen: a scene card lies in one place only."""
-    if card in seen_cards:
-        raise at.error(f"{card!r} appears twice")
-    seen_cards.add(card)
-    return card
-
-
-def _read_scenes(state: GameState, snap: dict[str, Any], players: int, seen_cards: set[str]) -> None:
-    """The face-up scene cards and the potions on their slots."""
-    scene_by_id = state.data.scene_by_id
-    state.scenes, state.scene_slots = [], {}
-    at = _ROOT.sub("scenes")
-    for i, value in enumerate(r.json_list(at, snap.get("scenes", []))):
-        entry = r.json_object(at.sub(i), value)
-        card = r.json_member(at.sub(i).sub("card"), entry.get("card"), scene_by_id, "a scene card")
-        state.scenes.append(_once(at.sub(i).sub("card"), card, seen_cards))
-        state.scene_slots[card] = _read_slots(at.sub(i), entry, scene_by_id[card].slots, players)
-
-
-def _read_scene_piles(state: GameState, snap: dict[str, Any], seen_cards: set[str]) -> None:
-    """The scene deck and the discard pile, in order."""
-    for key in ("scene_deck", "scene_discard"):
-        at = _ROOT.sub(key)
-        scene_by_id = state.data.scene_by_id
-        cards = []
-        pile = snap.get(key, []) if key == "scene_deck" else _engine_key(snap, key)
-        for i, card in enumerate(r.json_list(at, pile)):
-            if type(card) is str and card in scene_by_id and card not in seen_cards:  # the usual case, no At
-                seen_cards.add(card)
-                cards.append(card)
-            else:
-                cards.append(_once(at.sub(i), r.json_member(at.sub(i), card, scene_by_id, "a known card"), seen_cards))
-        if key == "scene_deck":
-            state.scene_deck = cards
-        else:
-            state.scene_discard = cards
-
-
-def _read_parties(state: GameState, snap: dict[str, Any], players: int) -> None:
-    """The party tiles still on the table (with their potions), then the resolved ones."""
-    party_by_id = state.data.party_by_id
-    state.parties, state.party_slots = [], {}
-    at = _ROOT.sub("parties")
-    for i, value in enumerate(r.json_list(at, snap.get("parties", []))):
-        entry = r.json_object(at.sub(i), value)
-        party = entry.get("party")
-        if isinstance(party, (dict, list)) or party not in party_by_id or party in state.party_slots:
-            raise at.sub(i).sub("party").error(
-                f"{json.dumps(party, ensure_ascii=False)} is not an unresolved party")
-        state.parties.append(party)
-        state.party_slots[party] = _read_slots(at.sub(i), entry, party_by_id[party].slots, players)
-    state.resolved_parties = []
-    at = _ROOT.sub("resolved_parties")
-    for i, party in enumerate(r.json_list(at, _engine_key(snap, "resolved_parties"))):
-        if (isinstance(party, (dict, list)) or party not in party_by_id or party in state.party_slots
-                or party in state.resolved_parties):
-            raise at.sub(i).error(f"{json.dumps(party, ensure_ascii=False)} is not a resolved party")
-        state.resolved_parties.append(party)
-
-
-def _read_slots(at: r.At, entry: dict[str, Any], card_slots: tuple, players: int) -> list[Potion | None]:
-    """A card's slots, one potion or ``null`` each, every potion of a humour its citizen takes."""
-    slots_at = at.sub("slots")
-    slots = r.json_list(slots_at, entry.get("slots", [None] * len(card_slots)))
-    if len(slots) != len(card_slots):
-        raise slots_at.error(f"must list {len(card_slots)} slots (null for an empty one)")
-    result = []
-    for j, value in enumerate(slots):
-        potion = (None if value is None or value is False
-                  else _fast_potion(value, players) or _potion(slots_at.sub(j), value, players))
-        if potion is not None and potion[1] not in card_slots[j].humours:
-            raise slots_at.sub(j).sub("humour").error(f"this {card_slots[j].citizen} cannot hold {potion[1]}")
-        result.append(potion)
-    return result
-
-
-def _read_goals(state: GameState, snap: dict[str, Any], players: int) -> None:
-    """The goals in play (of this mode) and who marked each."""
-    goal_by_id = state.data.goal_by_id
-    state.goals, state.marks = [], {}
-    at = _ROOT.sub("goals")
-    for i, value in enumerate(r.json_list(at, snap.get("goals", []))):
-        entry = r.json_object(at.sub(i), value)
-        goal = entry.get("goal")
-        if (isinstance(goal, (dict, list)) or goal not in goal_by_id or goal_by_id[goal].mode != state.mode
-                or goal in state.marks):
-            raise at.sub(i).sub("goal").error(f"{json.dumps(goal, ensure_ascii=False)} is not a {state.mode} goal")
-        marked_at = at.sub(i).sub("marked_by")
-        marked = [_seat(marked_at.sub(j), seat, players)
-                  for j, seat in enumerate(r.json_list(marked_at, entry.get("marked_by", [])))]
-        if len(set(marked)) != len(marked):
-            raise marked_at.error("a player marks a goal at most once")
-        state.goals.append(goal)
-        state.marks[goal] = marked
-
-
-def _read_boards(state: GameState, snap: dict[str, Any], players: int) -> None:
-    """The potions on the board cells: the kingdom map, or each player's fief (a potion only on its owner's)."""
-    at = _ROOT.sub("boards")
-    boards_json = r.json_object(at, snap.get("boards", {}))
-    expected = ["kingdom"] if state.mode == "kingdom" else state.fiefs
-    state.boards = {board_id: {} for board_id in expected}
-    for board_id, cells in boards_json.items():
-        if board_id not in state.boards:
-            raise at.sub(board_id).error("is not a board of this game")
-        board = state.board(board_id)
-        for cell, potions in r.json_object(at.sub(board_id), cells).items():
-            cell_at = at.sub(board_id).sub(cell)
-            if cell not in board.cell_by_id:
-                raise cell_at.error("is not a cell of that board")
-            placed = []
-            for j, value in enumerate(r.json_list(cell_at, potions)):
-                potion = _fast_potion(value, players) or _potion(cell_at.sub(j), value, players)
-                if potion is None:
-                    raise cell_at.sub(j).error("must be a potion")
-                if state.mode == "fief" and board_id != state.fiefs[potion[0]]:
-                    raise cell_at.sub(j).error("a potion lies only on its owner's fief")
-                placed.append(potion)
-            if placed:
-                state.boards[board_id][cell] = placed
-
-
-def _read_pending(state: GameState, snap: dict[str, Any], players: int) -> None:
-    """Revealed potions on their way to a board, with where each may go."""
-    state.pending = []
-    at = _ROOT.sub("pending")
-    for i, value in enumerate(r.json_list(at, _engine_key(snap, "pending"))):
-        entry_at = at.sub(i)
-        entry = r.json_object(entry_at, value)
-        owner, humour = _potion(entry_at, entry, players) or (0, "")
-        source = r.json_object(entry_at.sub("from"), entry.get("from"))
-        try:
-            target = Target.from_json(source)
-        except ValueError as exc:
-            raise entry_at.sub("from").error(str(exc)) from None
-        reason = entry.get("reason")
-        if reason not in ("win", "sneak"):
-            raise entry_at.sub("reason").error("must be win or sneak")
-        board_id = state.board_of(owner)
-        cells = tuple(r.json_list(entry_at.sub("cells"), entry.get("cells", [])))
-        board = state.board(board_id)
-        for j, cell in enumerate(cells):
-            if isinstance(cell, (dict, list)) or cell not in board.cell_by_id:
-                raise entry_at.sub("cells").sub(j).error(f"{cell!r} is not a cell of {board_id}")
-        state.pending.append(Pending(owner, humour, target, reason, board_id, cells))
-
-
-def _read_goal_queue(state: GameState, snap: dict[str, Any], players: int) -> None:
-    """Goal completions found but not yet marked, in order."""
-    state.goal_queue = []
-    at = _ROOT.sub("goal_queue")
-    for i, value in enumerate(r.json_list(at, _engine_key(snap, "goal_queue"))):
-        entry = r.json_object(at.sub(i), value)
-        seat = _seat(at.sub(i).sub("player"), entry.get("player"), players)
-        goal = entry.get("goal")
-        if isinstance(goal, (dict, list)) or goal not in state.marks:
-            raise at.sub(i).sub("goal").error(f"{goal!r} is not a goal of this game")
-        state.goal_queue.append((seat, goal))
-
-
-def _read_rng(state: GameState, snap: dict[str, Any]) -> None:
-    """The random source (the contract seeds a snapshot sent without one from its content)."""
-    rng = _engine_key(snap, "rng")
-    try:
-        state.rng = SeededRandom.from_text(rng)
-    except (TypeError, ValueError):
-        raise _ROOT.sub("rng").error("must be 16 hex digits") from None
-
-
-def _check_potion_count(state: GameState) -> None:
-    """Every player's potions must all be somewhere: bag, hand, cards, parties, boards, in transit."""
-    n = state.num_players
-    counts = [[state.bags[s][i] + state.hands[s][i] for i in range(4)] for s in range(n)]
-    for slots in list(state.scene_slots.values()) + list(state.party_slots.values()):
-        for p in slots:
-            if p is not None:
-                counts[p[0]][_HI[p[1]]] += 1
-    for cells in state.boards.values():
-        for potions in cells.values():
-            for owner, humour in potions:
-                counts[owner][_HI[humour]] += 1
-    for p in state.pending:
-        counts[p.owner][_HI[p.humour]] += 1
-    expected = [state.data.rules.bag_composition.get(h, 0) for h in HUMOURS]
-    for seat in range(n):
-        if counts[seat] != expected:
-            found = ", ".join(f"{h} {c}" for h, c in zip(HUMOURS, counts[seat]))
-            want = ", ".join(f"{h} {c}" for h, c in zip(HUMOURS, expected))
-            raise _ROOT.sub("players").sub(seat).error(f"potions on the table are {found}; a player owns {want}")
-
-
-def _engine_key(snap: dict[str, Any], key: str) -> Any:
-    """The value of a key the engine writes for itself: a snapshot the mod sent without it has it from the
-    contract (``rng``, :func:`snapshot_defaults`)."""
-    if key not in snap:
-        raise _ROOT.sub(key).error("is missing (bridge.rules.contract.prepare_snapshot fills in the keys the "
-                                   "engine writes for itself)")
-    return snap[key]
-
-
-def _humour(at: r.At, value: Any) -> str:
-    return r.json_member(at, value, _HI, "a humour")
-
-
-def _seat(at: r.At, value: Any, players: int) -> int:
-    return r.json_integer(at, value, 0, players - 1)
-
-
-def _fast_potion(value: Any, players: int) -> Potion | None:
-    """A well-formed ``{"owner", "humour"}`` potion read without building the places errors would name;
-    ``None`` for anything else (:func:`_potion` then reads it and names the problem)."""
-    if type(value) is dict:
-        owner, humour = value.get("owner"), value.get("humour")
-        if type(owner) is int and 0 <= owner < players and type(humour) is str and humour in _HI:
-            return (owner, humour)
-    return None
-
-
-def _potion(at: r.At, value: Any, players: int) -> Potion | None:
-    """A ``{"owner", "humour"}`` potion; ``null`` or ``false`` is none (Lua tables cannot hold nil, so the mod
-    writes an empty slot as false)."""
-    if value is None or value is False:
-        return None
-    value = r.json_object(at, value)
-    return (_seat(at.sub("owner"), value.get("owner"), players), _humour(at.sub("humour"), value.get("humour")))

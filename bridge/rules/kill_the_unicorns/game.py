@@ -21,13 +21,14 @@ from typing import Any, Callable, Mapping, Sequence
 from bridge.rules.contract import SHARED_REQUEST_TYPES, GameBase
 from bridge.rules.errors import InvalidAction
 from bridge.rules.game import GameMeta, register_game
-from bridge.rules.kill_the_unicorns import bot
+from bridge.rules.kill_the_unicorns import bot, snapshot
 from bridge.rules.kill_the_unicorns.actions import Action
 from bridge.rules.kill_the_unicorns.data import parse_kill_the_unicorns
 from bridge.rules.kill_the_unicorns.records import KillTheUnicornsData
 from bridge.rules.kill_the_unicorns.scoring import decide
 from bridge.rules.kill_the_unicorns.state import GAME_ID, REFUSAL_REASONS, GameState, new_game, start_game
 from bridge.rules.playout import seat_figures
+from bridge.rules.schema import Record
 from bridge.rules.random import SeededRandom
 
 
@@ -50,6 +51,9 @@ class KillTheUnicorns(GameBase):
 
     def from_snapshot(self, data: KillTheUnicornsData, snapshot: Any) -> GameState:
         return GameState.from_snapshot(data, snapshot)
+
+    def snapshot_schema(self, data: KillTheUnicornsData) -> Record:
+        return snapshot.schema(data)
 
     def setup(self, data: KillTheUnicornsData, players: int, *, mode: str, seed: int,
               options: Mapping[str, Any]) -> tuple[GameState, list[Any]]:

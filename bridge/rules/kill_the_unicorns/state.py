@@ -11,22 +11,18 @@ from __future__ import annotations
 from itertools import chain, combinations
 from typing import Any, Sequence
 
-from bridge.rules import reader as r
-from bridge.rules.contract import SNAPSHOT_FORMAT, read_envelope
-from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError
+from bridge.rules.errors import IllegalAction, InvalidAction
 from bridge.rules.kill_the_unicorns import effects as fx
 from bridge.rules.kill_the_unicorns import events as ev
+from bridge.rules.kill_the_unicorns import snapshot
 from bridge.rules.kill_the_unicorns.actions import (
     SLOTS, Action, Buy, ChooseTrick, Decline, Join, Open, Pass, PlaceTrick, Skip, UsePower)
 from bridge.rules.kill_the_unicorns.records import KillTheUnicornsData
 from bridge.rules.kill_the_unicorns.scoring import GameOutcome, ScoredUnicorn, Standing, decide, standing
+from bridge.rules.kill_the_unicorns.snapshot import GAME_ID
 from bridge.rules.random import SeededRandom
 
-GAME_ID = "kill-the-unicorns"
 _AFTER_REVEAL = fx.AFTER_REVEAL
-PHASES = ("tricks", "hunt", "market", "over")
-DECISIONS = ("place_trick", "open", "join", "choose_trick", "power", "market")
-STEPS = ("open", "join", "power", "choose")
 
 
 _UNSET: Any = object()
@@ -388,38 +384,16 @@ class GameState:
         return other
 
     def to_snapshot(self) -> dict[str, Any]:
-        """The whole state as JSON (docs/games/kill_the_unicorns/protocol.md), hidden faces included: the envelope
-        (``ttsmod_snapshot``, ``game``, ``mode``) first; :meth:`from_snapshot` reads it back exactly."""
-        players = []
-        for seat in range(self.players):
-            players.append({
-                "character": self.chars[seat],
-                "hand": list(self.hand[seat]), "played": list(self.played[seat]),
-                "hunt_discard": list(self.hunt_discard[seat]),
-                "trick_deck": list(self.trick_deck[seat]), "trick_hand": list(self.trick_hand[seat]),
-                "trick_discard": list(self.trick_discard[seat]),
-                "catch": [{"unicorn": u, "pinned": list(p), "tokens": list(k)} for u, p, k in self.catch[seat]],
-                "tokens": list(self.tokens[seat]),
-                "power_used": self.power_uses[seat] >= self.t.rules.power_uses_per_day,
-                "power_uses": self.power_uses[seat],
-            })
-        return {
-            "ttsmod_snapshot": SNAPSHOT_FORMAT, "game": GAME_ID, "mode": self.mode,
-            "day": self.day, "phase": self.phase, "first": self.first, "players": players,
-            "line": list(self.line), "slots": [list(s) for s in self.slots],
-            "unicorn_deck": list(self.unicorn_deck), "unicorn_discard": list(self.unicorn_discard),
-            "box": list(self.box), "market": {k: list(v) for k, v in self.market.items()},
-            "hunt": _hunt_json(self.hunt),
-            "pending": (None if self.pending_player is None else
-                        {"player": self.pending_player, "decision": self.pending_decision}),
-            "rng": self.rng.to_text(),
-        }
+        """The whole state as JSON (docs/games/kill_the_unicorns/protocol.md; :mod:`.snapshot` declares it), hidden
+        faces included: the envelope (``ttsmod_snapshot``, ``game``, ``mode``) first; :meth:`from_snapshot` reads it
+        back exactly."""
+        return snapshot.write(self)
 
     @classmethod
-    def from_snapshot(cls, data: KillTheUnicornsData, snapshot: Any) -> "GameState":
-        """The state of a snapshot (envelope and ``rng`` included: the contract fills in what a mod may leave
-        out); :class:`SnapshotError` naming the path of what is wrong."""
-        return _read_snapshot(data, snapshot)
+    def from_snapshot(cls, data: KillTheUnicornsData, snapshot_json: Any) -> "GameState":
+        """The state of a snapshot (:func:`.snapshot.read`; envelope and ``rng`` included: the contract fills in
+        what a mod may leave out): a bad one raises ``SnapshotError`` naming its path."""
+        return _from_tree(data, snapshot.read(data, snapshot_json))
 
     # ------------------------------------------------------------------------------------------ the interface
 
@@ -1105,7 +1079,7 @@ class GameState:
         return snap
 
 
-# ---------------------------------------------------------------------------------------------- hunt JSON
+# ---------------------------------------------------------------------------------------------- a hunt's copy
 
 def _copy_hunt(hunt: dict[str, Any] | None) -> dict[str, Any] | None:
     if hunt is None:
@@ -1116,16 +1090,6 @@ def _copy_hunt(hunt: dict[str, Any] | None) -> dict[str, Any] | None:
     if hunt["sums"] is not None:
         other["sums"] = dict(hunt["sums"])
     return other
-
-
-def _hunt_json(hunt: dict[str, Any] | None) -> dict[str, Any] | None:
-    if hunt is None:
-        return None
-    out = _copy_hunt(hunt)
-    assert out is not None
-    if out["sums"] is not None:
-        out["sums"] = {str(k): v for k, v in out["sums"].items()}
-    return out
 
 
 # ---------------------------------------------------------------------------------------------- new games
@@ -1218,154 +1182,27 @@ def new_game(data: KillTheUnicornsData, players: int, *, mode: str | None = None
     return start_game(data, players, mode=mode, seed=seed, characters=characters)[0]
 
 
-# ---------------------------------------------------------------------------------------------- snapshots
-
-def _read_snapshot(data: KillTheUnicornsData, snapshot: Any) -> GameState:
-    t = tables_for(data)
-    at = r.At.snapshot()
-    snap = r.json_object(at, snapshot)
-    mode = read_envelope(GAME_ID, data.info.modes, snap)
-    for key in ("day", "phase", "first", "players", "line", "slots", "unicorn_deck", "unicorn_discard", "box",
-                "market", "hunt", "pending", "rng"):
-        if key not in snap:
-            raise SnapshotError(key, "is missing")
-    players_at = at.sub("players")
-    entries = r.json_list(players_at, snap["players"])
-    k = len(entries)
-    if not data.info.min_players <= k <= data.info.max_players:
-        raise SnapshotError("players", f"must list {data.info.min_players} to {data.info.max_players} players")
+def _from_tree(data: KillTheUnicornsData, tree: dict[str, Any]) -> GameState:
+    """The state a checked snapshot tree (:func:`.snapshot.read`) describes."""
     state = GameState.__new__(GameState)
-    state.data, state.t, state.mode, state.players = data, t, mode, k
-    state.day = r.json_integer(at.sub("day"), snap["day"], 1, data.rules.days)
-    state.phase = r.json_member(at.sub("phase"), snap["phase"], PHASES, "a phase")
-    state.first = r.json_integer(at.sub("first"), snap["first"], 0, k - 1)
-    seen: set[str] = set()
-
-    def ids(where: r.At, value: Any, known: Any, what: str) -> list[str]:
-        out = []
-        for i, item in enumerate(r.json_list(where, value)):
-            r.json_member(where.sub(i), item, known, what)
-            if item in seen:
-                raise SnapshotError(where.sub(i).field or "", f"{item} is in two places")
-            seen.add(item)
-            out.append(item)
-        return out
-
-    chars, names = [], ("hand", "played", "hunt_discard", "trick_deck", "trick_hand", "trick_discard", "tokens")
-    lists: dict[str, list[list[str]]] = {n: [] for n in names}
-    state.catch, state.power_uses = [], []
-    for seat, raw in enumerate(entries):
-        p_at = players_at.sub(seat)
-        entry = r.json_object(p_at, raw)
-        chars.append(r.json_member(p_at.sub("character"), entry.get("character"), data.character_by_id,
-                                   "a character"))
-        for name in names:
-            known = (t.value if name in ("hand", "played", "hunt_discard") else
-                     t.token_item if name == "tokens" else t.trick_kind)
-            found = ids(p_at.sub(name), entry.get(name, []), known, f"a {name.replace('_', ' ')} card id")
-            lists[name].append(found)
-        catch = []
-        c_at = p_at.sub("catch")
-        for j, item in enumerate(r.json_list(c_at, entry.get("catch", []))):
-            e_at = c_at.sub(j)
-            e = r.json_object(e_at, item)
-            unicorn = ids(e_at.sub("unicorn"), [e.get("unicorn")], t.unicorn, "a unicorn id")[0]
-            catch.append([unicorn, ids(e_at.sub("pinned"), e.get("pinned", []), t.trick_kind, "a trick card id"),
-                          ids(e_at.sub("tokens"), e.get("tokens", []), t.token_item, "a token id")])
-        state.catch.append(catch)
-        uses = entry.get("power_uses")
-        if uses is None:
-            uses = data.rules.power_uses_per_day if entry.get("power_used") is True else 0
-        state.power_uses.append(r.json_integer(p_at.sub("power_uses"), uses, 0))
-    if len(set(chars)) != k:
-        raise SnapshotError("players", "two players have the same character")
-    state.chars = tuple(chars)
-    for name in names:
-        setattr(state, name, lists[name])
-    line_at = at.sub("line")
-    state.line = []
-    for i, item in enumerate(r.json_list(line_at, snap["line"])):
-        item = r.absent_as_none(item)
-        state.line.append(None if item is None else ids(line_at.sub(i), [item], t.unicorn, "a unicorn id")[0])
-    slots_at = at.sub("slots")
-    state.slots = []
-    raw_slots = r.json_list(slots_at, snap["slots"])
-    if len(raw_slots) != len(state.line):
-        raise SnapshotError("slots", "must have one pair per line unicorn")
-    for i, pair in enumerate(raw_slots):
-        pair = r.json_list(slots_at.sub(i), pair)
-        if len(pair) != 2:
-            raise SnapshotError(f"slots[{i}]", "must be [above, below]")
-        state.slots.append([None if r.absent_as_none(c) is None else
-                            ids(slots_at.sub(i).sub(s), [c], t.trick_kind, "a trick card id")[0]
-                            for s, c in enumerate(pair)])
-    state.unicorn_deck = ids(at.sub("unicorn_deck"), snap["unicorn_deck"], t.unicorn, "a unicorn id")
-    state.unicorn_discard = ids(at.sub("unicorn_discard"), snap["unicorn_discard"], t.unicorn, "a unicorn id")
-    box_known = set(t.unicorn) | set(t.token_item) | set(data.character_by_id)
-    state.box = ids(at.sub("box"), snap["box"], box_known, "a unicorn, token or character id")
-    market_at = at.sub("market")
-    market = r.json_object(market_at, snap["market"])
-    state.market = {}
-    for item in data.market:
-        state.market[item.id] = ids(market_at.sub(item.id), market.get(item.id, []), set(data.tokens(item.id)),
-                                    f"a {item.id} token id")
-    for key in market:
-        if key not in state.market:
-            raise SnapshotError(f"market.{key}", "is not a market item")
-    state.hunt = _read_hunt(at.sub("hunt"), r.absent_as_none(snap["hunt"]), k, len(state.line))
-    if (state.hunt is None) == (state.phase == "hunt"):
-        raise SnapshotError("hunt", "must be an object during the hunt phase and null in every other")
-    pending = r.absent_as_none(snap["pending"])
-    if pending is None:
-        state.pending_player = state.pending_decision = None
-    else:
-        p = r.json_object(at.sub("pending"), pending)
-        state.pending_player = r.json_integer(at.sub("pending").sub("player"), p.get("player"), 0, k - 1)
-        state.pending_decision = r.json_member(at.sub("pending").sub("decision"), p.get("decision"), DECISIONS,
-                                               "a decision")
-    if (state.pending_player is None) != (state.phase == "over"):
-        raise SnapshotError("pending", "must be null exactly when the game is over")
-    rng = snap["rng"]
-    if not isinstance(rng, str) or len(rng) != 16 or any(ch not in "0123456789abcdef" for ch in rng):
-        raise SnapshotError("rng", "must be 16 lowercase hex digits")
-    state.rng = SeededRandom.from_text(rng)
+    players = tree["players"]
+    state.data, state.t, state.mode, state.players = data, tables_for(data), tree["mode"], len(players)
+    state.day, state.phase, state.first = tree["day"], tree["phase"], tree["first"]
+    state.chars = tuple(p["character"] for p in players)
+    for name in ("hand", "played", "hunt_discard", "trick_deck", "trick_hand", "trick_discard", "tokens"):
+        setattr(state, name, [p[name] for p in players])
+    state.catch = [[[c["unicorn"], c["pinned"], c["tokens"]] for c in p["catch"]] for p in players]
+    per_day = data.rules.power_uses_per_day
+    state.power_uses = [p["power_uses"] if p["power_uses"] is not None else per_day if p["power_used"] else 0
+                        for p in players]
+    state.line, state.slots = tree["line"], tree["slots"]
+    state.unicorn_deck, state.unicorn_discard, state.box = tree["unicorn_deck"], tree["unicorn_discard"], tree["box"]
+    state.market = tree["market"]
+    state.hunt = tree["hunt"]
+    pending = tree["pending"]
+    state.pending_player, state.pending_decision = ((None, None) if pending is None else
+                                                    (pending["player"], pending["decision"]))
+    state.rng = SeededRandom.from_text(tree["rng"])
     state.final = None
     state.market_buys = None
     return state
-
-
-def _read_hunt(at: r.At, value: Any, players: int, line: int) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    hunt = r.json_object(at, value)
-
-    def seat(key: str, optional: bool = False) -> int | None:
-        v = r.absent_as_none(hunt.get(key))
-        if v is None and optional:
-            return None
-        return r.json_integer(at.sub(key), v, 0, players - 1)
-
-    def seats(key: str) -> list[int]:
-        return [r.json_integer(at.sub(key).sub(i), v, 0, players - 1)
-                for i, v in enumerate(r.json_list(at.sub(key), hunt.get(key, [])))]
-
-    out: dict[str, Any] = {
-        "index": r.json_integer(at.sub("index"), hunt.get("index"), 0, max(0, line - 1)),
-        "holder": seat("holder"), "opener": seat("opener", True),
-        "n": None, "passed": seats("passed"), "declined": seats("declined"), "joined": seats("joined"),
-        "to_decide": seat("to_decide", True),
-        "step": r.json_member(at.sub("step"), hunt.get("step"), STEPS, "a hunt step"),
-        "sums": None, "winner": seat("winner", True),
-    }
-    n = r.absent_as_none(hunt.get("n"))
-    if n is not None:
-        out["n"] = r.json_integer(at.sub("n"), n, 1, 8)
-    sums = r.absent_as_none(hunt.get("sums"))
-    if sums is not None:
-        found = r.json_object(at.sub("sums"), sums)
-        out["sums"] = {}
-        for key, v in found.items():
-            if not (isinstance(key, str) and key.isdigit() and int(key) < players):
-                raise SnapshotError(f"hunt.sums.{key}", "must be a seat")
-            out["sums"][int(key)] = r.json_integer(at.sub("sums").sub(key), v, -1000, 1000)
-    return out

@@ -6,7 +6,9 @@ themselves — ``setup`` deals the table, ``apply`` plays a legal action chosen 
 step:
 
 - the snapshot starts with the envelope (``ttsmod_snapshot``, ``game``, ``mode``) and snapshot → state →
-  snapshot is the identity (through JSON text); ``next`` is who moves and every legal action;
+  snapshot is the identity (through JSON text); it is exactly what the game's declared schema
+  (``snapshot_schema``, :mod:`bridge.rules.schema`) reads and writes back; ``next`` is who moves and every legal
+  action;
 
 and every few steps, for every request type the game lists:
 
@@ -19,9 +21,12 @@ and every few steps, for every request type the game lists:
 - a refused action (a legal one sent for another seat, one that was legal earlier) carries one of the game's
   ``refusal_reasons``, never a catch-all.
 
+Every value the schema declares, put wrong in a real snapshot of the game, is refused naming its own path.
+
 Last, the game's protocol page documents every field of every answer seen, every event and event field, and
 exactly the game's refusal reasons (tables whose first header cell is ``field``, ``event`` or ``reason``;
-docs/protocol.md documents the shared fields once).
+docs/protocol.md documents the shared fields once), and its ``snapshot key`` table lists exactly the schema's
+top-level keys.
 """
 
 from __future__ import annotations
@@ -38,8 +43,9 @@ import pytest
 from bridge.catalog import LoadedGame, load
 from bridge.rules.contract import ENVELOPE_KEYS, SHARED_REQUEST_TYPES, SNAPSHOT_FORMAT, answer, content_seed
 from bridge.rules.contract import snapshot_defaults
+from bridge.rules import schema
 from bridge.rules.errors import RulesError, SnapshotError
-from bridge.rules.playout import chooser_for
+from bridge.rules.playout import chooser_for, play_random_game
 from tests.everygame import game_sources, source_id   # every built-in game and every folder of tests/games/
 from tests.luajson import as_lua
 
@@ -114,6 +120,9 @@ def check_table(game: LoadedGame, snapshot: dict[str, Any], next_: dict[str, Any
     assert snapshot["ttsmod_snapshot"] == SNAPSHOT_FORMAT and snapshot["game"] == game.meta.id
     state = game.engine.from_snapshot(game.data, json.loads(json.dumps(snapshot)))
     assert state.to_snapshot() == snapshot, "snapshot → state → snapshot is the identity"
+    declared = game.engine.snapshot_schema(game.data)
+    assert json.dumps(schema.write(declared, schema.read(declared, snapshot))) == json.dumps(snapshot), \
+        "the snapshot is what its declared schema reads and writes back, key for key and in order"
     assert next_["player"] == state.to_move()
     assert next_["legal"] == [a.to_json() for a in state.legal_actions()], "next lists every legal action"
 
@@ -268,6 +277,68 @@ def event_paths(event: dict[str, Any]) -> Iterator[str]:
             yield from field_paths(item, f"{name}.{key}")
 
 
+# ------------------------------------------------------------------------------------------------ the schema
+
+def test_the_schema_declares_the_envelope_first(game: LoadedGame):
+    declared = game.engine.snapshot_schema(game.data)
+    assert isinstance(declared, schema.Record)
+    assert schema.top_fields(declared)[:3] == tuple(ENVELOPE_KEYS)
+
+
+def concrete_paths(value: Any, path: tuple) -> Iterator[tuple]:
+    """The paths of ``value`` a schema leaf's path (``None``: any key or index) stands for: its first match."""
+    if not path:
+        yield ()
+        return
+    key, rest = path[0], path[1:]
+    if key is None:
+        keys = list(value)[:1] if isinstance(value, dict) else [0] if isinstance(value, list) and value else []
+    else:
+        keys = [key] if isinstance(value, dict) and key in value else []
+    for k in keys:
+        for tail in concrete_paths(value[k], rest):
+            yield (k, *tail)
+
+
+def spelt(path: tuple) -> str:
+    out = ""
+    for key in path:
+        out += f"[{key}]" if isinstance(key, int) else f".{key}" if out else str(key)
+    return out
+
+
+def test_every_declared_value_put_wrong_is_refused_by_its_path(game: LoadedGame):
+    """Each leaf of the schema, in the first snapshot of a random playout that holds it: its wrong value there is
+    refused naming that path (the reader never crashes, never takes it, never blames another key)."""
+    declared = game.engine.snapshot_schema(game.data)
+    snapshots: list[dict[str, Any]] = []
+    play_random_game(game.engine, game.data, game.meta.max_players, seed=SEED,
+                     on_step=lambda state, *_: snapshots.append(state.to_snapshot()))
+    tried = 0
+    for path, leaf in schema.leaves(declared):
+        for snapshot in snapshots:
+            places = list(concrete_paths(snapshot, path))
+            if places:
+                break
+        else:
+            continue            # no table of the playout holds such a value (an empty hand, nothing pending)
+        place = places[0]
+        bad = json.loads(json.dumps(snapshot))
+        node = bad
+        for key in place[:-1]:
+            node = node[key]
+        if isinstance(node, dict) and isinstance(leaf, schema.Integer) and path[-1] is None:
+            continue            # a map's key is its number: its value is the leaf
+        node[place[-1]] = leaf.wrong()
+        with pytest.raises(SnapshotError) as refused:
+            game.engine.from_snapshot(game.data, bad)
+        assert refused.value.path == spelt(place), (
+            f"{game.meta.id}: {leaf.wrong()!r} at {spelt(place)} was refused as {refused.value}")
+        tried += 1
+    every = len(list(schema.leaves(declared)))
+    assert tried * 2 >= every, f"{game.meta.id}: the playout's snapshots hold {tried} of the schema's {every} values"
+
+
 # ------------------------------------------------------------------------------------------------ the docs
 
 def protocol_page(game: LoadedGame) -> Path:
@@ -332,6 +403,14 @@ def test_the_protocol_page_documents_every_answer_field_event_and_reason(game: L
     assert reasons == set(game.engine.refusal_reasons), \
         f"{page.relative_to(REPO)}'s `reason` table lists {sorted(reasons)}; the engine's refusal_reasons are " \
         f"{sorted(game.engine.refusal_reasons)}"
+
+
+def test_the_protocol_page_lists_the_schemas_top_level_keys(game: LoadedGame):
+    page = protocol_page(game)
+    listed = {name.removesuffix("[]") for name in documented(page, "snapshot key")}
+    declared = set(schema.top_fields(game.engine.snapshot_schema(game.data)))
+    assert listed == declared, (f"{page.relative_to(REPO)}'s `snapshot key` table lists {sorted(listed)}; the "
+                                f"snapshot schema declares {sorted(declared)}")
 
 
 def test_the_protocol_page_lists_the_requests_in_the_games_order(game: LoadedGame):

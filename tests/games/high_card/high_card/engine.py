@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from bridge.rules import reader as r
-from bridge.rules.contract import SHARED_REQUEST_TYPES, GameBase
+from bridge.rules import schema
+from bridge.rules.contract import SHARED_REQUEST_TYPES, GameBase, envelope
 from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError
 from bridge.rules.game import TOOL_TABLES, GameMeta, parse_game_meta, register_game
 from bridge.rules.playout import seat_figures
@@ -168,51 +169,51 @@ class HighCardState:
                 "trick": [[s, card] for s, card in self.trick], "leader": self.leader, "stock_size": len(self.stock)}
 
     def to_snapshot(self) -> dict[str, Any]:
-        return {"ttsmod_snapshot": 1, "game": GAME_ID, "mode": self.data.info.default_mode,
-                "players": [{"seat": s, "hand": list(hand), "won": list(self.won[s])}
-                            for s, hand in enumerate(self.hands)],
-                "trick": [{"player": s, "card": card} for s, card in self.trick],
-                "leader": self.leader, "stock": list(self.stock)}
+        return schema.write(snapshot_schema(self.data), {
+            "ttsmod_snapshot": 1, "game": GAME_ID, "mode": self.data.info.default_mode,
+            "players": [{"seat": s, "hand": hand, "won": self.won[s]} for s, hand in enumerate(self.hands)],
+            "trick": [{"player": s, "card": card} for s, card in self.trick],
+            "leader": self.leader, "stock": self.stock})
 
     def copy(self) -> "HighCardState":
         return HighCardState(self.data, [list(h) for h in self.hands], [list(w) for w in self.won], list(self.trick),
                              self.leader, list(self.stock))
 
 
+def snapshot_schema(data: HighCardData) -> schema.Record:
+    """The snapshot: each seat's hand and won cards, the trick so far (who played what), its leader, the stock."""
+    card = schema.OneOf(tuple(data.values), "a card")
+    cards = schema.ListOf(card, what="cards")
+    F = schema.Field
+    seat = schema.Record({"seat": F(schema.Integer(0), None), "hand": F(cards), "won": F(cards)})
+    return schema.Record({
+        **envelope(GAME_ID, data.info.modes),
+        "players": F(schema.ListOf(seat, min_length=data.info.min_players, max_length=data.info.max_players,
+                                   count_as="players", what="seats"), doc="the seats, in seat order"),
+        "trick": F(schema.ListOf(schema.Record({"player": F(schema.Seat()), "card": F(card)})),
+                   doc="the cards played to the trick, in order"),
+        "leader": F(schema.Seat(), doc="the seat that leads the trick"),
+        "stock": F(cards, doc="the cards set aside"),
+    })
+
+
 def from_snapshot(data: HighCardData, snapshot: Any) -> HighCardState:
-    at = r.At.snapshot()
-    snap = r.table(at, snapshot)
-    ids = tuple(data.values)
-
-    def cards(where: r.At, value: Any) -> list[str]:
-        return [r.choice(where.sub(i), card, ids, "a card") for i, card in enumerate(r.array(where, value))]
-
-    seats = r.array(at.sub("players"), snap.get("players", r.MISSING))
-    if not seats_taken(data, len(seats)):
-        raise SnapshotError("players", f"{len(seats)} seats: {SEATS_TAKEN}")
-    hands, won = [], []
-    for seat, entry in enumerate(seats):
-        where = at.sub("players").sub(seat)
-        found = r.table(where, entry)
-        hands.append(cards(where.sub("hand"), found.get("hand", r.MISSING)))
-        won.append(cards(where.sub("won"), found.get("won", r.MISSING)))
-    leader = r.integer(at.sub("leader"), snap.get("leader", r.MISSING), 0)
-    if leader >= len(seats):
-        raise SnapshotError("leader", f"seat {leader} of {len(seats)}")
+    """The state of a snapshot read through :func:`snapshot_schema`; what spans keys is checked here."""
+    tree = schema.read(snapshot_schema(data), snapshot)
+    seats, leader = len(tree["players"]), tree["leader"]
     trick = []
-    for index, entry in enumerate(r.array(at.sub("trick"), snap.get("trick", r.MISSING))):
-        where = at.sub("trick").sub(index)
-        found = r.table(where, entry)
-        seat = r.integer(where.sub("player"), found.get("player", r.MISSING), 0)
-        if seat != (leader + index) % len(seats) or index + 1 >= len(seats):
-            raise where.sub("player").error(f"seat {seat} cannot play card {index + 1} of a trick led by {leader}")
-        trick.append((seat, r.choice(where.sub("card"), found.get("card", r.MISSING), ids, "a card")))
-    stock = cards(at.sub("stock"), snap.get("stock", r.MISSING))
-    state = HighCardState(data, hands, won, trick, leader, stock)
+    for index, entry in enumerate(tree["trick"]):
+        if entry["player"] != (leader + index) % seats or index + 1 >= seats:
+            raise SnapshotError(f"trick[{index}].player",
+                                f"seat {entry['player']} cannot play card {index + 1} of a trick led by {leader}")
+        trick.append((entry["player"], entry["card"]))
+    hands = [entry["hand"] for entry in tree["players"]]
+    won = [entry["won"] for entry in tree["players"]]
+    stock = tree["stock"]
     if Counter(stock + [c for h in hands for c in h] + [c for w in won for c in w] + [c for _, c in trick]) \
-            != Counter(ids):
+            != Counter(data.deck()):
         raise SnapshotError("", "the cards on the table are not the deck: each card lies in one place")
-    return state
+    return HighCardState(data, hands, won, trick, leader, stock)
 
 
 SEATS_TAKEN = "a game is for min_players to max_players of game.toml"
@@ -247,10 +248,11 @@ class HighCard(GameBase):
     }
 
     # the engine's functions are this module's: parse(documents), new_game(data, players, mode=, seed=),
-    # from_snapshot(data, snapshot), action_from_json(data, value), action_from_text(data, text)
+    # from_snapshot(data, snapshot), snapshot_schema(data), action_from_json(data, value), action_from_text(data, text)
     parse = staticmethod(parse)
     new_game = staticmethod(new_game)
     from_snapshot = staticmethod(from_snapshot)
+    snapshot_schema = staticmethod(snapshot_schema)
     action_from_json = staticmethod(action_from_json)
     action_from_text = staticmethod(action_from_text)
 

@@ -84,6 +84,65 @@ def test_a_null_hunt_or_pending_is_refused_where_the_table_has_one(ku_data):
         request(ku_data, "score", {"snapshot": dict(snapshot, pending=False)})
 
 
+def _moved(snapshot, take, put):
+    """The snapshot with the first id of list ``take`` put also at the front of list ``put`` (paths as tuples)."""
+    def at(path):
+        node = snapshot
+        for key in path:
+            node = node[key]
+        return node
+    at(put).insert(0, at(take)[0])
+    return snapshot
+
+
+@pytest.mark.parametrize("change, path, message", [
+    # an id met a second time is refused there, in the snapshot's key order (a catch before the player's tokens)
+    (lambda s: _moved(s, ("players", 0, "hand"), ("players", 1, "hand")),
+     "players[1].hand[0]", '"princess-hunt-1" is also at players[0].hand[0]'),
+    (lambda s: _moved(s, ("market", "pate"), ("players", 0, "catch", 0, "tokens")) and
+     _moved(s, ("market", "pate"), ("players", 0, "tokens")),
+     "players[0].tokens[0]", '"pate-1" is also at players[0].catch[0].tokens[0]'),
+    (lambda s: _moved(s, ("line",), ("box",)), "box[0]", '"green-4" is also at line[0]'),
+    (lambda s: s["players"][1].update(character="princess"), "players[1].character",
+     '"princess" is also at players[0].character'),
+    (lambda s: s["players"][0]["catch"][0].update(unicorn="no-such-unicorn"), "players[0].catch[0].unicorn",
+     '"no-such-unicorn" is not a unicorn id'),
+    (lambda s: s["players"][0].update(power_uses="1"), "players[0].power_uses", "must be an integer"),
+    (lambda s: s.update(players="three"), "players", "must be a list"),
+    (lambda s: s["players"].pop(), "players", "must list 3 to 7 players"),
+    (lambda s: s["line"].__setitem__(1, "no-such-unicorn"), "line[1]", '"no-such-unicorn" is not a unicorn id'),
+    (lambda s: s["slots"].pop(), "slots", "must list 4 pairs (one per line unicorn)"),
+    (lambda s: s["slots"][0].pop(), "slots[0]", "must list 2 slots (above, below)"),
+    (lambda s: s["slots"][0].__setitem__(1, "princess-hunt-1"), "slots[0][1]",
+     '"princess-hunt-1" is not a trick card id'),
+    (lambda s: s["market"].update(gold=[]), "market.gold",
+     "is not a field here (expected pate, fake_horn, cotton_candy, fairy_dust)"),
+    (lambda s: s.update(rng="not hex"), "rng", "must be 16 hex digits"),
+])
+def test_a_bad_snapshot_is_refused_naming_its_path(ku_data, change, path, message):
+    snapshot = request(ku_data, "setup", {"players": 3, "seed": 7, "characters": ["princess", "knight", "wizard"]})
+    bad = snapshot["snapshot"]
+    change(bad)
+    with pytest.raises(SnapshotError) as refused:
+        GameState.from_snapshot(ku_data, bad)
+    assert (refused.value.path, refused.value.message) == (path, message)
+
+
+@pytest.mark.parametrize("change, path, message", [
+    (lambda h: h.update(index=4), "hunt.index", "must be between 0 and 3"),
+    (lambda h: h.pop("step"), "hunt.step", "is missing"),
+    (lambda h: h.update(passed=[3]), "hunt.passed[0]", "must be between 0 and 2"),
+    (lambda h: h.update(sums={"0": 1, "3": 2}), "hunt.sums.3", "must be between 0 and 2"),
+    (lambda h: h.update(sums={"x": 1}), "hunt.sums.x", "is not a number"),
+])
+def test_a_bad_hunt_is_refused_naming_its_path(ku_data, change, path, message):
+    snapshot = at_hunt(ku_data, 3).to_snapshot()
+    change(snapshot["hunt"])
+    with pytest.raises(SnapshotError) as refused:
+        GameState.from_snapshot(ku_data, snapshot)
+    assert (refused.value.path, refused.value.message) == (path, message)
+
+
 def test_legal_takes_the_json_or_the_text_form_and_rules_when_allowed(ku_data):
     setup = request(ku_data, "setup", {"players": 3, "seed": 5})
     seat = setup["next"]["player"]

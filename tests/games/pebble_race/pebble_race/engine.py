@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence
 
 from bridge.rules import reader as r
-from bridge.rules.contract import SHARED_REQUEST_TYPES, GameBase
+from bridge.rules import schema
+from bridge.rules.contract import SHARED_REQUEST_TYPES, GameBase, envelope
 from bridge.rules.errors import IllegalAction, InvalidAction, SnapshotError
 from bridge.rules.game import TOOL_TABLES, GameMeta, Names, parse_game_meta, read_names, register_game
 from bridge.rules.playout import seat_figures
@@ -208,52 +209,43 @@ class PebbleState:
                 "passes": self.passes}
 
     def to_snapshot(self) -> dict[str, Any]:
-        return {"ttsmod_snapshot": 1, "game": GAME_ID, "mode": "standard", "deck": list(self.deck),
-                "players": [{"seat": s, "hand": list(h)} for s, h in enumerate(self.hands)],
-                "played": [{"player": s, "pebble": p} for s, p in self.played],
-                "active": self.active, "passes": self.passes}
+        return schema.write(snapshot_schema(self.data), {
+            "ttsmod_snapshot": 1, "game": GAME_ID, "mode": "standard", "deck": self.deck,
+            "players": [{"seat": s, "hand": h} for s, h in enumerate(self.hands)],
+            "played": [{"player": s, "pebble": p} for s, p in self.played],
+            "active": self.active, "passes": self.passes})
 
     def copy(self) -> "PebbleState":
         return PebbleState(self.data, list(self.deck), [list(h) for h in self.hands], list(self.played),
                            self.active, self.passes)
 
 
+def snapshot_schema(data: PebbleData) -> schema.Record:
+    """The snapshot: the deck, each seat's hand, the pebbles played (by whom), whose move it is, the passes."""
+    pebble = schema.OneOf(tuple(sorted({p.id for p in data.pebbles})), "a pebble")
+    pebbles = schema.ListOf(pebble, what="pebbles")
+    F = schema.Field
+    return schema.Record({
+        **envelope(GAME_ID, data.info.modes),
+        "deck": F(pebbles, doc="the draw deck"),
+        "players": F(schema.ListOf(schema.Record({"seat": F(schema.Integer(0), None), "hand": F(pebbles)}),
+                                   min_length=data.info.min_players, max_length=data.info.max_players,
+                                   count_as="players", what="players"), doc="the seats, in seat order"),
+        "played": F(schema.ListOf(schema.Record({"player": F(schema.Seat()), "pebble": F(pebble)})),
+                    doc="the pebbles played, in order"),
+        "active": F(schema.Seat(), doc="the seat to move"),
+        "passes": F(schema.Integer(0), doc="passes in a row"),
+    })
+
+
 def from_snapshot(data: PebbleData, snapshot: Any) -> PebbleState:
-    at = r.At.snapshot()
-    snap = r.table(at, snapshot)
-    known = {p.id for p in data.pebbles}
-
-    def pebbles(where: r.At, value: Any) -> list[str]:
-        return [r.choice(where.sub(i), v, tuple(sorted(known)), "a pebble")
-                for i, v in enumerate(r.array(where, value))]
-
-    deck = pebbles(at.sub("deck"), snap.get("deck", r.MISSING))
-    players = r.array(at.sub("players"), snap.get("players", r.MISSING))
-    if not data.info.min_players <= len(players) <= data.info.max_players:
-        raise SnapshotError("players", f"{len(players)} players (this game takes {data.info.min_players} to "
-                                       f"{data.info.max_players})")
-    hands = []
-    for seat, entry in enumerate(players):
-        where = at.sub("players").sub(seat)
-        found = r.table(where, entry)
-        hands.append(pebbles(where.sub("hand"), found.get("hand", r.MISSING)))
-    played = []
-    played_at = at.sub("played")
-    for index, entry in enumerate(r.array(played_at, snap.get("played", r.MISSING))):
-        where = played_at.sub(index)
-        found = r.table(where, entry)
-        seat = r.integer(where.sub("player"), found.get("player", r.MISSING), 0)
-        if seat >= len(players):
-            raise where.sub("player").error(f"seat {seat} of {len(players)}")
-        played.append((seat, pebbles(where, [found.get("pebble", r.MISSING)])[0]))
-    active = r.integer(at.sub("active"), snap.get("active", r.MISSING), 0)
-    if active >= len(players):
-        raise SnapshotError("active", f"seat {active} of {len(players)}")
-    passes = r.integer(at.sub("passes"), snap.get("passes", 0), 0)
-    state = PebbleState(data, deck, hands, played, active, passes)
+    """The state of a snapshot read through :func:`snapshot_schema`; every pebble must be somewhere."""
+    tree = schema.read(snapshot_schema(data), snapshot)
+    deck, hands = tree["deck"], [entry["hand"] for entry in tree["players"]]
+    played = [(entry["player"], entry["pebble"]) for entry in tree["played"]]
     if Counter(deck + [p for h in hands for p in h] + [p for _, p in played]) != Counter(data.deck()):
         raise SnapshotError("", "the cards on the table are not the deck's cards")
-    return state
+    return PebbleState(data, deck, hands, played, tree["active"], tree["passes"])
 
 
 def new_game(data: PebbleData, players: int, *, mode: str | None = None, seed: int = 0) -> PebbleState:
@@ -290,6 +282,9 @@ class PebbleRace(GameBase):
 
     def from_snapshot(self, data: PebbleData, snapshot: Any) -> PebbleState:
         return from_snapshot(data, snapshot)
+
+    def snapshot_schema(self, data: PebbleData) -> schema.Record:
+        return snapshot_schema(data)
 
     def score(self, data: PebbleData, state: PebbleState) -> dict[str, Any]:
         """How far each runner is, and who leads."""

@@ -90,7 +90,6 @@ class HObject:
     env: Any = None                          # the Lua environment of its script, if it has one
     spawn_guid: str | None = None            # the provisional GUID scripts read while it spawns
     remainder: "HObject | None" = None       # a dissolved deck's last card (``remainder``)
-    taken: bool = False                      # just taken out of a container (may enter one it spawned on)
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> "HObject":

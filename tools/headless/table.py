@@ -367,7 +367,6 @@ class Table:
         """``obj`` came to rest after a player's drop (``cause`` "drop"), a smooth move ("smooth") or a spawn
         ("spawn"): lying on a bag it enters it, lying on a same-size card or deck it joins it on top — each as far
         as its switch of :class:`Fidelity` allows."""
-        taken, obj.taken = obj.taken, False
         if obj not in self.objects or obj.held_by is not None or obj.locked or obj.spawning_frames > 0 \
                 or obj.motion is not None:
             return
@@ -384,7 +383,7 @@ class Table:
         elif cause == "spawn":
             allowed = fid.spawns_enter_containers
         else:
-            allowed = fid.smooth_moves_merge or (taken and fid.spawns_enter_containers)
+            allowed = fid.smooth_moves_merge      # a smooth take's travel too: it spawned at the container
         if not allowed:
             return
         if bag:
@@ -475,7 +474,6 @@ class Table:
         obj.spawning_frames = 0
         obj.spawn_guid = None
         obj.on_spawned = []
-        obj.taken = False
 
     def _entered(self, obj: HObject) -> None:
         """``obj`` entered a container and ``onObjectEnterContainer`` has run: every reference scripts hold to it
@@ -1016,10 +1014,14 @@ class Table:
             obj.motion = None
 
     def drop_into(self, obj: HObject, container: HObject, colour: str) -> None:
-        """A player drops a held object onto a container: it enters the container."""
+        """A player drops a held object onto a container: it enters the container (a card dropped on a deck:
+        on top, Fidelity.cards_merge)."""
         self._require_on_table(obj)
         obj.held_by = None
-        self.put_into(container, obj)
+        if self.fidelity.cards_merge and stackable(container) and stackable(obj):
+            self.combine(obj, container, on_top=True)
+        else:
+            self.put_into(container, obj)
         self.step()
 
     def end_turn(self, colour: str) -> None:
@@ -1079,7 +1081,6 @@ class Table:
         obj.container = None
         obj.settled_position = None         # physics has not seen it yet
         obj.spawning_frames = fid.spawn_frames
-        obj.taken = True
         if fid.guid_final_after_spawn and obj.spawning_frames > 0:
             obj.spawn_guid = self.new_guid()
         # takeObject's defaults: 2 units along x; flip only from a deck and never with a rotation

@@ -343,6 +343,31 @@ def test_a_card_dropped_on_a_deck_joins_it_on_top():
     assert table.object("loose") is None and table.call_global("seen") == ["deck<loose"]
 
 
+def test_a_deck_dropped_on_a_deck_puts_its_cards_on_top_and_a_deck_dropped_on_a_card_takes_it_underneath():
+    lower = _deck("lower", [_card("l1"), _card("l2")], pos=(0, 1, 0))
+    upper = _deck("upper", [_card("u1"), _card("u2")], pos=(8, 1, 0))
+    table = Table.load(_save(_ENTERED, [lower, upper, _card("single", pos=(-8, 1, 0))]))
+    table.boot()
+    _player_drop(table, table.object("upper"), Vec(0.3, 1, 0))
+    assert [c.guid for c in table.object("lower").contents] == ["u1", "u2", "l1", "l2"]
+    assert table.object("upper") is None
+    _player_drop(table, table.object("lower"), Vec(-8.4, 1, 0.2))
+    deck = table.object("lower")
+    assert [c.guid for c in deck.contents] == ["u1", "u2", "l1", "l2", "single"]
+    assert (deck.position.x, deck.position.z) == (-8, 0)            # where the card lay
+
+
+def test_a_deck_left_with_one_card_becomes_that_card_however_it_is_emptied():
+    deck = _deck("deck", [_card("c1", Hands=True), _card("c2", Hands=True)], pos=(0, 1, 0))
+    table = Table.load(_save('function deal() getObjectFromGUID("deck").deal(1, "White") end', [deck]))
+    table.seat("White")
+    table.boot()
+    table.call_global("deal")
+    table.advance(1.0)
+    assert table.object("deck") is None
+    assert table.object("c2").name == "Card" and [o.guid for o in table.hand("White")] == ["c1"]
+
+
 def test_cards_of_another_size_do_not_merge():
     big = _card("big", pos=(0, 1, 0))
     big["Transform"].update(scaleX=1.5, scaleZ=1.5)

@@ -6,8 +6,8 @@ Contract (see docs/headless.md):
   the Global script and every object script, then ``onLoad``.
 * Time is simulated: one :meth:`step` is one frame of 1/60 s. ``Wait.time/frames/condition`` fire on that clock;
   External Editor messages received on the socket are dispatched at the start of a frame, on the caller's thread.
-* Scripted players act through :meth:`seat`, :meth:`take`, :meth:`pick_up`, :meth:`drop`, :meth:`drop_into`,
-  :meth:`click`, :meth:`end_turn`; what players see is in :attr:`broadcasts`, :meth:`ui_value`,
+* Scripted players act through :meth:`seat`, :meth:`change_colour`, :meth:`unseat`, :meth:`take`, :meth:`pick_up`,
+  :meth:`drop`, :meth:`drop_into`, :meth:`click`, :meth:`end_turn`; what players see is in :attr:`broadcasts`, :meth:`ui_value`,
   :meth:`ui_attribute`, object transforms, :meth:`hand`.
 * A Lua error raises :class:`HeadlessError` with the Lua traceback (``strict=True``, the default) — a test never
   silently continues past a broken script. Use of a TTS member that is not emulated raises :class:`Unemulated`.

@@ -695,3 +695,26 @@ def test_prints_and_lua_errors_go_to_the_editor():
     finally:
         off.close()
         quiet.server.close()
+
+
+# --- the presets
+
+ISSUE_24_SWITCHES = ("cards_merge", "drops_enter_containers", "spawns_enter_containers", "smooth_moves_merge",
+                     "entered_objects_destroyed", "resting_needs_rest", "turn_color_seated_only",
+                     "turn_events_need_enable", "turn_order_needs_custom_type", "save_and_play_discards",
+                     "player_colour_events", "guid_final_after_spawn", "physics_waits_for_spawn",
+                     "take_object_defaults", "editor_gets_prints_and_errors")
+
+
+def test_every_switch_of_issue_24_is_on_in_the_faithful_and_slow_tables_and_off_in_the_ideal_one():
+    faithful, slow, ideal = Fidelity.faithful(), Fidelity.slow(), Fidelity.ideal()
+    assert all(getattr(faithful, n) is True and getattr(slow, n) is True for n in ISSUE_24_SWITCHES)
+    assert not any(getattr(ideal, n) for n in ISSUE_24_SWITCHES)
+    # the slow table keeps its harsher timings
+    assert slow.smooth_move_seconds > faithful.smooth_move_seconds and slow.spawn_frames > faithful.spawn_frames
+    assert slow.drop_fall_frames > faithful.drop_fall_frames and slow.drop_scatter > 0
+
+
+def test_docs_headless_names_every_switch(repo_root):
+    text = (repo_root / "docs" / "headless.md").read_text(encoding="utf-8")
+    assert [n for n in ISSUE_24_SWITCHES if f"| `{n}` (on) |" not in text] == []

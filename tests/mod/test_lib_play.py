@@ -7,6 +7,7 @@ reload in the middle of a ruling. None of it names a game."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -79,14 +80,15 @@ def objects() -> list[dict]:
 
 
 def load_root(root: str, script_state: str = "", objs: list[dict] | None = None, seated=("White", "Red"),
-              xml: str = '<Include src="lib/play.xml"/>') -> Table:
-    """The toy game with Global ``root`` on a faithful headless table, booted: ``objs`` (default
-    :func:`objects`) laid, ``seated`` sat down, ``xml`` its UI."""
+              xml: str = '<Include src="lib/play.xml"/>', fidelity: Fidelity | None = None) -> Table:
+    """The toy game with Global ``root`` on a headless table (``fidelity``, by default the faithful one), booted:
+    ``objs`` (default :func:`objects`) laid, ``seated`` sat down, ``xml`` its UI."""
     save = {"LuaScript": bundle(root, {"generated.game": generated_game("toy-game", DATA, mode="basic"),
                                        "generated.ttsmod": generated_ttsmod("toy-game", mode="basic")}),
             "LuaScriptState": script_state, "XmlUI": expand_includes(xml, [MOD], "ui.xml"),
             "ObjectStates": objs if objs is not None else objects()}
-    t = Table.load(save, seed=1, bridge_port=None, listen_port=0, fidelity=Fidelity.faithful())
+    t = Table.load(save, seed=1, bridge_port=None, listen_port=0,
+                   fidelity=fidelity if fidelity is not None else Fidelity.faithful())
     t.seat(*seated)
     t.boot()
     return t
@@ -349,8 +351,8 @@ PILES_ROOT = ROOT.replace("""    for k, id in ipairs(snap.board or {}) do out[id
 assert "pile = \"discard\"" in PILES_ROOT and "snap.loose" in PILES_ROOT
 
 
-def load_piles(objs: list[dict]) -> Table:
-    return load_root(PILES_ROOT, "", objs)
+def load_piles(objs: list[dict], fidelity: Fidelity | None = None) -> Table:
+    return load_root(PILES_ROOT, "", objs, fidelity=fidelity)
 
 
 def deal_piles(t: Table, snapshot: dict) -> None:
@@ -371,12 +373,19 @@ def test_a_deck_most_of_whose_cards_go_to_one_pile_is_moved_there_whole_and_the_
         assert t.errors == []
 
 
-def test_loose_cards_sent_to_a_pile_lie_one_on_another_and_a_zones_piece_stays_where_it_lies():
+@pytest.mark.parametrize("fidelity", [
+    pytest.param(Fidelity.faithful(), id="faithful", marks=pytest.mark.xfail(strict=True, reason=(
+        "issue #24 row 1: lib.pieces lays a pile of loose cards by smooth moves onto one another; on the faithful "
+        "table a smooth move ending on a same-size card merges them into a deck (Fidelity.smooth_moves_merge; "
+        "the docs are silent, the harsher choice) — the mod is to be fixed"))),
+    pytest.param(replace(Fidelity.faithful(), smooth_moves_merge=False), id="smooth-moves-never-merge"),
+])
+def test_loose_cards_sent_to_a_pile_lie_one_on_another_and_a_zones_piece_stays_where_it_lies(fidelity):
     cards = [obj(guid, "Card", ["toy-card"], {"id": piece_id}, pos=pos, rot=(0, 180, 180))
              for guid, piece_id, pos in (("aaaaaa", "a", (0, 1, 9)), ("bbbbbb", "b", (4, 1, 9)),
                                          ("cccccc", "c", (-4, 1, 9)), ("eeeeee", "e", (1, 1.2, 1)))]
     bag = obj("gggggg", "Bag", ["toy-card"], {"id": "g"}, pos=(8, 1, 9), ContainedObjects=[])   # a bag that is a piece
-    with load_piles(cards + [bag] + objects()[1:]) as t:
+    with load_piles(cards + [bag] + objects()[1:], fidelity) as t:
         deal_piles(t, {**ENVELOPE, "players": [{"hand": []}, {"hand": []}], "board": [], "pile": ["a", "b", "c"],
                        "loose": ["e", "g"]})
         g = piece(t, "g")       # sent to its spot in the zone

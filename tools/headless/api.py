@@ -115,18 +115,35 @@ class ObjectProxy(Proxy):
     def __init__(self, table: "Table", obj: HObject) -> None:
         super().__init__(table)
         self.target = obj
+        self.retired = False
+        """True once the object entered a container: this reference is destroyed (a new one stands for it once
+        it is out again), see Fidelity.entered_objects_destroyed."""
 
     def describe(self) -> str:
-        return f"{self.target.nickname or self.target.name} ({self.target.guid})"
+        return f"{self.target.nickname or self.target.name} ({self.target.lua_guid})"
+
+    def gone(self) -> bool:
+        """``isDestroyed()``: destroyed, or entered a container since this reference was made."""
+        return self.retired or self.target.destroyed
 
     def getters(self) -> dict[str, Callable[[], Any]]:
-        o = self.target
+        o, t = self.target, self.table
+
+        def resting() -> bool:
+            if t.fidelity.resting_needs_rest and self.gone():
+                return False
+            return not o.in_motion and o.held_by is None
+
+        def remainder() -> Any:
+            last = o.remainder
+            return last if last is not None and last in t.objects else None
+
         return {
-            "guid": lambda: o.guid, "name": lambda: o.name, "type": lambda: o.type, "memo": lambda: o.memo,
+            "guid": lambda: o.lua_guid, "name": lambda: o.name, "type": lambda: o.type, "memo": lambda: o.memo,
             "locked": lambda: o.locked, "is_face_down": lambda: o.face_down, "held_by_color": lambda: o.held_by,
-            "resting": lambda: not o.in_motion and o.held_by is None, "spawning": lambda: o.spawning_frames > 0,
+            "resting": resting, "spawning": lambda: o.spawning_frames > 0,
             "interactable": lambda: not o.data.get("__not_interactable", False),
-            "remainder": lambda: self.table.object(o.data.get("__remainder", "")),
+            "remainder": remainder,
         }
 
     def setters(self) -> dict[str, Callable[[Any], None]]:
@@ -147,7 +164,7 @@ class ObjectProxy(Proxy):
         t, o = self.table, self.target
 
         def alive() -> None:
-            if o.destroyed:
+            if self.gone():
                 raise HeadlessError(f"{o!r} was destroyed")
 
         def set_position(v: Any, *_: Any) -> bool:
@@ -209,8 +226,7 @@ class ObjectProxy(Proxy):
             alive()
             if not isinstance(other, HObject):
                 raise HeadlessError("putObject: expected an Object")
-            t.put_into(o, other)
-            return o
+            return t.put_into(o, other)
 
         def shuffle() -> bool:
             alive()
@@ -268,7 +284,7 @@ class ObjectProxy(Proxy):
             return t._event(o.env, str(fn), param)
 
         return {
-            "getGUID": lambda: o.guid,
+            "getGUID": lambda: o.lua_guid,
             "getName": lambda: o.nickname,
             "setName": set_name,
             "getDescription": lambda: o.description,
@@ -299,7 +315,7 @@ class ObjectProxy(Proxy):
                                                                        o.rotation, o.scale)),
             "positionToLocal": lambda v: vec_to_lua(position_to_local(vec_from(v, "positionToLocal"), o.position,
                                                                        o.rotation, o.scale)),
-            "isDestroyed": lambda: o.destroyed,
+            "isDestroyed": self.gone,
             "destruct": destruct,
             "getLock": lambda: o.locked,
             "setLock": lambda v: setattr(o, "locked", bool(v)) or True,
@@ -497,14 +513,16 @@ def build_api(t: "Table") -> None:
         return {"r": rgb[0], "g": rgb[1], "b": rgb[2], "a": 1, 1: rgb[0], 2: rgb[1], 3: rgb[2], 4: 1}
 
     def lua_print(*args: Any) -> None:
-        t.chat.append(("\t".join(_lua_str(a) for a in args), "host"))
+        text = "\t".join(_lua_str(a) for a in args)
+        t.chat.append((text, "host"))
+        t.editor_print(text)
 
     def lua_log(value: Any, label: Any = None, tags: Any = None) -> bool:
         t.chat.append((f"{label or ''}{_lua_str(value)}", "log"))
         return True
 
     for name, f in {
-        "getObjectFromGUID": lambda guid: t.object(str(guid)),
+        "getObjectFromGUID": lambda guid: t.lua_object(str(guid)),
         "getObjects": lambda: list(t.objects),
         "getObjectsWithTag": lambda tag: [o for o in t.objects if o.has_tag(tag)],
         "getObjectsWithAllTags": tagged_all,
@@ -648,7 +666,7 @@ def _turns_namespace(t: "Table") -> Namespace:
         t.turns["order"] = [str(c) for c in (v or [])]
 
     def order() -> list[str]:
-        return [c for c in (t.turns.get("order") or t.seated) if c in t.seated]
+        return t.turn_order()
 
     def next_colour() -> str:
         o = order()

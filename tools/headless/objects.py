@@ -56,6 +56,7 @@ class Motion:
     rotation: Vec | None
     first_frame: int
     frames: int
+    cause: str = ""                # a fall: "drop" (a player let go) or "settle" (after a smooth move)
 
     def position_at(self, frame: int) -> Vec:
         assert self.end is not None
@@ -87,6 +88,8 @@ class HObject:
     on_spawned: list[Any] = field(default_factory=list)   # callbacks to run once it has spawned
     settled_position: Vec | None = None      # where physics last saw it (zone membership reads this)
     env: Any = None                          # the Lua environment of its script, if it has one
+    spawn_guid: str | None = None            # the provisional GUID scripts read while it spawns
+    remainder: "HObject | None" = None       # a dissolved deck's last card (``remainder``)
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> "HObject":
@@ -133,6 +136,11 @@ class HObject:
     @property
     def type(self) -> str:
         return TYPE_BY_NAME.get(self.name, "Generic")
+
+    @property
+    def lua_guid(self) -> str:
+        """The GUID scripts read: provisional while it spawns (see Fidelity.guid_final_after_spawn)."""
+        return self.spawn_guid if self.spawn_guid is not None else self.guid
 
     @property
     def is_container(self) -> bool:
@@ -184,6 +192,8 @@ class HObject:
         state["Locked"] = self.locked
         if self.is_container or self.contents:
             state["ContainedObjects"] = [c.to_state() for c in self.contents]
+        if self.name in ("Deck", "DeckCustom") and all("CardID" in c.data for c in self.contents):
+            state["DeckIDs"] = [c.data["CardID"] for c in self.contents]
         return state
 
     def __repr__(self) -> str:

@@ -6,8 +6,8 @@ Contract (see docs/headless.md):
   the Global script and every object script, then ``onLoad``.
 * Time is simulated: one :meth:`step` is one frame of 1/60 s. ``Wait.time/frames/condition`` fire on that clock;
   External Editor messages received on the socket are dispatched at the start of a frame, on the caller's thread.
-* Scripted players act through :meth:`seat`, :meth:`take`, :meth:`pick_up`, :meth:`drop`, :meth:`drop_into`,
-  :meth:`click`, :meth:`end_turn`; what players see is in :attr:`broadcasts`, :meth:`ui_value`,
+* Scripted players act through :meth:`seat`, :meth:`change_colour`, :meth:`unseat`, :meth:`take`, :meth:`pick_up`,
+  :meth:`drop`, :meth:`drop_into`, :meth:`click`, :meth:`end_turn`; what players see is in :attr:`broadcasts`, :meth:`ui_value`,
   :meth:`ui_attribute`, object transforms, :meth:`hand`.
 * A Lua error raises :class:`HeadlessError` with the Lua traceback (``strict=True``, the default) — a test never
   silently continues past a broken script. Use of a TTS member that is not emulated raises :class:`Unemulated`.
@@ -20,6 +20,7 @@ import json
 import math
 import queue
 import random
+import re
 import time as real_time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ from tools.headless.api import GlobalScript, ObjectProxy, PlayerProxy, build_api
 from tools.headless.common import PLAYER_COLOURS, Wait, json_clean
 from tools.headless.eea import ExternalEditorEndpoint
 from tools.headless.fidelity import Fidelity
-from tools.headless.geometry import Vec, inside_box, position_to_world
+from tools.headless.geometry import Vec, inside_box, position_to_local, position_to_world
 from tools.headless.lua import HeadlessError, Lua, Unemulated
 from tools.headless.objects import HObject, Motion
 
@@ -39,6 +40,13 @@ REPLY_WAIT = 15.0     # real seconds to wait for an owed answer before giving up
 
 FALL_HEIGHT = 1.0    # a scripted player lets go of an object this high above where it comes to rest
 REST_HEIGHT = 0.05   # an object dropped on a snap point rests this far above it
+
+CARD_NAMES = ("Card", "CardCustom")
+DECK_NAMES = ("Deck", "DeckCustom")
+BAG_NAMES = ("Bag", "Custom_Model_Bag", "Custom_Assetbundle_Bag")
+ZONE_NAMES = ("ScriptingTrigger", "HandTrigger")
+CARD_HALF = (1.0, 1.4)   # half extents (x, z) of a card or deck at scale 1: 2 units across, a poker card's aspect
+BAG_HALF = (1.0, 1.0)    # half extents of a bag at scale 1 (what a dropped object must land on to enter it)
 
 __all__ = ["Table", "Fidelity", "HeadlessError", "Unemulated", "HObject", "Vec", "FRAME"]
 
@@ -104,6 +112,9 @@ class Table:
             self.endpoint = ExternalEditorEndpoint(bridge_port, listen_port or 0)
         self._lay(save)
         build_api(self)
+        # what Save & Play reloads: the game as last (manually) loaded or saved, with the scripts sent since
+        self._baseline: dict[str, Any] = copy.deepcopy(save)
+        self._guid_random = random.Random(seed ^ 0x6A1D)   # provisional and new GUIDs (apart from shuffles)
 
     # ------------------------------------------------------------------ loading
     @classmethod
@@ -159,21 +170,21 @@ class Table:
                                             "Global")
         for obj in list(self.objects):
             if obj.script.strip():
-                obj.env = self._load_script(self._object_proxy(obj), obj.script, f"{obj.name}.{obj.guid}")
+                obj.env = self._load_script(self._object_proxy(obj), obj.script, f"{obj.name}.{obj.guid}", obj)
         self._event(self.global_env, "onLoad", str(self.save_data.get("LuaScriptState") or ""))
         for obj in list(self.objects):
             if obj.env is not None:
                 self._event(obj.env, "onLoad", str(obj.data.get("LuaScriptState") or ""))
 
-    def _load_script(self, proxy: Any, code: str, name: str) -> Any:
+    def _load_script(self, proxy: Any, code: str, name: str, owner: HObject | None = None) -> Any:
         env = self.lua.hl.new_env(self.lua.wrap(proxy), self.lua.function(self._guard_global))
         chunk, message = self.lua.hl.load(code, name, env)
         if chunk is None:
-            self._fail(f"{name}: {message}")
+            self._fail(f"{name}: {message}", lua_error=str(message), owner=owner)
             return env
         ok, result = self.lua.hl.pcall(chunk)
         if not ok:
-            self._fail(f"{name}: {result}")
+            self._fail(f"{name}: {result}", lua_error=str(result), owner=owner)
         return env
 
     def _object_proxy(self, obj: HObject) -> ObjectProxy:
@@ -189,8 +200,10 @@ class Table:
             raise Unemulated(str(name))
         return None
 
-    def _fail(self, message: str) -> None:
+    def _fail(self, message: str, *, lua_error: str | None = None, owner: HObject | None = None) -> None:
         self.errors.append(message)
+        if lua_error is not None:
+            self.editor_error(lua_error, owner)
         if self.strict:
             if "headless table does not emulate" in message:
                 raise Unemulated(message.split("does not emulate ", 1)[1].split("\n", 1)[0])
@@ -201,9 +214,33 @@ class Table:
             return None
         ok, result, present = self.lua.hl.event(env, name, *[self.lua.to_lua(a) for a in args])
         if not ok:
-            self._fail(f"{name}: {result}")
+            self._fail(f"{name}: {result}", lua_error=str(result), owner=self._owner_of(env))
             return None
         return self.lua.to_py(result) if present else None
+
+    def _owner_of(self, env: Any) -> HObject | None:
+        """The object whose script ``env`` is (None: Global)."""
+        if env is None or env is self.global_env:
+            return None
+        return next((o for o in self.objects if o.env is env), None)
+
+    def editor_error(self, error: str, owner: HObject | None = None) -> None:
+        """A Lua error as TTS reports it to the editor port (messageID 3, see Fidelity): its first line, the
+        position written as TTS writes it (``chunk_0:(line,column)``; the column is not known here: 1)."""
+        if not self.fidelity.editor_gets_prints_and_errors or self.endpoint is None:
+            return
+        first = error.strip().split("\n", 1)[0]
+        first = re.sub(r"^[^:\n]*:(\d+): ", lambda m: f"chunk_0:({m.group(1)},1): ", first, count=1)
+        if owner is None:
+            guid, prefix = "-1", "Error in Global Script: "
+        else:
+            guid, prefix = owner.guid, f"Error in Script ({owner.nickname or owner.name} - {owner.guid}): "
+        self._send_raw({"messageID": 3, "error": first, "guid": guid, "errorMessagePrefix": prefix})
+
+    def editor_print(self, message: str) -> None:
+        """A ``print()`` as TTS mirrors it to the editor port (messageID 2, see Fidelity)."""
+        if self.fidelity.editor_gets_prints_and_errors and self.endpoint is not None:
+            self._send_raw({"messageID": 2, "message": message})
 
     def fire(self, name: str, *args: Any) -> None:
         """Call event ``name`` in Global and in every object script that defines it (TTS's universal events)."""
@@ -220,7 +257,7 @@ class Table:
             return fn(*args)
         ok, result = self.lua.hl.pcall(fn, *[self.lua.to_lua(a) for a in args])
         if not ok:
-            self._fail(str(result))
+            self._fail(str(result), lua_error=str(result))
             return None
         return self.lua.to_py(result)
 
@@ -257,27 +294,205 @@ class Table:
             self._run_waits()
 
     def _physics(self) -> None:
-        """One frame of "physics": moves and falls advance, spawns finish, and every object's position is what
-        zone and hand membership will see until the next frame."""
+        """One frame of "physics": moves and falls advance (not while the object spawns, on the faithful table),
+        spawns finish, objects that came to rest land (and may merge or enter a container, see :class:`Fidelity`),
+        and every object's position is what zone and hand membership will see until the next frame."""
+        fid = self.fidelity
         spawned: list[HObject] = []
+        landed: list[tuple[HObject, str]] = []
         for obj in self.objects:
             motion = obj.motion
             if motion is not None:
-                if motion.end is not None:
-                    obj.position = motion.position_at(self.frame)
-                if motion.done(self.frame):
-                    if motion.rotation is not None:
-                        obj.rotation = motion.rotation
-                    obj.motion = None
+                if fid.physics_waits_for_spawn and obj.spawning_frames > 0:
+                    motion.first_frame += 1              # physics waits for the spawn
+                else:
+                    if motion.end is not None:
+                        obj.position = motion.position_at(self.frame)
+                    if motion.done(self.frame):
+                        if motion.rotation is not None:
+                            obj.rotation = motion.rotation
+                        obj.motion = None
+                        if motion.kind == "smooth" and fid.resting_needs_rest and fid.drop_fall_frames > 0 \
+                                and not obj.locked:
+                            # the move is over; it falls before it rests (not resting meanwhile)
+                            obj.motion = Motion("fall", obj.position, obj.position, None, self.frame,
+                                                fid.drop_fall_frames, cause="settle")
+                        else:
+                            landed.append((obj, "drop" if motion.cause == "drop" else "smooth"))
             if obj.spawning_frames > 0:
                 obj.spawning_frames -= 1
                 if obj.spawning_frames == 0:
                     spawned.append(obj)
             obj.settled_position = obj.position
         for obj in spawned:
+            self._finish_spawn(obj)
+        for obj, cause in landed:
+            self._landed(obj, cause)
+        for obj in spawned:
             callbacks, obj.on_spawned = obj.on_spawned, []
             for callback in callbacks:
                 self.call_lua(callback, obj)
+            if obj.motion is None:
+                # a frame to enter another container if it spawned on one (takeObject's example)
+                self.defer(lambda obj=obj: self._landed(obj, "spawn"))
+
+    def _finish_spawn(self, obj: HObject) -> None:
+        """Its GUID becomes final: the one it had, or a new one if another object on the table has it."""
+        if obj.spawn_guid is None:
+            return
+        obj.spawn_guid = None
+        if any(o is not obj and o.guid == obj.guid for o in self.objects):
+            obj.guid = self.new_guid()
+            obj.data["GUID"] = obj.guid
+
+    def new_guid(self) -> str:
+        """A 6-hex-digit GUID no object on the table or in a container has."""
+        used: set[str] = set()
+
+        def collect(objs: Iterable[HObject]) -> None:
+            for o in objs:
+                used.add(o.guid)
+                if o.spawn_guid is not None:
+                    used.add(o.spawn_guid)
+                collect(o.contents)
+
+        collect(self.objects)
+        while True:
+            guid = f"{self._guid_random.randrange(16 ** 6):06x}"
+            if guid not in used:
+                return guid
+
+    # ------------------------------------------------------------------ landing: merges and containers
+    def _landed(self, obj: HObject, cause: str) -> None:
+        """``obj`` came to rest after a player's drop (``cause`` "drop"), a smooth move ("smooth") or a spawn
+        ("spawn"): lying on a bag it enters it, lying on a same-size card or deck it joins it on top — each as far
+        as its switch of :class:`Fidelity` allows."""
+        if obj not in self.objects or obj.held_by is not None or obj.locked or obj.spawning_frames > 0 \
+                or obj.motion is not None:
+            return
+        fid = self.fidelity
+        if not (fid.cards_merge or fid.drops_enter_containers or fid.spawns_enter_containers
+                or fid.smooth_moves_merge):
+            return
+        target = self.lying_on(obj)
+        if target is None:
+            return
+        bag = target.name in BAG_NAMES
+        if cause == "drop":
+            allowed = fid.drops_enter_containers if bag else fid.cards_merge
+        elif cause == "spawn":
+            allowed = fid.spawns_enter_containers
+        else:
+            allowed = fid.smooth_moves_merge      # a smooth take's travel too: it spawned at the container
+        if not allowed:
+            return
+        if bag:
+            self.put_into(target, obj)
+        else:
+            self.combine(obj, target, on_top=True)
+
+    def lying_on(self, obj: HObject) -> HObject | None:
+        """The bag, or the same-size card or deck, ``obj`` lies on as it is now (the nearest), if any: it lies
+        over a bag's footprint, or its footprint overlaps the card's; never in a hand."""
+        if obj.name in ZONE_NAMES or self.in_hand(obj) is not None:
+            return None
+        best: HObject | None = None
+        best_d = math.inf
+        for other in self.objects:
+            if other is obj or other.held_by is not None or other.spawning_frames > 0 or other.motion is not None \
+                    or other.name in ZONE_NAMES or obj.position.y < other.position.y - 1e-6:
+                continue
+            if other.name in BAG_NAMES:
+                half = BAG_HALF
+            elif stackable(obj) and stackable(other) and same_size(obj, other):
+                if self.in_hand(other) is not None:
+                    continue
+                half = (2 * CARD_HALF[0], 2 * CARD_HALF[1])      # the two footprints overlap
+            else:
+                continue
+            local = position_to_local(obj.position, other.position, Vec(0.0, other.rotation.y, 0.0),
+                                      Vec(1.0, 1.0, 1.0))
+            if abs(local.x) < half[0] * other.scale.x and abs(local.z) < half[1] * other.scale.z:
+                d = math.hypot(local.x, local.z)
+                if d < best_d:
+                    best, best_d = other, d
+        return best
+
+    def combine(self, obj: HObject, target: HObject, *, on_top: bool = True) -> HObject:
+        """Cards and decks combined as TTS combines them: ``obj`` (a card or a deck) onto (``on_top``) or under
+        ``target``. Onto a deck it joins that deck; a card onto a card forms a new deck where the lower one lay;
+        a deck onto a card takes the card at its other end and lies where the card lay. Returns the deck."""
+        if target.name in DECK_NAMES:
+            self._into_deck(target, obj, on_top)
+            return target
+        if obj.name in DECK_NAMES:
+            obj.position = Vec(target.position.x, max(obj.position.y, target.position.y), target.position.z)
+            obj.rotation = Vec(target.rotation.x, target.rotation.y, target.rotation.z)
+            obj.motion = None
+            self._into_deck(obj, target, not on_top)
+            return obj
+        custom: dict[str, Any] = {}
+        for card in (target, obj):
+            custom.update(card.data.get("CustomDeck") or {})
+        data: dict[str, Any] = {"GUID": self.new_guid(), "Name": "Deck", "Nickname": "", "Description": "",
+                                "Tags": [], "Hands": False, "DeckIDs": [], "CustomDeck": custom,
+                                "ContainedObjects": []}
+        deck = HObject(guid=data["GUID"], name="Deck", data=data, position=target.position,
+                       rotation=Vec(target.rotation.x, target.rotation.y, target.rotation.z), scale=target.scale)
+        deck.settled_position = deck.position
+        self.objects.append(deck)
+        self._into_deck(deck, target, True)
+        self._into_deck(deck, obj, on_top)
+        return deck
+
+    def _into_deck(self, deck: HObject, thing: HObject, on_top: bool) -> None:
+        """A card, or every card of a deck, enters ``deck`` at its top or bottom; ``onObjectEnterContainer``
+        fires for each card."""
+        cards = list(thing.contents) if thing.name in DECK_NAMES else [thing]
+        if thing in self.objects:
+            self.objects.remove(thing)
+        if thing.name in DECK_NAMES:
+            thing.contents = []
+            thing.destroyed = True
+            self._retire(thing)
+        for card in cards:
+            self._stow(card, deck)
+        if on_top:
+            deck.contents[0:0] = cards
+        else:
+            deck.contents.extend(cards)
+        for card in cards:
+            self.fire("onObjectEnterContainer", deck, card)
+            self._entered(card)
+
+    def _stow(self, obj: HObject, container: HObject) -> None:
+        """``obj`` is now held by ``container``, off the table."""
+        obj.container = container
+        obj.held_by = None
+        obj.highlight = None
+        obj.motion = None
+        obj.spawning_frames = 0
+        obj.spawn_guid = None
+        obj.on_spawned = []
+
+    def _entered(self, obj: HObject) -> None:
+        """``obj`` entered a container and ``onObjectEnterContainer`` has run: every reference scripts hold to it
+        is destroyed (Fidelity.entered_objects_destroyed)."""
+        if self.fidelity.entered_objects_destroyed:
+            self._retire(obj)
+
+    def _retire(self, obj: HObject) -> None:
+        """Scripts' reference to ``obj`` is destroyed: a later reference (once it is out again) is a new one."""
+        proxy = self.__dict__.get("_object_proxies", {}).pop(id(obj), None)
+        if proxy is not None:
+            proxy.retired = True
+
+    def lua_object(self, guid: str) -> HObject | None:
+        """``getObjectFromGUID``: the object on the table whose GUID scripts read is ``guid``."""
+        for obj in self.objects:
+            if obj.lua_guid == guid:
+                return obj
+        return None
 
     def advance(self, seconds: float) -> None:
         """Advance the simulated clock by ``seconds`` (rounded up to whole frames)."""
@@ -398,18 +613,25 @@ class Table:
     def _save_and_play(self, message: dict[str, Any]) -> None:
         """messageID 1 (Save & Play): the listed objects get the given script and UI (a missing field empties
         it, as in TTS), the game is saved and loaded again (:meth:`reload`), and the editor is told with a
-        messageID 1 of its own."""
-        save = self.save()
-        by_guid = {str(state.get("GUID")): state for state in save["ObjectStates"]}
+        messageID 1 of its own.
+
+        On the faithful table (Fidelity.save_and_play_discards) no ``onSave`` runs and the game reloaded is the one
+        last (manually) loaded or saved (:meth:`save`, :meth:`reload`), with the scripts of this and earlier
+        Save & Plays: every other change since is discarded. Without it, the table as it lies is saved first."""
+        discard = self.fidelity.save_and_play_discards
+        save = copy.deepcopy(self._baseline) if discard else self.save()
+        targets = [save, self._baseline] if discard else [save]
         for entry in message.get("scriptStates") or []:
             if not isinstance(entry, dict):
                 continue
             guid = str(entry.get("guid", ""))
-            target = save if guid == "-1" else by_guid.get(guid)
-            if target is None:
-                continue
-            target["LuaScript"] = str(entry.get("script") or "")
-            target["XmlUI"] = str(entry.get("ui") or "")
+            for whole in targets:
+                by_guid = {str(state.get("GUID")): state for state in whole.get("ObjectStates") or []}
+                target = whole if guid == "-1" else by_guid.get(guid)
+                if target is None:
+                    continue
+                target["LuaScript"] = str(entry.get("script") or "")
+                target["XmlUI"] = str(entry.get("ui") or "")
         self.reload(save)
         self._send_raw({"messageID": 1, "scriptStates": self._script_states()})
 
@@ -420,6 +642,7 @@ class Table:
         connection carry on; Python references to the old objects are stale afterwards."""
         save = copy.deepcopy(save if save is not None else self.save())
         self.save_data = save
+        self._baseline = copy.deepcopy(save)
         self.objects = []
         self.hand_zones = []
         self._waits = []
@@ -624,13 +847,37 @@ class Table:
 
     # ------------------------------------------------------------------ players
     def seat(self, *colours: str) -> None:
-        """Seat players (TTS colours); ``getSeatedPlayers`` lists them in TTS's colour order."""
+        """Seat players (TTS colours); ``getSeatedPlayers`` lists them in TTS's colour order. Once the scripts
+        run, each new player's colour fires ``onPlayerChangeColor`` (see Fidelity.player_colour_events)."""
         for c in colours:
             if c not in PLAYER_COLOURS:
                 raise HeadlessError(f"{c!r} is not a TTS player colour")
             if c not in self.seated:
                 self.seated.append(c)
+                self.seated.sort(key=PLAYER_COLOURS.index)
+                self._colour_changed(c)
+
+    def unseat(self, colour: str) -> None:
+        """The player at ``colour`` leaves the game: ``onPlayerChangeColor("Grey")``."""
+        if colour not in self.seated:
+            raise HeadlessError(f"nobody sits at {colour}")
+        self.seated.remove(colour)
+        self._colour_changed("Grey")
+
+    def change_colour(self, old: str, new: str) -> None:
+        """The player at ``old`` moves to the free colour ``new``: ``onPlayerChangeColor(new)``."""
+        if old not in self.seated:
+            raise HeadlessError(f"nobody sits at {old}")
+        if new not in PLAYER_COLOURS or new in self.seated:
+            raise HeadlessError(f"{new!r} is not a free TTS player colour")
+        self.seated.remove(old)
+        self.seated.append(new)
         self.seated.sort(key=PLAYER_COLOURS.index)
+        self._colour_changed(new)
+
+    def _colour_changed(self, colour: str) -> None:
+        if self._booted and self.fidelity.player_colour_events:
+            self.fire("onPlayerChangeColor", colour)
 
     def click(self, element_id: str, colour: str, value: str = "-1") -> None:
         """A player clicks an XmlUI element: its ``onClick`` Global function gets (player, value, id)."""
@@ -692,12 +939,14 @@ class Table:
         obj.motion = None
         if fid.drop_fall_frames > 0:
             obj.position = Vec(landing.x, rest.y + FALL_HEIGHT, landing.z)
-            obj.motion = Motion("fall", obj.position, rest, None, self.frame, fid.drop_fall_frames)
+            obj.motion = Motion("fall", obj.position, rest, None, self.frame, fid.drop_fall_frames, cause="drop")
         else:
             obj.position = rest
         self.fire("onObjectDrop", colour, obj)
         if obj.env is not None:
             self._event(obj.env, "onDrop", colour)
+        if obj.motion is None:
+            self._landed(obj, "drop")
         self.step()
 
     def snap_point_near(self, obj: HObject, p: Vec) -> Vec | None:
@@ -765,25 +1014,42 @@ class Table:
             obj.motion = None
 
     def drop_into(self, obj: HObject, container: HObject, colour: str) -> None:
-        """A player drops a held object onto a container: it enters the container."""
+        """A player drops a held object onto a container: it enters the container (a card dropped on a deck:
+        on top, Fidelity.cards_merge)."""
         self._require_on_table(obj)
         obj.held_by = None
-        self.put_into(container, obj)
+        if self.fidelity.cards_merge and stackable(container) and stackable(obj):
+            self.combine(obj, container, on_top=True)
+        else:
+            self.put_into(container, obj)
         self.step()
 
     def end_turn(self, colour: str) -> None:
         """A player presses TTS's own "end turn": the next colour in the turn order gets the turn."""
-        order = [c for c in (self.turns.get("order") or self.seated) if c in self.seated]
+        if self.fidelity.turn_events_need_enable and not self.turns.get("enable"):
+            raise HeadlessError("Turns are not enabled: there is no End Turn to press")
+        order = self.turn_order()
         if not order or self.turns.get("turn_color") != colour:
             raise HeadlessError(f"it is not {colour}'s turn")
         nxt = order[(order.index(colour) + 1) % len(order)]
         self.set_turn(nxt)
         self.step()
 
+    def turn_order(self) -> list[str]:
+        """The seated colours in turn order: ``Turns.order`` (custom type 2, or any type on a table without
+        Fidelity.turn_order_needs_custom_type), else the seats' own order."""
+        custom = self.turns.get("type") == 2 or not self.fidelity.turn_order_needs_custom_type
+        order = (self.turns.get("order") or self.seated) if custom else self.seated
+        return [c for c in order if c in self.seated]
+
     def set_turn(self, colour: str) -> None:
+        """``Turns.turn_color = colour``: only a seated colour takes the turn (Fidelity.turn_color_seated_only);
+        ``onPlayerTurn`` fires the next frame, while Turns are enabled (Fidelity.turn_events_need_enable)."""
+        if self.fidelity.turn_color_seated_only and colour not in self.seated:
+            return
         previous = self.turns.get("turn_color") or ""
         self.turns["turn_color"] = colour
-        if previous != colour:
+        if previous != colour and (self.turns.get("enable") or not self.fidelity.turn_events_need_enable):
             self.defer(lambda: self.fire("onPlayerTurn", PlayerProxy(self, colour),
                                          PlayerProxy(self, previous) if previous else None))
 
@@ -810,46 +1076,56 @@ class Table:
             obj = container.contents[index]
         else:
             obj = container.contents[0] if top else container.contents[-1]
+        fid = self.fidelity
         container.contents.remove(obj)
         obj.container = None
         obj.settled_position = None         # physics has not seen it yet
-        obj.spawning_frames = self.fidelity.spawn_frames
-        obj.position = position if position is not None else container.position + Vec(0, 2, 0)
+        obj.spawning_frames = fid.spawn_frames
+        if fid.guid_final_after_spawn and obj.spawning_frames > 0:
+            obj.spawn_guid = self.new_guid()
+        # takeObject's defaults: 2 units along x; flip only from a deck and never with a rotation
+        offset = Vec(2, 0, 0) if fid.take_object_defaults else Vec(0, 2, 0)
+        obj.position = position if position is not None else container.position + offset
         obj.rotation = rotation if rotation is not None else Vec(container.rotation.x, container.rotation.y,
                                                                   container.rotation.z)
+        if flip and fid.take_object_defaults and (rotation is not None or container.name not in DECK_NAMES):
+            flip = False
         if flip:
             obj.rotation = Vec(obj.rotation.x, obj.rotation.y, (obj.rotation.z + 180.0) % 360.0)
         self.objects.append(obj)
         self.fire("onObjectLeaveContainer", container, obj)
-        if container.name in ("Deck", "DeckCustom") and len(container.contents) == 1:
+        if container.name in DECK_NAMES and len(container.contents) == 1:
             last = container.contents.pop()
             last.container = None
             last.position, last.rotation = container.position, container.rotation
             last.settled_position = None
-            last.spawning_frames = self.fidelity.spawn_frames   # the remainder spawns in the deck's place
+            last.spawning_frames = fid.spawn_frames   # the remainder spawns in the deck's place
+            if fid.guid_final_after_spawn and last.spawning_frames > 0:
+                last.spawn_guid = self.new_guid()
             self.objects.append(last)
-            container.data["__remainder"] = last.guid
+            container.remainder = last
             self.destroy(container)
         return obj
 
-    def put_into(self, container: HObject, obj: HObject) -> None:
-        """Put a table object into a container (``putObject`` / a drop onto a bag)."""
+    def put_into(self, container: HObject, obj: HObject) -> HObject:
+        """Put a table object into a container (``putObject`` / a drop onto a bag); returns the container, or the
+        deck formed. On the faithful table (Fidelity.cards_merge) a card put onto a card forms a deck, and a card
+        goes to the end of a deck nearest it in height (above it: the top; else the bottom)."""
         self._require_on_table(container)
         self._require_on_table(obj)
         if obj is container:
             raise HeadlessError("an object cannot enter itself")
+        if self.fidelity.cards_merge and stackable(container) and stackable(obj):
+            return self.combine(obj, container, on_top=obj.position.y > container.position.y + 1e-6)
         self.objects.remove(obj)
-        obj.container = container
-        obj.held_by = None
-        obj.highlight = None
-        obj.motion = None
-        obj.spawning_frames = 0
-        obj.on_spawned = []
-        if container.name in ("Deck", "DeckCustom"):
+        self._stow(obj, container)
+        if container.name in DECK_NAMES:
             container.contents.append(obj)
         else:
             container.contents.insert(0, obj)
         self.fire("onObjectEnterContainer", container, obj)
+        self._entered(obj)
+        return container
 
     def destroy(self, obj: HObject) -> None:
         if obj in self.objects:
@@ -864,7 +1140,18 @@ class Table:
         state = self._event(self.global_env, "onSave") if self._booted else None
         save["LuaScriptState"] = state if isinstance(state, str) else str(self.save_data.get("LuaScriptState") or "")
         save["ObjectStates"] = [o.to_state() for o in self.objects]
+        self._baseline = copy.deepcopy(save)     # a manual save: what Save & Play reloads from now on
         return save
+
+
+def stackable(obj: HObject) -> bool:
+    """A card or a deck: what combines into decks."""
+    return obj.name in CARD_NAMES or obj.name in DECK_NAMES
+
+
+def same_size(a: HObject, b: HObject) -> bool:
+    """Cards of one size (their scale on the table): only these combine."""
+    return abs(a.scale.x - b.scale.x) < 1e-3 and abs(a.scale.z - b.scale.z) < 1e-3
 
 
 def _as_floats(value: Any) -> Any:

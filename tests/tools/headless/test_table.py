@@ -136,12 +136,12 @@ def test_players_take_from_bag_drop_on_snap_point_and_events_fire():
     board["Transform"]["scaleX"] = 4
     bag = _bag("bag", [_token("p1", ["potion"]), _token("p2", ["potion"])])
     table = Table.load(_save("""
-        function onObjectLeaveContainer(c, o) broadcastToAll("left " .. c.getGUID() .. " " .. o.getGUID()) end
+        function onObjectLeaveContainer(c, o) broadcastToAll("left " .. c.getGUID() .. " " .. o.getName()) end
         function onObjectDrop(colour, o)
             local b = getObjectFromGUID("board")
             local p = b.positionToWorld(b.getSnapPoints()[1].position)
             local here = o.getPosition()
-            broadcastToAll(colour .. " dropped " .. o.getGUID() .. " at " .. p.x .. "," .. here.x)
+            broadcastToAll(colour .. " dropped " .. o.getName() .. " at " .. p.x .. "," .. here.x)
             o.flip()
         end
         function onObjectEnterContainer(c, o) broadcastToAll("entered " .. c.getGUID()) end""", [board, bag]))
@@ -203,10 +203,13 @@ def test_deck_dissolves_when_one_card_remains():
     deck = _bag("deck", [_token("c1", ["card"]), _token("c2", ["card"])])
     deck["Name"] = "Deck"
     table = Table.load(_save("""
-        function take() local d = getObjectFromGUID("deck"); local c = d.takeObject({position={0,2,0}});
-            return c.getGUID() .. " " .. tostring(d.isDestroyed()) .. " " .. d.remainder.getGUID() end""", [deck]))
+        function take() d = getObjectFromGUID("deck"); c = d.takeObject({position={0,2,0}}); r = d.remainder end
+        function read() return c.getGUID() .. " " .. tostring(d.isDestroyed()) .. " " .. r.getGUID() end""",
+                             [deck]))
     table.boot()
-    assert table.call_global("take") == "c1 true c2"
+    table.call_global("take")
+    table.advance(0.1)                        # spawned: GUIDs final
+    assert table.call_global("read") == "c1 true c2"
     assert {o.guid for o in table.objects if o.name != "HandTrigger"} == {"c1", "c2"}
 
 

@@ -23,6 +23,7 @@ from bridge.catalog import load
 from bridge.rules.contract import lua_json
 from tests.livebridge import Bridge, free_port
 from tools.headless import Fidelity, HObject, Table, Vec
+from tools.headless.geometry import inside_box
 
 GAME = Path(__file__).resolve().parent / "high_card"
 COLOURS = ["White", "Red", "Blue"]       # three players: 15 cards dealt, 5 set aside
@@ -146,15 +147,19 @@ class Game:
 
     def on_table(self) -> dict:
         """Where each card lies, as the players see it: hands, the trick, the won piles, the cards set aside
-        (face up or down)."""
+        (face up or down), loose or in the decks they merged into."""
         def ids(objs):
             inside = [c for o in objs for c in ([o] if not o.contents else o.contents)]
             return sorted(card_of(o) for o in inside)
 
+        def lying_in(zone):     # by where they lie: a deck merged on the table carries no tag of its cards
+            return [o for o in self.table.objects if o.name in ("Card", "Deck") and self.table.in_hand(o) is None
+                    and inside_box(o.position, zone.position, zone.rotation, zone.scale)]
+
         return {"hands": {c: ids(self.table.hand(c)) for c in COLOURS},
-                "trick": ids(self.table.in_zone(self.zone("play"))),
-                "won": {c: ids(self.table.in_zone(self.zone("won", c))) for c in COLOURS},
-                "stock": ids(self.table.in_zone(self.zone("stock"))),
+                "trick": ids(lying_in(self.zone("play"))),
+                "won": {c: ids(lying_in(self.zone("won", c))) for c in COLOURS},
+                "stock": ids(lying_in(self.zone("stock"))),
                 "face_up": sorted(card_of(o) for o in self.table.with_tag("hc-card")
                                   if o.name == "Card" and not o.face_down and self.table.in_hand(o) is None)}
 

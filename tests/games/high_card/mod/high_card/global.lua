@@ -7,8 +7,9 @@ local play = require("lib.play")
 local pieces = require("lib.pieces")
 
 local FACE_UP, FACE_DOWN = 0, 180
--- how each zone lays its cards: the first card's offset from the zone's centre (x) and the gap to the next
-local SPREAD = { play = { -4.2, 2.8 }, won = { -3.8, 0.4 }, stock = { 0, 0 } }
+-- how each zone lays its cards: the first card's offset from the zone's centre (x) and the gap to the next; a
+-- seat's won cards and the stock are piles (a deck once cards merge on them, as cards laid on cards do in TTS)
+local SPREAD = { play = { -4.2, 2.8 }, won = { -3.8, 0 }, stock = { 0, 0 } }
 
 --- Every card's place in a snapshot: in a hand, in the trick (the play zone), in a seat's won pile, set aside.
 local function places(snap)
@@ -31,12 +32,12 @@ local function places(snap)
     return out
 end
 
---- Where a place lies: the k-th card of its zone, laid along the zone from the left, each a little higher.
+--- Where a place lies: the k-th card of the trick, laid along the zone from the left; a pile's top.
 local function spot(place)
     local centre = pieces.zone("hc-zone", { role = place.role, owner = place.owner }).getPosition()
     local spread = SPREAD[place.role]
-    return { position = { centre.x + spread[1] + spread[2] * (place.k - 1), 1.2 + 0.02 * place.k, centre.z },
-        rotation = { 0, 180, place.face } }
+    return { position = { centre.x + spread[1] + spread[2] * (place.k - 1), 1.2, centre.z },
+        rotation = { 0, 180, place.face }, pile = place.role ~= "play" and place.role .. (place.owner or "") or nil }
 end
 
 --- A card dropped in the play zone is its player's play of it.

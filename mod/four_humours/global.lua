@@ -105,6 +105,7 @@ local function move_to_cell(obj, board_id, cell)
     local height = #map.near("fh-potion", p, obj) * STACK_HEIGHT
     obj.setRotation({ 0, 180, 0 })
     obj.setPositionSmooth({ p.x, p.y + 0.1 + height, p.z }, false, true)
+    pieces.track(obj)   -- moving until it has landed (it falls once the move ends: not resting meanwhile)
     return true
 end
 
@@ -267,6 +268,7 @@ local function place_scene_markers()
             if p ~= nil and markers[used + 1] ~= nil then
                 used = used + 1
                 markers[used].setPositionSmooth({ p.x + 0.45, p.y + 0.2, p.z + 0.45 }, false, true)
+                pieces.track(markers[used])
             end
         end
     end
@@ -274,6 +276,7 @@ local function place_scene_markers()
         local home = ledger().marker_home[markers[i].getGUID()]
         if home ~= nil then
             markers[i].setPositionSmooth(home, false, true)
+            pieces.track(markers[i])
         end
     end
 end
@@ -341,6 +344,7 @@ local function place_goal_marker(colour, goal)
                 if marker.hasTag("owner:" .. colour) and map.spot_of(marker, "fh-goal-spot") == nil then
                     local p = entry.card.getPosition()
                     marker.setPositionSmooth({ p.x - 1.2 + 0.6 * n, p.y + 0.3, p.z - 1.2 }, false, true)
+                    pieces.track(marker)
                     return true
                 end
             end

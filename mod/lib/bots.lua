@@ -79,8 +79,8 @@ end
 --   describe(colour, action)        optional: the words after "Red (bot, easy) " in the announcement ("places a
 --                      choleric potion on The Mill"); default "plays <action.action>"
 --   seed()             optional: the game's own seed (a whole number ≥ 0); default one drawn once and saved
---   delay              optional: seconds between a decision coming and the bot being asked (default 0.6), so
---                      that players can follow the bots' moves
+--   delay              optional: seconds between the table coming to rest once a decision has come and the bot
+--                      being asked (default 0.6), so that players can follow the bots' moves
 --   think_time         optional: seconds to wait for the bridge's answer before sending the request once more
 --                      (default 30: a hard bot searches for seconds; lib.link.ask_within)
 function M.configure(options)
@@ -310,8 +310,8 @@ local function ask(f)
 end
 
 --- Play if it is a bot's decision: when the table waits for a bot seat (options.decision()), nothing else is
---  asked for it now and the bridge is connected, the bot's move is asked for (after options.delay) and
---  performed. Safe to call at any time and as often as wanted.
+--  asked for it now and the bridge is connected, the bot's move is asked for (options.delay after the table has
+--  come to rest) and performed. Safe to call at any time and as often as wanted.
 function M.play()
     if settings == nil or flight ~= nil or not link.connected() then
         return
@@ -322,7 +322,8 @@ function M.play()
     end
     local f = { colour = colour, key = tostring(key) }
     flight = f
-    Wait.time(function() ask(f) end, settings.delay)
+    -- the delay counts from when the table has come to rest (the moves of a ruling fall and land before that)
+    stepper.when_settled(function() Wait.time(function() ask(f) end, settings.delay) end)
 end
 
 --- Whether a bot's decision is being asked for or performed now.

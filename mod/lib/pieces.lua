@@ -12,7 +12,10 @@
 --                  round later; a piece in a deck lying on its pile is in place;
 --   zone = obj     the piece is in place anywhere inside that zone's box (the pile's area too);
 --   near = d       in place within d of `position` (default NEAR);
---   any_face       in place whichever face it shows.
+--   any_face       in place whichever face it shows;
+--   lock = bool    the piece is locked (true) or unlocked (false) as it is sent there: a locked piece does not
+--                  merge into a card or deck it lands on (cards laid overlapping on purpose, as a column of
+--                  cards each showing a strip, would otherwise form a deck, as cards dropped on cards do in TTS).
 -- With `pile` or `zone`, a piece in place on the wrong face is turned where it lies.
 -- Positions are read only once nothing moves (lib.stepper.when_settled, configured with M.moving: lib.play does),
 -- and zones by position inside their box, never by getObjects(), which physics updates once per frame.
@@ -48,12 +51,26 @@ function M.track(obj)
     end
 end
 
---- Whether anything the library (or the game, through M.track) set moving is still on its way or spawning.
+local function in_a_hand(obj)
+    for _, colour in ipairs(getSeatedPlayers()) do
+        if seats.in_hand(colour, obj) then
+            return true
+        end
+    end
+    return false
+end
+
+--- Whether anything the library (or the game, through M.track) set moving is still on its way or spawning, or
+--  still falling once its smooth move has ended (not `resting` yet: it merges into a card, a deck or a bag it
+--  lands on only then). An object held by a player, or lying in a hand (held there, not by physics), has
+--  stopped moving for the library.
 function M.moving()
     for guid, obj in pairs(tracked) do
         if obj.isDestroyed() then
             tracked[guid] = nil
         elseif obj.spawning or obj.isSmoothMoving() then
+            return true
+        elseif not obj.resting and (obj.held_by_color or "") == "" and not in_a_hand(obj) then
             return true
         else
             tracked[guid] = nil
@@ -62,11 +79,23 @@ function M.moving()
     return false
 end
 
+--- The objects carrying `tag`, and every deck without it: cards that merge on the table (a player's drop, a
+--  smooth move or a spawn onto a card) form a new deck, which carries no tag of theirs.
+function M.tagged_and_decks(tag)
+    local out = getObjectsWithTag(tag)
+    for _, obj in ipairs(getObjects()) do
+        if obj.type == "Deck" and not obj.hasTag(tag) then
+            table.insert(out, obj)
+        end
+    end
+    return out
+end
+
 --- Every piece on the table or in a container there: id → `{obj = the piece}` or `{container = it, guid = the
 --  piece's GUID}`.
 function M.find()
     local out = {}
-    for _, obj in ipairs(getObjectsWithTag("ttsmod")) do
+    for _, obj in ipairs(M.tagged_and_decks("ttsmod")) do
         if obj.getQuantity() >= 0 then
             local own = M.id_of(obj)   -- a bag standing for a piece of its own
             if own ~= nil then
@@ -202,10 +231,17 @@ end
 local function move(entry, at)
     local p, r = vec(at.position), vec(at.rotation)
     if entry.container ~= nil then
-        M.track(entry.container.takeObject({ guid = entry.guid, position = { p.x, p.y, p.z },
-            rotation = { r.x, r.y, r.z }, smooth = false }))
+        local taken = entry.container.takeObject({ guid = entry.guid, position = { p.x, p.y, p.z },
+            rotation = { r.x, r.y, r.z }, smooth = false })
+        if taken ~= nil and at.lock ~= nil then
+            taken.setLock(at.lock)
+        end
+        M.track(taken)
         M.track(entry.container.remainder)
     else
+        if at.lock ~= nil then
+            entry.obj.setLock(at.lock)
+        end
         turn(entry.obj, at)
         entry.obj.setPositionSmooth({ p.x, p.y, p.z }, false, true)
     end

@@ -56,6 +56,7 @@ local pieces = require("lib.pieces")
 local saved = require("lib.ledger")
 local seats = require("lib.seats")
 local stepper = require("lib.stepper")
+local util = require("lib.util")
 local wiring = require("lib.wiring")
 
 local M = {}
@@ -180,7 +181,9 @@ function M.show()
     panel.status(status_line())
     UI.setAttribute("setupButton", "active", tostring(ledger.phase == "setup"))
     local colour = M.colour_of((ledger.next or {}).player)
-    if ledger.phase == "play" and colour ~= nil and Turns.turn_color ~= colour and not bots.isBot(colour) then
+    -- only a seated player's colour (TTS ignores another: a bot's seat, a player who left)
+    if ledger.phase == "play" and colour ~= nil and Turns.turn_color ~= colour and not bots.isBot(colour)
+        and util.index_of(getSeatedPlayers(), colour) ~= nil then
         Turns.turn_color = colour
     end
     game.panels()
@@ -221,6 +224,7 @@ local function finish()
         if ledger.phase == "dealing" then
             ledger.phase = "play"
             Turns.enable = true
+            Turns.type = 2   -- custom: TTS applies Turns.order only then
             Turns.order = ledger.colours
         end
         if ledger.outcome ~= nil then
@@ -287,6 +291,7 @@ end
 local function start_play()
     ledger.phase = "play"
     Turns.enable = true
+    Turns.type = 2   -- custom: TTS applies Turns.order only then
     Turns.order = ledger.colours
     M.show()
     M.refresh_score()
@@ -397,7 +402,12 @@ function M.dropped(colour, obj)
     if ledger == nil or ledger.phase ~= "play" or M.seat_of(colour) == nil or pieces.id_of(obj) == nil then
         return
     end
-    Wait.condition(function() recognise(colour, obj) end, function() return obj.resting end, game.settle_timeout)
+    -- a piece dropped onto a card, a deck or a bag merges into it: its reference is destroyed, nothing to recognise
+    Wait.condition(function()
+        if not obj.isDestroyed() then
+            recognise(colour, obj)
+        end
+    end, function() return obj.isDestroyed() or obj.resting end, game.settle_timeout)
 end
 
 --- onLoad: the game's data, the ledger restored, the link started; a ruling or a deal saved half done goes on.

@@ -279,13 +279,15 @@ local function spot(place)
     local rotation = { 0, yaw_of(zone), place.face }
     if place.catch ~= nil then
         local at = place.catch
+        -- locked: the unicorns of a column overlap (each shows a strip), pinned tricks lie under them; unlocked,
+        -- each would merge with the card it lands on into a deck, as cards laid on cards do in TTS
         return { position = map.catch_spot(at.colour, at.column, at.slot, at.count, place.what, place.k),
-            rotation = rotation, near = map.CATCH_NEAR }
+            rotation = rotation, near = map.CATCH_NEAR, lock = true }
     elseif place.spread ~= nil then
         return { position = map.spread_spot(zone, place.spread, place.columns or 3), rotation = rotation,
-            zone = zone, any_face = place.keep_face }
+            zone = zone, any_face = place.keep_face, lock = false }
     end
-    return { position = map.pile_spot(zone, 0), rotation = rotation, pile = place.pile, zone = zone }
+    return { position = map.pile_spot(zone, 0), rotation = rotation, pile = place.pile, zone = zone, lock = false }
 end
 
 -- ------------------------------------------------------------------ setup (KU-1)
@@ -360,15 +362,25 @@ local function open_bags(snap)
         local character = util.memo(bag).character
         local colour = in_play[character]
         if colour ~= nil then
+            -- each on a zone of its own (spawned lying on one another, they would merge into one deck): the
+            -- character card on its spot, the trick deck on its pile, the hunting deck in the hunt area (from
+            -- where the table laid from the snapshot deals it)
             local spot = map.seat_zone("ku-character-spot", colour)
             local yaw = yaw_of(spot)
+            local zone_of = { ["trick-deck"] = map.seat_zone("ku-trick-deck", colour),
+                ["hunting-deck"] = map.seat_zone("ku-hunt-area", colour) }
             for k, entry in ipairs(bag.getObjects()) do
-                local p = map.spread_spot(spot, k - 1, 3)
+                local role = (util.decode(entry.memo) or {}).role
+                local p = map.pile_spot(zone_of[role] or spot, 0)
+                if zone_of[role] == nil and role ~= "character" then
+                    p = map.spread_spot(spot, k - 1, 3)
+                end
                 pieces.track(bag.takeObject({ guid = entry.guid, position = { p.x, p.y + 0.2 * k, p.z },
                     rotation = { 0, yaw, 0 }, smooth = false }))
             end
         elseif box ~= nil and not map.inside(box, bag) then
-            local p = map.spread_spot(box, 40 + spare, 10)
+            -- two columns at the box's far end, a bag's width apart (a bag landing on a bag enters it)
+            local p = map.box_spot(box, spare)
             spare = spare + 1
             bag.setPositionSmooth({ p.x, p.y + 0.5, p.z }, false, true)
             pieces.track(bag)
@@ -679,10 +691,47 @@ local function to_hand(obj, colour)
     pieces.send(obj, { hand = colour })
 end
 
-local function back_to_hand(objs, colour)
+--- Put back in colour's hand the cards a player laid for a refused decision (entries of tablemap.everything() or
+--  {id}: loose, or in a deck they formed where they were laid, as cards laid on cards do): a deck's cards are
+--  taken out into the hand, and the card a deck is left with (its remainder) sent there too.
+local function back_to_hand(entries, colour)
     return function()
-        for _, obj in ipairs(objs) do
-            to_hand(obj, colour)
+        local found = pieces.find()
+        local groups, order = {}, {}
+        for _, entry in ipairs(entries) do
+            local at = found[entry.id]
+            if entry.obj ~= nil and not entry.obj.isDestroyed() then
+                to_hand(entry.obj, colour)
+            elseif at ~= nil and at.obj ~= nil then
+                to_hand(at.obj, colour)
+            elseif at ~= nil and at.container ~= nil then
+                local key = at.container.getGUID()
+                if groups[key] == nil then
+                    groups[key] = { container = at.container, guids = {}, ids = {} }
+                    table.insert(order, key)
+                end
+                table.insert(groups[key].guids, at.guid)
+                groups[key].ids[entry.id] = true
+            end
+        end
+        local t = Player[colour].getHandTransform()
+        local p = t.position
+        for _, key in ipairs(order) do
+            local g = groups[key]
+            for _, guid in ipairs(g.guids) do
+                if g.container.isDestroyed() or g.container.getQuantity() < 2 then
+                    break
+                end
+                pieces.track(g.container.takeObject({ guid = guid, position = { p.x, p.y, p.z },
+                    rotation = { 0, t.rotation.y + 180, 0 }, smooth = false }))
+                local rest = g.container.remainder
+                if rest ~= nil then
+                    if g.ids[pieces.id_of(rest)] then
+                        to_hand(rest, colour)
+                    end
+                    break
+                end
+            end
         end
     end
 end
@@ -693,11 +742,11 @@ end
 local function prepared_purchase(colour, seat)
     local mine = (((play.ledger().snapshot or {}).players or {})[seat + 1]) or {}
     local item, cards = nil, {}
-    for stock_item, objs in pairs(map.offered_payment()) do
-        for _, obj in ipairs(objs) do
-            if util.memo(obj).character == mine.character then
+    for stock_item, entries in pairs(map.offered_payment()) do
+        for _, entry in ipairs(entries) do
+            if entry.memo.character == mine.character then
                 item = stock_item
-                table.insert(cards, obj)
+                table.insert(cards, entry)
             end
         end
     end
@@ -734,14 +783,14 @@ local function prepared_purchase(colour, seat)
     if item == nil then
         return nil
     end
-    table.sort(cards, function(a, b) return util.memo(a).card < util.memo(b).card end)
+    table.sort(cards, function(a, b) return a.id < b.id end)
     return item, cards, unicorn, token
 end
 
-local function card_ids(objs)
+local function card_ids(entries)
     local out = {}
-    for i, obj in ipairs(objs) do
-        out[i] = util.memo(obj).card
+    for i, entry in ipairs(entries) do
+        out[i] = entry.id
     end
     return out
 end
@@ -812,19 +861,20 @@ end
 
 --- A trick card dropped on a trick slot of the line is a `place-trick` decision (KU-3.2); dropped anywhere else
 --  but the hand while it is one of the player's two drawn tricks, it goes back to the hand.
---  `done` as in send_decision (told false when the drop was no decision).
-local function trick_dropped(colour, obj, done)
+--  `m` is the card's memo, `at` what lies where it was dropped (the card, or the deck it merged into there: a
+--  card dropped on a card), `back()` puts it back in the hand; `done` as in send_decision (told false when the
+--  drop was no decision).
+local function trick_lies(colour, m, at, back, done)
     local seat = seat_of(colour)
-    local m = util.memo(obj)
     local mine = (((play.ledger().snapshot or {}).players or {})[(seat or -1) + 1] or {}).trick_hand or {}
-    local index, slot = map.slot_at(obj)
+    local index, slot = map.slot_at(at)
     if seat ~= nil and util.index_of(mine, m.card) ~= nil and index ~= nil then
         send_decision(colour, { action = "place-trick", player = seat, card = m.card, unicorn = index, slot = slot },
-            function() to_hand(obj, colour) end, done)
+            back, done)
         return
     end
-    if seat ~= nil and util.index_of(mine, m.card) ~= nil and not map.over_hand(colour, obj) then
-        to_hand(obj, colour)
+    if seat ~= nil and util.index_of(mine, m.card) ~= nil and not map.over_hand(colour, at) then
+        back()
         tell(colour, "Drop the trick on a free slot above or below a unicorn of the line.")
     end
     if done ~= nil then
@@ -832,15 +882,31 @@ local function trick_dropped(colour, obj, done)
     end
 end
 
+local function trick_dropped(colour, obj, done)
+    trick_lies(colour, util.memo(obj), obj, function() to_hand(obj, colour) end, done)
+end
+
 --- onObjectDrop (this game's own, not play.dropped): a trick card dropped is looked at once it rests
---  (trick_dropped: on a slot, a decision; elsewhere but the hand, back to the hand).
+--  (trick_dropped: on a slot, a decision; elsewhere but the hand, back to the hand). Dropped on another card it
+--  merges into a deck there (its reference destroyed): it is looked at in that deck, and taken out of it to go
+--  back to the hand.
 function onObjectDrop(colour, obj)
     local ledger = play.ledger()
     if ledger == nil or ledger.phase ~= "play" then
         return
     end
     if obj.hasTag("ku-trick") then
-        Wait.condition(function() trick_dropped(colour, obj) end, function() return obj.resting end, 3)
+        local m = util.memo(obj)
+        Wait.condition(function()
+            if not obj.isDestroyed() then
+                trick_dropped(colour, obj)
+                return
+            end
+            local found = pieces.find()[m.card]
+            if found ~= nil and found.container ~= nil then
+                trick_lies(colour, m, found.container, back_to_hand({ { id = m.card } }, colour))
+            end
+        end, function() return obj.isDestroyed() or obj.resting end, 3)
     end
 end
 

@@ -159,33 +159,36 @@ end
 --  the container's loose neighbours, index 0 (the top) highest.
 local memo_cache = {}
 
---- An object's memo, decoded once (a memo never changes).
-local function memo_of(obj, guid)
-    local m = memo_cache[guid]
+--- A memo decoded once, keyed by its text (never by GUID: a spawning object's GUID is provisional, and an object
+--  taken out of a container may come back with a new one).
+local function decoded(text)
+    local key = text or ""
+    local m = memo_cache[key]
     if m == nil then
-        m = util.memo(obj)
-        memo_cache[guid] = m
+        m = util.decode(text)
+        memo_cache[key] = m
     end
     return m
 end
 
+--- An object's memo (a memo never changes).
+local function memo_of(obj)
+    return decoded(obj.memo)
+end
+
 local function entry_memo(entry)
-    local m = memo_cache[entry.guid]
-    if m == nil then
-        m = util.decode(entry.memo)
-        memo_cache[entry.guid] = m
-    end
-    return m
+    return decoded(entry.memo)
 end
 
 local PIECE_TAGS = { "ku-card", "ku-token", "ku-character-bag", "ku-unicorn-deck", "ku-start-deck",
     "ku-character-hunting-deck", "ku-character-trick-deck" }
 
---- The cards, tokens, decks and bags of the game lying on the table (each once).
+--- The cards, tokens, decks and bags of the game lying on the table (each once), and the decks cards formed on
+--  the table by merging (a card laid or dropped on a card: a new deck, without their tags).
 local function pieces()
     local seen, out = {}, {}
     for _, tag in ipairs(PIECE_TAGS) do
-        for _, obj in ipairs(getObjectsWithTag(tag)) do
+        for _, obj in ipairs(libpieces.tagged_and_decks(tag)) do
             local guid = obj.getGUID()
             if not seen[guid] then
                 seen[guid] = true
@@ -394,9 +397,17 @@ end
 --- A spread of k items over a zone (the box, the hunt area, the tokens beside the character card).
 function M.spread_spot(zone, k, columns)
     columns = columns or 8
-    local x = -0.4 + 0.8 * ((k % columns) + 0.5) / columns
+    local x = -0.45 + 0.9 * ((k % columns) + 0.5) / columns   -- three cards apart across a hunt area
     local z = 0.3 - 0.2 * math.floor(k / columns)
     return local_spot(zone, x, z, 0.01 * math.floor(k / (columns * 4)))
+end
+
+--- Where the k-th spare character bag lies in the box: two columns at its far end, the bags further apart than
+--  a bag is wide (a bag landing on a bag enters it), clear of the box's spread of unicorns and tokens.
+function M.box_spot(zone, k)
+    local x = 0.22 * (2 * (k % 2) - 1)
+    local z = -0.3 - 0.13 * math.floor(k / 2)
+    return local_spot(zone, x, z, 0)
 end
 
 -- ------------------------------------------------------------------ reading the table
@@ -679,28 +690,32 @@ function M.snapshot(ledger)
     return snap
 end
 
---- Hunting cards lying in colour's hunt area that the engine has not taken as played yet (laid for Hunt).
+--- Hunting cards lying in colour's hunt area that the engine has not taken as played yet (laid for Hunt): entries
+--  of M.everything() (loose, or in a deck they formed there: cards laid on cards merge), by id.
 function M.laid_for_hunt(ledger, seat, colour)
     local before = (((ledger.snapshot or {}).players or {})[seat + 1] or {}).played or {}
+    local area = M.seat_zone("ku-hunt-area", colour)
     local out = {}
-    for _, obj in ipairs(getObjectsWithTag("ku-hunting")) do
-        if M.inside(M.seat_zone("ku-hunt-area", colour), obj) and not contains(before, util.memo(obj).card) then
-            table.insert(out, obj)
+    for _, entry in ipairs(M.everything()) do
+        if entry.memo.role == "hunting" and entry_in(area, entry) and not contains(before, entry.id) then
+            table.insert(out, entry)
         end
     end
-    table.sort(out, function(a, b) return util.memo(a).card < util.memo(b).card end)
+    table.sort(out, function(a, b) return a.id < b.id end)
     return out
 end
 
---- Hunting cards lying on a market stock zone, by item: the payment offered for a purchase.
+--- Hunting cards lying on a market stock zone, by item: the payment offered for a purchase (entries of
+--  M.everything(): cards dropped on one stock merge into a deck there).
 function M.offered_payment()
     local out = {}
+    local found = M.everything()
     for _, zone in ipairs(getObjectsWithTag("ku-market-stock")) do
         local item = util.memo(zone).item
-        for _, obj in ipairs(getObjectsWithTag("ku-hunting")) do
-            if M.inside(zone, obj) then
+        for _, entry in ipairs(found) do
+            if entry.memo.role == "hunting" and entry_in(zone, entry) then
                 out[item] = out[item] or {}
-                table.insert(out[item], obj)
+                table.insert(out[item], entry)
             end
         end
     end

@@ -117,11 +117,48 @@ local function keep(snap)
 end
 
 -- ------------------------------------------------------------------ moving cards
+--- Where a card ref (map.ref: a card merged into a deck) is now: {deck, guid}, found again by its id.
+local function in_deck(ref)
+    local found = map.find_card(ref.card)
+    if found ~= nil and found.deck ~= nil then
+        return found
+    end
+    return nil
+end
+
 local function lay(obj, p, rotation)
+    if map.is_ref(obj) then
+        local found = in_deck(obj)
+        if found ~= nil then
+            found.deck.takeObject({ guid = found.guid, position = { p.x, p.y, p.z }, rotation = rotation,
+                smooth = false })
+        end
+        return
+    end
     pieces.send(obj, { position = p, rotation = rotation })
 end
 
+--- Lay a card on a card point of a board, locked: the points of a corner are closer than a card is wide, and
+--  an unlocked card laid overlapping its neighbour would merge with it into a deck (TTS: a card onto a card
+--  forms a deck); a locked object never combines. Cards on a board stay there (a wild a card replaces is
+--  unlocked when it goes back to the hand).
+local function lay_on_board(obj, p, rotation)
+    obj.setLock(true)
+    lay(obj, p, rotation)
+end
+
+--- A card (or a card ref: one inside a deck, map.ref) to colour's hand; a card in a deck is taken out of it.
 local function to_hand(obj, colour)
+    if map.is_ref(obj) then
+        local found = in_deck(obj)
+        local t = Player[colour].getHandTransform()
+        if found ~= nil then
+            found.deck.takeObject({ guid = found.guid, position = { t.position.x, t.position.y, t.position.z },
+                rotation = { 0, t.rotation.y + 180, 0 }, smooth = false })
+        end
+        return
+    end
+    obj.setLock(false)
     pieces.send(obj, { hand = colour })
 end
 
@@ -304,14 +341,29 @@ end
 --- The wild awaiting a place (a wild taken, a bonus wild, one displaced by its real card): in its player's
 --  hand, remembered by GUID in the ledger so that a reload still knows it.
 local function awaited_wild()
-    if ledger.wild_guid == nil then
+    if ledger.wild_card == nil and ledger.wild_guid ~= nil then
+        -- a ledger saved before wilds were remembered by card id
+        local obj = getObjectFromGUID(ledger.wild_guid)
+        return obj
+    end
+    if ledger.wild_card == nil then
         return nil
     end
-    return getObjectFromGUID(ledger.wild_guid)
+    local found = map.find_card(ledger.wild_card)
+    return found ~= nil and found.obj or nil
 end
 
+--- Whether obj is the wild awaiting a place.
+local function is_awaited(obj)
+    local wild = awaited_wild()
+    return wild ~= nil and map.same(wild, obj)
+end
+
+--- The wild `obj` goes to `player`'s hand to await a place, remembered by its card id: a wild just taken out
+--  of the wild deck is still spawning, and its GUID is final only once it has spawned (TTS: `guid`).
 local function wild_to_hand(obj, player)
-    ledger.wild_guid = obj.getGUID()
+    ledger.wild_card = util.memo(obj).card
+    ledger.wild_guid = nil
     to_hand(obj, colour_of(player))
     tell(colour_of(player), "Drop the wild from your hand on a free card point of your board.")
 end
@@ -345,9 +397,16 @@ handlers.column_refilled = function(e)
 end
 
 handlers.card_taken = function(e)
-    local obj = object_of_card(e.card)
-    if obj ~= nil then
-        to_hand(obj, colour_of(e.player))
+    -- a market column's or the discard pile's cards may have merged into a deck there: taken out of it
+    local found = map.find_card(e.card)
+    if found == nil then
+        return nil
+    end
+    if found.deck ~= nil then
+        local t = Player[colour_of(e.player)].getHandTransform()
+        fetch({ deck = found.deck, guid = found.guid }, t.position, { 0, t.rotation.y + 180, 0 })
+    else
+        to_hand(found.obj, colour_of(e.player))
     end
 end
 
@@ -368,15 +427,21 @@ handlers.card_played = function(e)
         end
     end
     if obj ~= nil and p ~= nil then
-        lay(obj, { x = p.x, y = p.y + 0.1 + 0.01 * e.value, z = p.z }, { 0, board.getRotation().y, 0 })
+        lay_on_board(obj, { x = p.x, y = p.y + 0.1 + 0.01 * e.value, z = p.z }, { 0, board.getRotation().y, 0 })
     end
 end
 
 handlers.card_discarded = function(e)
-    local obj = object_of_card(e.card)
     local zone = map.one("fd-discard")
-    if obj ~= nil then
-        lay(obj, above_pile(zone, obj), FACE_UP)
+    local found = map.find_card(e.card)
+    if found == nil then
+        return nil
+    end
+    if found.obj ~= nil then
+        lay(found.obj, above_pile(zone, found.obj), FACE_UP)
+    elseif not map.inside(zone, found.deck) then
+        -- dropped on the wild supply, it joined the wild deck there: taken out onto the discard pile
+        fetch({ deck = found.deck, guid = found.guid }, above_pile(zone), FACE_UP)
     end
 end
 
@@ -401,18 +466,19 @@ handlers.wild_placed = function(e)
     local board = map.board_of(colour_of(e.player))
     local p = map.card_point(board, e.corner, e.value)
     if obj ~= nil and p ~= nil then
-        lay(obj, { x = p.x, y = p.y + 0.1 + 0.01 * e.value, z = p.z }, { 0, board.getRotation().y, 0 })
+        lay_on_board(obj, { x = p.x, y = p.y + 0.1 + 0.01 * e.value, z = p.z }, { 0, board.getRotation().y, 0 })
     end
-    ledger.wild_guid = nil
+    ledger.wild_card, ledger.wild_guid = nil, nil
 end
 
 handlers.wild_returned = function(e)
     local obj = awaited_wild()
     if obj ~= nil then
         local zone = map.one("fd-wild-supply")
+        obj.setLock(false)
         lay(obj, top_of(zone, #map.wild_supply() + 2), FACE_UP)
     end
-    ledger.wild_guid = nil
+    ledger.wild_card, ledger.wild_guid = nil, nil
     tell(colour_of(e.player), "No free place for the wild on your board: it goes back to the supply.")
 end
 
@@ -603,8 +669,18 @@ local function offer_for_wild(colour, seat, obj, done)
     send_decision(colour, { action = "wild", player = seat, cards = faces }, undo, cards, nil, done)
 end
 
--- Cards picked up from a market column, the discard pile or a draw pile while the game is on, by GUID: where
--- each lay (tablemap.origin_of), so that its drop can be read as a take or a draw, or undone.
+--- The card `obj` (card id `id`) once it has come to rest: itself, or, when it merged into a deck where it
+--  landed (dropped on the discard pile or the wild supply), a ref for it in that deck (map.ref).
+local function settled(obj, id)
+    if not obj.isDestroyed() then
+        return obj
+    end
+    return map.ref(id)
+end
+
+-- Cards picked up from a market column, the discard pile or a draw pile while the game is on, by card id (a
+-- card grabbed off a deck is still spawning when it is picked up, and its GUID is final only once it has
+-- spawned): where each lay (tablemap.origin_of), so that its drop can be read as a take or a draw, or undone.
 local picked = {}
 
 local function origin_name(origin)
@@ -664,11 +740,12 @@ local function dropped_from(origin, colour, obj)
 end
 
 function onObjectPickUp(colour, obj)
-    if ledger ~= nil and ledger.phase == "play" then
-        picked[obj.getGUID()] = map.origin_of(obj)
+    local id = util.memo(obj).card
+    if ledger ~= nil and ledger.phase == "play" and id ~= nil then
+        picked[id] = map.origin_of(obj)
     end
     for i, card in ipairs(offered.cards) do
-        if card.getGUID() == obj.getGUID() then
+        if id ~= nil and util.memo(card).card == id then
             table.remove(offered.cards, i)
             return
         end
@@ -681,12 +758,18 @@ end
 --  wild. The wild awaiting a place on a card point is its `put-wild` decision (FD-5). `done` as for
 --  send_decision (a bot seat's move; nil for a player's drop).
 local function put_down(colour, obj, done)
+    if obj == nil then
+        if done ~= nil then
+            done(nil)
+        end
+        return
+    end
     local seat = seat_of(colour)
     local board = map.board_of(colour)
     local corner, value = map.card_point_at(board, obj.getPosition())
     local undo = function() to_hand(obj, colour) end
     if obj.hasTag("fd-wild") then
-        if ledger.wild_guid ~= obj.getGUID() then
+        if not is_awaited(obj) then
             return
         end
         if corner ~= nil then
@@ -723,17 +806,23 @@ function onObjectDrop(colour, obj)
     if not obj.hasTag("fd-season") and not is_wild then
         return
     end
-    local origin = picked[obj.getGUID()]
+    local id = util.memo(obj).card
+    local origin = picked[id]
     if origin ~= nil then
-        picked[obj.getGUID()] = nil
-        Wait.condition(function() dropped_from(origin, colour, obj) end, function() return obj.resting end,
-            SETTLE_TIMEOUT)
+        picked[id] = nil
+        Wait.condition(function()
+            local card = settled(obj, id)
+            if card ~= nil then
+                dropped_from(origin, colour, card)
+            end
+        end, function() return obj.isDestroyed() or obj.resting end, SETTLE_TIMEOUT)
         return
     end
     if seat_of(colour) == nil or map.board_of(colour) == nil then
         return
     end
-    Wait.condition(function() put_down(colour, obj, nil) end, function() return obj.resting end, SETTLE_TIMEOUT)
+    Wait.condition(function() put_down(colour, settled(obj, id), nil) end,
+        function() return obj.isDestroyed() or obj.resting end, SETTLE_TIMEOUT)
 end
 
 -- ------------------------------------------------------------------ bot seats (lib.bots)
@@ -826,9 +915,15 @@ local function hand_card_of(colour, face, except)
 end
 
 --- A bot seat moves `obj` to `p` as a player drags it there; `after()` runs once it has come to rest.
+--  `after(card)` gets the card as it came to rest (settled: a ref once it merged into a pile's deck).
 local function bot_drag(obj, p, after)
+    local id = util.memo(obj).card
+    local function then_after()
+        after(settled(obj, id))
+    end
     obj.setPositionSmooth({ p.x, p.y + 0.3, p.z }, false, true)
-    Wait.condition(after, function() return not obj.isSmoothMoving() and obj.resting end, SETTLE_TIMEOUT, after)
+    Wait.condition(then_after, function() return obj.isDestroyed() or (not obj.isSmoothMoving() and obj.resting) end,
+        SETTLE_TIMEOUT, then_after)
 end
 
 --- Where a bot seat drops a card on a pile zone: just above its highest card, like a player's drop.
@@ -867,18 +962,22 @@ local function perform(colour, action, done)
         end
         local p = nil
         if kind == "play" then
+            -- onto a board's card point locked, as the mod lays board cards (lay_on_board): it overlaps its
+            -- neighbours, and would merge with one; the hand unlocks it again on a refusal
+            obj.setLock(true)
             p = map.card_point(board, whole(action.corner), whole(action.card.value))
         else
             p = drop_spot("fd-discard", 0)
         end
-        bot_drag(obj, p, function() put_down(colour, obj, done) end)
+        bot_drag(obj, p, function(card) put_down(colour, card, done) end)
     elseif kind == "put-wild" then
         local obj = awaited_wild()
         local p = map.card_point(board, whole(action.corner), whole(action.value))
         if obj == nil or p == nil then
             return gone("the wild awaiting a place")
         end
-        bot_drag(obj, p, function() put_down(colour, obj, done) end)
+        obj.setLock(true)
+        bot_drag(obj, p, function(card) put_down(colour, card, done) end)
     elseif kind == "wild" then
         -- the cards one after the other onto the wild supply, as a player drops them: the last one sends it
         local cards = {}
@@ -893,8 +992,8 @@ local function perform(colour, action, done)
             if i > #cards then
                 return
             end
-            bot_drag(cards[i], drop_spot("fd-wild-supply", i - 1), function()
-                put_down(colour, cards[i], done)
+            bot_drag(cards[i], drop_spot("fd-wild-supply", i - 1), function(card)
+                put_down(colour, card, done)
                 offer(i + 1)
             end)
         end

@@ -99,18 +99,52 @@ local function by_height(a, b)
     return a.getGUID() < b.getGUID()
 end
 
+--- The decks lying in zone (not held), lowest first: any deck, tagged or not. Cards laid or dropped onto a card
+--  merge into a deck there (TTS: a card onto a card forms a deck, onto a deck joins it), and a deck formed on
+--  the table carries none of its cards' tags; what it holds is read from its contents' memos.
+function M.decks_in(zone)
+    local out = {}
+    for _, obj in ipairs(getObjects()) do
+        if obj.type == "Deck" and obj.held_by_color == nil and pieces.holds(zone, obj.getPosition()) then
+            table.insert(out, obj)
+        end
+    end
+    table.sort(out, by_height)
+    return out
+end
+
+local function entry_removed(entry)
+    for _, tag in ipairs(entry.tags or {}) do
+        if tag == M.REMOVED then
+            return true
+        end
+    end
+    return false
+end
+
+--- The season card entries of a deck's contents that are in play (not set aside), bottom card first:
+--  {id, face, guid, deck}.
+local function deck_seasons(deck)
+    local out = {}
+    local contents = deck.getObjects()
+    for i = #contents, 1, -1 do
+        local m = util.decode(contents[i].memo)
+        if m.card ~= nil and m.season ~= nil and not entry_removed(contents[i]) and not held[contents[i].guid] then
+            table.insert(out, { id = m.card, face = M.face(m), guid = contents[i].guid, deck = deck })
+        end
+    end
+    return out
+end
+
 --- Season cards on the table (not held, not in a container) lying in zone, lowest first. A deck lying in
---  the zone counts with its contents, below the loose cards (a deck's index 0 is its top).
---  Returns a list of {id, face, obj (nil inside a deck), deck (the deck or nil)}, bottom first.
+--  the zone (the season deck, or one the pile's cards formed) counts with its contents, below the loose cards
+--  (a deck's index 0 is its top). Returns a list of {id, face, obj (nil inside a deck), deck (the deck or nil)},
+--  bottom first.
 function M.stack(zone)
     local out = {}
-    for _, deck in ipairs(getObjectsWithTag("fd-season-deck")) do
-        if M.inside(zone, deck) then
-            local contents = deck.getObjects()
-            for i = #contents, 1, -1 do
-                local m = util.decode(contents[i].memo)
-                table.insert(out, { id = m.card, face = M.face(m), guid = contents[i].guid, deck = deck })
-            end
+    for _, deck in ipairs(M.decks_in(zone)) do
+        for _, entry in ipairs(deck_seasons(deck)) do
+            table.insert(out, entry)
         end
     end
     local loose = {}
@@ -125,6 +159,62 @@ function M.stack(zone)
         table.insert(out, { id = m.card, face = M.face(m), guid = obj.getGUID(), obj = obj })
     end
     return out
+end
+
+--- Where card `id` is: {obj = it} lying loose on the table, or {deck = the deck, guid = its GUID} inside a deck
+--  on the table (one a pile's or a column's cards formed); nil when it is nowhere.
+function M.find_card(id)
+    for _, obj in ipairs(getObjectsWithTag("fd-card")) do
+        if util.memo(obj).card == id then
+            return { obj = obj }
+        end
+    end
+    for _, deck in ipairs(getObjects()) do
+        if deck.type == "Deck" then
+            for _, entry in ipairs(deck.getObjects()) do
+                if util.decode(entry.memo).card == id then
+                    return { deck = deck, guid = entry.guid, entry = entry }
+                end
+            end
+        end
+    end
+    return nil
+end
+
+--- Card `id` as the mod handles a card a player has moved: the object lying loose, or, once it has merged into
+--  a deck where it came to rest (a card dropped on a card or a deck joins it), a ref standing for it there:
+--  `card`, `deck`, `guid`, `memo`, `getGUID()`, `getPosition()` (the deck's), `hasTag(tag)`, `isDestroyed()`
+--  (false), `getRotation()`. nil when it is nowhere.
+local refs = {}   -- the refs M.ref made (few: one per card that merged where a player dropped it)
+
+--- Whether obj is a ref of M.ref (not a TTS object: TTS objects have no fields of the mod's own).
+function M.is_ref(obj)
+    return refs[obj] == true
+end
+
+function M.ref(id)
+    local found = M.find_card(id)
+    if found == nil or found.obj ~= nil then
+        return found and found.obj
+    end
+    local entry, deck = found.entry, found.deck
+    local ref = {
+        card = id, deck = deck, guid = entry.guid, memo = entry.memo,
+        getGUID = function() return entry.guid end,
+        getPosition = function() return deck.getPosition() end,
+        getRotation = function() return deck.getRotation() end,
+        hasTag = function(tag)
+            for _, t in ipairs(entry.tags or {}) do
+                if t == tag then
+                    return true
+                end
+            end
+            return false
+        end,
+        isDestroyed = function() return deck.isDestroyed() end,
+    }
+    refs[ref] = true
+    return ref
 end
 
 --- The player board of colour.
@@ -261,13 +351,22 @@ function M.in_supply(zone_tag, token_tag)
     return out
 end
 
+--- The decks in the wild supply zone (the wild deck, or one wilds laid there formed); with no zone, the wild
+--  deck.
+local function wild_decks(zone)
+    if zone == nil then
+        return getObjectsWithTag("fd-wild-deck")
+    end
+    return M.decks_in(zone)
+end
+
 --- Wild cards in the wild supply: in the wild deck and loose in the supply zone. List of {id, guid, deck}.
 function M.wild_supply()
     local out = {}
     local zone = M.one("fd-wild-supply")
-    for _, deck in ipairs(getObjectsWithTag("fd-wild-deck")) do
-        if zone == nil or M.inside(zone, deck) then
-            for _, entry in ipairs(deck.getObjects()) do
+    for _, deck in ipairs(wild_decks(zone)) do
+        for _, entry in ipairs(deck.getObjects()) do
+            if util.decode(entry.memo).role == "wild" and not entry_removed(entry) then
                 table.insert(out, { id = util.decode(entry.memo).card, guid = entry.guid, deck = deck })
             end
         end
@@ -348,12 +447,9 @@ end
 --- The ids of M.stack(zone), from read cards.
 local function stack_ids(zone, cards)
     local out = {}
-    for _, deck in ipairs(getObjectsWithTag("fd-season-deck")) do
-        if M.inside(zone, deck) then
-            local contents = deck.getObjects()
-            for i = #contents, 1, -1 do
-                table.insert(out, util.decode(contents[i].memo).card)
-            end
+    for _, deck in ipairs(M.decks_in(zone)) do
+        for _, entry in ipairs(deck_seasons(deck)) do
+            table.insert(out, entry.id)
         end
     end
     local within = zone_test(zone)
@@ -436,9 +532,11 @@ end
 local function wild_supply_count(cards)
     local count = 0
     local zone = M.one("fd-wild-supply")
-    for _, deck in ipairs(getObjectsWithTag("fd-wild-deck")) do
-        if zone == nil or M.inside(zone, deck) then
-            count = count + #deck.getObjects()
+    for _, deck in ipairs(wild_decks(zone)) do
+        for _, entry in ipairs(deck.getObjects()) do
+            if util.decode(entry.memo).role == "wild" and not entry_removed(entry) then
+                count = count + 1
+            end
         end
     end
     if zone ~= nil then
@@ -529,6 +627,17 @@ function M.snapshot(ledger, moved, taken)
     for _, e in ipairs(cards) do
         if e.season and e.removed then
             table.insert(snap.removed, e.memo.card)
+        end
+    end
+    -- cards set aside together form a deck there: its season cards are still tagged fd-removed
+    for _, deck in ipairs(getObjects()) do
+        if deck.type == "Deck" then
+            for _, entry in ipairs(deck.getObjects()) do
+                local m = util.decode(entry.memo)
+                if m.season ~= nil and entry_removed(entry) then
+                    table.insert(snap.removed, m.card)
+                end
+            end
         end
     end
     table.sort(snap.removed)

@@ -27,9 +27,11 @@ TOKEN_SCALE = 0.6
 LABEL_HEIGHT = 40
 """Pixels at the top of the animals and feathers boxes kept for their label."""
 
-MARKET_STEP = -0.8
+MARKET_STEP = -2.9
 """Signed z offset in table units from one card of a market column to the next one laid (negative: the later
-card lies nearer the south edge, so it covers the lower part of the earlier ones for a player there)."""
+card lies nearer the south edge). More than a card's depth (2.79): cards that overlap merge into a deck in TTS (a
+card laid or dropped onto a card forms a deck), which would hide a column's cards under its top; the column's
+cards lie one below the other, each in full view."""
 
 MARKET_LIFT = 0.05
 """Table units each later card of a market column lies higher than the one before."""

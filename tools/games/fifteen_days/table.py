@@ -37,7 +37,7 @@ TOKEN_TAG = "fd-token"  # feathers and animals; every token snap point carries i
 
 ZONE_Y, ZONE_HEIGHT = 2.0, 2.5  # scripting zones reach from just under the table top to above a stack of cards
 CENTRE_Z = 2.5                  # the row of draw piles, market and discard
-SUPPLY_Z = -5.0                 # the row of animals and feathers
+SUPPLY_Z = -6.5                 # the row of animals and feathers (clear of the market's last cards)
 BOARD_X, BOARD_Z = 10.2, 15.5   # player boards: two per edge
 HAND_Z = 26.0
 OVERVIEW_X = 24.5

@@ -23,10 +23,11 @@ from bridge.rules.contract import lua_json as whole_numbers
 from bridge.rules.contract import prepare_snapshot
 from bridge.rules.fifteen_days.game import FIFTEEN_DAYS
 from bridge.rules.fifteen_days.state import GameState
-from tests.games.fifteen_days.e2e.tableview import REMOVED, board_of, card_points, inside, physical, read_table, zone
+from tests.games.fifteen_days.e2e.tableview import (
+    REMOVED, board_of, card_points, decks, inside, physical, read_table, zone)
 from tests.e2e.harness import LiveGame, diff, lua_nulls
 from tests.e2e.harness import build as build_game
-from tools.headless import Fidelity, HObject
+from tools.headless import Fidelity, HObject, Vec
 
 BOOKKEEPING = ("active", "turn", "actions_left", "pending", "boost", "power", "otter_turn", "fresh_discards",
                "end", "over")
@@ -118,8 +119,10 @@ class Game(LiveGame):
                  and inside(z, o)]
         if loose:
             return max(loose, key=lambda o: (round(o.position.y, 3), o.guid))
-        deck = next(d for d in self.table.with_tag("fd-season-deck") if d.held_by is None and inside(z, d))
-        return self.table.take_out(deck)
+        # the deck lying there: the season deck, or one the pile's cards formed (it carries no tags)
+        deck = max((d for d in decks(self.table) if inside(z, d)), key=lambda d: (round(d.position.y, 3), d.guid))
+        # grabbed off the deck's top, where the deck lies (takeObject's default would put it 2 units aside)
+        return self.table.take_out(deck, position=Vec(deck.position.x, deck.position.y + 0.1, deck.position.z))
 
     def drag_to_hand(self, obj: HObject, colour: str) -> None:
         """``colour`` picks ``obj`` up where it lies and drops it into their own hand zone."""

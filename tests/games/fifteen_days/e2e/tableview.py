@@ -48,12 +48,18 @@ def _card(obj: HObject) -> str:
     return obj.memo_json()["card"]
 
 
+def decks(table: Table) -> list[HObject]:
+    """Every deck on the table, tagged or not: cards laid or dropped onto a card merge into a deck (TTS), and a
+    deck formed on the table carries none of its cards' tags."""
+    return [o for o in table.objects if o.type == "Deck" and o.held_by is None]
+
+
 def stack(table: Table, z: HObject) -> list[str]:
-    """Season card ids lying in zone ``z``, bottom first."""
+    """Season card ids lying in zone ``z``, bottom first: the decks lying there (lowest first) with their
+    contents, then the loose cards by height."""
     out: list[str] = []
-    for deck in table.with_tag("fd-season-deck"):
-        if deck.held_by is None and inside(z, deck):
-            out += [_card(c) for c in reversed(deck.contents)]
+    for deck in sorted((d for d in decks(table) if inside(z, d)), key=lambda d: (round(d.position.y, 3), d.guid)):
+        out += [_card(c) for c in reversed(deck.contents) if c.has_tag("fd-season") and not c.has_tag(REMOVED)]
     loose = [o for o in table.with_tag("fd-season") if o.held_by is None and not o.has_tag(REMOVED)
              and inside(z, o)]
     loose.sort(key=lambda o: (round(o.position.y, 3), o.guid))
@@ -91,13 +97,16 @@ def read_table(table: Table, colours: list[str], values: tuple[int, ...] = (1, 2
     snap["draw_piles"] = [stack(table, zone(table, "fd-draw-pile", i)) for i in range(2)]
     snap["market"] = [stack(table, zone(table, "fd-market-column", i)) for i in range(3)]
     snap["discard"] = stack(table, zone(table, "fd-discard"))
-    snap["removed"] = sorted(_card(o) for o in table.with_tag("fd-season") if o.has_tag(REMOVED))
+    removed = [o for o in table.with_tag("fd-season") if o.has_tag(REMOVED)]
+    removed += [c for d in decks(table) for c in d.contents if c.has_tag("fd-season") and c.has_tag(REMOVED)]
+    snap["removed"] = sorted(_card(o) for o in removed)
     for animal in ANIMALS:
         token = table.with_tag(f"fd-animal:{animal}")[0]
         owners = [i for i, c in enumerate(colours) if inside(seats[c], token)]
         snap["animals"][animal] = owners[0] if owners else None
     wild_zone = zone(table, "fd-wild-supply")
-    wilds = sum(len(d.contents) for d in table.with_tag("fd-wild-deck") if inside(wild_zone, d))
+    wilds = sum(1 for d in decks(table) if inside(wild_zone, d) for c in d.contents
+                if c.has_tag("fd-wild") and not c.has_tag(REMOVED))
     wilds += sum(1 for o in table.with_tag("fd-wild") if o.held_by is None and not o.has_tag(REMOVED)
                  and inside(wild_zone, o))
     snap["wild_supply"] = wilds

@@ -39,7 +39,11 @@ def _column_cards(game, column):
 
 def _put_back(game, card, tag, index, colour, since, phrase, before):
     game.wait_ready()
-    assert inside(zone(game.table, tag, index), card) and card not in game.table.hand(colour)
+    # back on a pile, the card may have joined the deck lying there (TTS: a card onto a deck joins it): it lies
+    # where that deck lies, on its top
+    lies = card.container if card.container is not None else card
+    assert lies is card or lies.contents[0] is card
+    assert inside(zone(game.table, tag, index), lies) and card not in game.table.hand(colour)
     assert physical(game.read()) == before
     told = game.messages_to(colour, since)
     assert any(phrase in m for m in told), told

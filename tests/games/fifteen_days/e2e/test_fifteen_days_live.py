@@ -3,8 +3,8 @@
 Scripted players seat, press Setup and play whole games by buttons and drags, each decision one the engine
 allows on the table as it lies; after every decision the harness checks the table against the engine's own
 state after the same decision (tests/games/fifteen_days/e2e/harness.py, ``Game.check``). Then the cases a host meets:
-a refused move put back and explained, the bridge stopped and restarted in the middle of a turn, and a reload in
-the middle of a turn.
+a refused move put back and explained, the bridge stopped and restarted in the middle of a turn, a reload in the
+middle of a turn, and a whole game on the slow table (``Fidelity.slow()``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from bridge.rules.errors import IllegalAction
 from bridge.rules.fifteen_days.actions import Discard, Draw, Face, Feather, Play, PutWild, TakeWild
 from tests.games.fifteen_days.e2e.tableview import physical
 from tests.games.fifteen_days.e2e.conftest import start as _start
+from tests.games.fifteen_days.e2e.harness import Game
+from tools.headless import Fidelity
 
 
 @pytest.mark.parametrize("colours, seed", [
@@ -30,6 +32,18 @@ def test_a_whole_game_ends_with_the_winners_the_engine_names(games, save, data, 
     assert game.actions_checked == sum(game.kinds.values())
     winners = " and ".join(game.colours[s] for s in game.outcome.winners)
     assert game.table.ui_value("scoreRound") == f"Final scores · {winners} won"
+    assert game.table.errors == []
+
+
+def test_a_whole_game_on_the_slow_table(games, save, data, repo_root):
+    # one-second moves, four-frame spawns, drops landing up to 0.45 units off the point aimed at, a 12-frame fall
+    # after every drop and smooth move: every decision still checked against the engine
+    game = Game(save, data, repo_root, ["White", "Red", "Yellow"], seed=5, fidelity=Fidelity.slow())
+    games.append(game)
+    game.start()
+    game.play_game()
+    assert game.outcome is not None
+    assert game.actions_checked == sum(game.kinds.values())
     assert game.table.errors == []
 
 

@@ -31,16 +31,26 @@ def _in(t, zone_guid: str, tag: str = "fd-season") -> list:
     return [o for o in t.in_zone(zone) if tag in o.tags]
 
 
+def _removed(t) -> list:
+    """The season cards set aside (fd-removed), each with what lies on the table for it: the card itself, or the
+    deck it formed with the others laid on it (TTS: a card laid on a card forms a deck; each keeps its tags)."""
+    out = [(o, o) for o in t.objects if "fd-removed" in o.tags and "fd-season" in o.tags]
+    out += [(c, d) for d in t.objects if d.type == "Deck" for c in d.contents
+            if "fd-removed" in c.tags and "fd-season" in c.tags]
+    return out
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_setup_lays_hands_market_discard_piles_and_supplies_for_the_seated_players(players):
     colours = COLOURS[:players]
     with _setup(colours) as t:
         snap = json.loads(t.call_global("test_snapshot"))
-        removed = [o for o in t.objects if "fd-removed" in o.tags and "fd-season" in o.tags]
+        lying = _removed(t)
+        removed = [card for card, _ in lying]
         # FD-1.2: with two players, five cards of every back leave the game unseen
         if players == 2:
             assert Counter(o.memo_json()["back"] for o in removed) == {"summer": 5, "autumn": 5, "winter": 5}
-            assert all(o.face_down for o in removed)
+            assert all(where.face_down for _, where in lying)
         else:
             assert removed == []
         # FD-1.3: two cards in every hand, one feather on every board

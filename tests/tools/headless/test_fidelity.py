@@ -255,26 +255,40 @@ def test_numbers_arrive_as_floats_in_custom_messages_and_lua_results():
 
 # --------------------------------------------------------------------------------------------------- Save & Play
 
-def test_save_and_play_without_discarding_reloads_in_place_keeping_guids_and_the_saved_state():
-    """Fidelity.save_and_play_discards off: the table as it lies is saved (onSave) and reloaded in place."""
-    editor = _Editor()
-    script = """
+COUNTER = """
         count = 0
         function onLoad(state) if state ~= "" then count = JSON.decode(state).count end end
         function onSave() return JSON.encode({ count = count }) end
         function bump() count = count + 1; return count end"""
-    table = Table.load(_save(script, [_token("t1", ["x"], pos=(3, 1, 0))]), bridge_port=editor.port, listen_port=0,
+VERSION_2 = "\n        function version() return 2 end"
+
+
+def _save_and_play(table: Table, script: str) -> None:
+    """The editor's Save & Play of Global ``script`` (messageID 1), taken by the table."""
+    table.endpoint.inbox.put({"messageID": 1, "scriptStates": [{"guid": "-1", "script": script, "ui": ""}]})
+    table.step()
+
+
+def _bump_move_and_save_and_play(table: Table, editor: "_Editor") -> None:
+    """Boot the counter table, bump the count once and move t1 to x 7, then Save & Play a new version of the
+    script: the editor is told the scripts loaded, and the new version runs."""
+    table.boot()
+    table.call_global("bump")
+    table.object("t1").position = Vec(7, 1, 0)
+    _save_and_play(table, COUNTER + VERSION_2)
+    (loaded,) = editor.wait(1)
+    assert loaded["messageID"] == 1 and loaded["scriptStates"][0]["script"] == COUNTER + VERSION_2
+    assert table.call_global("version") == 2
+
+
+def test_save_and_play_without_discarding_reloads_in_place_keeping_guids_and_the_saved_state():
+    """Fidelity.save_and_play_discards off: the table as it lies is saved (onSave) and reloaded in place."""
+    editor = _Editor()
+    table = Table.load(_save(COUNTER, [_token("t1", ["x"], pos=(3, 1, 0))]), bridge_port=editor.port, listen_port=0,
                        fidelity=replace(Fidelity.faithful(), save_and_play_discards=False))
     try:
-        table.boot()
-        table.call_global("bump")
-        table.object("t1").position = Vec(7, 1, 0)
-        new_script = script + "\n        function version() return 2 end"
-        table.endpoint.inbox.put({"messageID": 1, "scriptStates": [{"guid": "-1", "script": new_script, "ui": ""}]})
-        table.step()
-        (loaded,) = editor.wait(1)
-        assert loaded["messageID"] == 1 and loaded["scriptStates"][0]["script"] == new_script
-        assert table.call_global("version") == 2 and table.call_global("bump") == 2   # state came through onSave
+        _bump_move_and_save_and_play(table, editor)
+        assert table.call_global("bump") == 2                                          # state came through onSave
         assert table.object("t1").position.x == 7                                      # GUIDs and places kept
     finally:
         table.close()
@@ -557,30 +571,15 @@ def test_turn_order_applies_only_with_the_custom_type():
 
 def test_save_and_play_runs_no_on_save_and_discards_changes_since_the_last_save():
     editor = _Editor()
-    script = """
-        count = 0
-        function onLoad(state) if state ~= "" then count = JSON.decode(state).count end end
-        function onSave() return JSON.encode({ count = count }) end
-        function bump() count = count + 1; return count end"""
-    save = _save(script, [_token("t1", ["x"], pos=(3, 1, 0))])
-    table = Table.load(save, bridge_port=editor.port, listen_port=0)
+    table = Table.load(_save(COUNTER, [_token("t1", ["x"], pos=(3, 1, 0))]), bridge_port=editor.port, listen_port=0)
     try:
-        table.boot()
-        table.call_global("bump")
-        table.object("t1").position = Vec(7, 1, 0)
-        new_script = script + "\n        function version() return 2 end"
-        table.endpoint.inbox.put({"messageID": 1, "scriptStates": [{"guid": "-1", "script": new_script, "ui": ""}]})
-        table.step()
-        (loaded,) = editor.wait(1)
-        assert loaded["messageID"] == 1 and loaded["scriptStates"][0]["script"] == new_script
-        assert table.call_global("version") == 2
+        _bump_move_and_save_and_play(table, editor)
         assert table.call_global("bump") == 1                  # no onSave: the count was not carried over
         assert table.object("t1").position.x == 3              # the move since the load is discarded
         table.object("t1").position = Vec(5, 1, 0)
         table.save()                                           # a manual save: the new baseline
         table.object("t1").position = Vec(6, 1, 0)
-        table.endpoint.inbox.put({"messageID": 1, "scriptStates": [{"guid": "-1", "script": new_script, "ui": ""}]})
-        table.step()
+        _save_and_play(table, COUNTER + VERSION_2)
         assert table.object("t1").position.x == 5 and table.call_global("bump") == 2
     finally:
         table.close()

@@ -1058,26 +1058,4 @@ function onLoad(script_state)
     data, ledger = play.data(), play.ledger()
 end
 
-function onSave()
-    return play.save()
-end
-
-function onExternalMessage(message)
-    play.handle(message)
-end
-
-function onSetupClick(player)
-    play.setup(player.color)
-end
-
-function onBotClick(player, value, id)
-    play.bot_click(player, id)
-end
-
-function onPlayerChangeColor(colour)
-    play.seat_changed(colour)
-end
-
-function onPlayerTurn(player, previous_player)
-    play.turn_changed()
-end
+play.forward()      -- onSave, onExternalMessage, onSetupClick, onBotClick, onPlayerChangeColor, onPlayerTurn

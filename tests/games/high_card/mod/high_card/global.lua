@@ -74,22 +74,4 @@ play.configure({
     score_line = function(row, colour) return colour .. ": " .. tostring(row.score) .. " trick(s)" end,
 })
 
-function onLoad(script_state)
-    play.load(script_state)
-end
-
-function onSave()
-    return play.save()
-end
-
-function onExternalMessage(message)
-    play.handle(message)
-end
-
-function onObjectDrop(colour, obj)
-    play.dropped(colour, obj)
-end
-
-function onSetupClick(player)
-    play.setup(player.color)
-end
+play.forward()      -- onLoad, onSave, onExternalMessage, onObjectDrop, onSetupClick: the library's

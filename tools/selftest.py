@@ -67,6 +67,8 @@ WAIT_FRAMES = 10        # frames the zone probe watches a zone after a move
 SETTLE_SECONDS = 3      # the mod's SETTLE_TIMEOUT: longest wait for a dealt potion to reach a hand
 SMOOTH_LIMIT_SECONDS = 5  # a smooth move still going after this long is reported as never ending
 NEAR = 0.25             # how close (table units, horizontally) a moved object must end to its target
+MERGE_CLEARANCE = 5     # table units between the merge probe's cards, and from them to any card, deck or bag
+MARKER_LIFT = 1.5       # how far up the reload probe moves a marker before Save & Play
 
 
 class SelftestError(TtsmodError):
@@ -514,6 +516,193 @@ end })
 return "started"
 """
 
+_MERGE = """
+-- a deck of the game's own cards, unlocked, holding enough cards to lend five and still be a deck of two (the
+-- largest such: of the game's `bag` decks, or any deck holding its pieces or spot cards)
+local function usable(o)
+  return o.type == "Deck" and o.getQuantity() >= 7 and not o.getLock() and o.held_by_color == nil
+end
+local function holds_game_cards(o)
+  for _, e in ipairs(o.getObjects()) do
+    for _, tag in ipairs(e.tags or {}) do
+      if tag == T.piece or tag == T.spot_card then return true end
+    end
+  end
+  return false
+end
+local deck = nil
+local function consider(o)
+  if deck == nil or o.getQuantity() > deck.getQuantity() then deck = o end
+end
+for _, o in ipairs(getObjectsWithTag(T.bag)) do
+  if usable(o) then consider(o) end
+end
+for _, o in ipairs(getObjectsWithTag("ttsmod")) do
+  if usable(o) and holds_game_cards(o) then consider(o) end
+end
+if deck == nil then
+  return { cannot = "no unlocked deck of the game's cards holds 7 or more cards" }
+end
+local d = deck.getPosition()
+-- five free spots in a row, each well away from every card, deck, bag and hand zone (nothing to merge with)
+local blockers = {}
+for _, o in ipairs(getObjects()) do
+  local kind = o.type
+  if kind == "Card" or kind == "Deck" or kind == "Bag" or kind == "Infinite" then
+    table.insert(blockers, { p = o.getPosition(), r = @CLEAR@ })
+  elseif kind == "Hand" then
+    local s = o.getScale()
+    table.insert(blockers, { p = o.getPosition(), r = math.max(math.abs(s.x), math.abs(s.z)) / 2 + @CLEAR@ })
+  end
+end
+local function free(x, z)
+  for _, b in ipairs(blockers) do
+    if math.sqrt((b.p.x - x) ^ 2 + (b.p.z - z) ^ 2) < b.r then return false end
+  end
+  return true
+end
+local spots = nil
+for ring = 1, 8 do
+  for k = 0, 7 do
+    if spots == nil then
+      local angle = k * math.pi / 4
+      local x0, z0 = d.x + ring * @CLEAR@ * math.cos(angle), d.z + ring * @CLEAR@ * math.sin(angle)
+      local row, ok = {}, true
+      for i = 0, 4 do
+        local x = x0 + i * @CLEAR@
+        if not free(x, z0) then ok = false end
+        table.insert(row, { x, d.y + 0.5, z0 })
+      end
+      if ok then spots = row end
+    end
+  end
+end
+if spots == nil then
+  return { cannot = "no free space near the deck for five cards" }
+end
+local order = {}
+for _, e in ipairs(deck.getObjects()) do table.insert(order, e.guid) end
+local cards, guids = {}, {}
+local obs = { deck = deck.getName(), cards_in_deck = #order }
+
+local function holds(container, guid)
+  for _, e in ipairs(container.getObjects()) do
+    if e.guid == guid then return true end
+  end
+  return false
+end
+-- the deck (other than the source deck) a lent card is in now, if it merged into one
+local function deck_holding(guid)
+  for _, o in ipairs(getObjects()) do
+    if o.type == "Deck" and o ~= deck and holds(o, guid) then return o end
+  end
+  return nil
+end
+-- the lent cards `which` back into the source deck, on its top, in that order: each loose one, or the deck it
+-- merged into; lifted above the deck first (a card put into a deck goes to its nearer end)
+local function put_back(which, done)
+  local list, seen = {}, {}
+  for _, i in ipairs(which) do
+    local obj = getObjectFromGUID(guids[i])
+    if obj == nil or obj.isDestroyed() then obj = deck_holding(guids[i]) end
+    if obj ~= nil and not seen[obj.getGUID()] then
+      seen[obj.getGUID()] = true
+      table.insert(list, obj)
+    end
+  end
+  local function step(k)
+    if k > #list then
+      done()
+      return
+    end
+    local obj = list[k]
+    local want = deck.getQuantity() + math.max(obj.getQuantity(), 1)
+    obj.setLock(false)
+    obj.setPosition({ d.x, d.y + 2, d.z })
+    deck.putObject(obj)
+    Wait.condition(function() step(k + 1) end, function() return deck.getQuantity() >= want end, 3,
+      function() step(k + 1) end)
+  end
+  step(1)
+end
+-- lent card `i` smooth-moved onto lent card `j` (nil: onto the source deck): did they combine once it landed?
+local function move_onto(i, j, key, done)
+  local mover = cards[i]
+  local onto = j == nil and deck or cards[j]
+  local p = onto.getPosition()
+  local seen = {}
+  mover.setPositionSmooth({ p.x, p.y + 0.5, p.z }, false, true)
+  local ended, frames = false, 0
+  local function watch()
+    if not mover.isDestroyed() and mover.isSmoothMoving() then
+      Wait.frames(watch, 1)
+      return
+    end
+    if not ended then
+      ended = true
+      if not mover.isDestroyed() then seen.resting_when_move_ended = mover.resting end
+    end
+    if not mover.isDestroyed() and not mover.resting and frames < @LIMIT@ * 60 then
+      frames = frames + 1
+      Wait.frames(watch, 1)
+      return
+    end
+    seen.frames_to_rest = frames
+    Wait.frames(function()
+      seen.destroyed = mover.isDestroyed()
+      if j == nil then
+        seen.merged = seen.destroyed and holds(deck, guids[i])
+      else
+        local formed = deck_holding(guids[i])
+        seen.merged = seen.destroyed and formed ~= nil and holds(formed, guids[j])
+      end
+      if seen.destroyed then
+        local ok, value = pcall(function() return mover.resting end)
+        seen.resting_when_destroyed = ok and tostring(value) or "an error"
+      end
+      obs[key] = seen
+      done()
+    end, @FRAMES@)
+  end
+  Wait.frames(watch, 1)
+end
+
+local function take(i, done)
+  if i > 5 then
+    done()
+    return
+  end
+  deck.takeObject({ position = spots[i], smooth = false, callback_function = function(obj)
+    cards[i] = obj
+    guids[i] = obj.getGUID()
+    take(i + 1, done)
+  end })
+end
+
+-- the cards lent are put back deepest first, so that the deck ends in its old order: E, then D and C, then B
+-- and A (each pair on top as it merged: the mover on top)
+take(1, function()
+  move_onto(5, nil, "onto_deck", function()
+    put_back({ 5 }, function()
+      cards[4].setLock(true)
+      move_onto(3, 4, "onto_locked_card", function()
+        put_back({ 4, 3 }, function()
+          move_onto(1, 2, "onto_card", function()
+            put_back({ 2, 1 }, function()
+              local now = {}
+              for _, e in ipairs(deck.getObjects()) do table.insert(now, e.guid) end
+              obs.restored = table.concat(now, ",") == table.concat(order, ",")
+              report("merge", obs)
+            end)
+          end)
+        end)
+      end)
+    end)
+  end)
+end)
+return "started"
+"""
+
 _GUIDS = """
 local guids = {}
 for _, o in ipairs(getObjectsWithTag("ttsmod")) do
@@ -523,6 +712,34 @@ for _, o in ipairs(getObjectsWithTag("ttsmod")) do
   end
 end
 return guids
+"""
+
+_MARK = """
+-- a marker lifted and locked in the air: moved since the last save, and nothing for it to fall on
+local obj = getObjectsWithTag(T.marker)[1]
+if obj == nil then
+  return { none = true }
+end
+local home = obj.getPosition()
+local locked = obj.getLock()
+obj.setLock(true)
+obj.setPosition({ home.x, home.y + @LIFT@, home.z })
+return { guid = obj.getGUID(), home = xyz(home), moved = xyz(obj.getPosition()), locked = locked }
+"""
+
+_UNMARK = """
+-- after the reload: where the marker is, then back where it lay (with its lock) if the move was kept
+local obj = getObjectFromGUID(@GUID@) or getObjectsWithTag(T.marker)[1]
+if obj == nil then
+  return { none = true }
+end
+local now = xyz(obj.getPosition())
+local home = @HOME@
+if math.abs(now[2] - home[2]) > 0.01 or math.abs(now[1] - home[1]) > 0.01 or math.abs(now[3] - home[3]) > 0.01 then
+  obj.setPosition(home)
+  obj.setLock(@LOCKED@)
+end
+return { after = now }
 """
 
 _CLEAN_UP = """
@@ -541,7 +758,8 @@ def lua(code: str, run: str, targets: "SelftestTargets | None" = None) -> str:
     filled = (_PRELUDE + code).replace("@TARGETS@", (targets or SelftestTargets.none()).to_lua())
     filled = filled.replace("@RUN@", run).replace("@GAME@", SELFTEST_GAME).replace("@TEXT@", ECHO_TEXT)
     return (filled.replace("@SETTLE@", str(SETTLE_SECONDS)).replace("@FRAMES@", str(WAIT_FRAMES))
-            .replace("@LIMIT@", str(SMOOTH_LIMIT_SECONDS)))
+            .replace("@LIMIT@", str(SMOOTH_LIMIT_SECONDS)).replace("@CLEAR@", str(MERGE_CLEARANCE))
+            .replace("@LIFT@", str(MARKER_LIFT)))
 
 
 # ------------------------------------------------------------------------------------------------ the link
@@ -830,17 +1048,71 @@ def judge_smooth(obs: Mapping[str, Any]) -> tuple[str, list[Fact]]:
     return did, facts
 
 
-# ---- 6. GUIDs across a reload
+# ---- 6. cards moved onto a deck, a card and a locked card; resting after a smooth move
+
+
+async def _collect_merge(ctx: ProbeContext) -> Any:
+    return await ctx.started("merge", _MERGE)
+
+
+_LANDINGS = (("onto_deck", "a deck", "joined the deck", "lies on the deck, loose"),
+             ("onto_card", "a single card", "formed a deck with it", "lies on it, loose"),
+             ("onto_locked_card", "a locked card", "formed a deck with it", "lies on it, loose"))
+
+
+def judge_merge(obs: Mapping[str, Any]) -> tuple[str, list[Fact]]:
+    facts: list[Fact] = []
+    did = []
+    for key, what, joined, loose in _LANDINGS:
+        seen = obs.get(key)
+        if not isinstance(seen, Mapping):
+            raise CannotRun(f"the move onto {what} was not reported")
+        merged = seen.get("merged") is True
+        facts.append(Fact(f"a card moved with setPositionSmooth onto {what}, once it landed",
+                          joined if merged else loose, joined, merged))
+        did.append(f"onto {what}: {'merged' if merged else 'stayed loose'}")
+    moved = next((obs[key] for key, *_ in _LANDINGS if isinstance(obs.get(key), Mapping)
+                  and obs[key].get("resting_when_move_ended") is not None), None)
+    if moved is not None:
+        frames = _count(moved.get("frames_to_rest"))
+        at_end = moved.get("resting_when_move_ended") is True
+        facts.append(Fact("resting in the frame isSmoothMoving() became false (the card still 0.5 above its "
+                          "target)", "true" if at_end else "false", "false (it falls, then lands)", not at_end))
+        facts.append(Fact("resting once the card has landed", f"true after {frames} frame(s)"
+                          if frames < SMOOTH_LIMIT_SECONDS * 60 else f"still false after {SMOOTH_LIMIT_SECONDS} s",
+                          f"true within {SMOOTH_LIMIT_SECONDS} s", frames < SMOOTH_LIMIT_SECONDS * 60))
+    destroyed = next((obs[key] for key, *_ in _LANDINGS if isinstance(obs.get(key), Mapping)
+                      and isinstance(obs[key].get("resting_when_destroyed"), str)), None)
+    if destroyed is not None:
+        value = destroyed["resting_when_destroyed"]
+        facts.append(Fact("resting read on a card that merged (destroyed)", value, "false or an error",
+                          value != "true"))
+    facts.append(Fact(f"the deck ({obs.get('deck') or 'unnamed'}) holds its cards in their old order again",
+                      "yes" if obs.get("restored") is True else "no", "yes", obs.get("restored") is True))
+    return "a card moved " + "; ".join(did), facts
+
+
+# ---- 7. GUIDs and a moved object across a reload
 
 
 async def _collect_reload(ctx: ProbeContext) -> dict[str, Any]:
     before = await ctx.lua(_GUIDS)
+    mark = await ctx.lua(_MARK)
     loaded = await ctx.session.get_scripts(timeout=ctx.timeout)
-    # Save & Play with exactly the scripts TTS has: the game reloads, nothing else changes
+    # Save & Play with exactly the scripts TTS has: the game reloads with no change but the marker's move
     await ctx.session.push(list(loaded.script_states), fill_from_tts=True, timeout=ctx.timeout * 3)
     after = await ctx.lua(_GUIDS)
-    return {"before": before if isinstance(before, list) else [],
-            "after": after if isinstance(after, list) else []}
+    observation: dict[str, Any] = {"before": before if isinstance(before, list) else [],
+                                   "after": after if isinstance(after, list) else []}
+    home = _point(mark.get("home")) if isinstance(mark, Mapping) else None
+    if home is not None:
+        unmark = (_UNMARK.replace("@GUID@", lua_string(str(mark.get("guid", ""))))
+                  .replace("@HOME@", "{ %r, %r, %r }" % home)
+                  .replace("@LOCKED@", "true" if mark.get("locked") is True else "false"))
+        found = await ctx.lua(unmark)
+        observation["marker"] = {"home": list(home), "moved": mark.get("moved"),
+                                 "after": found.get("after") if isinstance(found, Mapping) else None}
+    return observation
 
 
 def judge_reload(obs: Mapping[str, Any]) -> tuple[str, list[Fact]]:
@@ -855,6 +1127,20 @@ def judge_reload(obs: Mapping[str, Any]) -> tuple[str, list[Fact]]:
     facts = [Fact(f"GUIDs of {len(before)} ttsmod objects (on the table and in containers) after Save & Play",
                   observed, "all kept", kept)]
     did = f"kept {len(before & after)} of {len(before)} GUIDs across a reload"
+    marker = obs.get("marker") if isinstance(obs.get("marker"), Mapping) else None
+    if marker is not None:
+        home, moved, now = _point(marker.get("home")), _point(marker.get("moved")), _point(marker.get("after"))
+        if now is None or home is None:
+            where, ok = "gone", False
+        elif math.dist(now, home) < 0.01:
+            where, ok = "back where it lay (the move discarded)", True
+        elif moved is not None and math.dist(now, moved) < 0.01:
+            where, ok = "where it was moved (the move kept)", False
+        else:
+            where, ok = f"elsewhere (x {now[0]:.2f}, y {now[1]:.2f}, z {now[2]:.2f}): moved since the last save?", None
+        facts.append(Fact(f"a marker lifted {MARKER_LIFT:g} units just before Save & Play, after it", where,
+                          "back where it lay (the move discarded)", ok))
+        did += f"; a marker moved before it was {where.split(' (')[0]}"
     return did, facts
 
 
@@ -876,8 +1162,15 @@ PROBES: tuple[Probe, ...] = (
     Probe("smooth", "a smooth move takes time",
           "setPositionSmooth takes a while (isSmoothMoving() meanwhile): the mod reads positions only once "
           "moves have ended", _collect_smooth, judge_smooth),
-    Probe("reload", "GUIDs kept across a reload",
-          "a reloaded game (Save & Play) keeps every object's GUID", _collect_reload, judge_reload,
+    Probe("merge", "cards moved onto a deck or a card merge",
+          "a card smooth-moved onto a deck joins it once it lands, and onto a card (locked or not) forms a deck "
+          "(the docs are silent: the headless table takes the harsher choice); resting is false until a moved "
+          "card has landed; the mods read a merged card in its deck", _collect_merge, judge_merge,
+          note="Drop a card from your hand on a deck and on a single card and watch them join; say in the report "
+               "if they did not."),
+    Probe("reload", "GUIDs kept and moves discarded across a reload",
+          "a reloaded game (Save & Play) keeps every object's GUID and discards every change since the game was "
+          "last saved or loaded", _collect_reload, judge_reload,
           note="The game is reloaded (Save & Play with its own scripts) during this probe."),
 )
 

@@ -62,7 +62,7 @@ def _print_table(report: Any) -> None:
 @click.option("--report", "report_path", default="ttsmod-selftest.json", show_default=True,
               type=click.Path(), help="Where to write the report a host sends back.")
 @click.option("--skip", "skip", multiple=True, metavar="PROBE",
-              help="Leave out a probe (messages, hand, zone, snap, smooth, reload); may be repeated.")
+              help="Leave out a probe (messages, hand, zone, snap, smooth, merge, reload); may be repeated.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of a table.")
 def selftest_command(report_path: str, skip: tuple[str, ...], as_json: bool, **options: Any) -> None:
     """With TTS running a ttsmod game (seated at a player colour, `ttsmod bridge` stopped: the selftest holds

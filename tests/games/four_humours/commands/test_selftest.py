@@ -20,7 +20,7 @@ from tests.selftestrun import Runner, table_state, ttsmod_args
 from tools.headless import Table
 from tools.headless.fidelity import Fidelity
 from tools.selftest import (
-    DIFFERS, PASS, PROBE_NAMES, ECHO_TEXT, judge_messages, judge_reload, judge_smooth, judge_zone,
+    DIFFERS, PASS, PROBE_NAMES, ECHO_TEXT, judge_merge, judge_messages, judge_reload, judge_smooth, judge_zone,
 )
 
 pytestmark = pytest.mark.e2e   # a built save, a bridge process and a table: left out by -m "not e2e"
@@ -71,8 +71,10 @@ def test_every_probe_passes_on_the_faithful_table_and_leaves_it_as_it_was(save, 
 
 
 def test_a_misconfigured_table_is_reported_probe_by_probe(save, repo_root, tmp_path):
-    # integers where TTS sends floats, and zones that update when read: two probes must say so
-    fidelity = dataclasses.replace(Fidelity.faithful(), numbers_as_floats=False, zones_update_per_frame=False)
+    # integers where TTS sends floats, zones that update when read, smooth moves that never merge and a card at
+    # rest the moment its move ends: three probes must say so
+    fidelity = dataclasses.replace(Fidelity.faithful(), numbers_as_floats=False, zones_update_per_frame=False,
+                                   smooth_moves_merge=False, resting_needs_rest=False)
     port = free_port()
     with Table.load(save, seed=2, bridge_port=port, listen_port=0, fidelity=fidelity) as table:
         table.seat("White", "Red")
@@ -93,10 +95,40 @@ def test_a_misconfigured_table_is_reported_probe_by_probe(save, repo_root, tmp_p
     assert ("TTS→bridge: the whole number 2 in a custom message: TTS did 2 (an integer); "
             "the mod assumes 2.0 (a float)") in done.stdout
     assert "the mod assumes the old contents" in done.stdout
+    assert ("a card moved with setPositionSmooth onto a deck, once it landed: TTS did lies on the deck, loose; "
+            "the mod assumes joined the deck") in done.stdout
     written = json.loads(report.read_text(encoding="utf-8"))
     assert written["passed"] is False
     assert {p["probe"]: p["verdict"] for p in written["probes"]} == {
-        "messages": DIFFERS, "hand": PASS, "zone": DIFFERS, "snap": PASS, "smooth": PASS, "reload": "skipped"}
+        "messages": DIFFERS, "hand": PASS, "zone": DIFFERS, "snap": PASS, "smooth": PASS, "merge": DIFFERS,
+        "reload": "skipped"}
+    merge = next(p for p in written["probes"] if p["probe"] == "merge")
+    assert {f["label"]: f["observed"] for f in merge["facts"] if f["ok"] is False} == {
+        "a card moved with setPositionSmooth onto a deck, once it landed": "lies on the deck, loose",
+        "a card moved with setPositionSmooth onto a single card, once it landed": "lies on it, loose",
+        "a card moved with setPositionSmooth onto a locked card, once it landed": "lies on it, loose",
+        "resting in the frame isSmoothMoving() became false (the card still 0.5 above its target)": "true"}
+
+
+def test_a_save_and_play_that_keeps_the_table_is_reported(save, repo_root, tmp_path):
+    # TTS discards what moved since the last save: a table that keeps it must be reported, and the marker the
+    # probe lifted is put back
+    fidelity = dataclasses.replace(Fidelity.faithful(), save_and_play_discards=False)
+    port = free_port()
+    with Table.load(save, seed=2, bridge_port=port, listen_port=0, fidelity=fidelity) as table:
+        table.seat("White", "Red")
+        table.boot()
+        before = table_state(table)
+        report = tmp_path / "selftest.json"
+        skips = [arg for name in PROBE_NAMES if name != "reload" for arg in ("--skip", name)]
+        done = Runner(table, port, repo_root).run("--report", str(report), *skips)
+        table.run_until(lambda: table.settled, max_seconds=5)
+        assert table_state(table) == before
+    assert done.returncode == 1 and "Traceback" not in done.stdout + done.stderr, done.stdout + done.stderr
+    (reload,) = [p for p in json.loads(report.read_text(encoding="utf-8"))["probes"] if p["verdict"] != "skipped"]
+    assert reload["verdict"] == DIFFERS
+    assert [(f["observed"], f["ok"]) for f in reload["facts"]] == [
+        ("all kept", True), ("where it was moved (the move kept)", False)]
 
 
 def test_no_tts_listening_is_one_line_and_no_report(repo_root, tmp_path):
@@ -110,7 +142,7 @@ def test_no_tts_listening_is_one_line_and_no_report(repo_root, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--skip", "teleport"], "error: there is no probe 'teleport' (probes: messages, hand, zone, snap, smooth, "
+    (["--skip", "teleport"], "error: there is no probe 'teleport' (probes: messages, hand, zone, snap, smooth, merge, "
                              "reload)"),
     (["--report", "."], "error: --report . is a folder; give a file name"),
 ])
@@ -153,6 +185,26 @@ def test_a_zone_updated_on_read_and_an_instant_move_differ():
     assert {f.label for f in facts if f.ok is False} == {
         "isSmoothMoving() right after setPositionSmooth", "a position read one frame into the move",
         "the move ended"}
+
+
+def test_a_marker_elsewhere_after_a_reload_is_recorded_not_judged():
+    # the host moved it after the last save: the probe cannot tell keep from discard
+    _, facts = judge_reload({"before": ["a1"], "after": ["a1"],
+                             "marker": {"home": [0, 1, 0], "moved": [0, 2.5, 0], "after": [3, 1, 0]}})
+    assert facts[1].ok is None and facts[1].observed.startswith("elsewhere (x 3.00, y 1.00, z 0.00)")
+
+
+def test_a_card_that_stays_loose_on_a_deck_and_a_deck_left_out_of_order_differ():
+    loose = {"merged": False, "destroyed": False, "frames_to_rest": 400, "resting_when_move_ended": False}
+    did, facts = judge_merge({"onto_deck": loose, "onto_card": loose, "onto_locked_card": loose,
+                              "deck": "Scenes", "restored": False})
+    assert did == ("a card moved onto a deck: stayed loose; onto a single card: stayed loose; "
+                   "onto a locked card: stayed loose")
+    assert [f.label for f in facts if f.ok is False] == [
+        "a card moved with setPositionSmooth onto a deck, once it landed",
+        "a card moved with setPositionSmooth onto a single card, once it landed",
+        "a card moved with setPositionSmooth onto a locked card, once it landed",
+        "resting once the card has landed", "the deck (Scenes) holds its cards in their old order again"]
 
 
 def test_a_guid_lost_in_a_reload_is_named():

@@ -79,7 +79,8 @@ def test_a_misconfigured_table_names_the_probes_that_differ(save, repo_root, tmp
     written = json.loads(report.read_text(encoding="utf-8"))
     assert written["passed"] is False
     assert {p["probe"]: p["verdict"] for p in written["probes"]} == {
-        "messages": DIFFERS, "hand": PASS, "zone": DIFFERS, "snap": PASS, "smooth": PASS, "reload": "skipped"}
+        "messages": DIFFERS, "hand": PASS, "zone": DIFFERS, "snap": PASS, "smooth": PASS, "merge": PASS,
+        "reload": "skipped"}
     rows = {line.split()[0]: line.rstrip() for line in done.stdout.splitlines()
             if line.split(" ", 1)[0] in PROBE_NAMES}
     assert rows["messages"].endswith(DIFFERS) and rows["zone"].endswith(DIFFERS)

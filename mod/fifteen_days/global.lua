@@ -645,6 +645,27 @@ local function face_of(obj)
     return { season = m.season, value = m.value }
 end
 
+--- Whether obj lies on the offer spots beside the wild supply (a save built before them has none).
+local function on_offer_spots(obj)
+    local zone = map.one("fd-wild-offer")
+    return zone ~= nil and map.inside(zone, obj)
+end
+
+--- Where the k-th card (0-based) offered for a wild is dropped: on the k-th offer spot beside the wild deck, so
+--  that the offered cards join neither the wild deck nor one another; in a save without offer spots, a little
+--  aside and above the one before on the wild deck, inside the supply zone.
+local function offer_spot(k)
+    local zone = map.one("fd-wild-offer")
+    if zone == nil then
+        local supply = map.one("fd-wild-supply")
+        local p = supply.positionToWorld({ x = 0.2 * k - 0.1, y = 0, z = 0.1 })
+        return { x = p.x, y = supply.getPosition().y + 0.3 + 0.05 * k, z = p.z }
+    end
+    local slots = util.memo(zone).slots or 1
+    local p, width = zone.getPosition(), math.abs(zone.getScale().x)
+    return { x = p.x - width / 2 + (k % slots + 0.5) * width / slots, y = p.y, z = p.z }
+end
+
 local function offer_for_wild(colour, seat, obj, done)
     if offered.colour ~= colour then
         offered = { colour = colour, cards = {} }
@@ -653,7 +674,7 @@ local function offer_for_wild(colour, seat, obj, done)
     local needed = rules().wild_discard_count or 2
     if #offered.cards < needed then
         tell(colour, "Drop " .. tostring(needed - #offered.cards)
-            .. " more card(s) on the wild supply to take a wild for them.")
+            .. " more card(s) on the offer spots beside the wild deck to take a wild for them.")
         return
     end
     local cards, faces = offered.cards, {}
@@ -788,7 +809,7 @@ local function put_down(colour, obj, done)
             kind = "discard"
         end
         send_decision(colour, { action = kind, player = seat, card = face_of(obj) }, undo, { obj }, nil, done)
-    elseif map.inside(map.one("fd-wild-supply"), obj) then
+    elseif map.inside(map.one("fd-wild-supply"), obj) or on_offer_spots(obj) then
         offer_for_wild(colour, seat, obj, done)
     end
 end
@@ -926,15 +947,13 @@ local function bot_drag(obj, p, after)
         SETTLE_TIMEOUT, then_after)
 end
 
---- Where a bot seat drops a card on a pile zone: just above its highest card, like a player's drop.
+--- Where a bot seat drops a card on a pile zone: just above its highest card, like a player's drop; the
+--  `count`-th card offered for a wild (tag fd-wild-supply) on its offer spot.
 local function drop_spot(tag, count)
-    local zone = map.one(tag)
     if tag == "fd-wild-supply" then
-        -- on the wild deck, each card offered a little aside and above the one before, inside the zone
-        local p = zone.positionToWorld({ x = 0.2 * count - 0.1, y = 0, z = 0.1 })
-        return { x = p.x, y = zone.getPosition().y + 0.3 + 0.05 * count, z = p.z }
+        return offer_spot(count)
     end
-    return above_pile(zone)
+    return above_pile(map.one(tag))
 end
 
 --- Perform the decision lib.bots got for bot seat `colour` (`action`: the engine's JSON of it) as a player

@@ -5,7 +5,8 @@ layouts into a :class:`tools.save.Save`:
 
 - the middle of the table: the season deck (face down, on draw pile 0, every card with its own back's sheet),
   the two draw pile zones, three market column zones, the discard zone, the wild deck (face up) in its supply
-  zone, the four animals and five feathers in theirs;
+  zone with the offer spots beside it (a table snap point for each card a wild costs), the four animals and five
+  feathers in theirs;
 - per seat colour (``info.player_colours``, at most ``max_players``): the seat's player board (a locked tile with
   a snap point per corner and value, per animal and per feather), its overview card, a zone over the board and
   a hand zone.  Seats alternate between the south and north edges (seat 0 south, facing White's side).
@@ -26,7 +27,7 @@ from tools.games.fifteen_days.payload import player_colours
 from tools.render.layout import Layouts
 from tools.render.pipeline import Art
 from tools.save import (
-    DeckSheet, GameObject, Save, SnapPoint, at, card, custom_tile, deck, hand_trigger, scripting_trigger,
+    DeckSheet, GameObject, Save, SnapPoint, Vector, at, card, custom_tile, deck, hand_trigger, scripting_trigger,
 )
 from tools.save.geometry import image_point_to_local, tile_half_extents
 from tools.sheets import PackedDeck
@@ -38,6 +39,7 @@ TOKEN_TAG = "fd-token"  # feathers and animals; every token snap point carries i
 ZONE_Y, ZONE_HEIGHT = 2.0, 2.5  # scripting zones reach from just under the table top to above a stack of cards
 CENTRE_Z = 2.5                  # the row of draw piles, market and discard
 SUPPLY_Z = -6.5                 # the row of animals and feathers (clear of the market's last cards)
+WILD_X = 12.0                   # the wild deck, east of the discard pile; the offer spots further east
 BOARD_X, BOARD_Z = 10.2, 15.5   # player boards: two per edge
 HAND_Z = 26.0
 OVERVIEW_X = 24.5
@@ -146,14 +148,24 @@ def compose_table(data: FifteenDaysData, art: Art, *, mode: str, lang: str, layo
     # Supplies: the wild deck (face up), animals, feathers.
     wilds = art.decks["wilds"]
     wild_sheets = _sheets(wilds, next_key, url_for)
-    wild_at = at(12.0, CENTRE_Z, 1.2, scale=card_scale)
+    wild_at = at(WILD_X, CENTRE_Z, 1.2, scale=card_scale)
     wild_cards = [card(f"wild-deck/wild:{w.id}", wild_sheets[s][0], index, wild_sheets[s][1],
                        nickname=w.title.get(lang), tags=(TAG, CARD_TAG, "fd-wild"),
                        memo={"role": "wild", "card": w.id}, transform=wild_at)
                   for w, (s, index) in zip(data.wilds, wilds.placement)]
     objects.append(deck("wild-deck", wild_cards, nickname=data.wilds[0].title.get(lang), tags=(TAG, "fd-wild-deck"),
                         memo={"role": "wild-deck"}, transform=wild_at))
-    objects.append(_zone("wild-supply", "fd-wild-supply", {"role": "wild-supply"}, 12.0, CENTRE_Z, pile_size))
+    objects.append(_zone("wild-supply", "fd-wild-supply", {"role": "wild-supply"}, WILD_X, CENTRE_Z, pile_size))
+    # The cards offered for a wild lie beside the wild deck, one on each offer spot: dropped on the deck they would
+    # join it, and on one another they would form a deck (TTS merges cards that land on cards).
+    slots = data.rules.wild_discard_count
+    pitch = pile_size[0]
+    slot_x = [WILD_X + (k + 1) * pitch for k in range(slots)]
+    world_snaps = [SnapPoint(Vector(x, 1.0, CENTRE_Z), (CARD_TAG, "fd-offer-slot", f"fd-offer-slot:{k}"))
+                   for k, x in enumerate(slot_x)]
+    if slots:
+        objects.append(_zone("wild-offer", "fd-wild-offer", {"role": "wild-offer", "slots": slots},
+                             (slot_x[0] + slot_x[-1]) / 2, CENTRE_Z, (slots * pitch, pile_size[1])))
 
     token = 2 * geometry.TOKEN_SCALE
     pitch = token + 0.3
@@ -210,4 +222,5 @@ def compose_table(data: FifteenDaysData, art: Art, *, mode: str, lang: str, layo
     sample = " (sample data)" if data.info.sample_data else ""
     note = (f"{data.info.name.get(lang)}{sample}. Built by ttsmod; run `ttsmod bridge` to adjudicate.")
     return Save(data.info.name.get(lang), objects, lua_script=lua_script, xml_ui=xml_ui, note=note,
-                player_counts=(data.info.min_players, data.info.max_players), turn_order=colours)
+                player_counts=(data.info.min_players, data.info.max_players), turn_order=colours,
+                snap_points=world_snaps)

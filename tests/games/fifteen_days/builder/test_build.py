@@ -21,6 +21,7 @@ from tests.tools.games.buildtest import assert_checks_clean, assert_rebuild_iden
 from bridge.luaproject.bundle import unbundle
 from tools.build import build
 from tools.check import check_file
+from tools.games.fifteen_days.geometry import card_size_units
 
 CONTRACT = ROOT / "docs" / "games" / "fifteen_days" / "table-contract.md"
 
@@ -64,6 +65,7 @@ def test_every_fd_tag_of_the_contract_is_on_the_table(save):
     named = {t for t in re.findall(r"`(fd-[a-z-]+)`", table)}
     on_table = {t for o in objects(save) for t in o.get("Tags", [])}
     on_table |= {t for o in objects(save) for p in o.get("AttachedSnapPoints", []) for t in p["Tags"]}
+    on_table |= {t for p in save.get("SnapPoints", []) for t in p["Tags"]}
     assert named and named <= on_table, sorted(named - on_table)
 
 
@@ -175,6 +177,31 @@ def test_generated_game_module_gives_the_mod_cards_animals_rules_and_seats(built
     assert payload["values"] == [1, 2, 3, 4, 5, 6]
     step = payload["layout"]["market_step"]
     assert payload["layout"]["market_offsets"] == [[0.0, k * payload["layout"]["lift"], k * step] for k in range(3)]
+
+
+def test_cards_offered_for_a_wild_have_spots_clear_of_the_wild_deck_and_of_one_another(save, data):
+    # a card dropped on the wild deck would join it, and one dropped on another offered card would form a deck
+    (wilds,) = by_tag(save, "fd-wild-deck")
+    (offer,) = by_tag(save, "fd-wild-offer")
+    assert offer["Name"] == "ScriptingTrigger"
+    assert memo(offer) == {"role": "wild-offer", "slots": data.rules.wild_discard_count}
+    spots = [p for p in save["SnapPoints"] if "fd-offer-slot" in p["Tags"]]
+    assert [p["Tags"] for p in spots] == [["fd-card", "fd-offer-slot", f"fd-offer-slot:{k}"]
+                                          for k in range(data.rules.wild_discard_count)]
+    card_w, card_d = card_size_units()
+    centres = [wilds["Transform"]["posX"]] + [p["Position"]["x"] for p in spots]
+    assert all(b - a > card_w for a, b in zip(centres, centres[1:])), centres    # side by side, none overlapping
+    assert all(p["Position"]["z"] == wilds["Transform"]["posZ"] for p in spots)
+    t = offer["Transform"]
+    for p in spots:   # every spot inside the offer zone, which holds a whole card there
+        assert abs(p["Position"]["x"] - t["posX"]) + card_w / 2 <= t["scaleX"] / 2
+        assert abs(p["Position"]["z"] - t["posZ"]) + card_d / 2 <= t["scaleZ"] / 2
+    # and nothing else lies there: no card, deck or token within a card's width of a spot
+    for o in objects(save):
+        if o["Name"] in ("Card", "Deck", "Custom_Tile", "Bag"):
+            for p in spots:
+                assert abs(o["Transform"]["posX"] - p["Position"]["x"]) >= card_w \
+                    or abs(o["Transform"]["posZ"] - p["Position"]["z"]) >= card_d, o["Nickname"]
 
 
 def test_market_column_zones_hold_a_whole_column(save):

@@ -124,6 +124,13 @@ class Game(LiveGame):
         # grabbed off the deck's top, where the deck lies (takeObject's default would put it 2 units aside)
         return self.table.take_out(deck, position=Vec(deck.position.x, deck.position.y + 0.1, deck.position.z))
 
+    def offer_spot(self, k: int) -> Vec:
+        """Where a player drops the ``k``-th card offered for a wild: the table snap point of that offer spot,
+        beside the wild deck (docs/games/fifteen_days/table-contract.md)."""
+        (point,) = [p["Position"] for p in self.table.save_data.get("SnapPoints") or []
+                    if f"fd-offer-slot:{k}" in p.get("Tags", [])]
+        return Vec(point["x"], point["y"] + 1.0, point["z"])
+
     def drag_to_hand(self, obj: HObject, colour: str) -> None:
         """``colour`` picks ``obj`` up where it lies and drops it into their own hand zone."""
         self.move(obj, colour, position=self.table.hand_zone(colour).position)
@@ -166,13 +173,16 @@ class Game(LiveGame):
             return card
         elif isinstance(action, TakeWild):
             cards = []
-            for face in action.cards:
+            for k, face in enumerate(action.cards):
                 card = next(o for o in sorted(t.hand(colour), key=lambda o: o.memo_json().get("card", ""))
                             if o.has_tag("fd-season") and o not in cards and o.memo_json()["season"] == face.season
                             and o.memo_json()["value"] == face.value)
                 cards.append(card)
-                self.drag_to_zone(card, colour, "fd-wild-supply")
+                self.move(card, colour, position=self.offer_spot(k))
                 t.run_until(self.still, max_seconds=5)
+                if k < len(action.cards) - 1:
+                    # on its offer spot it joined neither the wild deck nor the card offered before it
+                    assert card in t.objects and not card.destroyed, f"{card!r} offered for a wild merged"
             return None
         elif isinstance(action, PutWild):
             self.drag_to_point(self.awaiting_wild(colour), colour, action.corner, action.value)

@@ -4,12 +4,11 @@ corner snap points) let every probe run, and every probe passes on the faithful 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from tests.selftestrun import Runner, table_state
+from tests.sharedbuild import shared_save
 from tools.headless import Table
 from tools.selftest import PASS, PROBE_NAMES
 
@@ -18,13 +17,7 @@ pytestmark = pytest.mark.e2e   # a built save, a selftest process and a table
 
 @pytest.fixture(scope="module")
 def save(tmp_path_factory, repo_root):
-    out = tmp_path_factory.mktemp("fd-selftest")
-    done = subprocess.run([sys.executable, "-c", "from tools.cli import main; main()", "build", "fifteen-days",
-                           "--out", str(out), "--jobs", "1"], cwd=repo_root, capture_output=True, text=True,
-                          timeout=300)
-    assert done.returncode == 0, done.stderr
-    (path,) = out.glob("*.json")
-    return json.loads(path.read_text(encoding="utf-8"))
+    return shared_save(tmp_path_factory, repo_root, "fifteen-days")
 
 
 def test_every_probe_runs_and_passes_on_a_fifteen_days_table(save, repo_root, tmp_path):

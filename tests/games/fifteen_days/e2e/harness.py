@@ -26,15 +26,11 @@ from bridge.rules.fifteen_days.state import GameState
 from tests.games.fifteen_days.e2e.tableview import (
     REMOVED, board_of, card_points, decks, inside, physical, read_table, zone)
 from tests.e2e.harness import LiveGame, diff, lua_nulls
-from tests.e2e.harness import build as build_game
 from tools.headless import Fidelity, HObject, Vec
 
 BOOKKEEPING = ("active", "turn", "actions_left", "pending", "boost", "power", "otter_turn", "fresh_discards",
                "end", "over")
 
-
-def build(repo: Path, out: Path) -> dict:
-    return build_game(repo, out, "fifteen-days")
 
 
 def bookkeeping(snapshot: dict[str, Any]) -> dict[str, Any]:

@@ -13,7 +13,8 @@ import subprocess
 
 import pytest
 
-from tests.games.four_humours.e2e.harness import Game, build
+from tests.games.four_humours.e2e.harness import Game
+from tests.sharedbuild import shared_save
 from tests.livebridge import free_port
 from bridge.catalog import load_game
 from tests.selftestrun import Runner, table_state, ttsmod_args
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.e2e   # a built save, a bridge process and a table: lef
 
 @pytest.fixture(scope="module")
 def save(tmp_path_factory, repo_root):
-    return build(repo_root, tmp_path_factory.mktemp("selftest-build"))
+    return shared_save(tmp_path_factory, repo_root, "four-humours", "--mode", "kingdom")
 
 
 def test_every_probe_passes_on_the_faithful_table_and_leaves_it_as_it_was(save, repo_root, tmp_path):

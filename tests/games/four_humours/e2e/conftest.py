@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bridge.catalog import load_game
-from tests.games.four_humours.e2e.harness import build
+from tests.sharedbuild import shared_save
 
 
 @pytest.fixture(scope="session")
@@ -16,9 +16,9 @@ def data():
 
 @pytest.fixture(scope="session")
 def kingdom_save(tmp_path_factory, repo_root):
-    return build(repo_root, tmp_path_factory.mktemp("kingdom"))
+    return shared_save(tmp_path_factory, repo_root, "four-humours", "--mode", "kingdom")
 
 
 @pytest.fixture(scope="session")
 def fief_save(tmp_path_factory, repo_root):
-    return build(repo_root, tmp_path_factory.mktemp("fief"), mode="fief")
+    return shared_save(tmp_path_factory, repo_root, "four-humours", "--mode", "fief")

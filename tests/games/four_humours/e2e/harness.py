@@ -22,14 +22,10 @@ from tests.games.four_humours.e2e.tableview import (
     bag_of, boards, goal_cards, party_tiles, physical, read_table, scene_cards, snaps,
 )
 from tests.e2e.harness import LiveGame, flat
-from tests.e2e.harness import build as build_game
 from tools.headless import Fidelity, HObject
 
 SHORT = {"choleric": "C", "sanguine": "S", "melancholic": "M", "phlegmatic": "P"}
 
-
-def build(repo: Path, out: Path, mode: str = "kingdom") -> dict:
-    return build_game(repo, out, "four-humours", "--mode", mode)
 
 
 class Game(LiveGame):

@@ -170,11 +170,11 @@ def _full_game(games, save, data, repo_root, mode, seed, colours=("White", "Red"
 FAITHFUL, SLOW = Fidelity.faithful(), Fidelity.slow()
 
 
+# Two kingdom games: the most seats on the faithful table, the fewest on the slow one. Games of other sizes on
+# either table check nothing these two do not (the engine's own tests play every size), and each costs a minute.
 @pytest.mark.parametrize("colours, seed, fidelity", [
-    (("White", "Red"), 1, FAITHFUL), (("White", "Red", "Yellow"), 201, FAITHFUL),
     (("White", "Red", "Yellow", "Green"), 11, FAITHFUL), (("White", "Red"), 1, SLOW),
-    (("White", "Red", "Yellow", "Green"), 12, SLOW),
-], ids=["2-players", "3-players", "4-players", "2-players-slow-table", "4-players-slow-table"])
+], ids=["4-players", "2-players-slow-table"])
 def test_a_full_kingdom_game_ends_with_the_winner_the_engine_names(games, kingdom_save, data, repo_root, colours,
                                                                    seed, fidelity):
     game = _full_game(games, kingdom_save, data, repo_root, "kingdom", seed=seed, colours=colours,

@@ -11,7 +11,8 @@ import json
 import pytest
 
 from bridge.catalog import load_game
-from tests.games.kill_the_unicorns.e2e.harness import Game, build
+from tests.games.kill_the_unicorns.e2e.harness import Game
+from tests.sharedbuild import shared_save
 from tests.selftestrun import Runner, table_state
 from tools.headless import Fidelity
 from tools.selftest import DIFFERS, PASS, PROBE_NAMES
@@ -23,7 +24,7 @@ COLOURS = ["White", "Red", "Orange"]
 
 @pytest.fixture(scope="module")
 def save(tmp_path_factory, repo_root):
-    return build(repo_root, tmp_path_factory.mktemp("ku-selftest"))
+    return shared_save(tmp_path_factory, repo_root, "kill-the-unicorns")
 
 
 def _after_setup(save, repo_root, fidelity: Fidelity) -> Game:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bridge.catalog import load_game
-from tests.games.kill_the_unicorns.e2e.harness import Game, build
+from tests.games.kill_the_unicorns.e2e.harness import Game
+from tests.sharedbuild import shared_save
 
 
 @pytest.fixture(scope="session")
@@ -16,7 +17,7 @@ def data():
 
 @pytest.fixture(scope="session")
 def save(tmp_path_factory, repo_root):
-    return build(repo_root, tmp_path_factory.mktemp("kill-the-unicorns"))
+    return shared_save(tmp_path_factory, repo_root, "kill-the-unicorns")
 
 
 def start(games, save, data, repo_root, colours, seed) -> Game:

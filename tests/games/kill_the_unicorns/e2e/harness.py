@@ -21,7 +21,6 @@ from typing import Any
 from bridge.rules.game import registered_game
 from bridge.rules.contract import lua_json as whole_numbers
 from tests.e2e.harness import LiveGame, diff, flat, inside, lua_nulls
-from tests.e2e.harness import build as build_game
 from tests.games.kill_the_unicorns.e2e.tableview import CARD, catch_owner, physical, read_table, seat_zone, zone
 from tools.headless import Fidelity, HObject
 from tools.headless.geometry import Vec, position_to_world
@@ -30,9 +29,6 @@ GAME = "kill-the-unicorns"
 PHYSICAL_TOP = ("line", "slots", "unicorn_deck", "unicorn_discard", "box", "market")
 PHYSICAL_PLAYER = ("hand", "played", "hunt_discard", "trick_deck", "trick_hand", "trick_discard", "catch", "tokens")
 
-
-def build(repo: Path, out: Path) -> dict:
-    return build_game(repo, out, GAME)
 
 
 def bookkeeping(snapshot: dict[str, Any]) -> dict[str, Any]:

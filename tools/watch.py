@@ -164,6 +164,7 @@ class Watcher:
         self._watches: dict[Path, tuple[Any, tuple[int, int]]] = {}
         """Each watched folder's watchdog watch and the identity (device, inode) of the folder it was set on."""
         self._gone: set[Path] = set()
+        self._unwatchable: set[Path] = set()
         self._roots = {str(folder) for folder in self.folders}
 
     def _sheets(self, folder: Path) -> frozenset[Path]:
@@ -228,10 +229,13 @@ class Watcher:
             watch = self._observer.schedule(self._handler, str(folder), recursive=True)
         except OSError as exc:   # gone again in between, or out of inotify watches: tried at the next check
             self._watches.pop(folder, None)
-            self.report("warning", f"cannot watch {folder}: {exc.strerror or exc}")
+            if folder not in self._unwatchable:   # said once, not at every check
+                self._unwatchable.add(folder)
+                self.report("warning", f"cannot watch {folder}: {exc.strerror or exc}")
             return
         self._watches[folder] = (watch, identity)
         self._gone.discard(folder)
+        self._unwatchable.discard(folder)
         if again:
             self.report("info", f"watching {folder} again; every file in it counts as changed")
             for path in _files_under(folder):

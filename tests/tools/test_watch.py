@@ -244,6 +244,32 @@ def test_a_folder_missing_when_the_watch_starts_is_watched_once_it_exists(tmp_pa
         watcher.stop()
 
 
+def test_a_folder_that_cannot_be_watched_again_is_said_once_and_tried_at_each_check(tmp_path, monkeypatch):
+    game, mod = _folders(tmp_path)
+    seen = Recorder()
+    watcher = Watcher([game, mod], seen.on_batch, quiet=0.05, recheck=None, report=seen.report).start()
+    try:
+        shutil.rmtree(game)
+        watcher.check_folders()
+        schedule = watcher._observer.schedule
+
+        def out_of_watches(*args, **kwargs):
+            raise OSError(28, "inotify watch limit reached")
+
+        monkeypatch.setattr(watcher._observer, "schedule", out_of_watches)
+        game.mkdir()
+        watcher.check_folders()
+        watcher.check_folders()
+        assert seen.reports[1:] == [("warning", f"cannot watch {game}: inotify watch limit reached")]
+        monkeypatch.setattr(watcher._observer, "schedule", schedule)
+        watcher.check_folders()
+        assert seen.reports[2:] == [("info", f"watching {game} again; every file in it counts as changed")]
+        (game / "edited.toml").write_text("x = 3\n", encoding="utf-8")
+        assert seen.acted_on(game / "edited.toml")
+    finally:
+        watcher.stop()
+
+
 # --- watch --journal ------------------------------------------------------------------------------------------
 
 

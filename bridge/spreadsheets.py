@@ -19,6 +19,16 @@ a list of plain values is one cell, ``|``-separated, in a column whose name ends
 for an empty list). A text cell reads as an integer, a number or true/false when it looks like one; a leading
 ``'`` keeps it text. An empty cell is a value left out.
 
+Writing is the exact inverse of reading (:func:`csv_cell`, :func:`xlsx_cell`): every text comes back as it went
+out. A text that would not read back as itself — a number's look, a leading ``'``, only spaces — or that begins
+with a character a spreadsheet program takes for a formula (:data:`FORMULA_STARTS`, OWASP's list) is written
+behind one ``'``, which reading takes off again; XLSX text is stored as a string cell, never a formula.
+
+Reading is bounded: a file of at most :data:`MAX_SHEET_BYTES`, at most :data:`MAX_SHEET_ROWS` rows, and an XLSX
+workbook whose members unpack to at most :data:`MAX_UNPACKED_BYTES` with at most :data:`MAX_SHEET_ROWS` rows and
+:data:`MAX_SHEET_CELLS` cells in any (counted while they are unpacked, so a zip bomb stops early:
+:func:`check_workbook_size`).
+
 Errors name the spreadsheet, the sheet, the row and the column: the engine's error (file, entry, field) is mapped
 back through the rows read (:meth:`Origins.locate`). openpyxl is imported only when an XLSX file is read or
 written. Pure of the engines: nothing here names a game.
@@ -30,6 +40,8 @@ import csv
 import io
 import math
 import re
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any, Callable, Iterable
@@ -39,12 +51,31 @@ from bridge.rules.reader import show
 
 MAX_SHEET_BYTES = 16 * 1024 * 1024
 """Largest spreadsheet read: a deck of a few hundred cards is well under a megabyte."""
+MAX_SHEET_ROWS = 100_000
+"""Most rows read from a sheet, the header and blank rows included (an XLSX sheet's gaps count as rows)."""
+MAX_UNPACKED_BYTES = 64 * 1024 * 1024
+"""Most bytes the members of an XLSX workbook may unpack to, all members together."""
+MAX_SHEET_CELLS = 1_000_000
+"""Most cells an XLSX sheet may hold (a deck of a thousand cards of fifty columns holds 50,000)."""
+MAX_XLSX_MEMBERS = 10_000
+"""Most members an XLSX workbook may hold (a workbook of a few sheets has about a dozen)."""
 
 FORMATS = ("csv", "xlsx")
 LIST_SUFFIX = "[]"
 SEPARATOR = "|"
 EMPTY_LIST = "[]"
 TEXT_MARK = "'"
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""The characters that make a spreadsheet program read a cell beginning with one as a formula (OWASP, "CSV
+Injection"): a text beginning with one, after any spaces, is written behind :data:`TEXT_MARK`."""
+CSV_BOM = "\ufeff"
+"""Written at the start of every CSV file so that Excel reads it as UTF-8; reading accepts a file with or
+without it."""
+_XLSX_ESCAPED = re.compile(r"_x([0-9A-Fa-f]{4})_")
+"""OOXML's escape of a character an XML file cannot hold (``_x000D_`` is a carriage return)."""
+_XLSX_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0d\x0e-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)")
+"""What :func:`xlsx_cell` escapes: what XML cannot hold, a carriage return (an XML reader turns it into a line
+feed) and the ``_`` of a text that looks like an escape."""
 
 _INT = re.compile(r"[+-]?[0-9]+\Z")
 _FLOAT = re.compile(r"[+-]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][+-]?[0-9]+)?\Z")
@@ -136,7 +167,8 @@ def parse_text(text: str) -> Any:
 
 
 def format_scalar(value: Any) -> str:
-    """The text of a value such that :func:`parse_text` gives it back."""
+    """The text of a value such that :func:`parse_text` gives it back, marked with a leading ``'`` when it would
+    not read back as itself, would be an empty cell (only spaces) or begins with a formula's character."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -144,9 +176,67 @@ def format_scalar(value: Any) -> str:
     if isinstance(value, float):
         return repr(value)
     text = str(value)
-    if not isinstance(parse_text(text), str) or parse_text(text) != text:
+    back = parse_text(text)
+    if not isinstance(back, str) or back != text or not text.strip() or _looks_like_formula(text):
         return TEXT_MARK + text
     return text
+
+
+def _looks_like_formula(text: str) -> bool:
+    return text[:1] in FORMULA_STARTS or text.lstrip(" ")[:1] in FORMULA_STARTS
+
+
+def parse_item(text: str) -> Any:
+    """One item of a list cell: spaces around it do not count; after a leading ``'`` the rest is the text, as
+    it stands (spaces included)."""
+    stripped = text.lstrip()
+    if stripped.startswith(TEXT_MARK):
+        return stripped[1:]
+    return parse_text(text.strip())
+
+
+def format_item(value: Any) -> str:
+    """The text of one item of a list such that :func:`parse_item` gives it back (a text that would not, or
+    that is blank or reads as the empty list ``[]``, or begins with a formula's character, behind a ``'``)."""
+    if not isinstance(value, str):
+        return format_scalar(value)
+    if (parse_item(value) != value or not value.strip() or value.strip() == EMPTY_LIST
+            or _looks_like_formula(value)):
+        return TEXT_MARK + value
+    return value
+
+
+def csv_cell(column: str, value: Any) -> str:
+    """The text a CSV file holds for ``value`` (a :func:`flatten` cell) in ``column``: a scalar as
+    :func:`format_scalar` writes it; a list cell as it is, unless it begins with a formula's character (only a
+    negative number can, the items' texts being marked): then after a space, which reading ignores."""
+    if not column.endswith(LIST_SUFFIX):
+        return format_scalar(value)
+    return " " + value if _looks_like_formula(value) else value
+
+
+def xlsx_cell(column: str, value: Any) -> Any:
+    """The value an XLSX sheet holds for ``value`` (a :func:`flatten` cell) in ``column``: numbers and booleans
+    as they are; a text behind a ``'`` when it begins with one or holds only spaces (a list cell's items are
+    marked already), then with what XML cannot hold escaped as OOXML does (``_x000D_``). The writer must store
+    it as a string cell: a text beginning with ``=`` is not a formula."""
+    if not isinstance(value, str):
+        return value
+    if not column.endswith(LIST_SUFFIX) and (value.startswith(TEXT_MARK) or not value.strip()):
+        value = TEXT_MARK + value
+    return _XLSX_UNSAFE.sub(lambda m: f"_x{ord(m.group(0)):04X}_", value)
+
+
+def xlsx_text(stored: str) -> str:
+    """The text an XLSX string cell stands for: OOXML's ``_xHHHH_`` escapes undone (a surrogate's code is left
+    as it stands: no text holds a lone one)."""
+    if "_x" not in stored:
+        return stored
+
+    def unescape(match: re.Match) -> str:
+        code = int(match.group(1), 16)
+        return match.group(0) if 0xD800 <= code <= 0xDFFF else chr(code)
+    return _XLSX_ESCAPED.sub(unescape, stored)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -173,7 +263,7 @@ def flatten(record: dict[str, Any]) -> dict[str, Any]:
             for item in value:
                 if isinstance(item, (dict, list)):
                     raise FlattenError(f"{path}: a list of lists or of mixed tables and values has no flat form")
-                text = format_scalar(item)
+                text = format_item(item)
                 if SEPARATOR in text:
                     raise FlattenError(f"{path}: {show(item)} holds {SEPARATOR}, the list separator")
                 texts.append(text)
@@ -328,20 +418,95 @@ def _inside(folder: Path, spec: SheetSpec) -> Path:
     return path
 
 
+def _capped_rows(spec: SheetSpec, rows: Iterable[Any]) -> list[list[Any]]:
+    """``rows`` as lists, stopping with an error at the row past :data:`MAX_SHEET_ROWS`."""
+    table = []
+    for row in rows:
+        if len(table) == MAX_SHEET_ROWS:
+            raise DataError(spec.file, spec.where() or None, None,
+                            f"more than {MAX_SHEET_ROWS:,} rows (blank rows count): a card list is far shorter")
+        table.append(list(row))
+    return table
+
+
 def _csv_rows(spec: SheetSpec, raw: bytes) -> list[list[Any]]:
     try:
-        text = raw.decode("utf-8-sig")
+        text = raw.decode("utf-8-sig")   # Excel writes a BOM before UTF-8; other programs do not
     except UnicodeDecodeError:
         raise DataError(spec.file, None, None, "not UTF-8 text (save the CSV as UTF-8)") from None
     try:
-        return [list(row) for row in csv.reader(io.StringIO(text, newline=""), strict=True)]
+        return _capped_rows(spec, csv.reader(io.StringIO(text, newline=""), strict=True))
     except csv.Error as exc:
         raise DataError(spec.file, None, None, f"invalid CSV: {exc}") from None
+
+
+def check_workbook_size(file: str, raw: bytes) -> None:
+    """Refuse, naming ``file``, an XLSX workbook (a zip archive) of more than :data:`MAX_XLSX_MEMBERS` members,
+    whose members unpack to more than :data:`MAX_UNPACKED_BYTES`, or a part of which holds more than
+    :data:`MAX_SHEET_ROWS` rows or :data:`MAX_SHEET_CELLS` cells. Every member is unpacked and its bytes and
+    its row and cell elements counted as they come (what a member's header claims is not trusted), stopping
+    at the first past a cap: the workbook reader is never handed a bomb (it parses a sheet without a stated
+    size twice, once to size it). A file that is no zip archive is left for the workbook reader to report; a
+    damaged member is refused."""
+    def refuse(message: str) -> DataError:
+        return DataError(file, None, None, message)
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(raw))
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError):
+        return
+    with archive:
+        members = archive.infolist()
+        if len(members) > MAX_XLSX_MEMBERS:
+            raise refuse(f"a workbook of {len(members):,} parts (at most {MAX_XLSX_MEMBERS:,})")
+        too_large = f"unpacks to more than {MAX_UNPACKED_BYTES / 2 ** 20:g} MB: not a card list (a zip bomb?)"
+        if sum(member.file_size for member in members) > MAX_UNPACKED_BYTES:
+            raise refuse(too_large)   # what the headers claim is already too much: no need to unpack
+        unpacked = 0
+        for member in members:
+            rows = cells = 0
+            tail = b""
+            try:
+                with archive.open(member) as stream:
+                    while chunk := stream.read(1024 * 1024):
+                        unpacked += len(chunk)
+                        if unpacked > MAX_UNPACKED_BYTES:
+                            raise refuse(too_large)
+                        # An element's start cut by the chunk's start is found in the tail kept from the last
+                        # chunk; one wholly inside that tail was counted with it.
+                        window = tail + chunk
+                        for found in _SHEET_ELEMENT.finditer(window):
+                            if found.end() > len(tail):
+                                if found.group(1) == b"row":
+                                    rows += 1
+                                else:
+                                    cells += 1
+                        tail = window[-_TAIL:]
+                        if rows > MAX_SHEET_ROWS:
+                            raise refuse(f"{show(member.filename)} holds more than {MAX_SHEET_ROWS:,} rows: a "
+                                         "card list is far shorter")
+                        if cells > MAX_SHEET_CELLS:
+                            raise refuse(f"{show(member.filename)} holds more than {MAX_SHEET_CELLS:,} cells: a "
+                                         "card list is far smaller")
+            except DataError:
+                raise
+            except (zipfile.BadZipFile, zlib.error, NotImplementedError, ValueError, OSError, EOFError,
+                    RuntimeError) as exc:
+                # Damaged, encrypted or of an unknown compression. Refused here, whichever part it is: a part
+                # left uncounted could hide a bomb in a later one.
+                raise refuse(f"not a readable XLSX workbook ({type(exc).__name__} in {show(member.filename)})") \
+                    from None
+
+
+_SHEET_ELEMENT = re.compile(rb"<(?:[A-Za-z_][A-Za-z0-9_.-]{0,63}:)?(row|c)[\s/>]")
+"""The start of a row or a cell element of a sheet's XML (its prefix, if any, left open)."""
+_TAIL = 128
+"""Bytes of a chunk kept to find an element cut by the next chunk's start (longer than any element's start)."""
 
 
 def _xlsx_rows(spec: SheetSpec, raw: bytes) -> list[list[Any]]:
     import openpyxl   # only for XLSX files: importing it costs a noticeable fraction of a second
 
+    check_workbook_size(spec.file, raw)
     try:
         book = openpyxl.load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
     except Exception as exc:   # openpyxl raises zipfile, KeyError and its own errors for a damaged file
@@ -350,7 +515,15 @@ def _xlsx_rows(spec: SheetSpec, raw: bytes) -> list[list[Any]]:
         if spec.sheet not in book.sheetnames:
             raise DataError(spec.file, None, None, f"no sheet {show(spec.sheet)} (sheets: "
                                                    f"{', '.join(book.sheetnames)})")
-        return [list(row) for row in book[spec.sheet].iter_rows(values_only=True)]
+        rows = book[spec.sheet].iter_rows(values_only=True)
+        try:
+            table = _capped_rows(spec, rows)
+        except DataError:
+            raise
+        except Exception as exc:   # the sheet's XML is damaged: openpyxl meets it only while reading rows
+            raise DataError(spec.file, spec.where(), None,
+                            f"not a readable XLSX sheet ({type(exc).__name__})") from None
+        return [[xlsx_text(cell) if isinstance(cell, str) else cell for cell in row] for row in table]
     finally:
         book.close()
 
@@ -428,10 +601,11 @@ def _cell_value(spec: SheetSpec, row: int, column: str, cell: Any) -> Any:
         text = format_scalar(cell) if not isinstance(cell, str) else cell
         if text.strip() == EMPTY_LIST:
             return []
-        return [parse_text(item.strip() if not item.strip().startswith(TEXT_MARK) else item.strip())
-                for item in text.split(SEPARATOR)]
+        return [parse_item(item) for item in text.split(SEPARATOR)]
     if isinstance(cell, str):
-        return parse_text(cell) if spec.sheet is None else cell
+        if spec.sheet is None:
+            return parse_text(cell)
+        return cell[len(TEXT_MARK):] if cell.startswith(TEXT_MARK) else cell
     if isinstance(cell, float) and not math.isfinite(cell):
         raise _cell_error(spec, row, column, f"{cell!r} is not a number a card can hold")
     if hasattr(cell, "isoformat"):

@@ -53,7 +53,7 @@ def lists_of(game: str) -> list[tuple[str, str, list[dict[str, Any]]]]:
 
 def example_csv(into: str, name: str, records: list[dict[str, Any]]) -> str:
     """The CSV of the list's first rows, only the columns they fill."""
-    return csv_bytes(*flat_rows(into, name, records[:EXAMPLE_ROWS])).decode("utf-8")
+    return csv_bytes(*flat_rows(into, name, records[:EXAMPLE_ROWS])).decode("utf-8-sig")
 
 
 def examples(game: str) -> str:

@@ -8,7 +8,6 @@ returned, to print. Writes are atomic (:mod:`bridge.fsio`) and byte-identical fo
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 import zipfile
@@ -59,12 +58,23 @@ def flat_rows(file: str, name: str, records: list[dict[str, Any]]) -> tuple[list
 
 
 def csv_bytes(columns: list[str], rows: list[dict[str, Any]]) -> bytes:
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
+    """A CSV file of the header and the rows: UTF-8 after a BOM (Excel reads a file without one in the
+    system's code page), a line feed ending each row, each cell as :func:`bridge.spreadsheets.csv_cell` writes it."""
+    lines = [_csv_line(columns)]
     for row in rows:
-        writer.writerow(["" if column not in row else spreadsheets.format_scalar(row[column]) for column in columns])
-    return out.getvalue().encode("utf-8")
+        lines.append(_csv_line(["" if column not in row else spreadsheets.csv_cell(column, row[column])
+                                for column in columns]))
+    return (spreadsheets.CSV_BOM + "".join(lines)).encode("utf-8")
+
+
+_NEEDS_QUOTES = re.compile(r'[,"\r\n]')
+
+
+def _csv_line(cells: list[str]) -> str:
+    # Quoted when a cell holds a comma, a quote or either line break: csv.writer leaves a bare \r unquoted
+    # unless it ends every line with one, and a reader splits the row there.
+    return ",".join(f'"{cell.replace(chr(34), chr(34) * 2)}"' if _NEEDS_QUOTES.search(cell) else cell
+                    for cell in cells) + "\n"
 
 
 def xlsx_bytes(tables: list[tuple[str, list[str], list[dict[str, Any]]]]) -> bytes:
@@ -77,9 +87,12 @@ def xlsx_bytes(tables: list[tuple[str, list[str], list[dict[str, Any]]]]) -> byt
     book.remove(book.active)
     for name, columns, rows in tables:
         sheet = book.create_sheet(name)
-        sheet.append(columns)
-        for row in rows:
-            sheet.append([row.get(column) for column in columns])
+        for position, column in enumerate(columns, 1):
+            _text_cell(sheet, 1, position, column)
+        for number, row in enumerate(rows, 2):
+            for position, column in enumerate(columns, 1):
+                if column in row:
+                    _text_cell(sheet, number, position, spreadsheets.xlsx_cell(column, row[column]))
         sheet.freeze_panes = "A2"
     fixed = datetime.datetime(2000, 1, 1)
     book.properties.created = fixed
@@ -98,6 +111,12 @@ def xlsx_bytes(tables: list[tuple[str, list[str], list[dict[str, Any]]]]) -> byt
                 data = re.sub(rb"(<dcterms:modified[^>]*>)[^<]*", rb"\g<1>2000-01-01T00:00:00Z", data)
             target.writestr(member, data)
     return out.getvalue()
+
+
+def _text_cell(sheet: Any, row: int, column: int, value: Any) -> None:
+    cell = sheet.cell(row=row, column=column, value=value)
+    if isinstance(value, str):
+        cell.data_type = "s"   # openpyxl takes a text beginning with = for a formula: a text stays a text
 
 
 def export(game: str, fmt: str, out_dir: Path,

@@ -52,8 +52,9 @@ async def serve(bridge: Any, *, report: Callable[[str, str], None], watch_game: 
     """Run ``bridge`` until cancelled (or ``stop`` is set), watching ``watch_game`` if given.
 
     While watching, Lua edits under ``mod/`` are pushed and edits of the game's folder update the objects on the
-    table (:class:`tools.watch.GameUpdater`); ``report(kind, text)`` (kind ``"info"`` or ``"error"``) is called
-    on the event loop's thread with what happened. ``ready(bridge)`` is called once the bridge listens.
+    table (:class:`tools.watch.GameUpdater`); ``report(kind, text)`` (kind ``"info"``, ``"warning"`` or
+    ``"error"``) is called on the event loop's thread with what happened (a warning when a watched folder has
+    gone: :meth:`tools.watch.Watcher.check_folders`). ``ready(bridge)`` is called once the bridge listens.
     """
     from bridge.catalog import resolve_game_dir
     from bridge.paths import mod_dir
@@ -89,7 +90,7 @@ async def serve(bridge: Any, *, report: Callable[[str, str], None], watch_game: 
                 except TtsmodError as exc:
                     report_from_watcher("error", f"error: {exc}")
 
-            watcher = Watcher([game_assets, mod_dir()], on_batch, quiet=quiet).start()
+            watcher = Watcher([game_assets, mod_dir()], on_batch, quiet=quiet, report=report_from_watcher).start()
         try:
             if ready is not None:
                 ready(bridge)

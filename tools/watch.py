@@ -12,6 +12,12 @@ one action. A batch is classified by :func:`classify`:
   the lock files a spreadsheet program keeps beside an open workbook (``~$cards.xlsx``, ``.~lock.cards.xlsx#``)
   are not changes.
 
+A watched folder that is deleted, or moved away, is noticed (:meth:`Watcher.check_folders`, every
+``recheck`` seconds and at once when the file-system watcher reports it): the user is warned, and when a folder
+is there again at that path (recreated, checked out again, moved back) it is watched again and every file in it
+counts as changed. Without this the watch went deaf: a file-system watch follows the folder it was set on, which
+is gone, and later edits were never acted on.
+
 The build half is reached through :class:`BuildHooks` so tests can put fakes in its place; the default hooks
 import ``tools.build`` (and with it Pillow) only when a watch starts.
 """
@@ -19,6 +25,8 @@ import ``tools.build`` (and with it Pillow) only when a watch starts.
 from __future__ import annotations
 
 import logging
+import os
+import stat
 import threading
 import time
 from dataclasses import dataclass, field
@@ -34,6 +42,8 @@ IGNORED_PREFIXES = (".", "#", "~$")
 """Hidden files (LibreOffice's ``.~lock.<file>#`` among them), Emacs' ``#autosave#`` and the owner files
 ``~$<file>`` Microsoft Office keeps beside an open document (created on opening, deleted on closing)."""
 IGNORED_PARTS = ("__pycache__", ".git", "build", "cache", ".cache")
+MAX_RESCAN_FILES = 10_000
+"""Most files of a folder that is back counted as changed (a game folder holds a few hundred)."""
 
 
 def is_ignored(path: Path, root: Path | None = None) -> bool:
@@ -129,19 +139,33 @@ class Watcher:
 
     ``on_batch`` runs on the watcher's own thread, one batch at a time; its exceptions are logged and the
     watcher continues. :meth:`wait_idle` (for tests and shutdown) returns when no batch is pending or running.
+    Every ``recheck`` seconds (never when ``None``) the folders are checked (:meth:`check_folders`);
+    ``report(kind, text)`` (kind ``"warning"`` or ``"info"``, called on the watcher's threads) says when a
+    folder has gone and when it is watched again.
     """
 
-    def __init__(self, folders: Iterable[Path], on_batch: Callable[[frozenset[Path]], None], *, quiet: float = 0.3) -> None:
+    def __init__(self, folders: Iterable[Path], on_batch: Callable[[frozenset[Path]], None], *, quiet: float = 0.3,
+                 recheck: float | None = 1.0, report: Callable[[str, str], None] | None = None) -> None:
         self.folders = [Path(f).resolve() for f in folders]
         self.on_batch = on_batch
         self.debouncer = Debouncer(quiet)
+        self.recheck = recheck
+        self.report = report or _log_report
         self.batches = 0
         self._cond = threading.Condition()
         self._running_batch = False
         self._stop = False
+        self._check_requested = False
         self._observer: Any = None
+        self._handler: Any = None
         self._thread: threading.Thread | None = None
         self._sheet_cache: dict[Path, tuple[Any, frozenset[Path]]] = {}
+        self._folder_lock = threading.Lock()
+        self._watches: dict[Path, tuple[Any, tuple[int, int]]] = {}
+        """Each watched folder's watchdog watch and the identity (device, inode) of the folder it was set on."""
+        self._gone: set[Path] = set()
+        self._unwatchable: set[Path] = set()
+        self._roots = {str(folder) for folder in self.folders}
 
     def _sheets(self, folder: Path) -> frozenset[Path]:
         """:func:`sheet_files` of a watched folder that is a game folder, read again when its game.toml changes
@@ -166,6 +190,68 @@ class Watcher:
             self.debouncer.add(path, time.monotonic())
             self._cond.notify_all()
 
+    def request_check(self) -> None:
+        """Have the watcher's thread check the folders now (the watchdog handler calls it when a watched
+        folder itself is deleted or moved)."""
+        with self._cond:
+            self._check_requested = True
+            self._cond.notify_all()
+
+    def check_folders(self) -> None:
+        """Notice each watched folder that has gone, or is there again: warn once when one is gone (its watch
+        is dropped); when a folder is at its path again, or another folder stands there (its identity changed,
+        or the file-system watch on it has ended), watch it again, say so, and count every file in it as
+        changed (edits made while it was away are not lost). A folder missing when the watch starts is watched
+        once it appears."""
+        with self._folder_lock:
+            for folder in self.folders:
+                self._check_folder(folder)
+
+    def _check_folder(self, folder: Path) -> None:
+        identity = _identity(folder)
+        watched = self._watches.get(folder)
+        if identity is None:
+            if watched is not None:
+                self._unschedule(watched[0])
+                del self._watches[folder]
+            if folder not in self._gone:
+                self._gone.add(folder)
+                self.report("warning", f"{folder} is gone (deleted or moved away): nothing in it is watched until "
+                                       "a folder is there again" if watched is not None else
+                                       f"{folder} does not exist: it is watched once it does")
+            return
+        if watched is not None and watched[1] == identity and self._alive(watched[0]):
+            return
+        again = watched is not None or folder in self._gone
+        if watched is not None:
+            self._unschedule(watched[0])
+        try:
+            watch = self._observer.schedule(self._handler, str(folder), recursive=True)
+        except OSError as exc:   # gone again in between, or out of inotify watches: tried at the next check
+            self._watches.pop(folder, None)
+            if folder not in self._unwatchable:   # said once, not at every check
+                self._unwatchable.add(folder)
+                self.report("warning", f"cannot watch {folder}: {exc.strerror or exc}")
+            return
+        self._watches[folder] = (watch, identity)
+        self._gone.discard(folder)
+        self._unwatchable.discard(folder)
+        if again:
+            self.report("info", f"watching {folder} again; every file in it counts as changed")
+            for path in _files_under(folder):
+                self.notify(path)
+
+    def _alive(self, watch: Any) -> bool:
+        """Whether the file-system watch still runs (watchdog ends it when its folder is deleted)."""
+        emitter = next((e for e in list(self._observer.emitters) if e.watch == watch), None)
+        return emitter is not None and emitter.is_alive()
+
+    def _unschedule(self, watch: Any) -> None:
+        try:
+            self._observer.unschedule(watch)
+        except (KeyError, OSError):
+            pass   # already ended with its folder
+
     def start(self) -> "Watcher":
         from watchdog.events import FileSystemEventHandler
         from watchdog.observers import Observer
@@ -174,35 +260,62 @@ class Watcher:
 
         class Handler(FileSystemEventHandler):
             def on_any_event(self, event: Any) -> None:
-                if event.is_directory or event.event_type in ("opened", "closed_no_write"):
+                if event.is_directory:
+                    if event.event_type in ("deleted", "moved") and _text(event.src_path) in watcher._roots:
+                        watcher.request_check()
+                    return
+                if event.event_type in ("opened", "closed_no_write"):
                     return
                 for value in (event.src_path, event.dest_path):   # dest_path is "" unless moved
                     if value:
-                        watcher.notify(value if isinstance(value, str) else value.decode())
+                        watcher.notify(_text(value))
 
         self._observer = Observer()
-        for folder in self.folders:
-            if folder.is_dir():
-                self._observer.schedule(Handler(), str(folder), recursive=True)
+        self._handler = Handler()
+        self.check_folders()
         self._observer.start()
         self._thread = threading.Thread(target=self._run, name="ttsmod-watch", daemon=True)
         self._thread.start()
         return self
 
     def _run(self) -> None:
+        next_check = time.monotonic() + self.recheck if self.recheck is not None else None
         while True:
             with self._cond:
                 while not self._stop:
-                    wait = self.debouncer.wait_time(time.monotonic())
+                    now = time.monotonic()
+                    if self._check_requested or (next_check is not None and now >= next_check):
+                        break
+                    wait = self.debouncer.wait_time(now)
                     if wait == 0:
                         break
-                    self._cond.wait(timeout=wait if wait is not None else 1.0)
+                    timeouts = [t for t in (wait, next_check - now if next_check is not None else None)
+                                if t is not None]
+                    self._cond.wait(timeout=min(timeouts) if timeouts else 1.0)
                 if self._stop:
                     return
-                batch = self.debouncer.take(time.monotonic())
-                if not batch:
-                    continue
-                self._running_batch = True
+                check = self._check_requested or (next_check is not None and time.monotonic() >= next_check)
+                self._check_requested = False
+                batch = None if check else self.debouncer.take(time.monotonic())
+                if batch:
+                    self._running_batch = True
+            if check:
+                try:
+                    self.check_folders()
+                except Exception:
+                    log.exception("checking the watched folders failed")
+                if self.recheck is not None:
+                    next_check = time.monotonic() + self.recheck
+                continue
+            # What happened in a folder that is gone (its files deleted with it) is not acted on: once a folder
+            # is there again all its files count as changed.
+            gone = [folder for folder in self.folders if _identity(folder) is None]
+            batch = frozenset(path for path in batch or () if not any(path.is_relative_to(f) for f in gone))
+            if not batch:
+                with self._cond:
+                    self._running_batch = False
+                    self._cond.notify_all()
+                continue
             try:
                 self.on_batch(batch)
             except Exception:
@@ -233,6 +346,38 @@ class Watcher:
             self._observer.join(timeout=5)
         if self._thread is not None:
             self._thread.join(timeout=5)
+
+
+def _log_report(kind: str, text: str) -> None:
+    (log.warning if kind == "warning" else log.info)("%s", text)
+
+
+def _text(path: str | bytes) -> str:
+    return path if isinstance(path, str) else os.fsdecode(path)
+
+
+def _identity(folder: Path) -> tuple[int, int] | None:
+    """(device, inode) of the folder at ``folder``, or None when no folder is there (a link is not followed:
+    a watched folder is a folder)."""
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode) else None
+
+
+def _files_under(folder: Path) -> list[Path]:
+    """The files in ``folder`` and its sub-folders (links not followed), skipping the folders a watch ignores,
+    at most :data:`MAX_RESCAN_FILES`, in a stable order."""
+    found: list[Path] = []
+    for current, folders, files in os.walk(folder):
+        here = Path(current)
+        folders[:] = sorted(name for name in folders if name not in IGNORED_PARTS)
+        for name in sorted(files):
+            found.append(here / name)
+            if len(found) >= MAX_RESCAN_FILES:
+                return found
+    return found
 
 
 # --------------------------------------------------------------------------------------------------------

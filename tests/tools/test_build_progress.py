@@ -36,7 +36,7 @@ def cards_of(folder: Path, faces: list[str]) -> list[tuple[Path, int, int]]:
     than one character (shortened by one, it still fits its box)."""
     found = []
     for path in sorted((folder / "sheets").glob("*.csv")):
-        header, *rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+        header, *rows = list(csv.reader(path.read_text(encoding="utf-8-sig").splitlines()))
         if "id" not in header:
             continue
         for number, row in enumerate(rows, start=1):
@@ -48,7 +48,7 @@ def cards_of(folder: Path, faces: list[str]) -> list[tuple[Path, int, int]]:
 
 
 def shorten(path: Path, number: int, column: int) -> None:
-    rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+    rows = list(csv.reader(path.read_text(encoding="utf-8-sig").splitlines()))
     rows[number][column] = rows[number][column][:-1]
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(rows)

@@ -32,6 +32,17 @@ def test_watch_takes_the_bridge_port_options():
     assert network <= options("bridge") and network <= options("watch")
 
 
+def test_watch_passes_its_journal_options_to_the_bridge(monkeypatch):
+    seen = {}
+    import tools.commands.watch as watch
+
+    monkeypatch.setattr(watch, "run_bridge_in_terminal", lambda **kwargs: seen.update(kwargs))
+    assert CliRunner().invoke(cli, ["watch", "some-game", "--journal", "w.jsonl"]).exit_code == 0
+    assert seen["journal_path"] == "w.jsonl" and seen["no_journal"] is False
+    assert CliRunner().invoke(cli, ["watch", "some-game", "--no-journal"]).exit_code == 0
+    assert seen["journal_path"] is None and seen["no_journal"] is True
+
+
 def test_watch_passes_its_port_options_to_the_bridge(monkeypatch):
     seen = {}
 

@@ -56,7 +56,7 @@ def test_the_same_data_gives_the_same_bytes(tmp_path, game, fmt):
 def test_csv_export_writes_a_file_per_list_with_a_header_row(tmp_path, game):
     assert run_export(game, "csv", tmp_path).exit_code == 0
     for _, name, records in card_lists(everygame.documents(game)):
-        lines = (tmp_path / f"{name}.csv").read_text(encoding="utf-8").splitlines()
+        lines = (tmp_path / f"{name}.csv").read_text(encoding="utf-8-sig").splitlines()
         assert len(lines) == len(records) + 1
         assert lines[0].split(",")[0] == next(iter(records[0])) or "." in lines[0].split(",")[0]
 

@@ -253,7 +253,7 @@ def _edit_a_card(folder, faces) -> int:
 
     edited = 0
     for path in sorted((folder / "sheets").glob("*.csv")):
-        rows = list(csv.reader(path.read_text(encoding="utf-8").splitlines()))
+        rows = list(csv.reader(path.read_text(encoding="utf-8-sig").splitlines()))
         header, first = rows[0], rows[1]
         if "id" not in header or not any(first[header.index("id")] in face for face in faces):
             continue

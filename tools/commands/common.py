@@ -42,11 +42,13 @@ def network_options(func: Callable) -> Callable:
 
 
 def console(kind: str, text: str) -> None:
-    """Mirror of TTS's output in the terminal: prints plain, errors red, bridge notes dim."""
+    """Mirror of TTS's output in the terminal: prints plain, errors red, warnings yellow, bridge notes dim."""
     if kind == "print":
         click.echo(text)
     elif kind == "error":
         click.secho(text, fg="red", err=True)
+    elif kind == "warning":
+        warn(text)
     else:
         click.secho(text, fg="cyan", err=True)
 

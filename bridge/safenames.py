@@ -108,7 +108,7 @@ def is_inside_tree(root: str | os.PathLike, path: str | os.PathLike) -> bool:
 
 def inside_tree(root: str | os.PathLike, path: str | os.PathLike, *, action: str = "read") -> Path:
     """``path`` when :func:`is_inside_tree` holds; else :class:`bridge.errors.InputError` naming it: ``<path>:
-    a symbolic link leads outside <root>; refusing to <action> it``."""
+    a symbolic link that leads outside <root>; refusing to <action> it``."""
     if not is_inside_tree(root, path):
-        raise InputError(f"{path}: a symbolic link leads outside {root}; refusing to {action} it")
+        raise InputError(f"{path}: a symbolic link that leads outside {root}; refusing to {action} it")
     return Path(path)

@@ -266,7 +266,7 @@ def _rel(root: Path, path: Path) -> str:
 
 def _read_bytes(root: Path, path: Path) -> bytes:
     if not is_inside_tree(root, path):
-        raise InputError(f"{_rel(root, path)}: a symbolic link leads outside {root}; refusing to read it")
+        raise InputError(f"{_rel(root, path)}: a symbolic link that leads outside {root}; refusing to read it")
     try:
         return path.read_bytes()
     except OSError as exc:
@@ -331,7 +331,7 @@ def _read_node(root: Path, folder: Path, holder: str, slots, *, depth: int, stri
         if not slot.is_dir():
             raise InputError(f"{_rel(root, slot)}: not a folder")
         if not is_inside_tree(root, slot):
-            raise InputError(f"{_rel(root, slot)}: a symbolic link leads outside {root}; refusing to read it")
+            raise InputError(f"{_rel(root, slot)}: a symbolic link that leads outside {root}; refusing to read it")
         take(key, slot, _read_slot(root, slot, kind, depth))
     return data
 

@@ -336,9 +336,10 @@ def pull_into(folder: str | os.PathLike, states: Iterable[ScriptState], *,
 
 def include_target(src: str, roots: Sequence[Path], folder: Path) -> Path:
     """The file an included XML text is written to: the one ``<Include src>`` reads now (under a search
-    folder), else ``<first folder>/<src>``. :class:`InputError` when ``src`` is not a plain relative path, does
-    not end in ``.xml`` (pull writes no other file for an include: not ``ttsmod.toml``, not your ``main.lua``),
-    leads outside its folder (a symbolic link), or would be read as an object's file of ``folder``."""
+    folder), else ``<first folder>/<src>``; always a ``.xml`` file (:func:`bridge.luaproject.xmlinclude.check_src`
+    adds ``.xml`` to a ``src`` without it: never ``ttsmod.toml``, never your ``main.lua``). :class:`InputError`
+    when ``src`` is not a plain relative path, leads outside its folder (a symbolic link), or would be read as an
+    object's file of ``folder``."""
     from bridge.luaproject.editor import SCRIPT_SUFFIXES, UI_SUFFIX
     from bridge.luaproject.xmlinclude import check_src
 

@@ -17,10 +17,11 @@ error. :func:`fold` reverses :func:`expand` exactly for text :func:`expand` wrot
 ``<Include src="…"/>``), and reads the plugins' markers leniently (any spacing inside the comment, the text
 indented or not).
 
-``src`` is a relative path of plain parts that names a ``.xml`` file (``ui/score.xml``): no ``..``, no absolute
-path, no backslash, no device names — :func:`check_src`; so ``pull``, which writes each included text to its
-``src``, can never write a ``ttsmod.toml`` or a ``main.lua``. How it is resolved to a file is the caller's business
-(``read``).
+``src`` is a relative path of plain parts (``ui/score.xml``): no ``..``, no absolute path, no backslash, no
+device names. It names a ``.xml`` file: ``.xml`` is added when ``src`` does not end in it, as the editor plugins
+do (``<Include src="ui/score"/>`` is ``ui/score.xml``) — :func:`check_src`. So ``pull``, which writes each included
+text to its file, writes only ``.xml`` files: never a ``ttsmod.toml`` or a ``main.lua``. How the file is found is
+the caller's business (``read``).
 
 An include bomb cannot run away: :func:`expand` stops with an :class:`IncludeError` at a chain of includes deeper
 than :data:`~bridge.luaproject.limits.MAX_INCLUDE_DEPTH` or an expanded text longer than
@@ -59,15 +60,16 @@ def tag(src: str) -> str:
 
 
 def check_src(src: str) -> list[str]:
-    """The parts of the relative path ``src``; :class:`IncludeError` when it is not a plain relative path to a
-    ``.xml`` file."""
+    """The parts of the relative path of the file ``src`` names: ``src``'s own, ``.xml`` added to the last when
+    it does not end in it (``ttsmod.toml`` is ``ttsmod.toml.xml``); :class:`IncludeError` when ``src`` is not a
+    plain relative path."""
     parts = src.split("/")
+    if parts and not parts[-1].lower().endswith(INCLUDE_SUFFIX):
+        parts[-1] += INCLUDE_SUFFIX
     if not src or src.startswith("/") or any(
             not part or part in (".", "..") or "\\" in part or safe_component(part) != part for part in parts):
         raise IncludeError(f'<Include src="{src[:120]}">: not a plain relative path (parts separated by /, '
                            "no .., no backslash)")
-    if not parts[-1].lower().endswith(INCLUDE_SUFFIX):
-        raise IncludeError(f'<Include src="{src[:120]}">: not a {INCLUDE_SUFFIX} file (an include is XML)')
     return parts
 
 

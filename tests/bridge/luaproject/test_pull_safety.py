@@ -94,36 +94,41 @@ def _planting_ui(src: str, text: str) -> str:
 
 
 @pytest.mark.parametrize("src", ["ttsmod.toml", "main.lua", "lib/util.lua", ".ssh/authorized_keys",
-                                 "authorized_keys", "TTSMOD.TOML"])
+                                 "authorized_keys", "TTSMOD.TOML", "conf/ttsmod.toml"])
 def test_a_ui_from_tts_cannot_make_pull_write_a_file_pull_would_not_name_itself(tmp_path, src):
     from tests.tools.threadtts import ThreadTTS
     from tools.cli import cli
 
     work = tmp_path / "work"
-    work.mkdir()
+    (work / "lib").mkdir(parents=True)
     (work / "main.lua").write_text("-- my own main\n", encoding="utf-8")
+    (work / "lib" / "util.lua").write_text("-- my own util\n", encoding="utf-8")
+    mine = _files_under(tmp_path)
     ui = _planting_ui(src, '[lua]\npath = ["/home/ann/.ssh"]')
     with ThreadTTS([p.ScriptState("Global", "-1", "print(1)", ui)]) as tts:
         result = CliRunner().invoke(cli, ["pull", str(work), *tts.args()])
     assert result.exit_code == 0, result.output + result.stderr
     assert "Traceback" not in result.output + result.stderr
-    assert "warning: left <!-- include" in result.stderr and "expanded" in result.stderr
-    assert _files_under(tmp_path) == {work / "main.lua", work / "Global.-1.lua", work / "Global.-1.xml"}
+    written = _files_under(tmp_path) - mine
+    # the object files, and at most the include's own .xml file (the editor plugins add .xml to a src without it)
+    assert written - {work / "Global.-1.lua", work / "Global.-1.xml"} <= {work.joinpath(*f"{src}.xml".split("/"))}
+    assert not any(path.name.lower() == "ttsmod.toml" for path in _files_under(tmp_path))
     assert (work / "main.lua").read_text(encoding="utf-8") == "-- my own main\n"
-    assert (work / "Global.-1.xml").read_text(encoding="utf-8") == ui     # left as TTS sent it
+    assert (work / "lib" / "util.lua").read_text(encoding="utf-8") == "-- my own util\n"
 
 
-def test_an_xml_include_beside_a_refused_one_is_still_folded_into_its_file(tmp_path):
-    from bridge.luaproject.scriptfolder import pull_into
+def test_an_include_without_xml_goes_to_its_xml_file_as_the_editor_plugins_have_it(tmp_path):
+    from bridge.luaproject.scriptfolder import pull_into, push_states
 
-    ui = _planting_ui("ttsmod.toml", "[lua]") + '<!-- include ui/seat.xml -->\n<Text>Seat</Text>\n' \
-        '<!-- include ui/seat.xml -->\n'
-    warnings: list[str] = []
-    report = pull_into(tmp_path, [p.ScriptState("Global", "-1", "", ui)], warn=warnings.append)
-    assert set(report.includes) == {"ui/seat.xml"} and not (tmp_path / "ttsmod.toml").exists()
+    ui = _planting_ui("conf/ttsmod.toml", "[lua]") + '<!-- include ui/seat -->\n<Text>Seat</Text>\n' \
+        '<!-- include ui/seat -->\n'
+    report = pull_into(tmp_path, [p.ScriptState("Global", "-1", "", ui)])
+    assert report.includes == {"conf/ttsmod.toml": tmp_path / "conf" / "ttsmod.toml.xml",
+                               "ui/seat": tmp_path / "ui" / "seat.xml"}
     assert (tmp_path / "ui" / "seat.xml").read_text(encoding="utf-8") == "<Text>Seat</Text>\n"
-    assert '<Include src="ui/seat.xml"/>' in (tmp_path / "Global.-1.xml").read_text(encoding="utf-8")
-    assert len(warnings) == 1 and "ttsmod.toml" in warnings[0]
+    assert not (tmp_path / "ttsmod.toml").exists() and not (tmp_path / "conf" / "ttsmod.toml").exists()
+    assert '<Include src="ui/seat"/>' in (tmp_path / "Global.-1.xml").read_text(encoding="utf-8")
+    assert [state.ui for state in push_states(tmp_path)] == [ui]      # push gives TTS the same UI back
 
 
 @pytest.mark.parametrize("entry", ['"../elsewhere"', '"/etc"', '"src/../../elsewhere"'])

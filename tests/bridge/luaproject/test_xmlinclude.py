@@ -254,8 +254,13 @@ def test_markers_without_their_twins_are_left_as_they_are_however_many():
     assert folded.files == {"a.xml": "<Text/>\n"}
 
 
-@pytest.mark.parametrize("src", ["ttsmod.toml", "main.lua", "notes.txt", "xml"])
-def test_an_include_must_name_an_xml_file(src):
-    with pytest.raises(IncludeError, match=r"not a \.xml file"):
-        expand(f'<Include src="{src}"/>', read)
-    assert fold(f"<!-- include {src} -->\n<X/>\n<!-- include {src} -->").refused == [src]
+@pytest.mark.parametrize("src, file", [("score", "score.xml"), ("ui/seat", "ui/seat.xml"),
+                                       ("ttsmod.toml", "ttsmod.toml.xml"), ("main.lua", "main.lua.xml"),
+                                       ("Panel.XML", "Panel.XML")])
+def test_an_include_names_an_xml_file_xml_added_as_the_editor_plugins_do(src, file):
+    from bridge.luaproject.xmlinclude import check_src
+
+    assert "/".join(check_src(src)) == file
+    expanded = expand(f'<Include src="{src}"/>', {src: "<X/>\n"}.__getitem__)
+    assert expanded == f"<!-- include {src} -->\n<X/>\n<!-- include {src} -->"
+    assert fold(expanded).files == {src: "<X/>\n"}

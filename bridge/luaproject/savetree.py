@@ -36,7 +36,7 @@ a symbolic link, which stays one): it writes the whole new tree in ``DIR/.ttsmod
 list of what it holds (``plan.json``), then swaps its own entries one at a time (the old one into
 ``DIR/.ttsmod-unpack/old``, the new one in its place) and removes ``.ttsmod-unpack``. A failure while writing
 leaves DIR as it was; a process killed at any step leaves the other files where they were, and the next
-``unpack`` or ``pack`` of DIR finishes the swap first (:func:`finish_interrupted_unpack`).
+``unpack``, ``pack`` or ``push`` of DIR finishes the swap first (:func:`finish_interrupted_unpack`).
 """
 
 from __future__ import annotations

@@ -156,3 +156,21 @@ def test_pull_writes_no_module_or_include_through_a_link_that_leads_out(tmp_path
     assert "symbolic link that leads outside" in result.stderr
     assert (home / "util.lua").read_text(encoding="utf-8") == SECRET
     assert (home / "panel.xml").read_text(encoding="utf-8") == SECRET
+
+
+def test_the_folder_you_name_may_itself_be_a_link(tmp_path):
+    tree = small_tree(tmp_path)
+    (tmp_path / "elsewhere").mkdir()
+    linked = tmp_path / "elsewhere" / "my-table"
+    linked.symlink_to(tree, target_is_directory=True)
+    result = invoke("pack", str(linked), "-")
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["ObjectStates"][0]["LuaScript"] == "print(1)"
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "util.lua").write_text("return 1\n", encoding="utf-8")
+    (tmp_path / "lib-link").symlink_to(lib, target_is_directory=True)
+    (tmp_path / "main.lua").write_text('local u = require("util")\n', encoding="utf-8")
+    result = invoke("bundle", str(tmp_path / "main.lua"), "--lua-path", str(tmp_path / "lib-link"))
+    assert result.exit_code == 0, result.stderr
+    assert '__bundle_register("util"' in result.stdout

@@ -96,3 +96,19 @@ def contained_path(folder: str | os.PathLike, file_name: str) -> Path:
     if target.parent != root:
         raise InputError(f"{file_name!r} leads outside {Path(folder).name}; refusing to write it")
     return root / file_name
+
+
+def is_inside_tree(root: str | os.PathLike, path: str | os.PathLike) -> bool:
+    """Whether ``path``, with every symbolic link on the way followed, is ``root`` or lies under it (``root``'s
+    own links followed too: the user named it). A path that does not exist yet is resolved as far as it exists."""
+    real_root = Path(root).resolve()
+    real = Path(path).resolve()
+    return real == real_root or real_root in real.parents
+
+
+def inside_tree(root: str | os.PathLike, path: str | os.PathLike, *, action: str = "read") -> Path:
+    """``path`` when :func:`is_inside_tree` holds; else :class:`bridge.errors.InputError` naming it: ``<path>:
+    a symbolic link that leads outside <root>; refusing to <action> it``."""
+    if not is_inside_tree(root, path):
+        raise InputError(f"{path}: a symbolic link that leads outside {root}; refusing to {action} it")
+    return Path(path)

@@ -10,6 +10,8 @@
 * :mod:`~bridge.luaproject.scriptfolder` — a pulled folder as a project: pull unbundles and folds includes, push
   bundles and expands them.
 * :mod:`~bridge.luaproject.savetree` — a save as a source tree and back (``ttsmod unpack`` / ``ttsmod pack``).
+* :mod:`~bridge.luaproject.limits` — the one size and depth budget every command that reads or writes a tree
+  keeps to (objects and JSON nesting, XML include depth and size).
 * :mod:`~bridge.luaproject.errormap` — TTS error positions in a bundle → the file and line under ``mod/``.
 * :mod:`~bridge.luaproject.console` — ``ttsmod console``: Lua lines gathered into chunks and run in the game.
 

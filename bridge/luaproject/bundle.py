@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Iterator, Mapping, Sequence
 
 from bridge.errors import TtsmodError
+from bridge.safenames import is_inside_tree
 
 LUABUNDLE_VERSION = "1.6.0"
 HEADER_PREFIX = "-- Bundled by luabundle "
@@ -376,11 +377,18 @@ def _read_source(path: Path) -> str:
 
 
 def _resolve(name: str, search_roots: Sequence[Path]) -> Path | None:
+    found = resolve_module(name, search_roots)
+    return found[0] if found else None
+
+
+def resolve_module(name: str, search_roots: Sequence[Path]) -> tuple[Path, Path] | None:
+    """``(file, the search root it is under)`` for module ``name``: the first of ``<root>/a/b.lua``,
+    ``.ttslua``, ``a/b/init.lua`` that is a file, root by root; None when there is none."""
     relative = name.replace(".", "/")
     for root in search_roots:
         for candidate in [root / (relative + ext) for ext in EXTENSIONS] + [root / relative / "init.lua"]:
             if candidate.is_file():
-                return candidate
+                return candidate, root
     return None
 
 
@@ -446,10 +454,14 @@ def bundle(root: Path, search_roots: Sequence[Path], extra_modules: Mapping[str,
                 seen.add(req.name)
                 pending.append((req.name, None, extra[req.name]))
                 continue
-            found = _resolve(req.name, search_roots)
-            if found is None:
+            located = resolve_module(req.name, search_roots)
+            if located is None:
                 searched = ", ".join(str(r) for r in search_roots) or "no search roots"
                 raise BundleError(display, req.line, f'module "{req.name}" not found (searched: {searched})')
+            found, under = located
+            if not is_inside_tree(under, found):
+                raise BundleError(display, req.line, f'module "{req.name}": {found}: a symbolic link that leads '
+                                                     f"outside {under}; refusing to read it")
             seen.add(req.name)
             pending.append((req.name, found, _read_source(found)))
         if not pending:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from bridge.protocol import GLOBAL_GUID, ScriptState
 from bridge.errors import InputError, TtsmodError
-from bridge.safenames import contained_path, is_safe_token, safe_component
+from bridge.safenames import contained_path, is_inside_tree, is_safe_token, safe_component
 
 SCRIPT_SUFFIXES = (".lua", ".ttslua")
 UI_SUFFIX = ".xml"
@@ -115,6 +115,8 @@ def read_script_files(folder: str | os.PathLike) -> list[ScriptState]:
         split = _split_stem(path.stem)
         if split is None:
             continue
+        if not is_inside_tree(folder, path):
+            raise InputError(f"{path}: a symbolic link that leads outside {folder}; refusing to read it")
         name, guid = split
         try:
             text = path.read_text(encoding="utf-8")

@@ -5,6 +5,12 @@ The search path is, in order: every ``--lua-path`` folder given; else the ``[lua
 ``ttsmod.toml`` (in the root script's folder or a folder above it; its paths are relative to the file); else the
 root script's own folder. ``require("lib.util")`` then finds ``<folder>/lib/util.lua`` (or ``.ttslua``, or
 ``lib/util/init.lua``) as the build does (:mod:`bridge.luaproject.bundle`).
+
+A ``[lua] path`` folder must lie inside the folder of its ``ttsmod.toml`` (symbolic links followed): ``push`` reads
+and ``pull`` writes files there, and a ``ttsmod.toml`` may come with a tree from anyone (an archive, a pull
+request) or, before ttsmod refused it, have been written by ``pull`` from a game's UI; nothing in the file can
+show that you wrote it. A folder outside the project is used only when you name it on the command line
+(``--lua-path``), each time.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from typing import Any, Sequence
 from bridge.errors import InputError
 from bridge.fsio import atomic_write_text
 from bridge.luaproject.bundle import ROOT_MODULE, bundle, is_bundle, unbundle
-from bridge.safenames import safe_component
+from bridge.safenames import inside_tree, is_inside_tree, safe_component
 
 PROJECT_FILE = "ttsmod.toml"
 _SEGMENT = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_\-]*$")
@@ -47,6 +53,10 @@ def project_lua_path(project: Path) -> list[Path]:
     paths = lua.get("path", []) if isinstance(lua, dict) else None
     if not isinstance(paths, list) or not all(isinstance(p, str) and p for p in paths):
         raise InputError(f'{project}: [lua] path must be a list of folders, like path = ["src", "lib"]')
+    for path in paths:
+        if not is_inside_tree(project.parent, project.parent / path):
+            raise InputError(f'{project}: [lua] path "{path[:120]}" leads outside {project.parent}; a search folder '
+                             "of ttsmod.toml must be inside the project (give one outside it with --lua-path)")
     return [project.parent / p for p in paths]
 
 
@@ -131,7 +141,7 @@ def unbundle_script(bundle_file: str | os.PathLike, folder: str | os.PathLike,
         if key in taken:
             raise InputError(f'modules "{taken[key]}" and "{name}" would both be {relative}')
         taken[key] = name
-        planned[name] = Path(folder).joinpath(*relative.split("/"))
+        planned[name] = inside_tree(folder, Path(folder).joinpath(*relative.split("/")), action="write")
     for name, path in planned.items():
         try:
             atomic_write_text(path, modules[name])

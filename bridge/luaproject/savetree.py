@@ -25,24 +25,34 @@ the same order. Two things are normalised, neither of which TTS reads: the order
 and how numbers are spelled (``-1.250435E-05`` is written ``-1.250435e-05``).
 
 Trees come from anyone (a pull request, an archive), so ``pack`` reads only the files named above, refuses a
-name in ``order.json`` that is not a plain folder directly beside it (no ``..``, no separator, no link that leads
-out), and names the file and the problem in one line (:class:`bridge.errors.InputError`, exit 2). ``unpack``
-writes the whole tree in a temporary folder that then replaces DIR (:func:`bridge.fsio.replace_tree`): a failure
-leaves DIR as it was; other entries of DIR (``.git``, a README, ``ttsmod.toml``) are kept.
+name in ``order.json`` that is not a plain folder directly beside it (no ``..``, no separator), refuses any file
+or folder that is a symbolic link leading out of the tree (:func:`bridge.safenames.inside_tree`), and names the
+file and the problem in one line (:class:`bridge.errors.InputError`, exit 2). Both sides keep the one budget of
+:mod:`bridge.luaproject.limits` (objects at most ``MAX_OBJECT_DEPTH`` deep, JSON at most ``MAX_JSON_DEPTH``), so
+what ``unpack`` writes ``pack`` reads.
+
+``unpack`` never moves DIR or anything in it that is not its own (``.git``, a README, ``ttsmod.toml``; DIR may be
+a symbolic link, which stays one): it writes the whole new tree in ``DIR/.ttsmod-unpack/new``, then writes the
+list of what it holds (``plan.json``), then swaps its own entries one at a time (the old one into
+``DIR/.ttsmod-unpack/old``, the new one in its place) and removes ``.ttsmod-unpack``. A failure while writing
+leaves DIR as it was; a process killed at any step leaves the other files where they were, and the next
+``unpack``, ``pack`` or ``push`` of DIR finishes the swap first (:func:`finish_interrupted_unpack`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
 from bridge.errors import InputError
-from bridge.fsio import atomic_write_bytes, replace_tree
-from bridge.safenames import is_safe_token, safe_component
+from bridge.fsio import atomic_write_bytes
+from bridge.luaproject.limits import MAX_JSON_DEPTH, MAX_OBJECT_DEPTH, json_depth_exceeds
+from bridge.safenames import is_inside_tree, is_safe_token, safe_component
 
 SAVE_FILE = "save.json"
 OBJECT_FILE = "object.json"
@@ -64,7 +74,11 @@ OWNED = frozenset({SAVE_FILE, SCRIPT_FILE, UI_FILE, STATE_JSON, STATE_TEXT, OBJE
 
 NODE_FILES = frozenset({SCRIPT_FILE, UI_FILE, STATE_JSON, STATE_TEXT})
 NAME_BYTES = 60         # longest nickname part of a folder name (paths nest: keep each step short)
-MAX_DEPTH = 100         # deepest nesting pack follows (real saves nest 3 or 4 deep)
+
+SWAP_DIR = ".ttsmod-unpack"
+"""unpack's own folder inside DIR while it swaps the tree in (see the module docstring); ``pack`` skips it, as it
+skips every name that starts with a dot."""
+SWAP_NEW, SWAP_OLD, SWAP_PLAN = "new", "old", "plan.json"
 
 
 @dataclass(frozen=True)
@@ -149,6 +163,8 @@ def state_as_json(state: str) -> bytes | None:
         value = json.loads(state)
     except (ValueError, RecursionError):
         return None
+    if json_depth_exceeds(value, MAX_JSON_DEPTH):
+        return None     # pack would refuse the state.json: the text goes to state.txt as it is
     if json.dumps(value, separators=(",", ":"), ensure_ascii=False) != state:
         return None
     return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
@@ -156,8 +172,12 @@ def state_as_json(state: str) -> bytes | None:
 
 def folder_names(objects: list[dict[str, Any]]) -> list[str]:
     """One folder name per object, distinct in the folder even where file systems ignore case and Unicode
-    normalisation: ``<safe nickname or Name>.<GUID>``, ``~2``… for a name already taken."""
+    normalisation: ``<safe nickname or Name>.<GUID>``, ``~2``… (the smallest number free) for a name already
+    taken. Linear in the number of objects, however many share a name (TTS gives a new deck's cards one GUID)."""
     used = {ORDER_FILE}
+    # The next number to try for each base: the numbers below it are taken already (names are never freed), so
+    # a deck of n same-named cards is n steps, not n²/2.
+    next_number: dict[str, int] = {}
     names: list[str] = []
     for obj in objects:
         label = obj.get("Nickname")
@@ -167,9 +187,12 @@ def folder_names(objects: list[dict[str, Any]]) -> list[str]:
         guid = obj.get("GUID")
         if isinstance(guid, str) and is_safe_token(guid):
             base = f"{base}.{guid}"
-        name, number = base, 2
-        while _fold(name) in used:
-            name, number = f"{base}~{number}", number + 1
+        name, key = base, _fold(base)
+        if key in used:
+            number = next_number.get(key, 2)
+            while _fold(name := f"{base}~{number}") in used:
+                number += 1
+            next_number[key] = number + 1
         used.add(_fold(name))
         names.append(name)
     return names
@@ -219,13 +242,19 @@ def _put_node(files: dict[str, bytes], prefix: str, holder: str, data: dict[str,
 
 
 def save_from_tree(folder: str | os.PathLike) -> dict[str, Any]:
-    """The save a tree describes (see the module docstring); :class:`InputError` naming the file otherwise."""
+    """The save a tree describes (see the module docstring); :class:`InputError` naming the file otherwise.
+    An unpack into ``folder`` that was interrupted is finished first (:func:`finish_interrupted_unpack`)."""
     root = Path(folder)
     if not root.is_dir():
         raise InputError(f"{root}: no such folder")
+    finish_interrupted_unpack(root)
     if not (root / SAVE_FILE).is_file():
         raise InputError(f"{root}: no {SAVE_FILE}; not a save unpacked by ttsmod unpack")
-    return _read_node(root, root, SAVE_FILE, SAVE_SLOTS, depth=0, strict=False)
+    save = _read_node(root, root, SAVE_FILE, SAVE_SLOTS, depth=0, strict=False)
+    if json_depth_exceeds(save, MAX_JSON_DEPTH):
+        raise InputError(f"{root}: the save it describes nests JSON more than {MAX_JSON_DEPTH} levels deep "
+                         "(unpack reads no deeper)")
+    return save
 
 
 def _rel(root: Path, path: Path) -> str:
@@ -236,10 +265,21 @@ def _rel(root: Path, path: Path) -> str:
 
 
 def _read_bytes(root: Path, path: Path) -> bytes:
+    if not is_inside_tree(root, path):
+        raise InputError(f"{_rel(root, path)}: a symbolic link that leads outside {root}; refusing to read it")
     try:
         return path.read_bytes()
     except OSError as exc:
         raise InputError(f"{_rel(root, path)}: cannot read ({exc.strerror or exc})") from None
+
+
+def _read_json(root: Path, path: Path) -> Any:
+    """A JSON file of the tree, parsed; deeper than the budget is refused (unpack would not have written it)."""
+    where = _rel(root, path)
+    value = _parse_json(_read_bytes(root, path), where)
+    if json_depth_exceeds(value, MAX_JSON_DEPTH):
+        raise InputError(f"{where}: JSON nested more than {MAX_JSON_DEPTH} levels deep")
+    return value
 
 
 def _read_text(root: Path, path: Path) -> str:
@@ -250,12 +290,12 @@ def _read_text(root: Path, path: Path) -> str:
 
 
 def _read_node(root: Path, folder: Path, holder: str, slots, *, depth: int, strict: bool) -> dict[str, Any]:
-    if depth > MAX_DEPTH:
-        raise InputError(f"{_rel(root, folder)}: objects nested more than {MAX_DEPTH} deep")
+    if depth > MAX_OBJECT_DEPTH:
+        raise InputError(f"{_rel(root, folder)}: objects nested more than {MAX_OBJECT_DEPTH} deep")
     holder_path = folder / holder
     if not holder_path.is_file():
         raise InputError(f"{_rel(root, folder)}: no {holder}")
-    data = _parse_json(_read_bytes(root, holder_path), _rel(root, holder_path))
+    data = _read_json(root, holder_path)
     if not isinstance(data, dict):
         raise InputError(f"{_rel(root, holder_path)}: not a JSON object")
     slot_dirs = {sub for _, sub, _ in slots}
@@ -280,7 +320,7 @@ def _read_node(root: Path, folder: Path, holder: str, slots, *, depth: int, stri
     if state_json.is_file() and state_text.is_file():
         raise InputError(f"{_rel(root, folder) or '.'}: both {STATE_JSON} and {STATE_TEXT}; keep one")
     if state_json.is_file():
-        value = _parse_json(_read_bytes(root, state_json), _rel(root, state_json))
+        value = _read_json(root, state_json)
         take(STATE_KEY, state_json, json.dumps(value, separators=(",", ":"), ensure_ascii=False))
     elif state_text.is_file():
         take(STATE_KEY, state_text, _read_text(root, state_text))
@@ -290,6 +330,8 @@ def _read_node(root: Path, folder: Path, holder: str, slots, *, depth: int, stri
             continue
         if not slot.is_dir():
             raise InputError(f"{_rel(root, slot)}: not a folder")
+        if not is_inside_tree(root, slot):
+            raise InputError(f"{_rel(root, slot)}: a symbolic link that leads outside {root}; refusing to read it")
         take(key, slot, _read_slot(root, slot, kind, depth))
     return data
 
@@ -299,7 +341,7 @@ def _read_slot(root: Path, slot: Path, kind: type, depth: int) -> Any:
     where = _rel(root, order_path)
     if not order_path.is_file():
         raise InputError(f"{where}: missing (it lists the object folders in order)")
-    order = _parse_json(_read_bytes(root, order_path), where)
+    order = _read_json(root, order_path)
     if kind is list:
         if not isinstance(order, list) or not all(isinstance(n, str) for n in order):
             raise InputError(f"{where}: must be a list of folder names")
@@ -350,29 +392,140 @@ def _count(save: dict[str, Any]) -> tuple[int, int]:
     return objects, scripts
 
 
+def _object_depth_exceeds(save: dict[str, Any], limit: int) -> bool:
+    """Whether ``save`` has objects nested deeper than ``limit``, counted as :func:`tree_files` makes folders of
+    them (the objects of ``ObjectStates`` at depth 1); iterative."""
+    stack: list[tuple[dict[str, Any], int, tuple]] = [(save, 0, SAVE_SLOTS)]
+    while stack:
+        node, depth, slots = stack.pop()
+        for key, _, kind in slots:
+            value = node.get(key)
+            if not _is_objects(value, kind):
+                continue
+            if depth + 1 > limit:
+                return True
+            stack.extend((obj, depth + 1, OBJECT_SLOTS) for obj in (value if kind is list else value.values()))
+    return False
+
+
 def unpack(save_path: str | os.PathLike, folder: str | os.PathLike) -> TreeResult:
     """Write the save at ``save_path`` as a tree in ``folder`` (replacing a tree unpacked there before).
 
     ``folder`` must not exist, be empty, or hold a tree (a ``save.json``): any other folder is refused, so an
-    unpack into the wrong place cannot replace someone's files.
+    unpack into the wrong place cannot replace someone's files. A save deeper than the budget of
+    :mod:`bridge.luaproject.limits` is refused (pack would refuse the tree). The tree is swapped in inside
+    ``folder`` (see the module docstring); an interrupted unpack into it is finished first.
     """
     save = read_save(save_path)
     target = Path(folder)
-    if target.exists():
-        if not target.is_dir():
-            raise InputError(f"{target}: is a file, not a folder")
+    if target.exists() and not target.is_dir():
+        raise InputError(f"{target}: is a file, not a folder")
+    if target.is_dir():
+        finish_interrupted_unpack(target)
         if any(target.iterdir()) and not (target / SAVE_FILE).is_file():
             raise InputError(f"{target}: not empty and holds no {SAVE_FILE}; unpack into a new or empty folder")
+    if _object_depth_exceeds(save, MAX_OBJECT_DEPTH):
+        raise InputError(f"{save_path}: objects nested more than {MAX_OBJECT_DEPTH} deep (pack reads no deeper)")
+    if json_depth_exceeds(save, MAX_JSON_DEPTH):
+        raise InputError(f"{save_path}: JSON nested more than {MAX_JSON_DEPTH} levels deep (pack reads no deeper)")
+    files = tree_files(save)
     try:
-        files = tree_files(save)
-    except RecursionError:
-        raise InputError(f"{save_path}: objects nested too deeply to unpack") from None
-    try:
-        replace_tree(target, files, owned=OWNED)
+        swap_tree_in(target, files)
     except OSError as exc:
         raise InputError(f"{target}: cannot write the tree ({exc.strerror or exc}); nothing was changed") from None
     objects, scripts = _count(save)
     return TreeResult(Path(save_path).absolute(), target.absolute(), objects, scripts, len(files))
+
+
+# ------------------------------------------------------------------------------------------------ the swap
+
+
+def _move(source: Path, destination: Path) -> None:
+    """One step of the swap: a rename (its own function, so that a test can interrupt the swap between two)."""
+    os.replace(source, destination)
+
+
+def _write_new_tree(new: Path, files: dict[str, bytes]) -> None:
+    for relative, data in files.items():
+        path = new.joinpath(*relative.split("/"))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+
+
+def swap_tree_in(folder: Path, files: dict[str, bytes]) -> None:
+    """Make ``folder`` hold the tree ``files`` (relative POSIX path → bytes): written whole into
+    ``folder/.ttsmod-unpack/new``, then ``plan.json``, then swapped in entry by entry (see the module docstring).
+    An ``OSError`` while writing leaves ``folder`` as it was (a folder made for the tree is removed again)."""
+    made = not folder.exists()
+    folder.mkdir(parents=True, exist_ok=True)
+    swap = folder / SWAP_DIR
+    try:
+        swap.mkdir()
+        _write_new_tree(swap / SWAP_NEW, files)
+        (swap / SWAP_OLD).mkdir()
+        plan = sorted({relative.split("/", 1)[0] for relative in files})
+        atomic_write_bytes(swap / SWAP_PLAN, json.dumps(plan).encode("utf-8"))
+    except BaseException:
+        shutil.rmtree(swap, ignore_errors=True)
+        if made:
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
+        raise
+    try:
+        _roll_forward(folder, swap, plan)
+    except OSError as exc:
+        raise InputError(f"{folder}: the new tree could not be swapped in ({exc.strerror or exc}); your other "
+                         "files are in place, and unpack or pack of this folder finishes the swap") from None
+
+
+def _roll_forward(folder: Path, swap: Path, plan: Sequence[str]) -> None:
+    """Put each entry of ``plan`` from ``swap/new`` in its place in ``folder`` and each other entry unpack owns
+    into ``swap/old``, then remove ``swap``. Idempotent: run again after any step, it does the steps left."""
+    new, old = swap / SWAP_NEW, swap / SWAP_OLD
+    for name in sorted(OWNED):
+        current = folder / name
+        if name in plan and not os.path.lexists(new / name):
+            continue                    # already in place
+        if os.path.lexists(current) and not os.path.lexists(old / name):
+            _move(current, old / name)
+        if name in plan:
+            _move(new / name, current)
+    shutil.rmtree(swap)
+
+
+def finish_interrupted_unpack(folder: str | os.PathLike) -> None:
+    """Finish an unpack into ``folder`` that was stopped during its swap: when ``folder/.ttsmod-unpack`` holds a
+    complete new tree (its ``plan.json``), swap it in; when it does not (stopped while writing), remove it. The
+    files that are not unpack's are never moved. :class:`InputError` when ``.ttsmod-unpack`` is not what
+    unpack leaves (a link, a file, a plan that names other entries)."""
+    swap = Path(folder) / SWAP_DIR
+    if not os.path.lexists(swap):
+        return
+    where = f"{Path(folder) / SWAP_DIR}"
+    if swap.is_symlink() or not swap.is_dir() or any(
+            (swap / part).is_symlink() for part in (SWAP_NEW, SWAP_OLD, SWAP_PLAN)):
+        raise InputError(f"{where}: not what an interrupted unpack leaves (a link or a file); remove it")
+    if not (swap / SWAP_PLAN).is_file():
+        if (swap / SWAP_OLD).is_dir() and any((swap / SWAP_OLD).iterdir()):
+            raise InputError(f"{where}: holds old files but no {SWAP_PLAN}; not what unpack leaves, remove it")
+        shutil.rmtree(swap)             # stopped while writing the new tree: nothing was swapped yet
+        return
+    try:
+        plan = json.loads((swap / SWAP_PLAN).read_bytes())
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{where}/{SWAP_PLAN}: cannot read it ({exc}); remove {where}") from None
+    if not isinstance(plan, list) or not all(isinstance(name, str) and name in OWNED for name in plan):
+        raise InputError(f"{where}/{SWAP_PLAN}: not a list of the entries unpack writes; remove {where}")
+    (swap / SWAP_OLD).mkdir(exist_ok=True)
+    try:
+        _roll_forward(Path(folder), swap, plan)
+    except OSError as exc:
+        raise InputError(f"{where}: cannot finish the interrupted unpack ({exc.strerror or exc})") from None
 
 
 def default_save_path(folder: str | os.PathLike) -> Path:
@@ -384,10 +537,7 @@ def default_save_path(folder: str | os.PathLike) -> Path:
 def pack(folder: str | os.PathLike, save_path: str | os.PathLike | None = None) -> tuple[TreeResult, bytes]:
     """The save the tree in ``folder`` describes, written to ``save_path`` (default :func:`default_save_path`;
     ``"-"``: not written, the caller prints it). Returns what was done and the save's bytes."""
-    try:
-        save = save_from_tree(folder)
-    except RecursionError:
-        raise InputError(f"{folder}: objects nested too deeply to pack") from None
+    save = save_from_tree(folder)
     if "ObjectStates" not in save:
         save["ObjectStates"] = []       # every object folder removed: a save with no objects
     elif not isinstance(save["ObjectStates"], list):

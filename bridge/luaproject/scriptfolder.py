@@ -14,7 +14,10 @@
 The search path of a folder is, in order: the ``--lua-path`` folders given; else the ``[lua] path`` of the
 nearest ``ttsmod.toml`` (in the folder or above it); else the folder itself (:mod:`bridge.luaproject.project`).
 Module names and include paths come from the game, which may be anyone's save: each is checked before the
-first file is written, and no file is written outside the search folders.
+first file is written, and no file is written outside the search folders. Pull writes only names it makes
+itself: ``<Name>.<guid>.lua|.xml`` in the folder, a module's ``.lua`` file (or the ``.ttslua``/``init.lua`` that
+``require`` finds), an included text to a file ending ``.xml``; never ``ttsmod.toml``, never another file of
+yours. Every file read or written follows the one link rule of :func:`bridge.safenames.inside_tree`.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Callable, Iterable, Sequence
 from bridge.errors import InputError, TtsmodError
 from bridge.protocol import GLOBAL_GUID, ScriptState
 from bridge.luaproject.xmlinclude import INCLUDE_TAG, MARKER, fold
+from bridge.safenames import is_inside_tree
 
 Warn = Callable[[str], None]
 
@@ -120,6 +124,9 @@ def include_reader(roots: Sequence[Path]) -> Callable[[str], str]:
         for root in roots:
             path = root.joinpath(*parts)
             if path.is_file():
+                if not is_inside_tree(root, path):
+                    raise IncludeError(f'<Include src="{src}">: {path}: a symbolic link that leads outside '
+                                       f"{root}; refusing to read it")
                 try:
                     return path.read_bytes().decode("utf-8-sig")
                 except OSError as exc:
@@ -190,16 +197,15 @@ def module_target(name: str, roots: Sequence[Path]) -> Path:
     found = _resolve(name, roots)
     target = found if found is not None else roots[0].joinpath(*relative.split("/"))
     base = next((r for r in roots if _is_within(target, r)), roots[0])
-    if not _is_within(target, base, resolve=True):
-        raise InputError(f'module "{name}": {target} leads outside {base}; refusing to write it')
+    if not is_inside_tree(base, target):
+        raise InputError(f'module "{name}": {target}: a symbolic link that leads outside {base}; refusing to '
+                         "write it")
     return target
 
 
-def _is_within(path: Path, root: Path, *, resolve: bool = False) -> bool:
-    if resolve:
-        path, root = path.resolve(), root.resolve()
-    else:
-        path, root = Path(os.path.abspath(path)), Path(os.path.abspath(root))
+def _is_within(path: Path, root: Path) -> bool:
+    """Whether ``path`` is spelled under ``root`` (no link followed: which search folder it belongs to)."""
+    path, root = Path(os.path.abspath(path)), Path(os.path.abspath(root))
     return path == root or root in path.parents
 
 
@@ -283,7 +289,12 @@ def pull_into(folder: str | os.PathLike, states: Iterable[ScriptState], *,
             continue
         if roots is None:
             roots = folder_search_roots(folder, lua_path, must_exist=False)
-        folded = fold(state.ui)
+        try:
+            folded = fold(state.ui)
+        except InputError as exc:
+            if warn:
+                warn(f"left the includes of {_label(state)}'s UI expanded: {exc}")
+            continue
         for src in folded.refused:
             if warn:
                 warn(f"left <!-- include {src[:80]} --> of {_label(state)}'s UI expanded: not a plain relative path")
@@ -325,16 +336,18 @@ def pull_into(folder: str | os.PathLike, states: Iterable[ScriptState], *,
 
 def include_target(src: str, roots: Sequence[Path], folder: Path) -> Path:
     """The file an included XML text is written to: the one ``<Include src>`` reads now (under a search
-    folder), else ``<first folder>/<src>``. :class:`InputError` when ``src`` is not a plain relative path,
-    leads outside its folder (a symbolic link), or would be read as an object's file of ``folder``."""
+    folder), else ``<first folder>/<src>``; always a ``.xml`` file (:func:`bridge.luaproject.xmlinclude.check_src`
+    adds ``.xml`` to a ``src`` without it: never ``ttsmod.toml``, never your ``main.lua``). :class:`InputError`
+    when ``src`` is not a plain relative path, leads outside its folder (a symbolic link), or would be read as an
+    object's file of ``folder``."""
     from bridge.luaproject.editor import SCRIPT_SUFFIXES, UI_SUFFIX
     from bridge.luaproject.xmlinclude import check_src
 
     parts = check_src(src)
     target = next((r.joinpath(*parts) for r in roots if r.joinpath(*parts).is_file()), roots[0].joinpath(*parts))
     base = next((r for r in roots if _is_within(target, r)), roots[0])
-    if not _is_within(target, base, resolve=True):
-        raise InputError(f"{target} leads outside {base}; refusing to write it")
+    if not is_inside_tree(base, target):
+        raise InputError(f"{target}: a symbolic link that leads outside {base}; refusing to write it")
     if Path(os.path.abspath(target.parent)) == Path(os.path.abspath(folder)) and "." in target.stem \
             and target.suffix.lower() in (*SCRIPT_SUFFIXES, UI_SUFFIX):
         raise InputError(f"{src} would be read as an object's file <Name>.<guid>{target.suffix}")

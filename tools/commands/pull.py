@@ -25,7 +25,8 @@ def pull_command(folder: str, timeout: float, lua_path: tuple[str, ...], no_unbu
     carries goes back to the file require() finds it in (lib.util: lib/util.lua under the search path), so
     push DIR sends the same bundle again. XML between <!-- include F --> comments becomes <Include src="F"/>
     again and its text goes to F (found the same way). Names are made into safe file names; an object whose GUID cannot be a
-    file name is skipped with a warning. Nothing is written outside DIR and the search folders."""
+    file name is skipped with a warning. Nothing is written outside DIR and the search folders, and only files
+    pull names itself (never ttsmod.toml; an include only to its .xml file)."""
     from tools.live import pull_scripts
     from bridge.luaproject.scriptfolder import pull_into
 

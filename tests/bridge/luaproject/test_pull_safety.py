@@ -83,3 +83,93 @@ def test_pull_command_warns_and_writes_only_inside_its_folder(tmp_path, monkeypa
     assert "warning: skipped the object '../../../planted'" in result.stderr
     assert "pulled 4 object(s) into scripts (4 file(s))" in result.stdout
     assert {path.parent for path in _files_under(tmp_path)} == {(tmp_path / "scripts").resolve()}
+
+
+# -- what pull may write: only names it makes itself ------------------------------------------------------
+
+
+def _planting_ui(src: str, text: str) -> str:
+    """A UI from TTS whose include markers name ``src``: what the issue found planting ``ttsmod.toml``."""
+    return f'<Panel id="main"/>\n<!-- include {src} -->\n{text}\n<!-- include {src} -->\n'
+
+
+@pytest.mark.parametrize("src", ["ttsmod.toml", "main.lua", "lib/util.lua", ".ssh/authorized_keys",
+                                 "authorized_keys", "TTSMOD.TOML", "conf/ttsmod.toml"])
+def test_a_ui_from_tts_cannot_make_pull_write_a_file_pull_would_not_name_itself(tmp_path, src):
+    from tests.tools.threadtts import ThreadTTS
+    from tools.cli import cli
+
+    work = tmp_path / "work"
+    (work / "lib").mkdir(parents=True)
+    (work / "main.lua").write_text("-- my own main\n", encoding="utf-8")
+    (work / "lib" / "util.lua").write_text("-- my own util\n", encoding="utf-8")
+    mine = _files_under(tmp_path)
+    ui = _planting_ui(src, '[lua]\npath = ["/home/ann/.ssh"]')
+    with ThreadTTS([p.ScriptState("Global", "-1", "print(1)", ui)]) as tts:
+        result = CliRunner().invoke(cli, ["pull", str(work), *tts.args()])
+    assert result.exit_code == 0, result.output + result.stderr
+    assert "Traceback" not in result.output + result.stderr
+    written = _files_under(tmp_path) - mine
+    # the object files, and at most the include's own .xml file (the editor plugins add .xml to a src without it)
+    assert written - {work / "Global.-1.lua", work / "Global.-1.xml"} <= {work.joinpath(*f"{src}.xml".split("/"))}
+    assert not any(path.name.lower() == "ttsmod.toml" for path in _files_under(tmp_path))
+    assert (work / "main.lua").read_text(encoding="utf-8") == "-- my own main\n"
+    assert (work / "lib" / "util.lua").read_text(encoding="utf-8") == "-- my own util\n"
+
+
+def test_an_include_without_xml_goes_to_its_xml_file_as_the_editor_plugins_have_it(tmp_path):
+    from bridge.luaproject.scriptfolder import pull_into, push_states
+
+    ui = _planting_ui("conf/ttsmod.toml", "[lua]") + '<!-- include ui/seat -->\n<Text>Seat</Text>\n' \
+        '<!-- include ui/seat -->\n'
+    report = pull_into(tmp_path, [p.ScriptState("Global", "-1", "", ui)])
+    assert report.includes == {"conf/ttsmod.toml": tmp_path / "conf" / "ttsmod.toml.xml",
+                               "ui/seat": tmp_path / "ui" / "seat.xml"}
+    assert (tmp_path / "ui" / "seat.xml").read_text(encoding="utf-8") == "<Text>Seat</Text>\n"
+    assert not (tmp_path / "ttsmod.toml").exists() and not (tmp_path / "conf" / "ttsmod.toml").exists()
+    assert '<Include src="ui/seat"/>' in (tmp_path / "Global.-1.xml").read_text(encoding="utf-8")
+    assert [state.ui for state in push_states(tmp_path)] == [ui]      # push gives TTS the same UI back
+
+
+@pytest.mark.parametrize("entry", ['"../elsewhere"', '"/etc"', '"src/../../elsewhere"'])
+def test_a_search_folder_of_ttsmod_toml_outside_the_project_is_refused_by_pull_push_and_bundle(tmp_path, entry):
+    from tests.tools.threadtts import ThreadTTS
+    from tools.cli import cli
+    from bridge.luaproject.bundle import bundle
+
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "util.lua").write_text("-- someone's file\n", encoding="utf-8")
+    work = tmp_path / "work"
+    (work / "src").mkdir(parents=True)
+    (work / "ttsmod.toml").write_text(f"[lua]\npath = [{entry}]\n", encoding="utf-8")
+    (work / "src" / "util.lua").write_text("return 'from TTS'\n", encoding="utf-8")
+    (work / "src" / "Global.-1.lua").write_text('local u = require("util")\n', encoding="utf-8")
+    bundled = bundle(work / "src" / "Global.-1.lua", [work / "src"]).text
+    runner = CliRunner()
+    with ThreadTTS([p.ScriptState("Global", "-1", bundled, "")]) as tts:
+        results = [runner.invoke(cli, ["pull", str(work / "src"), *tts.args()]),
+                   runner.invoke(cli, ["push", str(work / "src"), *tts.args()]),
+                   runner.invoke(cli, ["bundle", str(work / "src" / "Global.-1.lua")])]
+        assert tts.tts.reloads == 0
+    for result in results:
+        errors = [line for line in result.stderr.strip().splitlines() if line.startswith("error: ")]
+        assert result.exit_code == 2 and len(errors) == 1, result.output + result.stderr
+        assert "Traceback" not in result.output + result.stderr
+        assert "leads outside" in errors[0] and "--lua-path" in errors[0] and "ttsmod.toml" in errors[0]
+    assert (tmp_path / "elsewhere" / "util.lua").read_text(encoding="utf-8") == "-- someone's file\n"
+
+
+def test_a_folder_outside_the_project_given_on_the_command_line_is_used(tmp_path):
+    from tools.cli import cli
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "util.lua").write_text("return {}\n", encoding="utf-8")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "ttsmod.toml").write_text('[lua]\npath = ["."]\n', encoding="utf-8")
+    (work / "main.lua").write_text('local u = require("util")\n', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["bundle", str(work / "main.lua"), "--lua-path", str(shared), "--lua-path",
+                                      str(work)])
+    assert result.exit_code == 0, result.stderr
+    assert '__bundle_register("util"' in result.stdout

@@ -263,7 +263,7 @@ def test_unpack_of_a_bad_save_is_one_line_exit_2_and_the_old_tree_untouched(tmp_
 
 
 def test_a_write_failure_during_unpack_leaves_the_old_tree_whole(tmp_path, monkeypatch):
-    import bridge.fsio
+    import bridge.luaproject.savetree as savetree
 
     tree = tmp_path / "tree"
     unpack(write_save(tmp_path / "a.json", small_save()), tree)
@@ -278,7 +278,7 @@ def test_a_write_failure_during_unpack_leaves_the_old_tree_whole(tmp_path, monke
                 raise OSError(28, "No space left on device")
         return real_open(path, mode, *args, **kwargs)
 
-    monkeypatch.setattr(bridge.fsio, "open", failing_open, raising=False)
+    monkeypatch.setattr(savetree, "open", failing_open, raising=False)
     changed = small_save()
     changed["SaveName"] = "Changed"
     result = CliRunner().invoke(cli, ["unpack", str(write_save(tmp_path / "b.json", changed)), str(tree)])
@@ -395,3 +395,243 @@ def test_the_documented_json_report_has_the_keys_unpack_prints(tmp_path, repo_ro
     assert set(report) == set(documented)
     assert {k: documented[k] for k in ("objects", "scripts", "files")} == \
         {k: report[k] for k in ("objects", "scripts", "files")}
+
+
+# ------------------------------------------------------------------------------------------------ the swap
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links here")
+def test_unpack_into_a_link_keeps_the_link_and_the_real_folders_own_files(tmp_path):
+    real = tmp_path / "real"
+    unpack(write_save(tmp_path / "a.json", small_save()), real)
+    (real / ".git").mkdir()
+    (real / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (real / "README.md").write_text("my notes", encoding="utf-8")
+    link = tmp_path / "link"
+    link.symlink_to(real, target_is_directory=True)
+    changed = small_save()
+    changed["SaveName"] = "Changed"
+    result = CliRunner().invoke(cli, ["unpack", str(write_save(tmp_path / "b.json", changed)), str(link)])
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert (real / ".git" / "HEAD").read_text(encoding="utf-8") == "ref: refs/heads/main\n"
+    assert (real / "README.md").read_text(encoding="utf-8") == "my notes"
+    assert json.loads((real / "save.json").read_text(encoding="utf-8"))["SaveName"] == "Changed"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json", "link", "real"]
+
+
+class Killed(BaseException):
+    """kill -9 of the unpack, as far as the files are concerned: nothing after this point runs."""
+
+
+def _user_files(folder: Path) -> dict[str, bytes]:
+    return {name: (folder / name).read_bytes() for name in (".git/HEAD", "README.md", "ttsmod.toml")}
+
+
+def _tree_with_user_files(tmp_path: Path) -> Path:
+    tmp_path.mkdir(exist_ok=True)
+    tree = tmp_path / "tree"
+    unpack(write_save(tmp_path / "a.json", small_save()), tree)
+    (tree / ".git").mkdir()
+    (tree / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (tree / "README.md").write_text("my notes", encoding="utf-8")
+    (tree / "ttsmod.toml").write_text('[lua]\npath = ["lua"]\n', encoding="utf-8")
+    return tree
+
+
+def _changed_save() -> dict:
+    """small_save with another name, no UI (ui.xml goes), a text state (state.json becomes state.txt) and one
+    object less: every kind of step of the swap."""
+    changed = small_save()
+    changed["SaveName"] = "Changed"
+    del changed["XmlUI"]
+    changed["LuaScriptState"] = "round two"
+    changed["ObjectStates"].pop()
+    return changed
+
+
+def test_an_unpack_killed_at_any_step_of_its_swap_leaves_your_files_in_place_and_the_next_run_finishes(
+        tmp_path, monkeypatch):
+    import bridge.luaproject.savetree as savetree
+
+    expected = tree_files(_changed_save())
+    real_move = savetree._move
+    steps = {"n": 0}
+
+    def counting(source, destination):
+        steps["n"] += 1
+        real_move(source, destination)
+
+    counted = _tree_with_user_files(tmp_path / "count")
+    monkeypatch.setattr(savetree, "_move", counting)
+    unpack(write_save(tmp_path / "b.json", _changed_save()), counted)
+    assert steps["n"] == 9      # five old entries out, four new ones in
+    for kill_at in range(steps["n"]):
+        work = tmp_path / f"kill-{kill_at}"
+        tree = _tree_with_user_files(work)
+        mine = _user_files(tree)
+        calls = {"n": 0}
+
+        def dying(source, destination):
+            if calls["n"] == kill_at:
+                raise Killed()
+            calls["n"] += 1
+            real_move(source, destination)
+
+        monkeypatch.setattr(savetree, "_move", dying)
+        with pytest.raises(Killed):
+            unpack(write_save(work / "b.json", _changed_save()), tree)
+        monkeypatch.setattr(savetree, "_move", real_move)
+        # nothing of yours moved, nothing left beside the tree
+        assert _user_files(tree) == mine
+        assert sorted(p.name for p in work.iterdir()) == ["a.json", "b.json", "tree"]
+        # the next run (unpack again, or pack) finishes the swap: the new tree, whole, and your files
+        if kill_at % 2:
+            packed = json.loads(pack(tree, "-")[1])
+            assert packed == _changed_save()
+        else:
+            unpack(work / "b.json", tree)
+        assert {k: v for k, v in tree_of(tree).items() if k not in mine} == expected, kill_at
+        assert _user_files(tree) == mine and not (tree / ".ttsmod-unpack").exists()
+
+
+def test_an_unpack_killed_while_writing_the_new_tree_changes_nothing(tmp_path, monkeypatch):
+    import bridge.luaproject.savetree as savetree
+
+    tree = _tree_with_user_files(tmp_path)
+    before = tree_of(tree)
+    real_write = savetree._write_new_tree
+
+    def dying(new, files):
+        real_write(new, dict(list(files.items())[:3]))
+        raise Killed()
+
+    monkeypatch.setattr(savetree, "_write_new_tree", dying)
+    with pytest.raises(Killed):
+        unpack(write_save(tmp_path / "b.json", _changed_save()), tree)
+    monkeypatch.undo()
+    assert tree_of(tree) == before
+    assert json.loads(pack(tree, "-")[1]) == small_save()       # the half-written tree is thrown away
+    assert tree_of(tree) == before and not (tree / ".ttsmod-unpack").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links here")
+def test_a_swap_folder_that_is_a_link_is_refused_not_followed(tmp_path):
+    tree = tmp_path / "tree"
+    unpack(write_save(tmp_path / "a.json", small_save()), tree)
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "new").mkdir(parents=True)
+    (elsewhere / "new" / "save.json").write_text('{"ObjectStates": []}', encoding="utf-8")
+    (elsewhere / "plan.json").write_text('["save.json"]', encoding="utf-8")
+    (tree / ".ttsmod-unpack").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(InputError, match="not what an interrupted unpack leaves"):
+        pack(tree, "-")
+    assert (elsewhere / "new" / "save.json").is_file()
+
+
+# ------------------------------------------------------------------------------------------------ one budget
+
+
+def _nested_save(depth: int) -> tuple[dict, dict]:
+    """A save whose bags hold one bag each, ``depth`` objects deep; and the innermost object."""
+    top = {"Name": "Bag", "GUID": "b00001"}
+    inner = top
+    for level in range(2, depth + 1):
+        inner["ContainedObjects"] = [{"Name": "Bag", "GUID": f"b{level:05d}"}]
+        inner = inner["ContainedObjects"][0]
+    return {"SaveName": "Deep", "ObjectStates": [top]}, inner
+
+
+def _json_depth(value) -> int:
+    stack, deepest = [(value, 1)], 0
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def test_what_unpack_writes_pack_reads_at_the_deepest_objects_and_json_the_budget_allows(tmp_path):
+    from bridge.luaproject.limits import MAX_JSON_DEPTH, MAX_OBJECT_DEPTH
+
+    save, inner = _nested_save(MAX_OBJECT_DEPTH)
+    deep: object = "bottom"
+    for _ in range(MAX_JSON_DEPTH - _json_depth(save)):
+        deep = [deep]
+    inner["Memo"] = deep
+    assert _json_depth(save) == MAX_JSON_DEPTH
+    inner["LuaScriptState"] = json.dumps(deep, separators=(",", ":"))
+    unpack(write_save(tmp_path / "deep.json", save), tmp_path / "tree")
+    assert json.loads(pack(tmp_path / "tree", "-")[1]) == save
+
+
+@pytest.mark.parametrize("grow, message", [
+    ("objects", "objects nested more than 100 deep (pack reads no deeper)"),
+    ("json", "JSON nested more than 300 levels deep (pack reads no deeper)"),
+])
+def test_unpack_refuses_a_save_deeper_than_pack_reads_in_one_line(tmp_path, grow, message):
+    save, inner = _nested_save(101 if grow == "objects" else 10)
+    if grow == "json":
+        deep: object = 1
+        for _ in range(400):
+            deep = [deep]
+        inner["Memo"] = deep
+    result = CliRunner().invoke(cli, ["unpack", str(write_save(tmp_path / "deep.json", save)), str(tmp_path / "t")])
+    assert result.exit_code == 2 and message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "t").exists()
+
+
+def test_a_script_state_deeper_than_pack_reads_is_kept_as_text(tmp_path):
+    save = small_save()
+    deep: object = 0
+    for _ in range(500):
+        deep = [deep]
+    save["LuaScriptState"] = json.dumps(deep, separators=(",", ":"))
+    unpack(write_save(tmp_path / "a.json", save), tmp_path / "tree")
+    assert (tmp_path / "tree" / "state.txt").is_file() and not (tmp_path / "tree" / "state.json").exists()
+    assert json.loads(pack(tmp_path / "tree", "-")[1]) == save
+
+
+def test_pack_refuses_a_tree_whose_files_together_nest_deeper_than_unpack_reads(tmp_path):
+    save, inner = _nested_save(90)
+    unpack(write_save(tmp_path / "a.json", save), tmp_path / "tree")
+    leaf = next(p for p in (tmp_path / "tree").rglob("object.json") if "b00090" in p.parent.name)
+    deep: object = 1
+    for _ in range(150):        # fine in one file, too deep in the save at depth 90
+        deep = [deep]
+    leaf.write_text(json.dumps({"Name": "Bag", "GUID": "b00090", "Memo": deep}), encoding="utf-8")
+    with pytest.raises(InputError, match="nests JSON more than 300 levels deep"):
+        pack(tmp_path / "tree", "-")
+
+
+# ------------------------------------------------------------------------------------------------ duplicates
+
+
+def test_a_deck_of_16000_cards_sharing_one_guid_gets_unique_stable_folder_names():
+    from bridge.luaproject.savetree import folder_names
+
+    cards = [{"Name": "Card", "Nickname": "Card", "GUID": "c0ffee"} for _ in range(16000)]
+    names = folder_names(cards)
+    assert names[:3] == ["Card.c0ffee", "Card.c0ffee~2", "Card.c0ffee~3"] and names[-1] == "Card.c0ffee~16000"
+    assert len({name.casefold() for name in names}) == 16000
+    assert folder_names(cards) == names
+
+
+def test_a_name_numbered_like_another_cards_takes_the_next_free_number():
+    from bridge.luaproject.savetree import folder_names
+
+    cards = [{"Nickname": "Card", "GUID": "c0ffee"}, {"Nickname": "card", "GUID": "C0FFEE~3"},
+             {"Nickname": "Card", "GUID": "c0ffee"}, {"Nickname": "Card", "GUID": "c0ffee"},
+             {"Nickname": "Card", "GUID": "c0ffee~2"}]
+    assert folder_names(cards) == ["Card.c0ffee", "card.C0FFEE~3", "Card.c0ffee~2", "Card.c0ffee~4",
+                                   "Card.c0ffee~2~2"]
+
+
+def test_a_deck_of_same_named_cards_unpacks_and_packs_back_in_order(tmp_path):
+    cards = [{"Name": "Card", "Nickname": "Card", "GUID": "c0ffee", "CardID": 100 + i} for i in range(300)]
+    save = {"ObjectStates": [{"Name": "Deck", "GUID": "d3c000", "ContainedObjects": cards}]}
+    unpack(write_save(tmp_path / "a.json", save), tmp_path / "tree")
+    order = json.loads((tmp_path / "tree" / "objects" / "Deck.d3c000" / "contents" / "order.json").read_bytes())
+    assert order[0] == "Card.c0ffee" and order[299] == "Card.c0ffee~300" and len(set(order)) == 300
+    assert json.loads(pack(tmp_path / "tree", "-")[1]) == save

@@ -168,3 +168,99 @@ def test_the_build_expands_includes_of_a_games_ui(tmp_path, repo_root):
     (mod / "ui.xml").write_text('<Include src="parts/gone.xml"/>', encoding="utf-8")
     with pytest.raises(IncludeError, match=r"ui.xml: <Include src=\"parts/gone.xml\">: no such file"):
         bundle_scripts(str(game))
+
+
+# ---------------------------------------------------------------------------------------- bombs and chains
+
+
+def bomb(files: int) -> dict[str, str]:
+    """Each file including the next twice: ``files`` files of 60 bytes expand to 2**files copies of the last."""
+    texts = {f"f{i}.xml": f'<Panel>\n  <Include src="f{i + 1}.xml"/>\n  <Include src="f{i + 1}.xml"/>\n</Panel>\n'
+             for i in range(files - 1)}
+    texts[f"f{files - 1}.xml"] = "<Text>boom</Text>\n"
+    return texts
+
+
+def chain(files: int) -> dict[str, str]:
+    texts = {f"c{i}.xml": f'<Include src="c{i + 1}.xml"/>\n' for i in range(files - 1)}
+    texts[f"c{files - 1}.xml"] = "<Text>end</Text>\n"
+    return texts
+
+
+def test_an_include_bomb_stops_at_the_size_cap_naming_the_file():
+    from bridge.luaproject.limits import MAX_EXPANDED_UI_CHARS
+
+    files = bomb(18)
+    with pytest.raises(IncludeError, match=f"the UI expanded would be longer than {MAX_EXPANDED_UI_CHARS:,} "
+                                           r"characters") as info:
+        expand('<Include src="f0.xml"/>', files.__getitem__)
+    assert str(info.value).startswith("f") and "\n" not in str(info.value)
+
+
+def test_a_chain_of_a_thousand_includes_is_one_clear_error_not_a_recursion_error():
+    from bridge.luaproject.limits import MAX_INCLUDE_DEPTH
+
+    files = chain(1000)
+    with pytest.raises(IncludeError, match=f"includes nested more than {MAX_INCLUDE_DEPTH} deep") as info:
+        expand('<Include src="c0.xml"/>', files.__getitem__)
+    assert str(info.value).startswith(f"c{MAX_INCLUDE_DEPTH}.xml: ") and "c0.xml → c1.xml → c2.xml → …" in str(info.value)
+
+
+def test_a_chain_as_deep_as_the_limit_expands_and_folds_back():
+    from bridge.luaproject.limits import MAX_INCLUDE_DEPTH
+
+    files = chain(MAX_INCLUDE_DEPTH)
+    expanded = expand('<Include src="c0.xml"/>', files.__getitem__)
+    assert expanded.count("<!-- include ") == 2 * MAX_INCLUDE_DEPTH and "<Text>end</Text>" in expanded
+    folded = fold(expanded)
+    assert folded.text == '<Include src="c0.xml"/>' and folded.files == files
+
+
+def test_push_of_an_include_bomb_or_a_long_chain_is_one_line_exit_2_and_sends_nothing(tmp_path):
+    for name, files in (("bomb", bomb(18)), ("chain", chain(1000))):
+        folder = tmp_path / name
+        folder.mkdir()
+        for src, text in files.items():
+            (folder / src).write_text(text, encoding="utf-8")
+        (folder / "Global.-1.lua").write_text("print(1)\n", encoding="utf-8")
+        (folder / "Global.-1.xml").write_text(f'<Include src="{next(iter(files))}"/>', encoding="utf-8")
+        with ThreadTTS([ScriptState("Global", "-1", "print(1)", "")]) as tts:
+            result = invoke("push", str(folder), *tts.args())
+            assert tts.tts.reloads == 0
+        lines = result.stderr.strip().splitlines()
+        assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: Global's UI: ")
+        assert ("longer than" if name == "bomb" else "nested more than") in lines[0]
+
+
+def test_pull_of_markers_nested_deeper_than_the_limit_leaves_that_ui_expanded(tmp_path):
+    from bridge.luaproject.limits import MAX_INCLUDE_DEPTH
+
+    ui = "<Text>bottom</Text>"
+    for level in range(1000):
+        ui = f"<!-- include n{level}.xml -->\n{ui}\n<!-- include n{level}.xml -->"
+    with ThreadTTS([ScriptState("Global", "-1", "print(1)", ui)]) as tts:
+        result = invoke("pull", str(tmp_path / "p"), *tts.args())
+    assert result.exit_code == 0, result.stderr
+    assert "left the includes of Global's UI expanded: " in result.stderr
+    assert f"nested more than {MAX_INCLUDE_DEPTH} deep" in result.stderr
+    assert files_under(tmp_path / "p") == {"Global.-1.lua": b"print(1)", "Global.-1.xml": ui.encode()}
+
+
+def test_markers_without_their_twins_are_left_as_they_are_however_many():
+    ui = "".join(f"<!-- include lone{i}.xml -->\n" for i in range(20000)) + \
+        "<!-- include a.xml -->\n<Text/>\n<!-- include a.xml -->"
+    folded = fold(ui)
+    assert folded.text.endswith('<Include src="a.xml"/>') and folded.text.count("<!-- include lone") == 20000
+    assert folded.files == {"a.xml": "<Text/>\n"}
+
+
+@pytest.mark.parametrize("src, file", [("score", "score.xml"), ("ui/seat", "ui/seat.xml"),
+                                       ("ttsmod.toml", "ttsmod.toml.xml"), ("main.lua", "main.lua.xml"),
+                                       ("Panel.XML", "Panel.XML")])
+def test_an_include_names_an_xml_file_xml_added_as_the_editor_plugins_do(src, file):
+    from bridge.luaproject.xmlinclude import check_src
+
+    assert "/".join(check_src(src)) == file
+    expanded = expand(f'<Include src="{src}"/>', {src: "<X/>\n"}.__getitem__)
+    assert expanded == f"<!-- include {src} -->\n<X/>\n<!-- include {src} -->"
+    assert fold(expanded).files == {src: "<X/>\n"}

@@ -19,8 +19,11 @@ A game's renderer (a :class:`FaceRenderer`) only names its images, keys them and
   :attr:`tools.sheets.PackedDeck.text_height`). The back is drawn at its cell's size too, and whole (at its
   design size) for the deck's back image. Any other renderer's faces are packed exactly as
   :func:`tools.sheets.pack_faces` packs them (scaled into their cells: the same bytes);
-- a deck face is cached as it lies in its cell (``.cache/cells/``, its pixels compressed: :data:`CELL_SUFFIX`),
-  so repacking a sheet after one card changed draws that card only and decodes the others small; images needed
+- a face drawn at its cell's size is not cached: repacking a sheet after one card changed draws the sheet's
+  faces again, which costs less than compressing every cell of a cold build (a third of its time at Four
+  Humours' legible cell size) to decode a sheet's worth later; the back's cell is cached (``.cache/cells/``).
+  A face scaled into its cell (a renderer drawing at one size) is cached as it lies there (its pixels
+  compressed: :data:`CELL_SUFFIX`), so repacking its sheet draws that card only; images needed
   whole (backs, singles, the thumbnail's source, and for a renderer drawing at one size a deck's first face until
   its size — which sets the deck's cells — is known, ``sizes`` in the manifest, and a face more than one sheet
   cell needs drawn) are cached whole in ``.cache/faces/<key>.png``;
@@ -218,7 +221,7 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
                 cell=layout.cells[number], back=str(whole[plan.back]), sheets_dir=str(sheets_dir), fmt=fmt,
                 quality=quality, use_cache=use_cache,
                 back_cell=f"{cells_text}{layout.back_cell_id(keys[plan.back], number)}{CELL_SUFFIX}",
-                back_name=plan.back if sized else "")
+                back_name=plan.back if sized else "", cache_cells=not sized)
 
     def layout_of(plan: DeckPlan, size: Sequence[int] | None = None) -> _DeckLayout:
         return _DeckLayout.of(plan, keys, tuple(size or sizes[keys[plan.faces[0]]]), fmt, quality,
@@ -238,9 +241,8 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
             for task in sheet_tasks(plan, layout):
                 if not isinstance(task, _SheetTask):
                     continue
-                if sized:   # every cell not cached is drawn by its sheet, at its size (once a sheet with a cache)
-                    cells = [cell for _, _, cell, _, _ in task.faces if not cached(Path(cell))]
-                    drawn_in_sheets += len(set(cells)) if use_cache else len(cells)
+                if sized:   # every face of a sheet to write is drawn by it, at its cell's size, once a key
+                    drawn_in_sheets += len({key for _, key, _, _, _ in task.faces})
                     continue
                 slots += [n for n, key, cell, full, _ in task.faces
                           if not cached(Path(cell)) and key not in whole_keys and not (full and cached(Path(full)))]
@@ -561,6 +563,7 @@ class _SheetTask:
     use_cache: bool
     back_cell: str   # the cell cache file of the back as it lies in this sheet
     back_name: str = ""   # the back's image name, to draw it at the cell's size (a renderer drawing at any size)
+    cache_cells: bool = True   # read and write the faces' cells in the cell cache
 
 
 @dataclass(frozen=True)
@@ -733,8 +736,9 @@ def _pack_sheet(renderer: FaceRenderer, task: _SheetTask) -> _SheetOutcome:
     sizes: dict[str, tuple[int, int]] = {}
     heights: dict[str, int] = {}
     rendered = 0
+    drawn: dict[str, Image.Image] = {}   # key → its cell, drawn by this sheet (images of one key are one drawing)
     for slot, (name, key, cell_file, whole_file, own_size) in enumerate(task.faces):
-        cell = _read_cell(cell_file, task.cell) if task.use_cache else None
+        cell = _read_cell(cell_file, task.cell) if task.use_cache and task.cache_cells else drawn.get(key)
         if cell is None and own_size is not None:
             # Drawn at the cell's size from its layout: sharp text and lines, no resampling. A face of another
             # shape than the deck's is drawn whole inside the cell, on white bars.
@@ -746,10 +750,9 @@ def _pack_sheet(renderer: FaceRenderer, task: _SheetTask) -> _SheetOutcome:
             heights[os.path.basename(cell_file).removesuffix(CELL_SUFFIX)] = body_text_height(
                 record, tuple(renderer.body_boxes(name))) or 0   # type: ignore[attr-defined]
             sizes[key] = own_size
-            cell = face if target == task.cell else _letterboxed(face, task.cell)
+            cell = drawn[key] = face if target == task.cell else _letterboxed(face, task.cell)
             if reshaped:
                 fitted.append((slot, own_size))
-            _write_cell(cell, cell_file)
         elif cell is None:
             face = _read_png(whole_file) if whole_file else None
             if face is None:

@@ -227,13 +227,27 @@ def test_deck_faces_are_drawn_at_their_cell_size_and_print_faces_at_print_size_o
     assert other[FACES[0]] != paths[FACES[0]] and paths[FACES[0]].is_file()
 
 
+def test_an_edit_redraws_only_its_sheet_when_faces_are_drawn_at_their_cell_size(tmp_path):
+    colours = {f"card:{i}": (i % 256, (7 * i) % 256, 90) for i in range(150)} | {"back": (0, 0, 0), "board": (1, 2, 3)}
+    first = run(Drawn(colours), tmp_path, jobs=2)
+    sheets = first.decks["cards"].sheets
+    assert len(sheets) == 3 and first.rendered == 150 + 2   # the faces, then the back and the board whole
+    changed = Drawn(colours | {"card:100": (255, 255, 255)})
+    again = run(changed, tmp_path, jobs=1)
+    assert sorted(set(changed.drawn)) == sorted(f"card:{i}" for i in range(69, 138))   # the second sheet's faces
+    assert again.repacked == (again.decks["cards"].sheets[1].file,)
+    assert [s.file for i, s in enumerate(again.decks["cards"].sheets) if i != 1] == \
+        [s.file for i, s in enumerate(sheets) if i != 1]
+
+
 def test_a_build_deletes_the_print_copies_of_an_edited_face_and_no_others(tmp_path):
     run(drawn(), tmp_path, jobs=1)
     sizes = {n: (80, 112) for n in FACES}
     paths = print_faces(drawn(), tmp_path, FACES, sizes=sizes, jobs=1)
     edited = drawn(**{"card:2": (255, 0, 0)})
     art = run(edited, tmp_path, jobs=1)
-    assert sorted(set(edited.drawn)) == ["card:2"] and art.rendered == 1
+    # its sheet is drawn again (a face drawn at its cell's size is not cached), the other sheets are not touched
+    assert sorted(edited.drawn) == FACES and art.rendered == 5 and len(art.repacked) == 1
     assert not paths["card:2"].exists() and all(paths[n].is_file() for n in FACES if n != "card:2")
     again = drawn(**{"card:2": (255, 0, 0)})
     new = print_faces(again, tmp_path, FACES, sizes=sizes, jobs=1)

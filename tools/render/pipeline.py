@@ -521,7 +521,9 @@ class _DeckLayout:
             grids = tuple((columns, rows) for _, _, columns, rows, _ in sheets)
             cells = tuple(cell for *_, cell in sheets)
             # The cells' sizes are part of every sheet's inputs: a face drawn at another size is other pixels.
-            settings = f"{plan.name}|{fmt}|{quality}|False|{size}|{FIT}|drawn|{cells}"
+            # Hashed once: a 10,000-card deck has over a thousand sheets, each key made from this text.
+            drawn = hashlib.sha256(repr(cells).encode()).hexdigest()[:16]
+            settings = f"{plan.name}|{fmt}|{quality}|False|{size}|{FIT}|drawn|{drawn}"
         return cls(settings, size, groups, grids, cells, tuple(keys[n] for n in plan.faces))
 
     def sheet_key(self, number: int, back: str, keys: Mapping[str, str]) -> str:

@@ -207,12 +207,15 @@ def deck_sheets(count: int, face_size: tuple[int, int], min_scale: float, max_sc
     else:
         capacity = 1
     sheets = []
-    for start in range(0, count, capacity):
+    chosen: dict[int, tuple[int, int, tuple[int, int]]] = {}   # faces on a sheet → its grid and cell (full sheets
+    for start in range(0, count, capacity):                      # share theirs: a big deck has a thousand)
         faces = min(capacity, count - start)
-        columns, rows = min((g for g in grids if g[0] * g[1] >= faces + spare), key=rank)
-        scale = scale_of((columns, rows))
-        cell = (max(1, math.floor(face_size[0] * scale)), max(1, math.floor(face_size[1] * scale)))
-        sheets.append((start, faces, columns, rows, cell))
+        if faces not in chosen:
+            columns, rows = min((g for g in grids if g[0] * g[1] >= faces + spare), key=rank)
+            scale = scale_of((columns, rows))
+            chosen[faces] = (columns, rows,
+                             (max(1, math.floor(face_size[0] * scale)), max(1, math.floor(face_size[1] * scale))))
+        sheets.append((start, faces, *chosen[faces]))
     return sheets
 
 

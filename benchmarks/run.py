@@ -11,6 +11,11 @@ Rows (a user's view: whole processes where a user waits for a whole process):
   size) built cold with all cores, rebuilt with nothing changed, and rebuilt after one card's title changed —
   whole ``ttsmod build`` processes, each with its peak RSS and the files it wrote; the growth of time and memory
   with the number of cards is shown, not assumed;
+- a cold ``ttsmod build GAME`` of each built-in game (whole process, all cores) against the start of a bare Python
+  process measured in the same run, with the body text height of each of its decks on its sheets (from the
+  build's ``--json`` report: cap to baseline, in pixels) against its target;
+- ``ttsmod pnp GAME`` after that build, twice: the card faces each PDF drew at print resolution (counted in the
+  build folder's print cache; the second draws none) and its time, the second against the first;
 - ``ttsmod --help`` and a no-op ``ttsmod build GAME`` of each built-in game, whole
   processes, against the start of a bare Python process measured in the same run;
 - the bridge's ``legal`` request, p50 and p95, per game;
@@ -57,10 +62,14 @@ quarter of a second of each build)."""
 TARGETS = {
     "playouts_games_per_second": 1000,
     "jobs_two_over_one": 1.8,
-    "cold_build_seconds_10000": 60.0,
+    "cold_build_seconds_10000": 30.0,
     "build_peak_rss_mib": 1024.0,
     "noop_build_seconds_10000": 1.0,
-    "edit_build_seconds_10000": 2.0,
+    "edit_build_seconds_10000": 1.0,
+    "edit_build_images_written": 1,
+    "builtin_cold_build_seconds": 5.0,
+    "body_text_px": 24,
+    "second_pnp_faces_drawn": 0,
     "help_seconds": 0.08,
     "noop_build_seconds": 0.2,
     "legal_p50_ms": 1.0,
@@ -110,7 +119,8 @@ def build_process(game: str, out: Path, cwd: Path) -> dict[str, Any]:
     # CPU time (the build and its render processes): steadier than wall time on a shared machine
     return {"seconds": round(result["seconds"], 3), "cpu_seconds": round(result["cpu"], 3),
             "peak_rss_mib": round(result["rss"] / 1024, 1),
-            "images_written": len(report["images_written"]), "save_written": report["save_written"]}
+            "images_written": len(report["images_written"]), "save_written": report["save_written"],
+            "decks": report.get("decks", [])}
 
 
 def large_builds(sizes: list[int], work: Path) -> list[dict[str, Any]]:
@@ -129,6 +139,32 @@ def large_builds(sizes: list[int], work: Path) -> list[dict[str, Any]]:
             data.write_text(head + sep + last.replace('en = "', 'en = "Edited ', 1), encoding="utf-8")
             edit = build_process(str(folder), out, work)
             rows.append({"game": game, "cards": cards, "cold": cold, "noop": noop, "edit": edit})
+    return rows
+
+
+def builtin_cold_builds(work: Path) -> list[dict[str, Any]]:
+    """A cold whole-process build of each built-in game (its folder kept for :func:`pnp_runs`)."""
+    return [{"game": game, **build_process(game, work / f"cold-{game}", work)} for game in builtin_games()]
+
+
+def pnp_runs(work: Path) -> list[dict[str, Any]]:
+    """``ttsmod pnp GAME`` twice after the cold build of :func:`builtin_cold_builds`: each one's time and the card
+    faces it drew at print resolution (new files of the print cache)."""
+    rows = []
+    for game in builtin_games():
+        out = work / f"cold-{game}"
+        prints = out / ".cache" / "print"
+        runs = []
+        for number in (1, 2):
+            before = len(list(prints.glob("*.jpg"))) if prints.is_dir() else 0
+            try:
+                seconds, rss, _ = run_process([*TTSMOD, "pnp", game, "--build-dir", str(out),
+                                               "--out", str(work / f"{game}-{number}.pdf")], work)
+            except RuntimeError:
+                break   # a game without printed sizes: no PDF
+            runs.append({"seconds": round(seconds, 3), "faces_drawn": len(list(prints.glob("*.jpg"))) - before})
+        if len(runs) == 2:
+            rows.append({"game": game, "first": runs[0], "second": runs[1]})
     return rows
 
 
@@ -171,6 +207,8 @@ def main() -> int:
     results["idle_bridge_rss_mib"] = bridge_bench.idle_bridge_rss_mib()
     with tempfile.TemporaryDirectory(prefix="ttsmod-bench-") as tmp:
         work = Path(tmp)
+        results["builtin_cold_builds"] = builtin_cold_builds(work)
+        results["pnp"] = pnp_runs(work)
         results["noop_build_seconds"] = noop_builds(work, runs)
         results["large_builds"] = large_builds(sizes, work)
 
@@ -215,10 +253,37 @@ def print_table(results: dict[str, Any]) -> None:
                          f"{figure['images_written']} image(s) written",
                          f"<= {target} s" if target is not None else "(growth)",
                          verdict(figure["seconds"], target, False) if target is not None else ""))
+        if n == 10_000:
+            cold, edit = row["cold"]["seconds"], row["edit"]["seconds"]
+            rows.append((f"{row['game']} {n:,} cards: images an edit of one card rewrote",
+                         f"{row['edit']['images_written']} (its sheet)", f"<= {t['edit_build_images_written']}",
+                         verdict(row["edit"]["images_written"], t["edit_build_images_written"], False)))
+            rows.append((f"{row['game']} {n:,} cards: cold / target, edit / target",
+                         f"{cold / t['cold_build_seconds_10000']:.2f}x, {edit / t['edit_build_seconds_10000']:.2f}x", "<= 1x",
+                         verdict(max(cold / t["cold_build_seconds_10000"], edit / t["edit_build_seconds_10000"]), 1, False)))
         peak = max(row[kind]["peak_rss_mib"] for kind in ("cold", "noop", "edit"))
         rows.append((f"{row['game']} {n:,} cards: peak RSS of any build", f"{peak:.0f} MiB",
                      f"< {t['build_peak_rss_mib']:.0f} MiB", verdict(peak, t["build_peak_rss_mib"], False)))
     start = results["python_start_seconds"]
+    for row in results["builtin_cold_builds"]:
+        rows.append((f"cold ttsmod build {row['game']}, whole process",
+                     f"{row['seconds']:.2f} s ({row['cpu_seconds']:.2f} s CPU, {row['seconds'] / start:.0f}x python "
+                     f"start, {row['seconds'] / t['builtin_cold_build_seconds']:.2f}x the target), "
+                     f"{row['peak_rss_mib']:.0f} MiB",
+                     f"<= {t['builtin_cold_build_seconds']} s", verdict(row["seconds"], t["builtin_cold_build_seconds"], False)))
+        for deck in row["decks"]:
+            height = deck.get("text_height")
+            rows.append((f"{row['game']} {deck['name']}: body text on its sheet",
+                         f"{height} px high in {deck['cell'][0]}x{deck['cell'][1]} cells, {deck['sheets']} sheet(s)"
+                         + (f" ({height / t['body_text_px']:.2f}x the target)" if height else ""),
+                         f">= {t['body_text_px']} px", verdict(height, t["body_text_px"], True)))
+    for row in results["pnp"]:
+        first, second = row["first"], row["second"]
+        rows.append((f"ttsmod pnp {row['game']} after a build, twice",
+                     f"{first['faces_drawn']} faces drawn in {first['seconds']:.2f} s, then {second['faces_drawn']} in "
+                     f"{second['seconds']:.2f} s ({second['seconds'] / first['seconds']:.2f}x the first)",
+                     f"second draws {t['second_pnp_faces_drawn']}",
+                     verdict(second["faces_drawn"], t["second_pnp_faces_drawn"], False)))
     rows.append(("ttsmod --help, whole process", f"{results['help_seconds']:.3f} s ({results['help_seconds'] / start:.1f}x "
                  f"a bare python start of {start:.3f} s)", f"<= {t['help_seconds']} s",
                  verdict(results["help_seconds"], t["help_seconds"], False)))

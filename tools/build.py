@@ -74,6 +74,19 @@ class BuildResult:
     local_urls: bool = True  # image URLs are file:/// (no --asset-base-url)
     save_changed: bool = True  # the save file's bytes differ from the previous build's
     check: CheckReport | None = None
+    decks: tuple[dict[str, Any], ...] = ()  # each deck's sheets, cell size and body text height (deck_report)
+
+
+def deck_report(art) -> tuple[dict[str, Any], ...]:
+    """Per deck of ``art`` (a :class:`tools.render.pipeline.Art`), in its order: ``name``, ``sheets`` (how many),
+    ``cell`` (``[width, height]`` of its smallest cell: its full sheets'), ``text_height`` (its body text's
+    smallest cap-to-baseline height on the sheets in pixels, or None when the renderer does not measure it)."""
+    report = []
+    for name, deck in art.decks.items():
+        cell = min(((s.cell_width, s.cell_height) for s in deck.sheets), key=lambda c: c[0] * c[1])
+        report.append({"name": name, "sheets": len(deck.sheets), "cell": list(cell),
+                       "text_height": deck.text_height})
+    return tuple(report)
 
 
 _PAUSES = 0
@@ -341,7 +354,7 @@ def _unchanged_result(stamped: buildstamp.StampedBuild) -> BuildResult:
 
     return BuildResult(stamped.save_path, stamped.thumbnail_path, stamped.sheets, (),
                        json.loads(stamped.save_path.read_text(encoding="utf-8")), local_urls=stamped.local_urls,
-                       save_changed=False)
+                       save_changed=False, decks=stamped.decks)
 
 
 def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, script: Bundle, xml: str,
@@ -388,4 +401,5 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
             (sheets_dir / name).unlink(missing_ok=True)
     changed_sheets = tuple(sorted(sheets_dir / name for name in art.repacked))
     return BuildResult(save_path, thumbnail_path, tuple(sorted(used)), changed_sheets, save_data,
-                       local_urls=asset_base_url is None, save_changed=changed, check=report)
+                       local_urls=asset_base_url is None, save_changed=changed, check=report,
+                       decks=deck_report(art))

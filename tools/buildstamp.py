@@ -53,6 +53,7 @@ class StampedBuild:
     local_urls: bool
     changed_sheets: tuple[Path, ...] = ()
     save_changed: bool = False
+    decks: tuple[dict[str, Any], ...] = ()
 
 
 def default_out_dir(game_id: str) -> Path:
@@ -191,7 +192,7 @@ def record(out_dir: Path, key: Mapping[str, Any], inputs: Mapping[str, list[Any]
     names = [os.path.relpath(Path(p).resolve(), out_dir.resolve()) for p in paths]
     stamp = {"stamp": STAMP_FORMAT, "key": dict(key), "inputs": dict(inputs), "outputs": outputs,
              "result": {"save": names[0], "thumbnail": names[1], "sheets": names[2:],
-                        "local_urls": result.local_urls}}
+                        "local_urls": result.local_urls, "decks": list(getattr(result, "decks", ()))}}
     atomic_write_bytes(Path(out_dir) / STAMP_NAME, json.dumps(stamp, sort_keys=True).encode("utf-8"))
 
 
@@ -222,6 +223,10 @@ def fresh_build(game_dir: Path, out_dir: Path, options: Mapping[str, Any]) -> St
                    *(Path(out_dir) / p for p in report["sheets"])]
         if _output_stats(outputs) != stamp["outputs"]:
             return None
-        return StampedBuild(outputs[0], outputs[1], tuple(outputs[2:]), bool(report["local_urls"]))
+        decks = report.get("decks", [])
+        if not isinstance(decks, list) or not all(isinstance(d, dict) for d in decks):
+            return None
+        return StampedBuild(outputs[0], outputs[1], tuple(outputs[2:]), bool(report["local_urls"]),
+                            decks=tuple(decks))
     except (KeyError, TypeError, ValueError):
         return None

@@ -2,10 +2,10 @@
 
 The art comes from the build's own render pipeline, run into the build folder (``build/<game>/`` by default), so a
 PDF made after a build draws nothing: none of the build's images, and no card face either. Card faces print from
-their full-size images, not from their deck's packed sheet (whose cells are scaled down under TTS's sheet limit and
-JPEG-compressed): the build leaves each face it draws full-size in its print cache
-(:func:`tools.render.pipeline.print_faces`), and only a face missing there (a build folder made before ttsmod kept
-them, a cache deleted by hand) is drawn by the PDF, once. Each back is the deck's back image. Every deck's printed
+their own images drawn at print resolution (:func:`print_pixels`: the deck's ``size_mm`` at :data:`DPI`), not from
+their deck's packed sheet (whose cells are drawn for the screen and JPEG-compressed): each is drawn once and kept
+by content in the build folder's print cache (:func:`tools.render.pipeline.print_faces`), so a second PDF draws
+nothing. Each back is the deck's back image. Every deck's printed
 size is data: ``size_mm`` of the layouts in the game's ``layouts.toml`` whose pixel size is the deck's face size
 (they must agree).
 
@@ -521,6 +521,11 @@ def deck_sizes(layouts, face_size: tuple[int, int], deck: str) -> tuple[float, f
     return sizes.pop()
 
 
+def print_pixels(size_mm: tuple[float, float], dpi: int = DPI) -> tuple[int, int]:
+    """The pixel size a face printed ``size_mm`` millimetres large is drawn at for ``dpi`` dots per inch."""
+    return tuple(max(1, round(side / MM_PER_INCH * dpi)) for side in size_mm)   # type: ignore[return-value]
+
+
 def single_size(layouts, size_px: tuple[int, int], name: str) -> tuple[float, float] | None:
     """The printed size of a component image of ``size_px`` pixels: the ``size_mm`` of the layouts of that
     size, else of the tiled layouts (boards) whose tile size divides it (``size_mm`` is then one tile's);
@@ -581,8 +586,8 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
              jobs: int | None = None, progress: Progress | None = None,
              face_progress: Progress | None = None) -> GameArt:
     """Render ``game``'s art through the build's pipeline into ``out_dir`` (default the build folder: after a
-    build nothing is drawn), take every card face's full-size print copy from the build's cache, drawing only
-    those missing (``face_progress`` counts them: none after a build) and describe the decks for
+    build nothing is drawn), draw every card face at its print resolution into the build's print cache, those not
+    drawn there before only (``face_progress`` counts them: none for a second PDF), and describe the decks for
     :func:`plan_pages`."""
     from bridge.catalog import load
     from tools.build import JPEG_QUALITY as BUILD_QUALITY, check_lang, check_mode
@@ -604,11 +609,11 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
         # prune=False: files of the last build stay for its save; the next build tidies up
         art = builder.render(loaded.data, out, lang=lang, fmt="jpg", quality=BUILD_QUALITY, use_cache=True,
                              jobs=jobs, progress=progress, game_dir=loaded.folder, prune=False)
-        for name, packed in art.decks.items():   # a deck without a printed size fails before any face is drawn
-            deck_sizes(layouts, packed.face_size, name)
-        # every card face at full size (the sheets hold them scaled down), as the build left it
-        whole = print_faces(art.renderer, out, [f for name in art.decks for f in art.faces[name]], jobs=jobs,
-                            progress=face_progress)
+        # A deck without a printed size fails before any face is drawn; every card face is drawn at its print
+        # resolution (the sheets hold them at their cells' size), once: the print cache keeps it by content.
+        targets = {face: print_pixels(deck_sizes(layouts, packed.face_size, name))
+                   for name, packed in art.decks.items() for face in art.faces[name]}
+        whole = print_faces(art.renderer, out, list(targets), sizes=targets, jobs=jobs, progress=face_progress)
     decks: list[DeckArt] = []
     images: dict[str, Callable[[], object]] = {}
     for name, packed in art.decks.items():
@@ -629,8 +634,11 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
         if size is None:
             unsized.append(name)
             continue
-        images[name] = _whole(path)
-        singles.append(SingleArt(name, size, name))
+        # A component that is also a card face (a tile dealt as a card too) prints from its own image, while the
+        # card face keeps its print-size drawing.
+        image = name if name not in images else f"{name}:component"
+        images[image] = _whole(path)
+        singles.append(SingleArt(name, size, image))
     return GameArt(loaded.meta.id, loaded.meta.name.en, out, tuple(decks), images, tuple(singles), tuple(unsized))
 
 

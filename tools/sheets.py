@@ -101,6 +101,9 @@ class PackedDeck:
     face_size: tuple[int, int] = (0, 0)
     fit: str = "contain"
     fitted: tuple[FittedFace, ...] = ()
+    text_height: int | None = None
+    """The smallest body text height (cap to baseline, in pixels) on the deck's sheets, when the renderer
+    measures it (faces drawn at their cells' size); None otherwise."""
 
     @property
     def sideways(self) -> bool:
@@ -155,6 +158,65 @@ def cell_size_for(columns: int, rows: int, face_size: tuple[int, int]) -> tuple[
     return max(1, math.floor(w * scale)), max(1, math.floor(h * scale))
 
 
+
+
+MAX_CELL_SIDE = 2048
+"""The longest side of a cell :func:`deck_sheets` makes: TTS never shows a card larger on screen, and a bigger
+cell would only cost memory on the table."""
+
+
+def cell_scale(columns: int, rows: int, face_size: tuple[int, int]) -> float:
+    """The factor a face of ``face_size`` is drawn at in a ``columns × rows`` sheet whose cells are as large as
+    the sheet allows (both sides ≤ 4096 px, the cell's longer side ≤ :data:`MAX_CELL_SIDE`)."""
+    w, h = face_size
+    return min(MAX_SIDE / (columns * w), MAX_SIDE / (rows * h), MAX_CELL_SIDE / max(w, h))
+
+
+def _grids() -> list[tuple[int, int]]:
+    return [(c, r) for c in range(1, MAX_COLUMNS + 1) for r in range(1, MAX_ROWS + 1)]
+
+
+def deck_sheets(count: int, face_size: tuple[int, int], min_scale: float, max_scale: float | None = None, *,
+                hidden: bool = True) -> list[tuple[int, int, int, int, tuple[int, int]]]:
+    """How ``count`` faces designed at ``face_size`` fall into sheets whose cells are drawn at the face's own
+    resolution: ``[(first face, faces, columns, rows, (cell width, cell height)), ...]``.
+
+    The faces per sheet are the most a grid (≤ 10 × 7, one cell kept for the hidden face when ``hidden``) holds
+    whose cells are at least ``min_scale`` × the design size (the scale at which the deck's body text is legible);
+    when no grid allows that, one face per sheet at the largest cell there is. Each sheet then takes, among the
+    grids holding its faces (and the hidden face), the one with the largest cells (then the one with fewer
+    cells, then more columns), and its cells are as large as that grid allows (:func:`cell_scale`: drawn, not
+    resampled, so they may be larger than the design size), up to ``max_scale`` × the design size (default
+    ``max(1, min_scale)``: a small deck's cells grow no larger than its design or its legible size, which would
+    only cost drawing time and the table's memory). Raises ``ValueError`` for no faces."""
+    if count < 1:
+        raise ValueError("a deck needs at least one face")
+    spare = 1 if hidden else 0
+    grids = [g for g in _grids() if g[0] * g[1] > spare]
+    top = max(1.0, min_scale) if max_scale is None else max_scale
+
+    def scale_of(grid: tuple[int, int]) -> float:
+        return min(top, cell_scale(*grid, face_size))
+
+    def rank(grid: tuple[int, int]) -> tuple:
+        return (-scale_of(grid), grid[0] * grid[1], -grid[0])
+
+    legible = [g for g in grids if cell_scale(*g, face_size) >= min_scale]
+    if legible:
+        capacity = max(c * r for c, r in legible) - spare
+    else:
+        capacity = 1
+    sheets = []
+    chosen: dict[int, tuple[int, int, tuple[int, int]]] = {}   # faces on a sheet → its grid and cell (full sheets
+    for start in range(0, count, capacity):                      # share theirs: a big deck has a thousand)
+        faces = min(capacity, count - start)
+        if faces not in chosen:
+            columns, rows = min((g for g in grids if g[0] * g[1] >= faces + spare), key=rank)
+            scale = scale_of((columns, rows))
+            chosen[faces] = (columns, rows,
+                             (max(1, math.floor(face_size[0] * scale)), max(1, math.floor(face_size[1] * scale))))
+        sheets.append((start, faces, *chosen[faces]))
+    return sheets
 
 
 def open_face(source: Path | Image.Image, *, max_pixels: int | None = None) -> Image.Image:

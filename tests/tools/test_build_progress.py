@@ -1,7 +1,7 @@
 """The count a build reports while it renders (``progress(done, total)``, the length of ``ttsmod build``'s
 "rendering" bar: docs/building.md, "Incremental") is the number of images it draws, known before it draws the
-first: after one card of a designer's copy is edited, 1 — also when that card is the first face of its deck,
-whose size sets the deck's sheet cells (every face of the deck was once announced, one drawn)."""
+first: after one card of a designer's copy is edited, the faces of the sheet it lies on (each drawn at its cell's
+size, not cached) — also when that card is the first face of its deck, whose body text sets the deck's cells."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def shorten(path: Path, number: int, column: int) -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_editing_the_first_card_of_a_deck_announces_and_draws_one_image(game, tmp_path):
+def test_editing_the_first_card_of_a_deck_announces_and_draws_the_faces_of_its_sheet(game, tmp_path):
     folder = sheeted_copy(game, tmp_path / "game")
     found = resolve_game(folder)
     builder = builder_of(found.meta, found.folder)
@@ -70,7 +70,7 @@ def test_editing_the_first_card_of_a_deck_announces_and_draws_one_image(game, tm
     build(str(folder), out, jobs=2, render=render)
     firsts = {faces[0]: deck for deck, faces in arts[-1].faces.items() if len(faces) > 1}
     # Cards whose edit changes more than one image (a character on each of its cards) are tried too: every build
-    # announces exactly what it draws; the edit of a deck's first face alone must announce and draw 1.
+    # announces exactly what it draws; the edit of a deck's first face alone must announce and draw its sheet.
     for path, number, column in cards_of(folder, sorted(firsts)):
         before = arts[-1].renderer
         shorten(path, number, column)
@@ -81,7 +81,12 @@ def test_editing_the_first_card_of_a_deck_announces_and_draws_one_image(game, tm
         changed = {name for name, kind in art.renderer.items()
                    if before.key(name, kind) != art.renderer.key(name, kind)}
         if len(changed) == 1 and changed <= set(firsts):
-            assert art.rendered == 1 and {total for _, total in calls} == {1}
-            assert set(art.repacked) <= {sheet.file for sheet in art.decks[firsts[changed.pop()]].sheets}
+            deck = art.decks[firsts[changed.pop()]]
+            faces = art.faces[deck.name]
+            repacked = [number for number, sheet in enumerate(deck.sheets) if sheet.file in art.repacked]
+            assert repacked == [0] and set(art.repacked) <= {sheet.file for sheet in deck.sheets}
+            drawn = {art.renderer.key(faces[i], art.renderer.kind_of(faces[i]))
+                     for i, (number, _) in enumerate(deck.placement) if number == 0}
+            assert art.rendered == len(drawn) and {total for _, total in calls} == {len(drawn)}
             return
     pytest.fail(f"{game}: no card of its sheets is the first face of a deck and nothing else")

@@ -22,7 +22,7 @@ from bridge.errors import DataError, InputError
 from tests.everygame import GAMES, require
 from tools.cli import cli
 from tools.pnp import (COVER_FONT, MARGIN_MM, PAPERS, PT_PER_MM, TILE_OVERLAP_MM, DeckArt, Page, Placement, Plan,
-                       SingleArt, deck_sizes, game_art, plan_pages, px, with_bleed, write_pdf)
+                       SingleArt, deck_sizes, game_art, plan_pages, print_pixels, px, with_bleed, write_pdf)
 from tools.render.layout import load_layouts
 
 TOL = 0.1
@@ -269,7 +269,7 @@ def _edit_a_card(folder, faces) -> int:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_pdf_after_a_build_draws_nothing_and_after_an_edited_card_still_nothing(game, tmp_path):
+def test_a_pdf_draws_each_card_face_once_at_print_size_and_after_an_edited_card_only_that_one(game, tmp_path):
     from tools.build import build
 
     require(load(game), "print_sizes", "card_lists")
@@ -279,13 +279,19 @@ def test_a_pdf_after_a_build_draws_nothing_and_after_an_edited_card_still_nothin
     renders, faces = [], []
     art = game_art(str(folder), out_dir=out, jobs=2, progress=lambda done, total: renders.append(total),
                    face_progress=lambda done, total: faces.append(total))
-    assert art.decks and renders == [0] and faces == [0]     # no image of the build and no card face drawn
-    printed = {p.name for p in (out / ".cache" / "print").iterdir()}
+    # no image of the build drawn again; each card face drawn once (faces of one look once), at print size
     distinct = {face for deck in art.decks for face in deck.faces}
-    assert 0 < len(printed) <= len(distinct)                 # the card faces full-size, as the build left them
-    again = build(str(folder), out, jobs=2)                   # the PDF left the build as it was
+    printed = {p.name for p in (out / ".cache" / "print").iterdir()}
+    assert art.decks and renders == [0] and set(faces) == {len(printed)} and 0 < len(printed) <= len(distinct)
+    for deck in art.decks:
+        assert art.images[deck.faces[0]]().size == print_pixels(deck.size_mm), deck.name
+    renders.clear(), faces.clear()
+    game_art(str(folder), out_dir=out, jobs=2, progress=lambda done, total: renders.append(total),
+             face_progress=lambda done, total: faces.append(total))
+    assert renders == [0] and faces == [0]                   # a second PDF draws nothing
+    again = build(str(folder), out, jobs=2)                   # the PDFs left the build as it was
     assert again.changed_sheets == () and again.save_path.read_bytes() == first.save_path.read_bytes()
-    # a card edited in its spreadsheet: the next build redraws it, the next PDF still draws nothing
+    # a card edited in its spreadsheet: the next build redraws it, the next PDF draws only it
     if not _edit_a_card(folder, distinct):
         pytest.skip(f"{art.id}: no card list's first record is a card face with an English text to edit")
     totals = []
@@ -294,10 +300,11 @@ def test_a_pdf_after_a_build_draws_nothing_and_after_an_edited_card_still_nothin
     renders.clear(), faces.clear()
     art = game_art(str(folder), out_dir=out, jobs=2, progress=lambda done, total: renders.append(total),
                    face_progress=lambda done, total: faces.append(total))
-    assert renders == [0] and faces == [0]
     now = {p.name for p in (out / ".cache" / "print").iterdir()}
-    # the edited faces' new copies left by the build (old ones no other card shows are deleted: test_pipeline)
-    assert now - printed and len(now) <= len(distinct)
+    # the edited faces' old copies were deleted by the build (unless another card shows them: test_pipeline)
+    assert renders == [0] and set(faces) == {len(now - printed)} and 0 < len(now - printed) < len(printed)
+    assert len(now) <= len(distinct)
+
 
 
 def _embedded_images(data: bytes) -> list[Image.Image]:
@@ -310,13 +317,13 @@ def _embedded_images(data: bytes) -> list[Image.Image]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_card_faces_print_from_the_full_size_face_not_a_sheet_cell(game, arts):
+def test_card_faces_print_from_the_face_drawn_at_print_size_not_a_sheet_cell(game, arts):
     art = arts(game)
     for deck in art.decks:
-        face_w, face_h = deck.face_px
+        face_w, face_h = print_pixels(deck.size_mm)
         for name in dict.fromkeys(deck.faces):
             face = art.images[name]()
-            assert face.size == (face_w, face_h), (deck.name, name)     # the whole face, not its cell
+            assert face.size == (face_w, face_h), (deck.name, name)     # the whole face at 300 dpi, not its cell
         # what the PDF embeds for a face: at least the face's own width, or 300 dpi at its printed size
         name = deck.faces[len(deck.faces) // 2]
         w_mm, h_mm = deck.size_mm

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from bridge.errors import InputError
-from tools.sheets import FittedFace, SheetCache, choose_grid, deck_saved_object, pack_faces
+from tools.sheets import FittedFace, SheetCache, choose_grid, deck_saved_object, deck_sheets, pack_faces
 
 HIDDEN = (250, 0, 250)
 BACK = (10, 10, 10)
@@ -306,3 +306,38 @@ def test_saved_object_of_a_deck(tmp_path):
     assert obj["CustomDeck"]["3"]["FaceURL"].startswith("file:///")
     guids = [obj["GUID"]] + [c["GUID"] for c in obj["ContainedObjects"]]
     assert len(set(guids)) == len(guids) and all(len(g) == 6 for g in guids)
+
+
+def _within_tts_limits(sheets, count):
+    assert [start for start, *_ in sheets] == [sum(s[1] for s in sheets[:i]) for i in range(len(sheets))]
+    assert sum(faces for _, faces, *_ in sheets) == count
+    for _, faces, columns, rows, (w, h) in sheets:
+        assert columns <= 10 and rows <= 7 and faces + 1 <= columns * rows   # the hidden face's cell kept
+        assert columns * w <= 4096 and rows * h <= 4096
+
+
+def test_a_deck_s_cells_are_as_large_as_its_body_text_needs_and_its_sheets_hold_as_many_as_fit():
+    sheets = deck_sheets(40, (1050, 730), 1.36)
+    _within_tts_limits(sheets, 40)
+    assert all(w >= 1050 * 1.36 - 1 and h >= 730 * 1.36 - 1 for *_, (w, h) in sheets)
+    # no grid of cells that large holds more than the first sheet's faces
+    assert sheets[0][1] == 7 and len(sheets) == 6
+    # asked for smaller cells, a sheet holds more faces
+    smaller = deck_sheets(40, (1050, 730), 0.9)
+    _within_tts_limits(smaller, 40)
+    assert smaller[0][1] > sheets[0][1] and len(smaller) < len(sheets)
+
+
+def test_a_small_deck_s_cells_grow_to_its_design_size_and_no_further():
+    (only,) = deck_sheets(4, (630, 880), 0.8)
+    assert only[:4] == (0, 4, 5, 1) and only[4] == (630, 880)   # the fewest cells holding its faces and the hidden one
+    (legible,) = deck_sheets(4, (630, 880), 1.3)
+    assert legible[4] == (819, 1144)   # the legible size, larger than the design
+
+
+def test_a_face_too_large_for_any_legible_grid_goes_one_to_a_sheet_at_the_largest_cell():
+    sheets = deck_sheets(3, (3000, 3000), 2.0)
+    _within_tts_limits(sheets, 3)
+    assert [faces for _, faces, *_ in sheets] == [1, 1, 1] and all(max(cell) == 2048 for *_, cell in sheets)
+    with pytest.raises(ValueError):
+        deck_sheets(0, (630, 880), 1.0)

@@ -80,4 +80,5 @@ def build_report(result) -> dict:
         "images": [str(p.absolute()) for p in result.sheets],
         "images_written": [str(p.absolute()) for p in result.changed_sheets],
         "local_urls": result.local_urls,
+        "decks": [dict(deck) for deck in result.decks],
     }

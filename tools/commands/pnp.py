@@ -35,8 +35,8 @@ def pnp_command(game: str, out: Path | None, build_dir: Path | None, paper: str,
     """Write GAME's cards (a built-in game id, or a game data folder) as a print-and-play PDF.
 
     Cards print at their size in millimetres (size_mm in the game's layouts.toml), as many per page as fit.
-    The art comes from the build folder's render cache: after ttsmod build a PDF draws nothing (the build keeps
-    each face's full-size print copy); without a build the faces are drawn once, and later PDFs draw nothing.
+    The art comes from the build folder's render cache: card faces are drawn at print resolution (300 dpi) by
+    the first PDF and kept there by content, so later PDFs draw nothing.
     """
     from tools.commands.common import ProgressBars, warn
     from tools.pnp import check_options, pnp
@@ -46,7 +46,7 @@ def pnp_command(game: str, out: Path | None, build_dir: Path | None, paper: str,
         path, plan, art = pnp(game, out, paper=paper, lang=lang, mode=mode, bleed=bleed, crop_marks=crop_marks,
                               duplex=duplex, gap=gap, build_dir=build_dir, jobs=jobs,
                               render_progress=bars.progress("rendering"),
-                              face_progress=bars.progress("full-size faces"), page_progress=bars.progress("pages"))
+                              face_progress=bars.progress("print faces"), page_progress=bars.progress("pages"))
     cards = sum(len(p.cards) for p in plan.pages if p.kind == "faces")
     click.echo(f"{path}  {len(plan.pages)} page(s), {cards} card(s), {len(art.singles)} other component(s), {paper}")
     if art.unsized:

@@ -80,6 +80,13 @@ def cover_fit(image: Image.Image, size: tuple[int, int]) -> Image.Image:
     return ImageOps.fit(image.convert("RGB"), size, method=Image.Resampling.LANCZOS, centering=(0.5, 0.5))
 
 
+def stripes(start: float, stop: float, step: float) -> list[float]:
+    """``start``, ``start + step``, … below ``stop``: where a hatching's lines go. ``step`` may be fractional, so a
+    pattern drawn at another size has its lines at the same places, scaled (an integer step would drift)."""
+    count = max(0, math.ceil((stop - start) / step))
+    return [start + i * step for i in range(count)]
+
+
 def placeholder(size: tuple[int, int], colour: tuple[int, int, int]) -> Image.Image:
     """A generated stand-in for missing art: a vertical gradient of the zone colour with diagonal hatching."""
     # Drawn once per size and colour in a process (a game has a few zones): a copy, as the caller may draw on it.
@@ -95,9 +102,9 @@ def _placeholder(size: tuple[int, int], colour: tuple[int, int, int]) -> Image.I
     image = column.resize((w, h))
     draw = ImageDraw.Draw(image)
     hatch = mix(colour, (255, 255, 255), 0.25)
-    step = max(12, min(w, h) // 12)
-    for x in range(-h, w, step):
-        draw.line([(x, h), (x + h, 0)], fill=hatch, width=max(1, step // 6))
+    step = max(3.0, min(w, h) / 12)
+    for x in stripes(-h, w, step):
+        draw.line([(x, h), (x + h, 0)], fill=hatch, width=max(1, round(step / 6)))
     draw.rectangle((0, 0, w - 1, h - 1), outline=mix(colour, (0, 0, 0), 0.35), width=max(1, min(w, h) // 80))
     return image
 

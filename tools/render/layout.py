@@ -22,9 +22,10 @@ negative.
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -63,11 +64,41 @@ class Box:
     colour: tuple[int, int, int] = (0, 0, 0)
     line_spacing: float = 1.15
     anchor: str = "card"
+    origin: "tuple[Box, float, float, float] | None" = field(default=None, repr=False)
+    """For a box of a layout drawn at another size (:meth:`scaled`): the design box and the factors it was scaled
+    by, so a text is laid out as at the design size (the same lines) and drawn at this size."""
 
     @property
     def rect(self) -> tuple[int, int, int, int]:
         """``(left, top, right, bottom)``, right/bottom exclusive."""
         return self.x, self.y, self.x + self.width, self.y + self.height
+
+    def scaled(self, fx: float, fy: float, factor: float) -> "Box":
+        """The box as it lies on the image drawn at ``fx`` × the design width and ``fy`` × its height: its
+        rectangle scaled (each side at least 1 px), its font size range scaled by ``factor`` (the smaller of
+        the two; the minimum rounded down, so a text that fits at the design size keeps room to fit)."""
+        if fx == fy == factor == 1:
+            return self
+        if self.origin is not None:   # scaled again: from the design box, by the factors multiplied
+            design, dx, dy, dfactor = self.origin
+            return design.scaled(dx * fx, dy * fy, dfactor * factor)
+        x, y = round(self.x * fx), round(self.y * fy)
+        width = max(1, round((self.x + self.width) * fx) - x)
+        height = max(1, round((self.y + self.height) * fy) - y)
+        size_min = max(1, math.floor(self.size_min * factor)) if self.size_min else 0
+        size_max = max(size_min, round(self.size_max * factor)) if self.size_max else 0
+        return replace(self, x=x, y=y, width=width, height=height, size_min=size_min, size_max=size_max,
+                       origin=(self, fx, fy, factor))
+
+    def design_layout(self) -> "tuple[Box, float] | None":
+        """The design box this box is exactly the scaled form of, and the font factor; None for a design box or
+        a box made from a scaled one (moved, resized: no longer the design's)."""
+        if self.origin is None:
+            return None
+        design, fx, fy, factor = self.origin
+        if design.scaled(fx, fy, factor) != self:
+            return None
+        return design, factor
 
     def moved(self, dx: int, dy: int) -> "Box":
         """The same box shifted by ``(dx, dy)`` (for cell-anchored boxes)."""
@@ -89,6 +120,24 @@ class CardLayout:
 
     def box(self, name: str) -> Box:
         return self.boxes[name]
+
+    def scaled(self, size: tuple[int, int]) -> "CardLayout":
+        """This layout drawn at ``size`` pixels (of one tile for a tiled layout) instead of its design size:
+        boxes scaled on each axis, font size ranges and the integer params (frame, radii, icon sizes) by the
+        smaller factor, a param that was positive staying at least 1 px. ``size_mm`` is kept (the printed
+        size does not change with the pixels)."""
+        width, height = size
+        if (width, height) == (self.width, self.height):
+            return self
+        fx, fy = width / self.width, height / self.height
+        factor = min(fx, fy)
+        boxes = {name: box.scaled(fx, fy, factor) for name, box in self.boxes.items()}
+        params = {k: (max(1, round(v * factor)) if v > 0 else 0) for k, v in self.params.items()}
+        return CardLayout(self.kind, width, height, boxes, params, self.tiled, self.size_mm)
+
+    def scaled_by(self, factor: float) -> "CardLayout":
+        """This layout drawn at ``factor`` × its design size (each side rounded, at least 1 px)."""
+        return self.scaled((max(1, round(self.width * factor)), max(1, round(self.height * factor))))
 
     def fingerprint(self) -> str:
         """A stable text of everything in this layout (part of each card's cache key)."""
@@ -115,6 +164,14 @@ class Layouts:
 
     def string(self, key: str, lang: str) -> str:
         return self.strings[key][lang]
+
+    def scaled(self, factor: float, exact: Mapping[str, tuple[int, int]] | None = None) -> "Layouts":
+        """Every layout drawn at ``factor`` × its design size (:meth:`CardLayout.scaled_by`), those of
+        ``exact`` (kind → pixel size) at exactly that size; colours and strings unchanged."""
+        exact = exact or {}
+        layouts = {kind: layout.scaled(exact[kind]) if kind in exact else layout.scaled_by(factor)
+                   for kind, layout in self.layouts.items()}
+        return Layouts(self.file, layouts, self.colours, self.zone_colours, self.player_colours, self.strings)
 
     def fingerprint(self) -> str:
         """A stable text of the palette and strings (part of each card's cache key)."""

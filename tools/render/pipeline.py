@@ -5,27 +5,32 @@ A game's renderer (a :class:`FaceRenderer`) only names its images, keys them and
 :func:`render_art` does the rest into ``out_dir``:
 
 - each image has a key, the hash of everything that affects its pixels (the renderer computes it);
-- decks (:class:`DeckPlan`) become TTS sheets exactly as :func:`tools.sheets.pack_faces` would pack them (the
-  same cells, scaling, fitting and encoding, so the same bytes); a sheet whose inputs are unchanged is not
-  touched (``.cache/manifest.json`` maps each sheet's input key to its file). Every sheet to write is one task:
-  it draws its faces (or takes them from the caches), pastes them with the back in the last cell and encodes the
-  sheet; the tasks run in parallel over ``jobs`` processes (all cores by default; 1 runs in-process; the renderer
-  is pickled into each worker), so a big game streams through a few sheets at a time and no process ever holds
+- decks (:class:`DeckPlan`) become TTS sheets; a sheet whose inputs are unchanged is not touched
+  (``.cache/manifest.json`` maps each sheet's input key to its file). Every sheet to write is one task: it draws
+  its faces (or takes them from the caches), pastes them with the back in the last cell and encodes the sheet;
+  the tasks run in parallel over ``jobs`` processes (all cores by default; 1 runs in-process; the renderer is
+  pickled into each worker), so a big game streams through a few sheets at a time and no process ever holds
   more than one sheet;
-- a deck face is cached as it lies in its cell (``.cache/cells/``, scaled to the cell size, its pixels
-  compressed: :data:`CELL_SUFFIX`), so repacking a sheet after one card changed draws that card only and decodes
-  the others small; images needed whole (backs,
-  singles, the thumbnail's source, a deck's first face until its size — which sets the deck's cells — is
-  known, ``sizes`` in the manifest, and a face more than one sheet cell needs drawn) are cached whole in
-  ``.cache/faces/<key>.png``;
-- every deck face a run draws (or holds whole) is also left behind full-size as its print copy,
-  ``.cache/print/<key>.jpg`` (JPEG at :data:`PRINT_QUALITY`, written by the worker that drew it: a fraction of
-  the face's drawing time, and a fraction of a PNG's encoding time): print-and-play wants every card face at full
-  size, not as its sheet cell, and :func:`print_faces` then finds them all after a build without drawing any. The
-  print copies are never read by a build (a lossy copy would change the sheets' bytes), so a build's output is the
-  same with or without them;
-- the whole-image and print caches keep every file whose key is still one of the items' keys (a build reads no
-  more of them than it needs); one whose key changed (the image was edited) is deleted and drawn again when asked;
+- a renderer that draws at any size (:class:`tools.render.sizing.DrawsAtSize`: the games' renderers) draws each
+  deck face straight at its cell's size, never at another size to be resampled: a deck's grid and cell size
+  come from its face's design size and count (:func:`tools.sheets.deck_sheets`), its cells large enough for
+  its body text to stand :data:`BODY_TEXT_TARGET` px high (measured once on its first face, ``probes`` in the
+  manifest), and each face drawn records its body text's height (``heights``, reported as
+  :attr:`tools.sheets.PackedDeck.text_height`). The back is drawn at its cell's size too, and whole (at its
+  design size) for the deck's back image. Any other renderer's faces are packed exactly as
+  :func:`tools.sheets.pack_faces` packs them (scaled into their cells: the same bytes);
+- a face drawn at its cell's size is not cached: repacking a sheet after one card changed draws the sheet's
+  faces again, which costs less than compressing every cell of a cold build (a third of its time at Four
+  Humours' legible cell size) to decode a sheet's worth later; the back's cell is cached (``.cache/cells/``).
+  A face scaled into its cell (a renderer drawing at one size) is cached as it lies there (its pixels
+  compressed: :data:`CELL_SUFFIX`), so repacking its sheet draws that card only; images needed
+  whole (backs, singles, the thumbnail's source, and for a renderer drawing at one size a deck's first face until
+  its size — which sets the deck's cells — is known, ``sizes`` in the manifest, and a face more than one sheet
+  cell needs drawn) are cached whole in ``.cache/faces/<key>.png``;
+- a build writes no print copy: :func:`print_faces` draws a card face for print-and-play at its print
+  resolution when first asked, into ``.cache/print/``, and keeps it there by content (a second PDF draws
+  nothing). A build deletes the print copies and whole images whose key is no longer one of the items' keys (the
+  image was edited); the others stay;
 - single images (boards, tokens) and the thumbnail are written once per key, under content-hashed names;
 - files this pipeline wrote before and no longer uses are deleted, or with ``prune=False`` left in place and
   listed in :attr:`Art.stale` for the caller to delete once its own output is written. Caches are written
@@ -54,8 +59,9 @@ from bridge.errors import DataError, InputError
 from bridge.fsio import atomic_write_bytes, atomic_write_text
 from tools.defaults import IMAGE_FORMATS
 from tools.imageio import image_size, to_rgb
-from tools.sheets import (LETTERBOX, FittedFace, PackedDeck, Sheet, cell_size_for, choose_grid, encode, fit_face,
-                          hashed_name, shape_differs, sheet_layout, write_image)
+from tools.render.sizing import body_text_height, measure_text
+from tools.sheets import (LETTERBOX, FittedFace, PackedDeck, Sheet, cell_size_for, choose_grid, deck_sheets, encode,
+                          fit_face, hashed_name, shape_differs, sheet_layout, write_image)
 
 THUMBNAIL = "thumbnail"
 """The image name every :class:`Art` holds: the save's preview in TTS's load menu (a PNG)."""
@@ -67,9 +73,17 @@ reported again with a new value (before any sheet's face is drawn) only when a d
 another size than the deck had, which changes the deck's cells."""
 
 PRINT_DIR = "print"
-"""The folder of ``out_dir/.cache/`` holding each deck face's print copy, ``<key>.jpg``."""
+"""The folder of ``out_dir/.cache/`` holding each deck face's print copy, ``<key>-<width>x<height>.jpg`` (drawn at
+print resolution by :func:`print_faces`), or ``<key>.jpg`` for a renderer that draws at one size only."""
 PRINT_QUALITY = 95
-"""JPEG quality of the print copies: near-lossless at a sheet face's full size, fast to encode."""
+"""JPEG quality of the print copies: near-lossless at print resolution, fast to encode."""
+
+BODY_TEXT_TARGET = 24
+"""The cap-to-baseline height in pixels a deck's body text should reach on its sheet: legible in TTS without
+zooming in. The deck's grid is chosen for it (:func:`tools.sheets.deck_sheets`)."""
+BODY_TEXT_MARGIN = 1.1
+"""How much larger than the scale measured on the deck's first face its cells are asked to be: another face's
+text may fit a little smaller (a longer title, another wrap)."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +108,13 @@ class Art:
 
 
 class FaceRenderer(Protocol):
-    """A game's drawing of its images, one at a time; it writes nothing and must be picklable."""
+    """A game's drawing of its images, one at a time; it writes nothing and must be picklable.
+
+    A renderer that can draw an image at any size (:class:`tools.render.sizing.DrawsAtSize`) also has
+    ``design_size(name)`` (the pixel size its layout is designed at), ``body_boxes(name)`` (the boxes of its body
+    text) and ``render(name, size)``: the pipeline then draws every deck face straight at its sheet cell's size,
+    and :func:`print_faces` at print resolution. Without them a face is drawn at its one size and scaled to its
+    cell."""
 
     def items(self) -> list[tuple[str, str]]:
         """Every image as ``(name, layout kind)``, in a stable order."""
@@ -154,7 +174,21 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
     keys = {name: renderer.key(name, kind) for name, kind in items}
     whole = _CacheFiles(faces_dir, keys, ".png")
     plans = [plan for plan in decks if plan.faces]
-    printed = _CacheFiles(print_dir, keys, ".jpg", {name for plan in plans for name in plan.faces})
+    sized = draws_at_size(renderer)
+    own_sizes: dict[str, tuple[int, int]] = {}
+    probes: dict[str, int] = manifest["probes"]
+    min_scales: dict[str, float] = {}
+    if sized:
+        # A deck face's size is its layout's: known without drawing it. Its cells are drawn at the size the deck's
+        # grid gives them, chosen for its body text (measured once on its first face, ``probes`` in the manifest).
+        for plan in plans:
+            for name in plan.faces:
+                own_sizes[name] = _design_size(renderer, name)
+            first = keys[plan.faces[0]]
+            sizes[first] = list(own_sizes[plan.faces[0]])
+            if first not in probes:
+                probes[first] = _probe(renderer, plan.faces[0], [n for n, _ in items])
+            min_scales[plan.name] = BODY_TEXT_TARGET * BODY_TEXT_MARGIN / probes[first] if probes[first] else 0.0
 
     # Images needed whole: backs, singles, the thumbnail's source, and each deck's first face while its size
     # (which sets the deck's cells) is not known yet.
@@ -180,33 +214,41 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
             yield _SheetTask(
                 deck=plan.name, number=number, key=key,
                 faces=tuple((n, keys[n], f"{cells_text}{layout.cell_id(keys[n], number)}{CELL_SUFFIX}",
-                             whole.text(n) if use_cache or keys[n] in whole_keys else "", printed.text(n))
+                             "" if sized else whole.text(n) if use_cache or keys[n] in whole_keys else "",
+                             own_sizes.get(n))
                             for n in plan.faces[start:start + count]),
                 size=layout.size, columns=layout.grids[number][0], rows=layout.grids[number][1],
                 cell=layout.cells[number], back=str(whole[plan.back]), sheets_dir=str(sheets_dir), fmt=fmt,
                 quality=quality, use_cache=use_cache,
-                back_cell=f"{cells_text}{layout.back_cell_id(keys[plan.back], number)}{CELL_SUFFIX}")
+                back_cell=f"{cells_text}{layout.back_cell_id(keys[plan.back], number)}{CELL_SUFFIX}",
+                back_name=plan.back if sized else "", cache_cells=not sized)
 
     def layout_of(plan: DeckPlan, size: Sequence[int] | None = None) -> _DeckLayout:
-        return _DeckLayout.of(plan, keys, tuple(size or sizes[keys[plan.faces[0]]]), fmt, quality)
+        return _DeckLayout.of(plan, keys, tuple(size or sizes[keys[plan.faces[0]]]), fmt, quality,
+                              min_scales.get(plan.name))
 
     def to_draw(layouts: Mapping[str, _DeckLayout | None]) -> tuple[list[str], int]:
         """What the sheets of ``layouts`` (deck name → its cells, None when not known) would draw: the faces to
         draw whole first, one per key that more than one sheet cell needs (drawn once, then read by each), and
         how many faces the sheet tasks draw themselves (each the only cell of its key to draw)."""
         slots: list[str] = []   # a face of a cell neither cached nor held whole, once per cell
+        drawn_in_sheets = 0
         for plan in plans:
             layout = layouts[plan.name]
             if layout is None:   # the deck's cells are unknown, and so is any of them being cached
                 slots += [n for n in plan.faces if keys[n] not in whole_keys and not cached(whole[n])]
                 continue
             for task in sheet_tasks(plan, layout):
-                if isinstance(task, _SheetTask):
-                    slots += [n for n, key, cell, full, _ in task.faces
-                              if not cached(Path(cell)) and key not in whole_keys and not (full and cached(Path(full)))]
+                if not isinstance(task, _SheetTask):
+                    continue
+                if sized:   # every face of a sheet to write is drawn by it, at its cell's size, once a key
+                    drawn_in_sheets += len({key for _, key, _, _, _ in task.faces})
+                    continue
+                slots += [n for n, key, cell, full, _ in task.faces
+                          if not cached(Path(cell)) and key not in whole_keys and not (full and cached(Path(full)))]
         count = collections.Counter(keys[n] for n in slots)
         shared = _one_per_key([n for n in slots if count[keys[n]] > 1], keys)
-        return shared, sum(1 for times in count.values() if times == 1)
+        return shared, drawn_in_sheets + sum(1 for times in count.values() if times == 1)
 
     # The number of images this run will draw, known before drawing any (a progress bar needs its length): each
     # image is drawn once. A deck whose first face changed is expected to keep its size (the size recorded for
@@ -222,8 +264,9 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
     tracker = _Progress(progress, len(todo) + in_sheets)
 
     with _Workers(renderer, jobs) as workers:
-        for name, size in workers.render_whole(todo, whole, tracker, order, printed):
-            sizes[keys[name]] = list(size)
+        for name, size in workers.render_whole(todo, whole, tracker, order):
+            if not sized:
+                sizes[keys[name]] = list(size)
         for name in needed:
             if keys[name] not in sizes:
                 sizes[keys[name]] = list(image_size(whole[name]))
@@ -233,7 +276,7 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
             late, in_sheets = to_draw(layouts)
             whole_keys.update(keys[n] for n in late)
             tracker.recount(tracker.rendered + len(late) + in_sheets)
-            for name, size in workers.render_whole(late, whole, tracker, order, printed):
+            for name, size in workers.render_whole(late, whole, tracker, order):
                 sizes[keys[name]] = list(size)
         # Sheets: each one not written yet is a task that takes its faces from the cell cache (scaled to the
         # cell), else from the whole-image cache, else draws them, then pastes and encodes the sheet; the tasks
@@ -252,6 +295,9 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
 
     packed: dict[str, PackedDeck] = {}
     used_cells: set[str] = set()
+    heights: dict[str, int] = manifest["heights"]
+    for outcome in done.values():
+        heights.update(outcome.heights)
     for plan in plans:
         layout = layouts[plan.name]
         back_key = layout.back_key(plan.back, keys)
@@ -266,6 +312,7 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
         sheets: list[Sheet] = []
         fitted: list[FittedFace] = []
         placement: list[tuple[int, int]] = []
+        measured: list[int] = []   # the body text height of each face of the deck (0: a face without)
         for number, (start, count) in enumerate(layout.groups):
             key = layout.sheet_key(number, plan.back, keys)
             outcome = done.get((plan.name, number))
@@ -282,11 +329,14 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
             cw, ch = layout.cells[number]
             sheets.append(Sheet(file, sheets_dir / file, columns, rows, count, cw, ch))
             placement.extend((number, index) for index in range(count))
-            used_cells.update(layout.cell_id(keys[n], number) for n in plan.faces[start:start + count])
+            deck_cells = [layout.cell_id(keys[n], number) for n in plan.faces[start:start + count]]
+            used_cells.update(deck_cells)
             used_cells.add(layout.back_cell_id(keys[plan.back], number))
+            measured += [heights[c] for c in deck_cells if c in heights]
         packed[plan.name] = PackedDeck(plan.name, tuple(sheets), back_file, sheets_dir / back_file,
                                        tuple(placement), False, face_size=layout.size, fit=FIT,
-                                       fitted=tuple(fitted))
+                                       fitted=tuple(fitted),
+                                       text_height=min((h for h in measured if h), default=None))
 
     images: dict[str, Path] = {}
     for name in singles:
@@ -301,10 +351,12 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
     used_keys = set(keys.values())
     manifest["sizes"] = {k: v for k, v in sorted(sizes.items()) if k in used_keys}
     manifest["decks"] = {plan.name: list(layouts[plan.name].size) for plan in plans}
+    manifest["probes"] = {k: v for k, v in sorted(probes.items()) if k in used_keys}
+    manifest["heights"] = {k: v for k, v in sorted(heights.items()) if k in used_cells}
     # The whole-image and print caches keep every image still current: a build reads a deck face from its cell,
     # never from them, so keeping one costs it nothing, and an edited face's old files go.
     stale = _forget_stale(previous, manifest, used_files, sheets_dir, faces_dir, used_keys, prune)
-    _forget_unused(print_dir, "*.jpg", used_keys)
+    _forget_prints(print_dir, used_keys)
     _forget_unused(cells_dir, "*" + CELL_SUFFIX, used_cells)   # a face edited, a deck regrown to another cell size
     _forget_unused(cells_dir, "*.png", set())   # cells as the PNGs of earlier versions: never read now
     # Compact: a cache file read by this module only, and at 10,000 cards the indented form took the pure-Python
@@ -314,37 +366,77 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
                faces={plan.name: plan.faces for plan in plans}, renderer=renderer)
 
 
-def print_faces(renderer: FaceRenderer, out_dir: Path, names: Sequence[str], *, jobs: int | None = None,
+def print_faces(renderer: FaceRenderer, out_dir: Path, names: Sequence[str], *,
+                sizes: Mapping[str, tuple[int, int]] | None = None, jobs: int | None = None,
                 progress: Progress | None = None) -> dict[str, Path]:
-    """The full-size print copy of each image ``names`` of ``renderer`` (name → ``out_dir/.cache/print/<key>.jpg``,
-    in the order of ``names``, each once).
+    """The print copy of each image ``names`` of ``renderer`` (name → its file in ``out_dir/.cache/print/``, in the
+    order of ``names``, each once), drawn once and then kept by content.
 
-    After a build of ``out_dir`` every deck face has one already and nothing is drawn. A missing one is encoded
-    from the whole-image cache when that holds the image (no drawing), else drawn, in parallel over ``jobs``
-    processes; ``progress(done, total)`` counts the drawings (``(0, 0)`` when there are none). A print copy is
-    the same bytes however it was made: the image as drawn, in RGB, encoded by :func:`print_bytes`. An unknown
-    name is a :class:`KeyError`; a :class:`DataError` while drawing stops with the first failing image in item
-    order."""
+    A renderer that draws at any size (:func:`draws_at_size`) draws each image at ``sizes[name]`` (its print
+    resolution; its design size when ``sizes`` leaves it out; a face of another shape than that size is drawn whole
+    inside it) into ``<key>-<width>x<height>.jpg``; any other draws
+    it at its one size into ``<key>.jpg`` (taken from the whole-image cache when that holds it). A copy already
+    there is not drawn again: a second call draws nothing. Drawings run in parallel over ``jobs`` processes;
+    ``progress(done, total)`` counts them (``(0, 0)`` when there are none). A print copy is the image as drawn, in
+    RGB, encoded by :func:`print_bytes`, so the same inputs give the same bytes. An unknown name is a
+    :class:`KeyError`; a :class:`DataError` while drawing stops with the first failing image in item order."""
     cache_dir = Path(out_dir) / ".cache"
     items = renderer.items()
     kinds = dict(items)
     wanted = list(dict.fromkeys(names))
     keys = {name: renderer.key(name, kinds[name]) for name in wanted}
-    printed = {name: cache_dir / PRINT_DIR / f"{keys[name]}.jpg" for name in wanted}
-    todo = []
+    sized = draws_at_size(renderer)
+    targets: dict[str, tuple[int, int] | None] = {}
+    printed: dict[str, Path] = {}
     for name in wanted:
-        if printed[name].is_file():
+        target = None
+        if sized:
+            own = _design_size(renderer, name)
+            target = tuple((sizes or {}).get(name) or own)
+            if shape_differs(own, target):   # never stretched: drawn whole inside the size asked
+                target = _contained(own, target)
+        targets[name] = target
+        stem = f"{keys[name]}-{target[0]}x{target[1]}" if target else keys[name]
+        printed[name] = cache_dir / PRINT_DIR / f"{stem}.jpg"
+    todo = []
+    claimed: set[Path] = set()   # images of one key and size are one drawing
+    for name in wanted:
+        if printed[name] in claimed or printed[name].is_file():
             continue
-        face = _read_png(str(cache_dir / "faces" / f"{keys[name]}.png"))
+        claimed.add(printed[name])
+        face = None if sized else _read_png(str(cache_dir / "faces" / f"{keys[name]}.png"))
         if face is None:
             todo.append(name)
         else:
             _write_print(face, str(printed[name]))
     tracker = _Progress(progress, len(todo))
     with _Workers(renderer, jobs) as workers:
-        for _ in workers.render_print(todo, printed, tracker, [n for n, _ in items]):
+        for _ in workers.render_print(todo, printed, targets, tracker, [n for n, _ in items]):
             pass
     return printed
+
+
+def draws_at_size(renderer: FaceRenderer) -> bool:
+    """Whether ``renderer`` draws an image at any size asked (see :class:`FaceRenderer`)."""
+    return callable(getattr(renderer, "design_size", None))
+
+
+def _design_size(renderer: FaceRenderer, name: str) -> tuple[int, int]:
+    size = renderer.design_size(name)   # type: ignore[attr-defined]
+    if size is None:
+        raise ValueError(f"{name}: a tiled image has no size of its own to draw a card face at")
+    return tuple(size)
+
+
+def _probe(renderer: FaceRenderer, name: str, order: list[str]) -> int:
+    """The body text height of ``name`` drawn at its design size (0 when it has none): what the scale of its
+    deck's cells is worked out from."""
+    boxes = tuple(renderer.body_boxes(name))   # type: ignore[attr-defined]
+    if not boxes:
+        return 0   # nothing to measure: no drawing
+    with measure_text() as record:
+        _draw(renderer, name, None, order)
+    return body_text_height(record, boxes) or 0
 
 
 def print_bytes(face: Image.Image) -> bytes:
@@ -388,7 +480,7 @@ class _CacheFiles(Mapping[str, Path]):
 
 
 def _empty_manifest() -> dict:
-    return {"sheets": {}, "images": {}, "sizes": {}, "decks": {}}
+    return {"sheets": {}, "images": {}, "sizes": {}, "decks": {}, "probes": {}, "heights": {}}
 
 
 def _one_per_key(names: list[str], keys: Mapping[str, str]) -> list[str]:
@@ -414,12 +506,24 @@ class _DeckLayout:
 
     @classmethod
     def of(cls, plan: DeckPlan, keys: Mapping[str, str], size: tuple[int, int], fmt: str,
-           quality: int) -> "_DeckLayout":
-        """The layout of ``plan`` when its first face is ``size``."""
-        groups = tuple(sheet_layout(len(plan.faces), False))
-        grids = tuple(choose_grid(count + 1, size) for _, count in groups)
-        cells = tuple(cell_size_for(columns, rows, size) for columns, rows in grids)
-        settings = f"{plan.name}|{fmt}|{quality}|False|{size}|{FIT}"
+           quality: int, min_scale: float | None = None) -> "_DeckLayout":
+        """The layout of ``plan`` when its first face is ``size``: with ``min_scale`` (faces drawn at their
+        cells' size) the grids of :func:`tools.sheets.deck_sheets`, else those of :func:`tools.sheets.pack_faces`
+        (faces of one size scaled down into their cells)."""
+        if min_scale is None:
+            groups = tuple(sheet_layout(len(plan.faces), False))
+            grids = tuple(choose_grid(count + 1, size) for _, count in groups)
+            cells = tuple(cell_size_for(columns, rows, size) for columns, rows in grids)
+            settings = f"{plan.name}|{fmt}|{quality}|False|{size}|{FIT}"
+        else:
+            sheets = deck_sheets(len(plan.faces), size, min_scale)
+            groups = tuple((start, count) for start, count, _, _, _ in sheets)
+            grids = tuple((columns, rows) for _, _, columns, rows, _ in sheets)
+            cells = tuple(cell for *_, cell in sheets)
+            # The cells' sizes are part of every sheet's inputs: a face drawn at another size is other pixels.
+            # Hashed once: a 10,000-card deck has over a thousand sheets, each key made from this text.
+            drawn = hashlib.sha256(repr(cells).encode()).hexdigest()[:16]
+            settings = f"{plan.name}|{fmt}|{quality}|False|{size}|{FIT}|drawn|{drawn}"
         return cls(settings, size, groups, grids, cells, tuple(keys[n] for n in plan.faces))
 
     def sheet_key(self, number: int, back: str, keys: Mapping[str, str]) -> str:
@@ -448,7 +552,8 @@ class _SheetTask:
     deck: str
     number: int
     key: str
-    faces: tuple[tuple[str, str, str, str, str], ...]   # (name, key, cell cache file, whole file, print copy)
+    faces: tuple[tuple[str, str, str, str, tuple[int, int] | None], ...]
+    # (name, key, cell cache file, whole file, design size: set when the face is drawn at its cell's size)
     size: tuple[int, int]
     columns: int
     rows: int
@@ -459,6 +564,8 @@ class _SheetTask:
     quality: int
     use_cache: bool
     back_cell: str   # the cell cache file of the back as it lies in this sheet
+    back_name: str = ""   # the back's image name, to draw it at the cell's size (a renderer drawing at any size)
+    cache_cells: bool = True   # read and write the faces' cells in the cell cache
 
 
 @dataclass(frozen=True)
@@ -467,6 +574,7 @@ class _SheetOutcome:
     fitted: tuple[tuple[int, tuple[int, int]], ...]   # (index in the sheet, the face's own size)
     sizes: Mapping[str, tuple[int, int]]              # own sizes of the faces drawn for this sheet
     rendered: int
+    heights: Mapping[str, int] = field(default_factory=dict)   # cell id → body text height of a face drawn
 
 
 class _Progress:
@@ -511,28 +619,30 @@ class _RenderFailed(Exception):
         self.fields = fields
 
 
-def _draw(renderer: FaceRenderer, name: str) -> Image.Image:
+def _draw(renderer: FaceRenderer, name: str, size: tuple[int, int] | None = None,
+          order: list[str] | None = None) -> Image.Image:
+    """Image ``name`` drawn (at ``size``, for a renderer that draws at any size). With ``order`` (the items' names),
+    a :class:`DataError` is raised as such, else carried as :class:`_RenderFailed` to the first-failure report."""
     try:
-        return renderer.render(name)
+        return renderer.render(name) if size is None else renderer.render(name, size)   # type: ignore[call-arg]
     except DataError as exc:
+        if order is not None:
+            raise
         raise _RenderFailed(name, (exc.file, exc.entry, exc.field, exc.message)) from None
 
 
-def _render_whole(renderer: FaceRenderer, name: str, path: str, print_path: str = "") -> tuple[str, tuple[int, int]]:
-    """Render ``name`` into the PNG ``path`` (the whole-image cache), and for a deck face into its print copy
-    ``print_path``; returns its size."""
+def _render_whole(renderer: FaceRenderer, name: str, path: str) -> tuple[str, tuple[int, int]]:
+    """Render ``name`` into the PNG ``path`` (the whole-image cache); returns its size."""
     image = _draw(renderer, name)
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)
     atomic_write_bytes(path, buffer.getvalue(), durable=False)
-    if print_path:
-        _write_print(to_rgb(image), print_path)
     return name, image.size
 
 
-def _render_print(renderer: FaceRenderer, name: str, print_path: str) -> str:
-    """Render ``name`` into its print copy ``print_path`` only."""
-    _write_print(to_rgb(_draw(renderer, name)), print_path)
+def _render_print(renderer: FaceRenderer, name: str, print_path: str, size: tuple[int, int] | None) -> str:
+    """Render ``name`` (at ``size``, when given) into its print copy ``print_path``."""
+    _write_print(to_rgb(_draw(renderer, name, size)), print_path)
     return name
 
 
@@ -550,15 +660,20 @@ def _cell_image(face: Image.Image, task: _SheetTask) -> tuple[Image.Image, bool]
     return face, False
 
 
-def _back_cell(task: _SheetTask) -> Image.Image:
-    """The deck's back as it lies in the sheet's last cell: scaled once per cell size in a process (a deck's
-    full sheets share theirs), and kept in the cell cache for the next build."""
+def _back_cell(renderer: FaceRenderer, task: _SheetTask) -> Image.Image:
+    """The deck's back as it lies in the sheet's last cell: drawn at the cell's size (by a renderer that draws at
+    any size; else scaled) once per cell size in a process (a deck's full sheets share theirs), and kept in the
+    cell cache for the next build."""
     kept = (task.back, task.cell)
     found = _backs.get(kept)
     if found is not None:
         return found
     found = _read_cell(task.back_cell, task.cell) if task.use_cache else None
-    if found is None:
+    if found is None and task.back_name:
+        # TTS stretches a back over the card, so the back fills the cell whatever its own shape.
+        found = to_rgb(_draw(renderer, task.back_name, task.cell))
+        _write_cell(found, task.back_cell)
+    elif found is None:
         with Image.open(task.back) as image:
             back = to_rgb(image.copy() if image.mode == "RGB" else image)
             back.load()
@@ -621,17 +736,30 @@ def _pack_sheet(renderer: FaceRenderer, task: _SheetTask) -> _SheetOutcome:
     sheet = Image.new("RGB", (task.columns * cw, task.rows * ch), LETTERBOX)
     fitted: list[tuple[int, tuple[int, int]]] = []
     sizes: dict[str, tuple[int, int]] = {}
+    heights: dict[str, int] = {}
     rendered = 0
-    for slot, (name, key, cell_file, whole_file, print_file) in enumerate(task.faces):
-        cell = _read_cell(cell_file, task.cell) if task.use_cache else None
-        if cell is None:
+    drawn: dict[str, Image.Image] = {}   # key → its cell, drawn by this sheet (images of one key are one drawing)
+    for slot, (name, key, cell_file, whole_file, own_size) in enumerate(task.faces):
+        cell = _read_cell(cell_file, task.cell) if task.use_cache and task.cache_cells else drawn.get(key)
+        if cell is None and own_size is not None:
+            # Drawn at the cell's size from its layout: sharp text and lines, no resampling. A face of another
+            # shape than the deck's is drawn whole inside the cell, on white bars.
+            reshaped = shape_differs(own_size, task.size)
+            target = _contained(own_size, task.cell) if reshaped else task.cell
+            with measure_text() as record:
+                face = to_rgb(_draw(renderer, name, target))
+            rendered += 1
+            heights[os.path.basename(cell_file).removesuffix(CELL_SUFFIX)] = body_text_height(
+                record, tuple(renderer.body_boxes(name))) or 0   # type: ignore[attr-defined]
+            sizes[key] = own_size
+            cell = drawn[key] = face if target == task.cell else _letterboxed(face, task.cell)
+            if reshaped:
+                fitted.append((slot, own_size))
+        elif cell is None:
             face = _read_png(whole_file) if whole_file else None
             if face is None:
                 face = to_rgb(_draw(renderer, name))
                 rendered += 1
-            # The face is in hand whole only now: leave its print copy, so a PDF after this build draws nothing.
-            if not os.path.isfile(print_file):
-                _write_print(face, print_file)
             sizes[key] = face.size
             cell, reshaped = _cell_image(face, task)
             if reshaped:
@@ -639,21 +767,33 @@ def _pack_sheet(renderer: FaceRenderer, task: _SheetTask) -> _SheetOutcome:
             _write_cell(cell, cell_file)
         sheet.paste(cell, ((slot % task.columns) * cw, (slot // task.columns) * ch))
     last = task.columns * task.rows - 1
-    sheet.paste(_back_cell(task), ((last % task.columns) * cw, (last // task.columns) * ch))
+    sheet.paste(_back_cell(renderer, task), ((last % task.columns) * cw, (last // task.columns) * ch))
     data = encode(sheet, task.fmt, task.quality)
     file = hashed_name(f"{task.deck}-{task.number + 1}", data, task.fmt)
     atomic_write_bytes(Path(task.sheets_dir) / file, data)
-    return _SheetOutcome(file, tuple(fitted), sizes, rendered)
+    return _SheetOutcome(file, tuple(fitted), sizes, rendered, heights)
 
 
-def _work_whole(name: str, path: str, print_path: str):
+def _contained(size: tuple[int, int], cell: tuple[int, int]) -> tuple[int, int]:
+    """The largest size of ``size``'s shape inside ``cell`` (what :func:`tools.sheets.fit_face` scales a face to)."""
+    scale = min(cell[0] / size[0], cell[1] / size[1])
+    return min(cell[0], max(1, round(size[0] * scale))), min(cell[1], max(1, round(size[1] * scale)))
+
+
+def _letterboxed(face: Image.Image, cell: tuple[int, int]) -> Image.Image:
+    canvas = Image.new("RGB", cell, LETTERBOX)
+    canvas.paste(face, ((cell[0] - face.width) // 2, (cell[1] - face.height) // 2))
+    return canvas
+
+
+def _work_whole(name: str, path: str):
     assert _worker is not None, "the pool initializer sets the renderer"
-    return _render_whole(_worker, name, path, print_path)
+    return _render_whole(_worker, name, path)
 
 
-def _work_print(name: str, print_path: str):
+def _work_print(name: str, print_path: str, size: tuple[int, int] | None):
     assert _worker is not None, "the pool initializer sets the renderer"
-    return _render_print(_worker, name, print_path)
+    return _render_print(_worker, name, print_path, size)
 
 
 def _work_sheet(task: _SheetTask):
@@ -705,19 +845,20 @@ class _Workers:
         if failures:
             raise DataError(*min(failures)[1])
 
-    def render_whole(self, todo: list[str], whole: Mapping[str, Path], tracker: _Progress, order: list[str],
-                     printed: Mapping[str, Path]):
+    def render_whole(self, todo: list[str], whole: Mapping[str, Path], tracker: _Progress, order: list[str]):
         calls = []
         for n in todo:
-            args = (n, whole.text(n), printed.text(n) if n in printed else "")
+            args = (n, whole.text(n))
             calls.append((_work_whole, args, _render_whole, args))
         for name, size in self._run(calls, order):
             tracker.advance(1)
             yield name, size
 
-    def render_print(self, todo: list[str], printed: Mapping[str, Path], tracker: _Progress, order: list[str]):
-        for name in self._run([(_work_print, (n, str(printed[n])), _render_print, (n, str(printed[n])))
-                               for n in todo], order):
+    def render_print(self, todo: list[str], printed: Mapping[str, Path], sizes: Mapping[str, tuple[int, int] | None],
+                     tracker: _Progress, order: list[str]):
+        calls = [(_work_print, (n, str(printed[n]), sizes[n]), _render_print, (n, str(printed[n]), sizes[n]))
+                 for n in todo]
+        for name in self._run(calls, order):
             tracker.advance(1)
             yield name
 
@@ -760,6 +901,12 @@ def _read_manifest(path: Path) -> dict:
     if (not isinstance(manifest, dict) or not isinstance(manifest.get("sheets"), dict)
             or not isinstance(manifest.get("images"), dict)):
         return _empty_manifest()
+    # Measured text heights (a deck's probe by its first face's key, a cell's by its cell id): a wrong one only
+    # changes a report or a deck's grid (the sheet keys then differ, nothing is mixed); kept only when whole.
+    for table in ("probes", "heights"):
+        found = manifest.get(table)
+        manifest[table] = {k: v for k, v in found.items() if isinstance(v, int) and not isinstance(v, bool)
+                           and 0 <= v <= 4096} if isinstance(found, dict) else {}
     # Sizes are a cache too: an entry that is not two positive integers is dropped (the image is measured again;
     # a deck's size only sets the progress count's expectation).
     for table in ("sizes", "decks"):
@@ -784,6 +931,19 @@ def _forget_unused(folder: Path, pattern: str, used: set[str]) -> None:
         for entry in entries:
             name = entry.name
             if name.endswith(suffix) and name[:-len(suffix)] not in used and entry.is_file():
+                os.unlink(entry.path)
+
+
+def _forget_prints(folder: Path, used_keys: set[str]) -> None:
+    """Delete the print copies (``<key>.jpg``, ``<key>-<w>x<h>.jpg``) of ``folder`` whose key is not current."""
+    try:
+        entries = os.scandir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    with entries:
+        for entry in entries:
+            name = entry.name
+            if name.endswith(".jpg") and name[:-4].split("-", 1)[0] not in used_keys and entry.is_file():
                 os.unlink(entry.path)
 
 

@@ -129,11 +129,15 @@ def _wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str] | No
     return lines
 
 
-def layout_text(text: str, font: ImageFont.FreeTypeFont, box: Box) -> FittedText | None:
-    """Lay ``text`` out in ``box`` at ``font``'s size, or ``None`` if it does not fit."""
-    lines = _wrap(text, font, box.width)
+def layout_text(text: str, font: ImageFont.FreeTypeFont, box: Box,
+                lines: tuple[str, ...] | None = None) -> FittedText | None:
+    """Lay ``text`` out in ``box`` at ``font``'s size (wrapped to the box, or in the ``lines`` given), or ``None``
+    if it does not fit."""
     if lines is None:
-        return None
+        lines = _wrap(text, font, box.width)
+        if lines is None:
+            return None
+    lines = list(lines)
     ascent, descent = font.getmetrics()
     pitch = round((ascent + descent) * box.line_spacing)
     boxes = []
@@ -184,6 +188,10 @@ def fit_text(text: str, box: Box, fonts_dir: Path, *, file: str, entry: str | No
     return best
 
 
+SAME_LINES_TRIES = 4
+"""How many font sizes below the design's, scaled, a text drawn at another size tries in its design lines."""
+
+
 @lru_cache(maxsize=1 << 14)
 def _best_layout(text: str, box: Box, font_path: str, size_max: int | None) -> FittedText | None:
     # The same label in the same box recurs on card after card (a citizen's name, a season's title): a layout
@@ -192,6 +200,20 @@ def _best_layout(text: str, box: Box, font_path: str, size_max: int | None) -> F
     best: FittedText | None = None
     if low > high:
         low = high
+    found = box.design_layout()
+    if found is not None:
+        # Laid out once: a box of a layout drawn at another size keeps the lines the text has at the design size,
+        # at that size scaled (a little smaller if hinting needs it), so a face reads the same on its sheet and in
+        # print; only when those lines cannot fit is the text fitted afresh.
+        design, factor = found
+        reference = _best_layout(text, design, font_path,
+                                 None if size_max is None else max(1, math.ceil(size_max / factor)))
+        if reference is not None:
+            size = min(high, max(1, round(reference.size * factor)))
+            for candidate in range(size, max(low, size - SAME_LINES_TRIES) - 1, -1):
+                fitted = layout_text(text, load_font(font_path, candidate), box, reference.lines)
+                if fitted is not None:
+                    return fitted
     while low <= high:
         mid = (low + high) // 2
         fitted = layout_text(text, load_font(font_path, mid), box)
@@ -203,11 +225,21 @@ def _best_layout(text: str, box: Box, font_path: str, size_max: int | None) -> F
     return best
 
 
+recorder: list[tuple] | None = None
+"""While set (:func:`tools.render.sizing.measure_text`), :func:`draw_fitted` appends ``(box name, font file,
+size, box rectangle, ink rectangle)`` of each text it draws (rectangles ``(left, top, right, bottom)`` on the
+image)."""
+
+
 def draw_fitted(draw: ImageDraw.ImageDraw, fitted: FittedText, box: Box, fonts_dir: Path,
                 colour: tuple[int, int, int] | None = None) -> None:
     """Draw a :class:`FittedText` into ``box`` (positions from :func:`layout_text`)."""
     assert box.font is not None
     path = str(fonts_dir / box.font)
+    if recorder is not None and fitted.lines:
+        left, top, right, bottom = fitted.ink
+        recorder.append((box.name, path, fitted.size, box.rect,
+                         (box.x + left, box.y + top, box.x + right, box.y + bottom)))
     font = load_font(path, fitted.size)
     for line, (x, y) in zip(fitted.lines, fitted.origins):
         if line:

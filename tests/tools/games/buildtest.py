@@ -47,3 +47,51 @@ def assert_rebuild_identical(result: BuildResult, folder: Path) -> None:
     assert again.save_path.read_bytes() == result.save_path.read_bytes()
     assert not again.save_changed
     assert all(sheet.exists() for sheet in result.sheets)
+
+
+def assert_body_text_legible(result: BuildResult) -> None:
+    """Every deck's body text stands at least 24 px high (cap to baseline) on its sheets, as the build measured it
+    on each face it drew at its cell's size, and the build's report says so."""
+    from tools.render.pipeline import BODY_TEXT_TARGET
+
+    assert result.decks
+    for deck in result.decks:
+        assert deck["text_height"] is not None and deck["text_height"] >= BODY_TEXT_TARGET, deck
+
+
+def cells_and_print_faces(result: BuildResult, folder: Path):
+    """Per deck of the build ``result`` of ``folder``, its first face as its sheet shows it (the cell cropped from
+    the sheet) and as ``ttsmod pnp`` prints it (drawn at 300 dpi at the deck's printed size), brought to the
+    cell's size: ``(deck name, cell, print face)``."""
+    from PIL import Image
+
+    from bridge.catalog import load
+    from tools.build import JPEG_QUALITY
+    from tools.games.builder import builder_of
+    from tools.pnp import deck_sizes, print_pixels
+    from tools.render.layout import load_layouts
+    from tools.render.pipeline import print_faces
+
+    loaded = load(str(folder))
+    out = result.save_path.parent
+    art = builder_of(loaded.meta, loaded.folder).render(
+        loaded.data, out, lang="en", fmt="jpg", quality=JPEG_QUALITY, use_cache=True, jobs=1, progress=None,
+        game_dir=loaded.folder, prune=False)
+    assert art.rendered == 0   # the build's own sheets
+    layouts = load_layouts(loaded.folder / "layouts.toml", fonts_dir=assets_dir() / "fonts")
+    for name, deck in art.decks.items():
+        face = art.faces[name][0]
+        sheet = deck.sheets[0]
+        with Image.open(sheet.path) as image:
+            cell = image.convert("RGB").crop((0, 0, sheet.cell_width, sheet.cell_height))
+        size = print_pixels(deck_sizes(layouts, deck.face_size, name))
+        path = print_faces(art.renderer, out, [face], sizes={face: size}, jobs=1)[face]
+        with Image.open(path) as printed:
+            yield name, cell, printed.convert("RGB").resize(cell.size, Image.Resampling.LANCZOS)
+
+
+def mean_difference(a, b) -> float:
+    """The mean absolute difference of two RGB images' pixels, over the three channels (0..255)."""
+    from PIL import ImageChops, ImageStat
+
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3

@@ -75,3 +75,33 @@ def test_a_layouts_fingerprint_is_the_same_asked_again_or_after_pickling_into_a_
     assert pickle.loads(pickle.dumps(first)) == first
     edited = load(tmp_path, GOOD.replace("[10, 30]", "[10, 31]").replace("#112233", "#112234"))
     assert edited.fingerprint() != texts[0] and edited.layouts["card"].fingerprint() != texts[1]
+
+
+def test_a_layout_drawn_at_another_size_scales_boxes_font_sizes_and_params():
+    from tools.render.layout import Box, CardLayout
+
+    title = Box("title", 40, 30, 970, 70, "DejaVuSans.ttf", 24, 54)
+    art = Box("art", 40, 146, 600, 300)
+    layout = CardLayout("scene", 1050, 730, {"title": title, "art": art}, {"frame": 18, "icon_size": 64, "radius": 0},
+                        size_mm=(177.0, 123.0))
+    half = layout.scaled((525, 365))
+    assert (half.width, half.height, half.size_mm) == (525, 365, (177.0, 123.0))
+    assert half.box("title").rect == (20, 15, 505, 50) and half.box("art").rect == (20, 73, 320, 223)
+    assert (half.box("title").size_min, half.box("title").size_max) == (12, 27)
+    assert half.params == {"frame": 9, "icon_size": 32, "radius": 0}   # a zero stays zero
+    tiny = layout.scaled_by(0.01)
+    assert tiny.params["frame"] == 1 and tiny.box("title").size_min >= 1 and tiny.box("art").width >= 1
+    # the fingerprint (every image key) is the design's: scaling makes no new layout data
+    assert layout.scaled((1050, 730)) is layout
+    # scaled twice is scaled once by the product, from the design box
+    assert half.box("title").scaled(2, 2, 2) == title.scaled(1.0, 1.0, 1.0) == title
+    assert half.box("title").design_layout() == (title, 0.5)
+    moved = half.box("title").moved(5, 0)
+    assert moved.design_layout() is None   # no longer the design's box
+
+
+def test_a_box_s_minimum_font_size_rounds_down_so_a_text_keeps_room_to_fit():
+    from tools.render.layout import Box
+
+    box = Box("text", 0, 0, 100, 40, "DejaVuSans.ttf", 15, 30).scaled(0.5, 0.5, 0.5)
+    assert (box.size_min, box.size_max) == (7, 15)

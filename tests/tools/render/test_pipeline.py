@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bridge.errors import DataError, InputError
 from tools.render.pipeline import DeckPlan, ThumbnailPlan, _read_cell, print_bytes, print_faces, render_art
@@ -157,76 +157,101 @@ def _print_copies(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted((folder / ".cache" / "print").iterdir())}
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_a_build_leaves_every_deck_face_full_size_so_print_faces_draws_nothing(tmp_path, jobs):
-    run(tiles(), tmp_path, jobs=jobs)
+@dataclass
+class Drawn(Tiles):
+    """Tiles drawn at any size asked (as the games' renderers are): designed 40 × 56 (the board 64 × 64), a border
+    one twentieth of the width wide; ``sizes`` records each drawing's name and size (in-process renders only)."""
+
+    sizes: list[tuple[str, tuple[int, int]]] = field(default_factory=list)
+
+    def design_size(self, name: str) -> tuple[int, int]:
+        return (64, 64) if name == "board" else (40, 56)
+
+    def body_boxes(self, name: str) -> tuple[str, ...]:
+        return ()
+
+    def render(self, name: str, size: tuple[int, int] | None = None) -> Image.Image:
+        size = tuple(size or self.design_size(name))
+        self.drawn.append(name)
+        self.sizes.append((name, size))
+        image = Image.new("RGB", size, self.colours[name])
+        ImageDraw.Draw(image).rectangle((0, 0, size[0] - 1, size[1] - 1), outline=(0, 0, 0),
+                                        width=max(1, round(size[0] / 20)))
+        return image
+
+
+def drawn(**changed) -> Drawn:
+    return Drawn(tiles(**changed).colours)
+
+
+def test_a_build_writes_no_print_copy_and_print_faces_draws_each_face_once_then_nothing(tmp_path):
+    run(tiles(), tmp_path, jobs=1)
+    assert not (tmp_path / ".cache" / "print").exists()
     renderer = tiles()
     calls = []
-    paths = print_faces(renderer, tmp_path, FACES + FACES[:2], jobs=jobs,
+    paths = print_faces(renderer, tmp_path, FACES + FACES[:2], jobs=1,
                         progress=lambda done, total: calls.append((done, total)))
-    assert calls == [(0, 0)] and renderer.drawn == []   # nothing to draw
+    # the first face is cached whole (its size set the deck's cells): encoded from that, the other four drawn
+    assert calls[0] == (0, 4) and calls[-1] == (4, 4) and sorted(renderer.drawn) == FACES[1:]
     assert list(paths) == FACES                          # each name once, in order
     for name, path in paths.items():
         assert path.parent == tmp_path / ".cache" / "print"
-        # the face as drawn (not its sheet cell), encoded as every print copy is
-        assert path.read_bytes() == print_bytes(tiles().render(name))
-        with Image.open(path) as image:
-            assert image.size == (40, 56)
-            assert all(abs(a - b) <= 2 for a, b in zip(image.getpixel((20, 28)), renderer.colours[name]))
-    # deck faces only: the back and the board print from the build's own images
-    assert set(_print_copies(tmp_path)) == {p.name for p in paths.values()}
+        assert path.read_bytes() == print_bytes(tiles().render(name))   # the face as drawn, not its sheet cell
+    again, calls = tiles(), []
+    assert print_faces(again, tmp_path, FACES, jobs=1, progress=lambda d, t: calls.append((d, t))) == paths
+    assert again.drawn == [] and calls == [(0, 0)]
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_a_missing_print_copy_is_encoded_from_the_whole_image_else_drawn_and_is_the_same_bytes(tmp_path, jobs):
-    run(tiles(), tmp_path, jobs=1)
-    built = _print_copies(tmp_path)
-    for path in (tmp_path / ".cache" / "print").iterdir():
-        path.unlink()
-    # a build never draws a face for its print copy: its cell is cached, nothing is drawn or written
-    renderer = tiles()
+def test_deck_faces_are_drawn_at_their_cell_size_and_print_faces_at_print_size_once(tmp_path, jobs):
+    renderer = drawn()
     art = run(renderer, tmp_path, jobs=1)
-    assert (art.rendered, art.repacked, renderer.drawn) == (0, (), [])
-    assert not any((tmp_path / ".cache" / "print").iterdir())
+    deck = art.decks["cards"]
+    cell = (deck.sheets[0].cell_width, deck.sheets[0].cell_height)
+    # each face drawn once, straight at its cell's size; the back at its cell's size and whole (the back image)
+    assert sorted(n for n, size in renderer.sizes if size == cell and n.startswith("card:")) == FACES
+    assert not (tmp_path / ".cache" / "print").exists()
+    print_size = (400, 560)
     calls = []
-    print_faces(tiles(), tmp_path, FACES, jobs=jobs, progress=lambda done, total: calls.append((done, total)))
-    # the first face is cached whole (its size sets the deck's cells): encoded from that, the other 4 drawn
-    assert calls[0] == (0, 4) and calls[-1] == (4, 4)
-    assert _print_copies(tmp_path) == built
+    paths = print_faces(drawn(), tmp_path, FACES, sizes={n: print_size for n in FACES}, jobs=jobs,
+                        progress=lambda done, total: calls.append((done, total)))
+    assert calls[0] == (0, 5) and calls[-1] == (5, 5)
+    for name, path in paths.items():
+        assert path.read_bytes() == print_bytes(drawn().render(name, print_size))   # drawn at print size
+    # a second PDF draws nothing; another print size draws again, into files of their own
+    again, calls = drawn(), []
+    assert print_faces(again, tmp_path, FACES, sizes={n: print_size for n in FACES}, jobs=jobs,
+                       progress=lambda d, t: calls.append((d, t))) == paths
+    assert again.drawn == [] and calls == [(0, 0)]
+    other = print_faces(drawn(), tmp_path, FACES[:1], sizes={FACES[0]: (200, 280)}, jobs=1)
+    assert other[FACES[0]] != paths[FACES[0]] and paths[FACES[0]].is_file()
 
 
-def test_print_copies_change_no_byte_of_a_build_and_an_edited_face_gets_a_new_one_from_the_build(tmp_path):
-    first = run(tiles(), tmp_path / "plain", jobs=1)
-    for path in (tmp_path / "plain" / ".cache" / "print").iterdir():
-        path.unlink()
-    run(tiles(), tmp_path, jobs=1)
-    paths = print_faces(tiles(), tmp_path, FACES, jobs=1)
-    before = _snapshot(tmp_path)
-    renderer = tiles()
-    art = run(renderer, tmp_path, jobs=1)
-    # nothing drawn, written or deleted: every print copy of a current key stays, the folder is as it was
-    assert (art.rendered, art.repacked, art.stale, renderer.drawn) == (0, (), (), [])
-    assert _snapshot(tmp_path) == before
-    # and the build's output is the bytes of a build without print copies
-    again = run(tiles(), tmp_path / "plain", jobs=1)
-    assert again.rendered == 0 and not any((tmp_path / "plain" / ".cache" / "print").iterdir())
-    for built in (art, again):
-        assert {n: p.read_bytes() for n, p in built.images.items()} == \
-            {n: p.read_bytes() for n, p in first.images.items()}
-        assert [s.path.read_bytes() for s in built.decks["cards"].sheets] == \
-            [s.path.read_bytes() for s in first.decks["cards"].sheets]
-    # a face edited since: the build redraws it for its sheet, leaves its new print copy and deletes the old
-    # one; the next print_faces draws nothing
-    edited = tiles(**{"card:2": (255, 0, 0)})
-    run(edited, tmp_path, jobs=1)
-    assert edited.drawn == ["card:2"] and not paths["card:2"].exists()
-    assert all(paths[n].is_file() for n in FACES if n != "card:2")
-    edited = tiles(**{"card:2": (255, 0, 0)})
-    calls = []
-    new = print_faces(edited, tmp_path, FACES, jobs=1, progress=lambda done, total: calls.append((done, total)))
-    assert edited.drawn == [] and calls == [(0, 0)] and new["card:2"] != paths["card:2"]
-    assert new["card:2"].read_bytes() == print_bytes(edited.render("card:2"))
-    assert len(_print_copies(tmp_path)) == len(FACES)
+def test_an_edit_redraws_only_its_sheet_when_faces_are_drawn_at_their_cell_size(tmp_path):
+    colours = {f"card:{i}": (i % 256, (7 * i) % 256, 90) for i in range(150)} | {"back": (0, 0, 0), "board": (1, 2, 3)}
+    first = run(Drawn(colours), tmp_path, jobs=2)
+    sheets = first.decks["cards"].sheets
+    assert len(sheets) == 3 and first.rendered == 150 + 2   # the faces, then the back and the board whole
+    changed = Drawn(colours | {"card:100": (255, 255, 255)})
+    again = run(changed, tmp_path, jobs=1)
+    assert sorted(set(changed.drawn)) == sorted(f"card:{i}" for i in range(69, 138))   # the second sheet's faces
+    assert again.repacked == (again.decks["cards"].sheets[1].file,)
+    assert [s.file for i, s in enumerate(again.decks["cards"].sheets) if i != 1] == \
+        [s.file for i, s in enumerate(sheets) if i != 1]
+
+
+def test_a_build_deletes_the_print_copies_of_an_edited_face_and_no_others(tmp_path):
+    run(drawn(), tmp_path, jobs=1)
+    sizes = {n: (80, 112) for n in FACES}
+    paths = print_faces(drawn(), tmp_path, FACES, sizes=sizes, jobs=1)
+    edited = drawn(**{"card:2": (255, 0, 0)})
+    art = run(edited, tmp_path, jobs=1)
+    # its sheet is drawn again (a face drawn at its cell's size is not cached), the other sheets are not touched
+    assert sorted(edited.drawn) == FACES and art.rendered == 5 and len(art.repacked) == 1
+    assert not paths["card:2"].exists() and all(paths[n].is_file() for n in FACES if n != "card:2")
+    again = drawn(**{"card:2": (255, 0, 0)})
+    new = print_faces(again, tmp_path, FACES, sizes=sizes, jobs=1)
+    assert again.drawn == ["card:2"] and new["card:2"] != paths["card:2"]
 
 
 def test_a_damaged_or_missing_cell_is_made_again_and_the_repacked_sheet_is_the_same_bytes(tmp_path):

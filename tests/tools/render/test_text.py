@@ -107,3 +107,18 @@ def test_a_line_drawn_again_from_its_kept_mask_has_the_pixels_pillow_draws(font_
             pillow.text(xy, text, font=font, fill=colour, anchor="ls")
             draw_line(mine, xy, text, font, (path, size), colour)
         assert ours.tobytes() == expected.tobytes()
+
+
+def test_a_text_drawn_at_another_size_keeps_its_design_lines():
+    # fitted afresh at twice the size, this title would take two lines at a larger size (font sizes are whole
+    # pixels, line pitches rounded); laid out once, it keeps the one line it has at the design size, drawn twice
+    # as large
+    design = Box("title", 0, 0, 452, 120, "DejaVuSerif-Bold.ttf", 20, 72, "center", "middle")
+    at_design = fit_text("Four Rumours", design, FONTS, file="f", entry=None, field=None)
+    large = design.scaled(2, 2, 2)
+    fresh = Box("title", 0, 0, 904, 240, "DejaVuSerif-Bold.ttf", 40, 144, "center", "middle")
+    assert fit_text("Four Rumours", fresh, FONTS, file="f", entry=None, field=None).lines != at_design.lines
+    drawn = fit_text("Four Rumours", large, FONTS, file="f", entry=None, field=None)
+    assert drawn.lines == at_design.lines and abs(drawn.size - 2 * at_design.size) <= 4
+    left, top, right, bottom = drawn.ink
+    assert 0 <= left and 0 <= top and right <= large.width and bottom <= large.height

@@ -35,12 +35,13 @@ from bridge.paths import assets_dir
 from bridge.rules.fifteen_days.records import ASC, BACK_SEASONS, FifteenDaysData
 from bridge.rules.game import LANGUAGES
 from tools.games.fifteen_days import geometry
-from tools.render.draw import SUPERSAMPLE, contrast, cover_fit, mix, paste_icon, star_icon
+from tools.render.draw import SUPERSAMPLE, contrast, cover_fit, mix, paste_icon, star_icon, stripes
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts, parse_colour
 from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, check_image_options, render_art
+from tools.render.sizing import DrawsAtSize
 from tools.render.text import check_glyphs, draw_text, fit_text
 
-RENDERER_VERSION = "1"
+RENDERER_VERSION = "2"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
@@ -88,8 +89,12 @@ def load_fifteen_days_layouts(game_dir: Path) -> Layouts:
     return layouts
 
 
-class Renderer:
-    """Draws one image at a time from the records; holds no files open and writes nothing (picklable)."""
+class Renderer(DrawsAtSize):
+    """Draws one image at a time from the records, at any size (:class:`DrawsAtSize`); holds no files open and
+    writes nothing (picklable)."""
+
+    BODY_BOXES = {"season": ("title", "season"), "wild": ("text",)}
+    """The boxes of each deck face's body text: a season card's title and season name, a wild's text."""
 
     def __init__(self, data: FifteenDaysData, layouts: Layouts, fonts_dir: Path, lang: str):
         self.data = data
@@ -191,7 +196,7 @@ class Renderer:
             entry = f'overview "{overview.id}"'
             yield _Text(overview.title.get(lang), "components.toml", entry, f"title.{lang}"), L["overview"].box("title")
             yield _Text(overview.text.get(lang), "components.toml", entry, f"text.{lang}"), L["overview"].box("text")
-            powers, icon = L["overview"].box("powers"), L["overview"].params.get("icon_size", 70)
+            powers, icon = L["overview"].box("powers"), L["overview"].params.get("icon_size", self.px(70))
             for i, animal in enumerate(d.animals):
                 yield self._power_line(animal), self._power_box(powers, icon, i, len(d.animals))
 
@@ -210,22 +215,23 @@ class Renderer:
         return _Text(f"{animal.name.get(self.lang)}: {animal.power_text.get(self.lang)}", "components.toml",
                      f'animal "{animal.id}"', f"power_text.{self.lang}")
 
-    @staticmethod
-    def _power_box(powers: Box, icon: int, index: int, count: int) -> Box:
+    def _power_box(self, powers: Box, icon: int, index: int, count: int) -> Box:
         """The text box of the ``index``-th animal's row in the overview's ``powers`` box (right of its disc)."""
         row = powers.height // max(1, count)
-        return Box(powers.name, powers.x + icon + 16, powers.y + index * row, powers.width - icon - 16, row,
+        gap = icon + self.px(16)
+        return Box(powers.name, powers.x + gap, powers.y + index * row, powers.width - gap, row,
                    powers.font, powers.size_min, powers.size_max, powers.align, "middle", powers.colour,
                    powers.line_spacing)
 
-    @staticmethod
-    def _label_box(box: Box) -> Box:
-        return Box(box.name, box.x, box.y, box.width, geometry.LABEL_HEIGHT, box.font, box.size_min,
-                   min(box.size_max, geometry.LABEL_HEIGHT), box.align, "middle", box.colour)
+    def _label_box(self, box: Box) -> Box:
+        height = self.px(geometry.LABEL_HEIGHT)
+        return Box(box.name, box.x, box.y, box.width, height, box.font, box.size_min,
+                   min(box.size_max, height), box.align, "middle", box.colour)
 
     # -- drawing -----------------------------------------------------------------------------------------
 
-    def render(self, name: str) -> Image.Image:
+    def draw(self, name: str) -> Image.Image:
+        """The RGB image called ``name`` (one of :meth:`items`) at the layouts' scale."""
         head, _, ident = name.partition(":")
         d = self.data
         if head == "season":
@@ -290,10 +296,10 @@ class Renderer:
         dark = mix(colour, (0, 0, 0), 0.35)
         image, draw = self._base(layout, dark, self.colours["back_ink"])
         w, h = layout.width, layout.height
-        step = max(16, min(w, h) // 12)
+        step = max(16 * self.scale, min(w, h) / 12)
         hatch = mix(dark, colour, 0.45)
-        for x in range(-h, w + h, step):
-            draw.line([(x, 0), (x + h, h)], fill=hatch, width=max(1, step // 6))
+        for x in stripes(-h, w + h, step):
+            draw.line([(x, 0), (x + h, h)], fill=hatch, width=max(1, round(step / 6)))
         b = layout.boxes
         ink = self.colours["back_ink"]
         self._text(draw, _Text(self.data.info.name.get(self.lang), "game.toml", "[game]", f"name.{self.lang}"),
@@ -373,13 +379,13 @@ class Renderer:
         values = self.data.rules.values
         card_w, card_h = geometry.card_size_pixels(layout)
         slot = self.colours["slot"]
-        value_box_h = max(40, round(card_h * 0.3))
+        value_box_h = max(self.px(40), round(card_h * 0.3))
         for k, direction in enumerate(spec.corners):
             for value, (x, y) in zip(values, geometry.corner_card_centres(layout, k, len(values))):
                 rect = (x - card_w / 2, y - card_h / 2, x + card_w / 2, y + card_h / 2)
-                draw.rounded_rectangle(rect, radius=round(card_w / 12), fill=slot, outline=frame, width=3)
-                number = Box("value", round(rect[0]) + 6, round(rect[1]) + 6, round(card_w * 0.45), value_box_h,
-                             "DejaVuSerif-Bold.ttf", 12, value_box_h, "center", "middle", frame)
+                draw.rounded_rectangle(rect, radius=round(card_w / 12), fill=slot, outline=frame, width=self.px(3))
+                number = Box("value", round(rect[0]) + self.px(6), round(rect[1]) + self.px(6), round(card_w * 0.45),
+                             value_box_h, "DejaVuSerif-Bold.ttf", self.px(12), value_box_h, "center", "middle", frame)
                 draw_text(draw, str(value), number, self.fonts_dir, file="game.toml", entry="rules", field="values")
             self._arrow(image, layout.box(f"arrow_{k}"), direction == ASC, frame)
             word = "ascending" if direction == ASC else "descending"
@@ -394,7 +400,8 @@ class Renderer:
             for i, (x, y) in enumerate(geometry.token_centres(box, count)):
                 colour = fill if fill is not None else parse_colour(self.data.animals[i].colour)
                 r = diameter / 2
-                draw.ellipse((x - r, y - r, x + r, y + r), fill=mix(colour, paper, 0.6), outline=frame, width=3)
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=mix(colour, paper, 0.6), outline=frame,
+                             width=self.px(3))
         return image
 
     def _arrow(self, image: Image.Image, box: Box, up: bool, colour) -> None:
@@ -424,7 +431,7 @@ class Renderer:
                    b["title"])
         self._text(draw, _Text(overview.text.get(self.lang), "components.toml", entry, f"text.{self.lang}"),
                    b["text"])
-        icon = layout.params.get("icon_size", 70)
+        icon = layout.params.get("icon_size", self.px(70))
         powers = b["powers"]
         animals = self.data.animals
         row = powers.height / max(1, len(animals))

@@ -62,13 +62,14 @@ from bridge.paths import assets_dir
 from bridge.rules.game import LANGUAGES
 from tools.games.four_humours.icons import humour_icon
 from tools.render.draw import (
-    SUPERSAMPLE, contrast, cover_fit, find_art, load_art, mix, paste_icon, placeholder, star_icon,
+    SUPERSAMPLE, contrast, cover_fit, find_art, load_art, mix, paste_icon, placeholder, star_icon, stripes,
 )
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts
 from tools.render.pipeline import Art, DeckPlan, ThumbnailPlan, check_image_options, render_art
+from tools.render.sizing import DrawsAtSize
 from tools.render.text import check_glyphs, draw_fitted, draw_text, fit_text
 
-RENDERER_VERSION = "1"
+RENDERER_VERSION = "2"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
@@ -141,8 +142,13 @@ class _Text(NamedTuple):
     field: str | None
 
 
-class Renderer:
-    """Draws one image at a time from the records; holds no files open and writes nothing."""
+class Renderer(DrawsAtSize):
+    """Draws one image at a time from the records, at any size (:class:`DrawsAtSize`); holds no files open and
+    writes nothing."""
+
+    BODY_BOXES = {"scene": ("resolution", "slots"), "party": ("slots", "resolution"), "goal": ("text",)}
+    """The boxes of each deck face's body text: a scene's and a party tile's steps and citizen names, a goal's
+    text (the build reports their height on the sheets)."""
 
     def __init__(self, data: FourHumoursData, layouts: Layouts, game_dir: Path, fonts_dir: Path, lang: str,
                  max_pixels: int | None = None):
@@ -358,7 +364,7 @@ class Renderer:
         frame = layout.params.get("frame", 0)
         if frame:
             draw.rectangle((0, 0, layout.width - 1, layout.height - 1), outline=frame_colour, width=frame)
-            inset = frame + max(2, frame // 3)
+            inset = frame + max(self.px(2), frame // 3)
             draw.rectangle((inset, inset, layout.width - 1 - inset, layout.height - 1 - inset),
                            outline=mix(frame_colour, (0, 0, 0), 0.35), width=max(1, frame // 6))
         return image, draw
@@ -388,19 +394,22 @@ class Renderer:
         n = len(slots)
         col_w = box.width / n
         label_h = round(box.height * 0.42)
-        icon = max(8, round(min(icon_max, col_w * 0.38, box.height * 0.4)))
+        icon = max(self.px(8), round(min(icon_max, col_w * 0.38, box.height * 0.4)))
         pairs = []
         for i, slot in enumerate(slots):
             x0 = round(box.x + i * col_w)
-            sub = dataclasses.replace(box, x=x0 + 10, y=box.y + 10, width=round(col_w) - 20, height=label_h)
+            pad = self.px(10)
+            sub = dataclasses.replace(box, x=x0 + pad, y=box.y + pad, width=round(col_w) - 2 * pad, height=label_h)
             pairs.append((self.citizen_name(slot, file, entry, i), sub))
         size = self._uniform(pairs)
         for i, (slot, (text, sub)) in enumerate(zip(slots, pairs)):
             x0 = round(box.x + i * col_w)
-            draw.rounded_rectangle((x0 + 4, box.y, round(box.x + (i + 1) * col_w) - 4, box.y + box.height - 1),
-                                   radius=14, fill=self.colours["slot"], outline=self.colours["frame"], width=2)
+            gap = self.px(4)
+            draw.rounded_rectangle((x0 + gap, box.y, round(box.x + (i + 1) * col_w) - gap, box.y + box.height - 1),
+                                   radius=self.px(14), fill=self.colours["slot"], outline=self.colours["frame"],
+                                   width=self.px(2))
             self._text(draw, text, sub, size_max=size)
-            cy = box.y + label_h + 10 + (box.height - label_h - 10) / 2
+            cy = box.y + label_h + self.px(10) + (box.height - label_h - self.px(10)) / 2
             cx = x0 + col_w / 2
             for j, humour in enumerate(slot.humours):
                 paste_icon(image, humour_icon(humour, self.humour_colour(humour), icon),
@@ -410,13 +419,14 @@ class Renderer:
         if not steps:
             return
         row_h = min(box.height / len(steps), icon_max * 1.5)
-        icon = max(8, round(min(icon_max, row_h * 0.85)))
+        icon = max(self.px(8), round(min(icon_max, row_h * 0.85)))
         top = box.y + {"top": 0, "middle": (box.height - row_h * len(steps)) / 2,
                        "bottom": box.height - row_h * len(steps)}[box.valign]
         pairs = []
         for i, (_, text) in enumerate(steps):
             y = round(top + i * row_h)
-            sub = dataclasses.replace(box, x=box.x + icon + 14, y=y, width=box.width - icon - 14,
+            gap = icon + self.px(14)
+            sub = dataclasses.replace(box, x=box.x + gap, y=y, width=box.width - gap,
                                       height=max(1, math.floor(row_h)), valign="middle")
             pairs.append((text, sub))
         size = self._uniform(pairs)
@@ -427,8 +437,8 @@ class Renderer:
 
     # -- images ------------------------------------------------------------------------------------------
 
-    def render(self, name: str) -> Image.Image:
-        """The RGB image called ``name`` (one of :meth:`items`)."""
+    def draw(self, name: str) -> Image.Image:
+        """The RGB image called ``name`` (one of :meth:`items`) at the layouts' scale."""
         head, _, ident = name.partition(":")
         d = self.data
         if head == "scene":
@@ -466,7 +476,7 @@ class Renderer:
             zone = zone._replace(text=f"{zone.text} · {self.string('animal').text}")
         self._text(draw, zone, b["subtitle"])
         self._art(image, b["art"], card.id, colour, file, entry)
-        icon = layout.params.get("icon_size", 64)
+        icon = layout.params.get("icon_size", self.px(64))
         self._resolution(image, draw, b["resolution"], self.steps_of(card, file, entry), icon)
         self._slots(image, draw, b["slots"], card.slots, icon, file, entry)
         return image
@@ -481,7 +491,7 @@ class Renderer:
         if tile.estate and tile.estate in self.data.citizen_by_id:
             subtitle += f" · {self.data.citizen_by_id[tile.estate].name.get(lang)}"
         self._text(draw, _Text(subtitle, file, entry, "estate"), b["subtitle"])
-        icon = layout.params.get("icon_size", 52)
+        icon = layout.params.get("icon_size", self.px(52))
         self._slots(image, draw, b["slots"], tile.slots, icon, file, entry)
         self._resolution(image, draw, b["resolution"], self.steps_of(tile, file, entry), icon)
         return image
@@ -504,13 +514,13 @@ class Renderer:
         back, ink = self.colours["back"], self.colours["back_ink"]
         image, draw = self._base(layout, back, ink)
         w, h = layout.width, layout.height
-        step = max(16, min(w, h) // 14)
+        step = max(16 * self.scale, min(w, h) / 14)
         hatch = mix(back, (255, 255, 255), 0.08)
-        for x in range(-h, w + h, step):
-            draw.line([(x, 0), (x + h, h)], fill=hatch, width=max(1, step // 5))
-            draw.line([(x, h), (x + h, 0)], fill=hatch, width=max(1, step // 5))
+        for x in stripes(-h, w + h, step):
+            draw.line([(x, 0), (x + h, h)], fill=hatch, width=max(1, round(step / 5)))
+            draw.line([(x, h), (x + h, 0)], fill=hatch, width=max(1, round(step / 5)))
         self._base_frame_again(draw, layout, ink)
-        icon = layout.params.get("icon_size", 90)
+        icon = layout.params.get("icon_size", self.px(90))
         frame = layout.params.get("frame", 0)
         margin = frame + icon * 0.75
         corners = [(margin, margin), (w - margin, margin), (margin, h - margin), (w - margin, h - margin)]
@@ -603,7 +613,7 @@ class Renderer:
             colour = self.zone_colour(tile.id) if kind == "kingdom" else palette[index % len(palette)]
             x0, y0 = tile.col * tw, tile.row * th
             image.paste(placeholder((tw, th), mix(colour, (255, 255, 255), 0.35)), (x0, y0))
-            draw.rectangle((x0, y0, x0 + tw - 1, y0 + th - 1), outline=mix(colour, (0, 0, 0), 0.4), width=6)
+            draw.rectangle((x0, y0, x0 + tw - 1, y0 + th - 1), outline=mix(colour, (0, 0, 0), 0.4), width=self.px(6))
         positions = {k: (x * width, y * height) for k, (x, y) in cell_positions(board).items()}
         for edge in board.edges:
             if edge.a in positions and edge.b in positions:
@@ -611,12 +621,12 @@ class Renderer:
         for tile in board.tiles:  # names over the edges that cross them
             self._label(draw, _Text(tile.name.get(lang), file, f'tile "{tile.id}"', f"name.{lang}"),
                         layout.boxes["tile_name"].moved(tile.col * tw, tile.row * th))
-        radius = layout.params.get("cell_radius", 50)
+        radius = layout.params.get("cell_radius", self.px(50))
         name_box = layout.boxes["cell_name"]
         for cell in board.cells:
             cx, cy = positions[cell.id]
             draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=self.colours["cell"],
-                         outline=self.colours["ink"], width=max(2, radius // 9))
+                         outline=self.colours["ink"], width=max(self.px(2), radius // 9))
             citizen = self.data.citizen_by_id.get(cell.citizen) if cell.citizen else None
             if citizen is not None and citizen.humours:
                 icon = round(radius * 0.8)
@@ -634,9 +644,9 @@ class Renderer:
         """A fitted text on a rounded pale plate hugging its ink (board names stay legible over lines)."""
         fitted = fit_text(text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field)
         left, top, right, bottom = fitted.ink
-        pad = 6
+        pad = self.px(6)
         draw.rounded_rectangle((box.x + left - pad, box.y + top - pad, box.x + right + pad, box.y + bottom + pad),
-                               radius=8, fill=mix(self.colours["cell"], self.colours["background"], 0.5))
+                               radius=self.px(8), fill=mix(self.colours["cell"], self.colours["background"], 0.5))
         draw_fitted(draw, fitted, box, self.fonts_dir)
 
     def _edge(self, draw: ImageDraw.ImageDraw, a, b, kind: str) -> None:
@@ -647,21 +657,24 @@ class Renderer:
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
         if kind == "bridge":
             colour = self.colours["bridge"]
-            draw.line([a, b], fill=colour, width=30)
+            draw.line([a, b], fill=colour, width=self.px(30))
             plank = mix(colour, (255, 255, 255), 0.45)
             nx, ny = -uy, ux
-            t = 10.0
-            while t < length - 10:
+            half, inset, pitch = 12 * self.scale, 10 * self.scale, 18 * self.scale
+            t = inset
+            while t < length - inset:
                 px, py = x1 + ux * t, y1 + uy * t
-                draw.line([(px - nx * 12, py - ny * 12), (px + nx * 12, py + ny * 12)], fill=plank, width=5)
-                t += 18
+                draw.line([(px - nx * half, py - ny * half), (px + nx * half, py + ny * half)], fill=plank,
+                          width=self.px(5))
+                t += pitch
         else:  # a dashed path
             colour = self.colours["path"]
             t = 0.0
             while t < length:
-                end = min(length, t + 28)
-                draw.line([(x1 + ux * t, y1 + uy * t), (x1 + ux * end, y1 + uy * end)], fill=colour, width=10)
-                t += 44
+                end = min(length, t + 28 * self.scale)
+                draw.line([(x1 + ux * t, y1 + uy * t), (x1 + ux * end, y1 + uy * end)], fill=colour,
+                          width=self.px(10))
+                t += 44 * self.scale
 
 
 def _hex(text: str) -> tuple[int, int, int]:

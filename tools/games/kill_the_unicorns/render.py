@@ -43,13 +43,14 @@ from bridge.paths import assets_dir
 from bridge.rules.game import LANGUAGES
 from bridge.rules.kill_the_unicorns.records import STOCK_PER_PLAYER, KillTheUnicornsData
 from tools.games.kill_the_unicorns import geometry
-from tools.render.draw import SUPERSAMPLE, contrast, cover_fit, mix, paste_icon, star_icon
+from tools.render.draw import SUPERSAMPLE, contrast, cover_fit, mix, paste_icon, star_icon, stripes
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts, parse_colour
 from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, check_image_options, render_art
+from tools.render.sizing import DrawsAtSize
 from tools.render.text import draw_text, fit_text
 from tools.save.objects import SEAT_COLOURS
 
-RENDERER_VERSION = "5"
+RENDERER_VERSION = "6"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
@@ -127,8 +128,17 @@ def seat_colours(data: KillTheUnicornsData) -> tuple[str, ...]:
     return tuple(data.info.player_colours[:data.info.max_players])
 
 
-class Renderer:
-    """Draws one image at a time from the records; holds no files open and writes nothing (picklable)."""
+class Renderer(DrawsAtSize):
+    """Draws one image at a time from the records, at any size (:class:`DrawsAtSize`); holds no files open and
+    writes nothing (picklable). The hunting ground's and seat mats' places are table geometry
+    (:mod:`tools.games.kill_the_unicorns.geometry`, in design pixels): those boards are drawn at their design
+    size only (:attr:`DESIGN_SIZE_ONLY`)."""
+
+    BODY_BOXES = {"hunting": ("character",), "trick": ("text", "pinned"), "unicorn": ("name", "colour"),
+                  "character": ("power", "timing", "text")}
+    """The boxes of each deck face's body text: what a player reads on the card besides its big number."""
+    DESIGN_SIZE_ONLY = ("ground", "seat_mat")
+    """Boards whose card places are table geometry in design pixels."""
 
     def __init__(self, data: KillTheUnicornsData, layouts: Layouts, fonts_dir: Path, lang: str):
         self.data = data
@@ -311,7 +321,8 @@ class Renderer:
 
     # -- drawing -----------------------------------------------------------------------------------------
 
-    def render(self, name: str) -> Image.Image:
+    def draw(self, name: str) -> Image.Image:
+        """The RGB image called ``name`` (one of :meth:`items`) at the layouts' scale."""
         head, _, ident = name.partition(":")
         drawers = {
             "hunting": self.hunting, "hunting-back": self.hunting_back, "trick": self.trick,
@@ -333,12 +344,13 @@ class Renderer:
         return image, draw
 
     def _strip(self, draw: ImageDraw.ImageDraw, layout: CardLayout, box: Box, colour, pad: int = 16) -> None:
-        """A band of ``colour`` across the card behind ``box`` (inside the frame)."""
+        """A band of ``colour`` across the card behind ``box`` (inside the frame); ``pad`` in design pixels."""
         frame = layout.params.get("frame", 0)
+        pad, sliver = self.px(pad), self.px(24)
         top, bottom = box.y - pad, box.y + box.height + pad
         # A sliver of paper between the frame and the strip looks like a mistake: the strip meets the frame.
-        top = frame if top - frame < 24 else top
-        bottom = layout.height - 1 - frame if layout.height - 1 - frame - bottom < 24 else bottom
+        top = frame if top - frame < sliver else top
+        bottom = layout.height - 1 - frame if layout.height - 1 - frame - bottom < sliver else bottom
         draw.rectangle((frame, top, layout.width - 1 - frame, bottom), fill=colour)
 
     def hunting(self, card_id: str) -> Image.Image:
@@ -350,7 +362,8 @@ class Renderer:
         value = _Text(str(card.value), "game.toml", "rules", "hunting_values")
         cx, cy = b["value"].x + b["value"].width / 2, b["value"].y + b["value"].height / 2
         r = min(b["value"].width, b["value"].height) / 2
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=self.colours["background"], outline=colour, width=10)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=self.colours["background"], outline=colour,
+                     width=self.px(10))
         self._text(draw, value, b["value"], self.colours["ink"])
         self._text(draw, value, b["corner_left"], self.colours["ink"])
         self._text(draw, value, b["corner_right"], self.colours["ink"])
@@ -364,11 +377,11 @@ class Renderer:
         layout = self.layouts.layouts[kind]
         image, draw = self._base(layout, colour, mix(colour, (0, 0, 0), 0.4))
         w, h = layout.width, layout.height
-        step = max(16, min(w, h) // 10)
+        step = max(16 * self.scale, min(w, h) / 10)
         hatch = mix(colour, (0, 0, 0), 0.15) if kind == "hunting_back" else mix(colour, (255, 255, 255), 0.15)
-        for x in range(-h, w + h, step):  # hunting backs hatch one way, trick backs the other
+        for x in stripes(-h, w + h, step):  # hunting backs hatch one way, trick backs the other
             line = [(x, 0), (x + h, h)] if kind == "hunting_back" else [(x + h, 0), (x, h)]
-            draw.line(line, fill=hatch, width=max(1, step // 5))
+            draw.line(line, fill=hatch, width=max(1, round(step / 5)))
         b = layout.boxes
         ink = contrast(colour)
         self._text(draw, _Text(self.data.info.name.get(self.lang), "game.toml", "[game]", f"name.{self.lang}"),
@@ -381,10 +394,10 @@ class Renderer:
         else:
             # A question mark in a ring: a trick is a surprise (a pin here would look like a pinned trick).
             draw.ellipse((centre[0] - size / 2, centre[1] - size / 2, centre[0] + size / 2, centre[1] + size / 2),
-                         outline=ink, width=max(4, size // 18))
+                         outline=ink, width=max(self.px(4), size // 18))
             title = b["title"]
             mark = Box("emblem", emblem.x + size // 6, emblem.y + size // 6, emblem.width - size // 3,
-                       emblem.height - size // 3, title.font, 20, size, "center", "middle", ink)
+                       emblem.height - size // 3, title.font, self.px(20), size, "center", "middle", ink)
             self._text(draw, _Text("?", LAYOUTS_FILE, f'layout "{kind}"', "boxes.emblem"), mark, ink)
         self._text(draw, self.character_name(c.id), b["character"], ink)
         self._text(draw, self.string(word), b["kind"], ink)
@@ -450,7 +463,8 @@ class Renderer:
         stars = b["stars"]
         size = min(stars.height, stars.width // 5)
         # A light badge under the stars keeps gold stars readable on every colour, gold included.
-        draw.rounded_rectangle((stars.x - 6, stars.y + 2, stars.x + stars.width, stars.y + stars.height - 2),
+        draw.rounded_rectangle((stars.x - self.px(6), stars.y + self.px(2), stars.x + stars.width,
+                                stars.y + stars.height - self.px(2)),
                                radius=stars.height // 3, fill=mix(colour, (255, 255, 255), 0.75))
         if 1 <= u.stars <= 5:
             for i in range(u.stars):
@@ -460,7 +474,8 @@ class Renderer:
             paste_icon(image, star_icon(GOLD if u.stars > 0 else (150, 150, 150), size),
                        (stars.x + size / 2, stars.y + stars.height / 2))
             count = b["star_count"]
-            shifted = Box(count.name, count.x + size + 8, count.y, count.width - size - 8, count.height, count.font,
+            gap = size + self.px(8)
+            shifted = Box(count.name, count.x + gap, count.y, count.width - gap, count.height, count.font,
                           count.size_min, count.size_max, count.align, count.valign, count.colour, count.line_spacing)
             self._text(draw, _Text(str(u.stars).replace("-", "\u2212"), "cards.toml", entry, "stars"), shifted,
                        self.colours["ink"])
@@ -527,12 +542,12 @@ class Renderer:
         for row in range(2):
             y = box.y + row * row_h
             fill = self.colours["slot"] if row == 0 else self.colours["background"]
-            draw.rectangle((box.x, y, box.x + box.width, y + row_h), fill=fill, outline=frame, width=3)
+            draw.rectangle((box.x, y, box.x + box.width, y + row_h), fill=fill, outline=frame, width=self.px(3))
             label = self.string("score_count" if row == 0 else "score_points")
             cells.append((label, self._cell(box, box.x, y, label_w, row_h)))
             for i, count in enumerate(counts):
                 x = box.x + label_w + i * cell_w
-                draw.line((x, y, x, y + row_h), fill=frame, width=3)
+                draw.line((x, y, x, y + row_h), fill=frame, width=self.px(3))
                 if row == 0:
                     text = _Text(str(count), "game.toml", "rules", "collection_cap")
                 else:
@@ -547,8 +562,8 @@ class Renderer:
             for text, cell in group:
                 self._text(draw, text, cell, one_line=True, size_max=size)
 
-    @staticmethod
-    def _cell(style: Box, x: float, y: float, w: float, h: float, pad: int = 8) -> Box:
+    def _cell(self, style: Box, x: float, y: float, w: float, h: float, pad: int = 8) -> Box:
+        pad = self.px(pad)
         return Box(style.name, round(x + pad), round(y + pad), max(1, round(w - 2 * pad)), max(1, round(h - 2 * pad)),
                    style.font, style.size_min, style.size_max, "center", "middle", style.colour, style.line_spacing)
 
@@ -584,17 +599,19 @@ class Renderer:
         rect = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
         outline = self.colours["frame"]
         draw.rounded_rectangle(rect, radius=round(w / 12), fill=fill or self.colours["slot"],
-                               outline=None if dashed else outline, width=4)
+                               outline=None if dashed else outline, width=self.px(4))
+        line = self.px(4)
         if dashed:
-            dash = 18
+            dash = self.px(18)
             for t in range(0, round(w), 2 * dash):
-                draw.line((rect[0] + t, rect[1], min(rect[2], rect[0] + t + dash), rect[1]), fill=outline, width=4)
-                draw.line((rect[0] + t, rect[3], min(rect[2], rect[0] + t + dash), rect[3]), fill=outline, width=4)
+                draw.line((rect[0] + t, rect[1], min(rect[2], rect[0] + t + dash), rect[1]), fill=outline, width=line)
+                draw.line((rect[0] + t, rect[3], min(rect[2], rect[0] + t + dash), rect[3]), fill=outline, width=line)
             for t in range(0, round(h), 2 * dash):
-                draw.line((rect[0], rect[1] + t, rect[0], min(rect[3], rect[1] + t + dash)), fill=outline, width=4)
-                draw.line((rect[2], rect[1] + t, rect[2], min(rect[3], rect[1] + t + dash)), fill=outline, width=4)
+                draw.line((rect[0], rect[1] + t, rect[0], min(rect[3], rect[1] + t + dash)), fill=outline, width=line)
+                draw.line((rect[2], rect[1] + t, rect[2], min(rect[3], rect[1] + t + dash)), fill=outline, width=line)
         if label is not None:
-            box = Box(style.name, round(x - w / 2 + 10), round(y - h / 2 + 10), round(w - 20), round(h - 20),
+            pad = self.px(10)
+            box = Box(style.name, round(x - w / 2 + pad), round(y - h / 2 + pad), round(w - 2 * pad), round(h - 2 * pad),
                       style.font, style.size_min, style.size_max, "center", "middle", style.colour,
                       style.line_spacing)
             self._text(draw, label, box)
@@ -667,16 +684,16 @@ class Renderer:
         items = self.data.market
         rects = geometry.market_card_rects(layout, card_layout, len(items))
         for item, (left, top, scale) in zip(items, rects):
-            face = self.market_card(item)
-            if scale != 1:
-                face = face.resize((round(face.width * scale), round(face.height * scale)), Image.Resampling.LANCZOS)
+            # Drawn at the size it lies on the board, not drawn and resampled.
+            size = (round(card_layout.width * scale), round(card_layout.height * scale))
+            face = self.market_card(item) if scale == 1 else self.at(card_layout, size).market_card(item)
             image.paste(face, (round(left), round(top)))
         r = geometry.market_token_diameter_pixels(layout) / 2
         spots = geometry.market_token_spots(layout, card_layout, [m.token_count for m in items])
         for places in spots:
             for x, y in places:
                 draw.ellipse((x - r, y - r, x + r, y + r), fill=self.colours["slot"], outline=self.colours["frame"],
-                             width=3)
+                             width=self.px(3))
         return image
 
 

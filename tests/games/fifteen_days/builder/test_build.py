@@ -16,7 +16,8 @@ import pytest
 
 from tests.savejson import by_tag, memo, objects
 from tests.shared import REPO_ROOT as ROOT
-from tests.tools.games.buildtest import assert_checks_clean, assert_rebuild_identical, build_cli, build_copy, game_copy
+from tests.tools.games.buildtest import (assert_body_text_legible, assert_checks_clean, assert_rebuild_identical,
+                                      build_cli, build_copy, cells_and_print_faces, game_copy, mean_difference)
 
 from bridge.luaproject.bundle import unbundle
 from tools.build import build
@@ -218,6 +219,19 @@ def test_the_built_save_checks_clean(built):
 
 def test_two_builds_are_byte_identical(built):
     assert_rebuild_identical(*built)
+
+
+def test_every_deck_s_body_text_stands_24_px_high_on_its_sheets(built):
+    assert_body_text_legible(built[0])
+
+
+def test_a_sheet_cell_agrees_with_its_face_drawn_at_print_size(built):
+    # the same layout drawn at two sizes: apart from where an edge's pixels fall, the same picture
+    from PIL import ImageFilter
+
+    for name, cell, printed in cells_and_print_faces(*built):
+        soft = [image.filter(ImageFilter.GaussianBlur(2)) for image in (cell, printed)]
+        assert mean_difference(*soft) < 5 and mean_difference(cell, printed) < 10, name
 
 
 def test_a_build_in_ukrainian_names_backs_in_ukrainian(tmp_path):

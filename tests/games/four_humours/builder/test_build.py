@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from bridge.rules.four_humours.records import HUMOURS
+from tests.tools.games.buildtest import assert_body_text_legible, build_copy, cells_and_print_faces, mean_difference
 from tools.build import build, bundle_scripts
 from bridge.luaproject.bundle import unbundle
 from tools.check import check_file
@@ -424,3 +425,25 @@ def test_a_builder_module_that_does_not_give_a_builder_is_one_error_line(tmp_pat
     assert result.output.startswith(f"error: game.toml: [game]: builder: {message}")
     assert len(result.output.splitlines()) == 1
     assert not (tmp_path / "out").exists()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """A build of a copy of the shipped game folder with the real renderer."""
+    return build_copy(tmp_path_factory, "four_humours", jobs=2)
+
+
+def test_every_deck_s_body_text_stands_24_px_high_on_its_sheets(built):
+    # scene text stood about 12 px high when every face was drawn at 1050 x 730 and scaled into an 8 x 5 sheet
+    assert_body_text_legible(built[0])
+    scenes = next(deck for deck in built[0].decks if deck["name"] == "scenes")
+    assert scenes["cell"][0] > 1050   # drawn larger than its design: fewer, larger cells per sheet
+
+
+def test_a_sheet_cell_agrees_with_its_face_drawn_at_print_size(built):
+    # the same layout drawn at two sizes: apart from where an edge's pixels fall, the same picture
+    from PIL import ImageFilter
+
+    for name, cell, printed in cells_and_print_faces(*built):
+        soft = [image.filter(ImageFilter.GaussianBlur(2)) for image in (cell, printed)]
+        assert mean_difference(*soft) < 5 and mean_difference(cell, printed) < 10, name

@@ -189,8 +189,15 @@ def test_build_json_reports_what_was_written_as_documented(tmp_path, monkeypatch
     assert set(report["images"]) <= set(report["images_written"]) and report["save_written"] is True
     assert all(Path(p).is_file() and Path(p).parent == out / "sheets" for p in report["images_written"])
     assert report["local_urls"] is True
+    # each deck's cells and the height of its body text there, as the documented example lists them
+    documented = documented_json("docs/building.md", "images_written")["decks"]
+    assert [d["name"] for d in report["decks"]] == ["scenes", "goals", "parties"]
+    for deck in report["decks"]:
+        assert set(deck) == set(documented[0]) and deck["sheets"] >= 1 and len(deck["cell"]) == 2
+        assert deck["text_height"] >= 24
     again = json.loads(CliRunner().invoke(cli, ["build", "four-humours", "--out", "out", "--json"]).stdout)
     assert again["images_written"] == [] and again["save_written"] is False
+    assert again["decks"] == report["decks"]   # a no-op rebuild reports them from its stamp
 
 
 def test_install_json_matches_the_documented_shape(tmp_path):

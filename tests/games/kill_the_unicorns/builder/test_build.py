@@ -18,7 +18,8 @@ from bridge.catalog import load_game
 from bridge.luaproject.bundle import unbundle
 from tests.savejson import by_tag, memo, objects
 from tests.shared import REPO_ROOT as ROOT
-from tests.tools.games.buildtest import assert_checks_clean, assert_rebuild_identical, build_cli, build_copy, game_copy
+from tests.tools.games.buildtest import (assert_body_text_legible, assert_checks_clean, assert_rebuild_identical,
+                                      build_cli, build_copy, cells_and_print_faces, game_copy, mean_difference)
 from tools.build import build
 from tools.check import check_file
 
@@ -360,7 +361,20 @@ def test_two_builds_are_byte_identical(built):
     assert_rebuild_identical(*built)
 
 
-def test_editing_one_unicorns_name_re_renders_only_that_card(tmp_path):
+def test_every_deck_s_body_text_stands_24_px_high_on_its_sheets(built):
+    assert_body_text_legible(built[0])
+
+
+def test_a_sheet_cell_agrees_with_its_face_drawn_at_print_size(built):
+    # the same layout drawn at two sizes: apart from where an edge's pixels fall, the same picture
+    from PIL import ImageFilter
+
+    for name, cell, printed in cells_and_print_faces(*built):
+        soft = [image.filter(ImageFilter.GaussianBlur(2)) for image in (cell, printed)]
+        assert mean_difference(*soft) < 5 and mean_difference(cell, printed) < 10, name
+
+
+def test_editing_one_unicorns_name_redraws_only_its_sheet(tmp_path):
     folder = game_folder(tmp_path)
     out = tmp_path / "out"
     first = build(folder, out, jobs=2)
@@ -371,12 +385,14 @@ def test_editing_one_unicorns_name_re_renders_only_that_card(tmp_path):
     cards.write_text(text.replace('en = "Fern Unicorn"', 'en = "Fernest Unicorn"'), encoding="utf-8")
     rendered = []
     again = build(folder, out, jobs=1, render=None, progress=lambda done, total: rendered.append(total))
-    assert rendered and rendered[0] == 1  # one image to render: the edited unicorn's face
     assert again.save_changed
     changed = {p.name for p in again.changed_sheets}
-    assert changed and all(name.startswith("unicorns-") for name in changed), changed
+    assert len(changed) == 1 and all(name.startswith("unicorns-") for name in changed), changed
     (deck,) = by_tag(again.save, "ku-unicorn-deck")
-    assert "Fernest Unicorn" in {c["Nickname"] for c in deck["ContainedObjects"]}
+    edited = next(c for c in deck["ContainedObjects"] if c["Nickname"] == "Fernest Unicorn")
+    # the images to draw: the faces of the edited unicorn's sheet (drawn at their cells' size, not cached)
+    same_sheet = [c for c in deck["ContainedObjects"] if c["CardID"] // 100 == edited["CardID"] // 100]
+    assert rendered and rendered[0] == len(same_sheet)
     assert first.save_path == again.save_path
 
 

@@ -90,6 +90,16 @@ def cells_and_print_faces(result: BuildResult, folder: Path):
             yield name, cell, printed.convert("RGB").resize(cell.size, Image.Resampling.LANCZOS)
 
 
+def assert_cells_agree_with_print_faces(result: BuildResult, folder: Path) -> None:
+    """Each deck's first face as its sheet shows it and as ``pnp`` prints it are the same picture: the same layout
+    drawn at two sizes differs only where an edge's pixels fall (a little blur takes that away)."""
+    from PIL import ImageFilter
+
+    for name, cell, printed in cells_and_print_faces(result, folder):
+        soft = [image.filter(ImageFilter.GaussianBlur(2)) for image in (cell, printed)]
+        assert mean_difference(*soft) < 5 and mean_difference(cell, printed) < 10, name
+
+
 def mean_difference(a, b) -> float:
     """The mean absolute difference of two RGB images' pixels, over the three channels (0..255)."""
     from PIL import ImageChops, ImageStat

@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from bridge.catalog import load
+from tests.everygame import declares, game_sources
 from tools.cli import cli
 
 ENOSPC = os.strerror(errno.ENOSPC)
@@ -72,6 +74,11 @@ def no_temporary_files(folder: Path) -> list[str]:
 HIGH_CARD = str(Path(__file__).resolve().parents[1] / "games" / "high_card")
 
 
+def first_game_declaring(capability: str) -> str:
+    """The GAME argument of the first game that declares ``capability`` (the commands below need one)."""
+    return next(source for source in game_sources() if declares(load(source), capability))
+
+
 def test_build_on_a_full_disk_names_the_file_and_leaves_no_save(tmp_path, full_disk):
     out = tmp_path / "build"
     out.mkdir()
@@ -95,13 +102,17 @@ def test_build_that_fills_the_disk_midway_keeps_the_last_save_whole(tmp_path, fu
     assert save.read_bytes() == kept and no_temporary_files(out) == []
 
 
-@pytest.mark.parametrize("fmt, file", [("csv", "cells.csv"), ("xlsx", "map.xlsx")])
-def test_data_export_on_a_full_disk_names_the_file_and_keeps_the_old_one(tmp_path, full_disk, fmt, file):
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_data_export_on_a_full_disk_names_the_file_and_keeps_the_old_one(tmp_path, full_disk, fmt):
+    game = first_game_declaring("card_lists")
+    runner = CliRunner()
+    assert runner.invoke(cli, ["data", "export", game, "--to", fmt, str(tmp_path / "first")]).exit_code == 0
+    file = sorted(path.name for path in (tmp_path / "first").iterdir())[0]
     out = tmp_path / "sheets"
     out.mkdir()
     (out / file).write_bytes(b"the user's old sheet")
     full_disk(out)
-    result = CliRunner().invoke(cli, ["data", "export", "four-humours", "--to", fmt, str(out)])
+    result = runner.invoke(cli, ["data", "export", game, "--to", fmt, str(out)])
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert result.output.splitlines()[-1].startswith(f"error: cannot write {out}{os.sep}")
     assert result.output.endswith(f": {ENOSPC}\n")
@@ -122,25 +133,27 @@ def test_bundle_on_a_full_disk_names_the_file_and_keeps_the_old_one(tmp_path, fu
 
 
 @pytest.fixture(scope="module")
-def fifteen_days_build(tmp_path_factory):
-    """A build folder whose render cache holds Fifteen Days' print faces: a PDF from it renders nothing."""
+def printed(tmp_path_factory):
+    """A game with printed sizes, and a build folder whose render cache holds its print faces: a PDF from it
+    renders nothing."""
     from tools.pnp import game_art
 
-    return game_art("fifteen-days", out_dir=tmp_path_factory.mktemp("fifteen_days"), jobs=2).out_dir
+    game = first_game_declaring("print_sizes")
+    return game, str(game_art(game, out_dir=tmp_path_factory.mktemp("printed"), jobs=2).out_dir)
 
 
-def test_pnp_on_a_full_disk_names_the_pdf_and_keeps_the_old_one(tmp_path, full_disk, fifteen_days_build):
+def test_pnp_on_a_full_disk_names_the_pdf_and_keeps_the_old_one(tmp_path, full_disk, printed):
     out = tmp_path / "print"
     out.mkdir()
     (out / "cards.pdf").write_bytes(b"%PDF- the last one")
     full_disk(out)
-    result = CliRunner().invoke(cli, ["pnp", "fifteen-days", "--build-dir", str(fifteen_days_build),
+    result = CliRunner().invoke(cli, ["pnp", printed[0], "--build-dir", printed[1],
                                       "--out", str(out / "cards.pdf")])
     assert_one_line_error(result, f"cannot write {out / 'cards.pdf'}: {ENOSPC}")
     assert files_under(out) == {"cards.pdf": b"%PDF- the last one"}
 
 
-def test_pnp_out_in_a_folder_it_may_not_write_names_the_pdf(tmp_path, monkeypatch, fifteen_days_build):
+def test_pnp_out_in_a_folder_it_may_not_write_names_the_pdf(tmp_path, monkeypatch, printed):
     out = tmp_path / "read-only"
     out.mkdir()
     real_open = os.open
@@ -151,16 +164,16 @@ def test_pnp_out_in_a_folder_it_may_not_write_names_the_pdf(tmp_path, monkeypatc
         return real_open(path, flags, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", refuse_inside)
-    result = CliRunner().invoke(cli, ["pnp", "fifteen-days", "--build-dir", str(fifteen_days_build),
+    result = CliRunner().invoke(cli, ["pnp", printed[0], "--build-dir", printed[1],
                                       "--out", str(out / "cards.pdf")])
     assert_one_line_error(result, f"cannot write {out / 'cards.pdf'}: {os.strerror(errno.EACCES)}")
     assert list(out.iterdir()) == []
 
 
-def test_pnp_out_below_a_file_names_the_pdf_and_says_not_a_folder(tmp_path, fifteen_days_build):
+def test_pnp_out_below_a_file_names_the_pdf_and_says_not_a_folder(tmp_path, printed):
     (tmp_path / "notes.txt").write_text("a file, not a folder")
     target = tmp_path / "notes.txt" / "cards.pdf"
-    result = CliRunner().invoke(cli, ["pnp", "fifteen-days", "--build-dir", str(fifteen_days_build),
+    result = CliRunner().invoke(cli, ["pnp", printed[0], "--build-dir", printed[1],
                                       "--out", str(target)])
     assert_one_line_error(result, f"cannot write {target}: {os.strerror(errno.ENOTDIR)}")
     assert (tmp_path / "notes.txt").read_text() == "a file, not a folder"

@@ -326,15 +326,21 @@ def encode(message: Message) -> bytes:
     """The bytes of one connection carrying ``message`` (compact UTF-8 JSON; the sender then closes).
 
     Raises :class:`LocalProtocolError` when the message cannot be written as JSON (a non-finite float, an
-    object that is not JSON data).
+    object that is not JSON data). A string holding a lone surrogate (JSON from TTS may spell ``"\\ud800"``,
+    which UTF-8 cannot) is sent as the same ``\\u`` escape, so an id or a text comes back to TTS as it came.
     """
     if not isinstance(message, Message):
         raise LocalProtocolError(f"not a protocol message: {type(message).__name__}", "not_a_message")
+    data = message.to_json()
     try:
-        text = json.dumps(message.to_json(), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     except (TypeError, ValueError) as exc:
         raise LocalProtocolError(f"message {message.message_id} is not JSON data: {exc}", "not_json") from exc
-    return text.encode("utf-8")
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        # escaping every non-ASCII character is valid JSON and valid UTF-8, and escapes the surrogates too
+        return json.dumps(data, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -461,6 +461,7 @@ class Session:
     def _show(self, kind: str, text: str) -> None:
         if self.echo_limit is not None and kind in ("print", "error"):
             text = clip_text(text, self.echo_limit)
+        text = valid_unicode(text)   # a terminal, a log or a file can take it whatever TTS sent
         if self.console is not None:
             try:
                 self.console(kind, text)
@@ -634,6 +635,16 @@ def hello_line(request: Request) -> str:
     game = f"the {_printable(request.game)} mod" if request.game else "a mod"
     version = request.body.get("mod")
     return f"hello from {game} {_printable(version)}" if version is not None else f"hello from {game} (no version given)"
+
+
+def valid_unicode(text: str) -> str:
+    """``text`` with each lone surrogate (``"\\ud800"`` in TTS's JSON; no encoder writes one) as its escape
+    ``\\ud800``; other text unchanged."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 def clip_text(text: str, limit: int) -> str:

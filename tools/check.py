@@ -50,12 +50,29 @@ IMAGE_KEYS = {"FaceURL", "BackURL", "ImageURL", "ImageSecondaryURL", "DiffuseURL
 SCHEMA_VERSION = 2  # 2: the "note" severity became "info"
 
 
+def printable(text: str) -> str:
+    """``text`` as valid Unicode: a lone surrogate (JSON lets a save spell ``"bad\\ud800"``, no encoder writes it)
+    becomes its escape ``\\ud800``, so the line can be printed and written as UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 @dataclass(frozen=True)
 class Finding:
+    """One problem found; its texts are printable (:func:`printable`), whatever the save holds."""
+
     severity: str  # "error" | "warning" | "info"
     code: str  # short stable id, e.g. "card-id", "guid-duplicate"
     where: str  # JSON path plus object description, e.g. 'ObjectStates[3] Deck "Scenes" (a1b2c3)'
     message: str
+
+    def __post_init__(self) -> None:
+        # every text from the save reaches the user through a finding: one place makes them all printable
+        object.__setattr__(self, "where", printable(self.where))
+        object.__setattr__(self, "message", printable(self.message))
 
     def __str__(self) -> str:
         return f"{self.severity}: {self.where}: {self.message} [{self.code}]"
@@ -65,6 +82,9 @@ class Finding:
 class CheckReport:
     source: str
     findings: list[Finding] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.source = printable(self.source)   # a file name that is not UTF-8 (surrogate-escaped bytes)
 
     @property
     def exit_status(self) -> int:

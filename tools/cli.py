@@ -2,7 +2,9 @@
 
 Each command lives in ``tools/commands/<name>.py`` and is listed in :data:`COMMANDS` with its one-line summary;
 user errors are :class:`bridge.errors.TtsmodError` subclasses, printed as one line with their exit status (2 for
-bad data).
+bad data, 1 for a file that cannot be written: :class:`bridge.errors.WriteError`). Any other ``OSError`` that
+reaches the group (the operating system refused something no command turned into its own message) is one line and
+exit status 1 too: a full disk or a read-only folder is the user's to fix, and a traceback would only hide it.
 
 Commands are imported only when run (or asked for their own ``--help``): importing them all would load the
 engines, Pillow, requests and the checker, which costs more than the rest of a ``ttsmod --help`` together. The
@@ -64,7 +66,7 @@ CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 
 
 class TtsmodGroup(click.Group):
     """The command group: commands loaded on first use, and :class:`TtsmodError` reported as one red line with
-    the error's exit status."""
+    the error's exit status (any other ``OSError`` as one line, exit status 1)."""
 
     def __init__(self, *args, entries: tuple[CommandEntry, ...] = COMMANDS, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -100,6 +102,16 @@ class TtsmodGroup(click.Group):
         except TtsmodError as exc:
             click.secho(f"error: {exc}", fg="red", err=True)
             ctx.exit(exc.exit_code)
+        except OSError as exc:
+            click.secho(f"error: {os_error_line(exc)}", fg="red", err=True)
+            ctx.exit(1)
+
+
+def os_error_line(exc: OSError) -> str:
+    """``exc`` as one line: the file(s) it names, then the operating system's reason."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    files = [str(name) for name in (exc.filename, exc.filename2) if name is not None]
+    return ": ".join(files + [reason]) if files else reason
 
 
 @click.group(cls=TtsmodGroup, context_settings=CONTEXT_SETTINGS)

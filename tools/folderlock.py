@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bridge.errors import TtsmodError
+from bridge.errors import TtsmodError, WriteError
 
 LOCK_NAME = ".ttsmod-build.lock"
 
@@ -54,7 +54,10 @@ def folder_lock(folder: str | os.PathLike, *, what: str = "build") -> Iterator[P
         try:
             os.lseek(fd, 0, os.SEEK_SET)
             os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+            try:
+                os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+            except OSError as exc:   # a full disk: say so before any work, naming the file
+                raise WriteError(exc.errno, exc.strerror or str(exc), str(path)) from exc
             yield path
         finally:
             _unlock(fd)

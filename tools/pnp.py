@@ -663,6 +663,5 @@ def pnp(game, out: Path | None = None, *, paper: str = "a4", lang: str = "en", m
     if out is None:
         out = art.out_dir / f"{output_stem(art.name)}-pnp-{paper}.pdf"
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(out, data)
+    atomic_write_bytes(out, data)   # makes the folder; a failure names the file (bridge.errors.WriteError)
     return out, plan, art

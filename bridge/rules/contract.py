@@ -276,8 +276,9 @@ def setup(game: Any, data: Any, body: Mapping[str, Any]) -> dict[str, Any]:
     (one of the game's, its first when absent) and the game's own options, read by its optional
     ``setup(data, players, mode=, seed=, options=)`` (else ``new_game``, with no events)."""
     players, seed = body.get("players"), body.get("seed", 0)
-    if isinstance(players, bool) or not isinstance(players, int):
-        meta = game.meta(data)
+    meta = game.meta(data)
+    if isinstance(players, bool) or not isinstance(players, int) or not meta.min_players <= players <= meta.max_players:
+        # checked here, for every game: a game's own setup need not refuse a count its game.toml already bounds
         raise InvalidAction(f"players must be an integer from {meta.min_players} to {meta.max_players}, "
                             f"not {json.dumps(players)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 63:

@@ -93,3 +93,38 @@ def test_a_ruling_that_cannot_be_written_as_json_becomes_an_internal_error_reply
     assert reply == {"ttsmod": 1, "re": 9, "type": "nan", "ok": False,
                      "error": {"code": "internal", "message": "the bridge's reply could not be written as JSON"}}
     assert stats["replies"] == 1 and stats["reply_failures"] == 0
+
+
+def test_a_request_whose_id_holds_a_lone_surrogate_is_answered_with_that_id(kit):
+    # JSON may spell "\ud800", which UTF-8 cannot: the reply spells it the same way, so the mod gets its own id back
+    async def scenario():
+        tts, bridge = await kit.start_pair()
+        try:
+            await tts.send_bytes(_raw_custom('{"ttsmod":1,"id":"a\\ud800","type":"double","game":"toy","body":{"n":1}}'))
+            answered = await tts.next_custom()
+            await tts.send_bytes(_raw_custom('{"ttsmod":1,"id":"b","type":"\\udfff","game":"toy","body":{}}'))
+            refused = await tts.next_custom()
+            return answered, refused, bridge.session.stats
+        finally:
+            await kit.stop_pair(tts, bridge)
+
+    answered, refused, stats = kit.run(scenario())
+    assert answered["re"] == "a\ud800" and answered["ok"] is True and answered["body"] == {"n": 2}
+    assert refused["re"] == "b" and refused["type"] == "\udfff" and refused["error"]["code"] == "unknown_type"
+    assert stats["replies"] == 2 and stats["reply_failures"] == 0
+
+
+def test_a_print_holding_a_lone_surrogate_is_mirrored_with_its_escape(kit):
+    shown: list[tuple[str, str]] = []
+
+    async def scenario():
+        tts, bridge = await kit.start_pair(console=lambda kind, text: (text.encode("utf-8"), shown.append((kind, text))))
+        try:
+            await tts.send_bytes(b'{"messageID":2,"message":"bad\\ud800 print"}')
+            await tts.send_bytes(b'{"messageID":3,"error":"bad\\udc00 error","guid":"-1","errorMessagePrefix":""}')
+            await kit.wait_for(lambda: len(shown) == 2)
+        finally:
+            await kit.stop_pair(tts, bridge)
+
+    kit.run(scenario())
+    assert shown == [("print", "bad\\ud800 print"), ("error", "bad\\udc00 error")]

@@ -3,11 +3,14 @@ file or folder made here: it does not keep the private mode of the temporary one
 
 from __future__ import annotations
 
+import errno
 import os
+import pickle
 import stat
 
 import pytest
 
+from bridge.errors import WriteError
 from bridge.fsio import atomic_write_bytes, replace_tree
 
 
@@ -87,3 +90,53 @@ def test_a_temporary_name_left_by_a_crash_is_not_taken_over(tmp_path, monkeypatc
     left.write_bytes(b"another writer's")
     atomic_write_bytes(tmp_path / "save.json", b"mine")
     assert (tmp_path / "save.json").read_bytes() == b"mine" and left.read_bytes() == b"another writer's"
+
+
+# -- a write the disk refuses ------------------------------------------------------------------------------
+
+
+def disk_full(*args):
+    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_a_full_disk_is_a_write_error_naming_the_file_and_the_old_file_stays(tmp_path, monkeypatch):
+    target = tmp_path / "save.json"
+    target.write_bytes(b"old")
+    monkeypatch.setattr(os, "write", disk_full)
+    with pytest.raises(WriteError) as caught:
+        atomic_write_bytes(target, b"new")
+    assert str(caught.value) == f"cannot write {target}: No space left on device"
+    assert caught.value.errno == errno.ENOSPC and caught.value.filename == str(target)
+    assert isinstance(caught.value, OSError) and caught.value.exit_code == 1   # caches still catch it
+    assert target.read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["save.json"]
+
+
+def test_a_write_error_survives_the_trip_back_from_a_render_process():
+    error = WriteError(errno.ENOSPC, os.strerror(errno.ENOSPC), "sheets/a.png")
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is WriteError and str(back) == str(error) and back.errno == errno.ENOSPC
+
+
+def test_a_folder_that_cannot_be_made_is_a_write_error_naming_the_file(tmp_path):
+    (tmp_path / "notes").write_text("a file where a folder would go")
+    with pytest.raises(WriteError, match=f"^cannot write {tmp_path / 'notes' / 'a' / 'b.pdf'}: Not a directory$"):
+        atomic_write_bytes(tmp_path / "notes" / "a" / "b.pdf", b"%PDF")
+
+
+def test_a_full_disk_during_replace_tree_names_the_file_under_the_folder_and_keeps_the_old_tree(tmp_path,
+                                                                                               monkeypatch):
+    import bridge.fsio as fsio
+
+    out = tmp_path / "results"
+    replace_tree(out, {"a.txt": b"old"}, owned={"a.txt", "plots"}, durable=False)
+    real_open = open
+
+    def open_on_a_full_disk(path, mode="r", *args, **kwargs):
+        if "w" in mode and os.path.basename(path) == "b.png":
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_open(path, mode, *args, **kwargs)
+
+    monkeypatch.setattr(fsio, "open", open_on_a_full_disk, raising=False)
+    with pytest.raises(WriteError, match=f"^cannot write {out / 'plots' / 'b.png'}: No space left on device$"):
+        replace_tree(out, {"a.txt": b"new", "plots/b.png": b"png"}, owned={"a.txt", "plots"}, durable=False)
+    assert (out / "a.txt").read_bytes() == b"old" and sorted(p.name for p in tmp_path.iterdir()) == ["results"]

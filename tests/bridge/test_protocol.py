@@ -175,6 +175,14 @@ def test_encoding_a_non_json_value_is_a_local_error():
         p.encode(p.SendCustomMessage(custom_message={"x": object()}))
 
 
+def test_a_lone_surrogate_is_sent_as_its_json_escape_and_comes_back_the_same():
+    message = p.SendCustomMessage(custom_message={"re": "id\ud800", "text": "Привіт"})
+    data = p.encode(message)
+    assert data.decode("utf-8") == '{"messageID":2,"customMessage":{"re":"id\\ud800","text":"\\u041f\\u0440\\u0438\\u0432\\u0456\\u0442"}}'
+    assert p.decode(data, "to_tts") == message
+    assert p.encode(p.SendCustomMessage(custom_message={"text": "Привіт"})).decode("utf-8").endswith('"Привіт"}}')
+
+
 def test_local_and_remote_errors_are_both_protocol_errors():
     assert issubclass(p.LocalProtocolError, p.ProtocolError)
     assert issubclass(p.RemoteProtocolError, p.ProtocolError)

@@ -133,6 +133,25 @@ def test_a_megabyte_nickname_is_shortened(tmp_path):
     assert max(len(line) for line in result.output.splitlines()) < 1000
 
 
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_lone_surrogate_in_a_name_or_url_is_shown_escaped(tmp_path, as_json):
+    # JSON may spell "\\ud800", which no UTF-8 encoder can write: the finding shows its escape instead
+    card = {"Name": "Card", "Nickname": "bad\ud800", "GUID": "a1b2c3", "CardID": 500,
+            "CustomDeck": {"1": {"FaceURL": f"file://{tmp_path}/gone\udfff.png", "BackURL": "",
+                                 "NumWidth": 10, "NumHeight": 7}}}
+    text = json.dumps(save_with([card]))
+    assert "\\ud800" in text and "\\udfff" in text   # written by json.dumps as JSON escapes, as a hostile save has
+    result = run_check(tmp_path, text, *(["--json"] if as_json else []))
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    if as_json:
+        findings = json.loads(result.stdout)["findings"]
+        assert findings and all(f["where"] == 'ObjectStates[0] Card "bad\\ud800" (a1b2c3)' for f in findings)
+        assert any("gone\\udfff.png" in f["message"] for f in findings)
+    else:
+        assert 'error: ObjectStates[0] Card "bad\\ud800" (a1b2c3): CardID 500 names CustomDeck 5' in result.stdout
+        assert "gone\\udfff.png" in result.stdout
+
+
 def test_a_decompression_bomb_is_an_error_naming_file_and_size(tmp_path):
     bomb = bomb_png(tmp_path / "bomb.png")
     result = run_check(tmp_path, save_with([token(bomb.as_uri())]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import click
 from click.testing import CliRunner
 
 from tools.cli import COMMANDS, cli
@@ -47,3 +48,25 @@ def test_the_console_script_entry_point_runs():
     result = subprocess.run([sys.executable, "-c", "from tools.cli import main; main()", "--version"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "ttsmod, version" in result.stdout
+
+
+def test_an_os_error_no_command_reported_is_one_line_naming_the_file_exit_1():
+    from tools.cli import TtsmodGroup
+
+    @click.group(cls=TtsmodGroup, entries=())
+    def group() -> None:
+        pass
+
+    @group.command()
+    def copy() -> None:
+        raise PermissionError(13, "Permission denied", "saves/a.json", None, "saves/b.json")
+
+    @group.command()
+    def nameless() -> None:
+        raise OSError(28, "No space left on device")
+
+    runner = CliRunner()
+    result = runner.invoke(group, ["copy"])
+    assert result.exit_code == 1 and result.output == "error: saves/a.json: saves/b.json: Permission denied\n"
+    result = runner.invoke(group, ["nameless"])
+    assert result.exit_code == 1 and result.output == "error: No space left on device\n"

@@ -20,6 +20,7 @@ def exec_command(code: str, guid: str, timeout: float, **network: Any) -> None:
 
     Tables, nil and errors all come back; an error exits with status 1.
     """
+    from bridge.session import valid_unicode
     from tools.live import execute_lua
 
     setup_logging()
@@ -29,6 +30,7 @@ def exec_command(code: str, guid: str, timeout: float, **network: Any) -> None:
     if result is None:
         return
     if not result.ok:
-        click.secho(f"error: {result.error}", fg="red", err=True)
+        click.secho(f"error: {result.error}", fg="red", err=True)   # stderr escapes what it cannot encode
         raise click.exceptions.Exit(1)
-    click.echo("nil" if result.value is None else json.dumps(result.value, ensure_ascii=False, indent=2))
+    # a lone surrogate in a Lua string is printed as JSON's escape of it: the same value when read back
+    click.echo("nil" if result.value is None else valid_unicode(json.dumps(result.value, ensure_ascii=False, indent=2)))

@@ -69,7 +69,8 @@ class Action:
         """The action of a JSON object; :class:`InvalidAction` when it is malformed."""
         if not isinstance(value, dict):
             raise InvalidAction("an action must be an object")
-        kind = ACTION_TYPES.get(value.get("action"))  # type: ignore[arg-type]
+        name = value.get("action")
+        kind = ACTION_TYPES.get(name) if isinstance(name, str) else None   # a list or an object is no name
         if kind is None:
             raise InvalidAction(f"unknown action {value.get('action')!r} (expected {', '.join(ACTION_TYPES)})")
         allowed = set(kind.json_keys) | {"action", "player"}

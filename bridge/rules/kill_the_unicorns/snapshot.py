@@ -153,4 +153,46 @@ def read(data: KillTheUnicornsData, snapshot: Any) -> dict[str, Any]:
         raise at.sub("hunt").error("must be an object during the hunt phase and null in every other")
     if (tree["pending"] is None) != (phase == "over"):
         raise at.sub("pending").error("must be null exactly when the game is over")
+    pending = tree["pending"]
+    if pending is not None and pending["decision"] not in PHASE_DECISIONS[phase]:
+        raise at.sub("pending").sub("decision").error(
+            f"{s.show(pending['decision'])} is not a decision of the {phase} phase")
+    if tree["hunt"] is not None:
+        _check_hunt(at.sub("hunt"), tree["hunt"], pending, tree)
     return tree
+
+
+PHASE_DECISIONS = {"tricks": ("place_trick",), "hunt": ("open", "join", "power", "choose_trick"),
+                   "market": ("market",), "over": ()}
+STEP_DECISION = {"open": "open", "join": "join", "power": "power", "choose": "choose_trick"}
+
+
+def _check_hunt(at: Any, hunt: dict[str, Any], pending: dict[str, Any], tree: dict[str, Any]) -> None:
+    """What the hunt's step says the other hunt keys hold (KU-4): the opener and ``n`` once opened, the sums from
+    the reveal on, the winner in the trick choice, the decision of the step, a unicorn at ``index``."""
+    step = hunt["step"]
+    if pending["decision"] != STEP_DECISION[step]:
+        raise at.sub("step").error(f"{s.show(step)} does not match the pending decision "
+                                   f"{s.show(pending['decision'])}")
+    if tree["line"][hunt["index"]] is None:
+        raise at.sub("index").error(f"line[{hunt['index']}] holds no unicorn to hunt")
+    opened, revealed = step != "open", step in ("power", "choose")
+    for key in ("opener", "n"):
+        if (hunt[key] is not None) != opened:
+            raise at.sub(key).error("must be null in the open step and set after it")
+    if (hunt["sums"] is not None) != revealed:
+        raise at.sub("sums").error("must be null before the reveal (open and join steps) and set after it")
+    if (hunt["winner"] is not None) != (step == "choose"):
+        raise at.sub("winner").error("must be set exactly in the choose step")
+    if revealed:
+        hunters = {hunt["opener"], *hunt["joined"]}
+        if set(hunt["sums"]) != hunters:
+            raise at.sub("sums").error(f"must hold the sums of the opener and the players who joined "
+                                       f"({', '.join(map(str, sorted(hunters)))})")
+        if step == "power" and pending["player"] not in hunters:
+            raise at.sub("to_decide").error("the seat using its power must be a hunter")
+    if step == "choose":
+        if hunt["winner"] not in hunt["sums"]:
+            raise at.sub("winner").error("must be a hunter")
+        if None in tree["slots"][hunt["index"]]:
+            raise at.sub("index").error("the winner chooses between two tricks: both slots must hold one")

@@ -38,7 +38,7 @@ def test_setup_refuses_a_bad_character_list_or_player_count(ku_data):
                        [1, 2, 3]):
         with pytest.raises(InvalidAction):
             request(ku_data, "setup", {"players": 3, "seed": 3, "characters": characters})
-    with pytest.raises(InvalidAction, match="3 to 7 players"):
+    with pytest.raises(InvalidAction, match="players must be an integer from 3 to 7, not 8"):
         request(ku_data, "setup", {"players": 8, "seed": 3})
     with pytest.raises(InvalidAction, match="mode"):
         request(ku_data, "setup", {"players": 3, "seed": 3, "mode": "fief"})
@@ -251,3 +251,46 @@ def test_score_and_bad_requests(ku_data):
                   + setup["snapshot"]["players"][1:])
     with pytest.raises(SnapshotError, match=r"players\[0\]\.hand\[0\]"):
         request(ku_data, "score", {"snapshot": broken})
+
+
+def _hunt_steps(data) -> dict[str, tuple[dict, dict]]:
+    """The first snapshot (and a legal action) of each hunt step met playing the first legal action from a hunt."""
+    state = at_hunt(data, 3)
+    found: dict[str, tuple[dict, dict]] = {}
+    for _ in range(40):
+        snap = state.to_snapshot()
+        if snap["hunt"] is None or not state.legal_actions():
+            break
+        found.setdefault(snap["hunt"]["step"], (snap, state.legal_actions()[0].to_json()))
+        state.apply(state.legal_actions()[-1])
+    return found
+
+
+@pytest.mark.parametrize("step, key, value, message", [
+    ("join", "n", None, "hunt.n: must be null in the open step and set after it"),
+    ("join", "opener", None, "hunt.opener: must be null in the open step and set after it"),
+    ("power", "sums", None, "hunt.sums: must be null before the reveal"),
+    ("power", "sums", False, "hunt.sums: must be null before the reveal"),
+    ("power", "joined", [1, 0], "hunt.sums: must hold the sums of the opener and the players who joined"),
+])
+def test_a_hunt_whose_keys_disagree_with_its_step_is_refused_by_name_not_an_engine_failure(ku_data, step, key,
+                                                                                           value, message):
+    # these reached the engine and failed inside it (TypeError, "1 is not in list": an internal error)
+    steps = _hunt_steps(ku_data)
+    assert step in steps, sorted(steps)
+    snap, action = steps[step]
+    snap["hunt"][key] = value
+    for request_type in ("legal", "apply", "score"):
+        with pytest.raises(SnapshotError, match=f"^{message.replace('.', '[.]')}"):
+            request(ku_data, request_type, {"snapshot": snap, "action": action, "actions": [action]})
+
+
+def test_a_pending_decision_of_another_phase_and_an_action_named_by_a_list_are_refused(ku_data):
+    snap = request(ku_data, "setup", {"players": 3, "seed": 3})["snapshot"]
+    snap["pending"]["decision"] = "power"
+    with pytest.raises(SnapshotError, match='pending.decision: "power" is not a decision of the tricks phase'):
+        request(ku_data, "score", {"snapshot": snap})
+    reply = request(ku_data, "setup", {"players": 3, "seed": 3})
+    action = dict(reply["next"]["legal"][0], action=[])
+    with pytest.raises(InvalidAction, match="unknown action"):
+        request(ku_data, "legal", {"snapshot": reply["snapshot"], "action": action})

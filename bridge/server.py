@@ -225,6 +225,10 @@ class Bridge:
             session.on_malformed(exc.reason, receiver.size)
         except TimeoutError:
             session.on_malformed("timeout", receiver.size)
+        except asyncio.CancelledError:
+            # the bridge is stopping while TTS holds this connection open: the frame is dropped, quietly (asyncio's
+            # streams ask a cancelled connection task for its exception, which logs a traceback at exit)
+            return
         except (ConnectionError, OSError):
             session.on_malformed("connection_error", receiver.size)
         except Exception as exc:  # never let one connection take the server down

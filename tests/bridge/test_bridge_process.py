@@ -75,6 +75,31 @@ def test_a_signal_stops_the_bridge_cleanly_and_a_hello_is_announced(tmp_path, re
     assert "Traceback" not in stderr
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_bridge_stopped_while_tts_holds_a_connection_open_stops_quietly(tmp_path, repo_root, signum):
+    # TTS (or anything on the port) has sent half a frame and keeps the connection open when the user stops the
+    # bridge: it stops with its last line and no traceback (asyncio used to log the cancelled connection's)
+    stderr_path = tmp_path / "stderr.txt"
+
+    async def scenario():
+        async with FakeTTS() as tts:
+            process = await _start_bridge(tts, repo_root, stderr_path, str(tmp_path / "j.jsonl"))
+            reader, writer = await asyncio.open_connection("127.0.0.1", tts.bridge_port)
+            try:
+                writer.write(b'{"messageID": 4, "customMessage": {"ttsmod"')
+                await writer.drain()
+                await asyncio.sleep(0.5)
+                return await _stop(process, signum)
+            finally:
+                writer.close()
+
+    code = _run(scenario())
+    stderr = stderr_path.read_text(encoding="utf-8")
+    assert code == 0, stderr
+    assert stderr.rstrip().endswith("stopped")
+    assert "Traceback" not in stderr and "CancelledError" not in stderr, stderr
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_a_journal_on_a_full_disk_is_reported_once_and_the_bridge_keeps_serving(tmp_path, repo_root):
     stderr_path = tmp_path / "stderr.txt"

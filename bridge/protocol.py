@@ -551,3 +551,13 @@ class MessageReceiver:
         data = b"".join(self._chunks)
         self._chunks.clear()
         return decode(data, self.direction, max_size=self.max_size)
+
+
+def valid_unicode(text: str) -> str:
+    """``text`` with each lone surrogate (``"\\ud800"`` in TTS's JSON; no encoder writes one) as its escape
+    ``\\ud800``; other text unchanged."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text

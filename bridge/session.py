@@ -52,6 +52,7 @@ from bridge.protocol import (
     ScriptState,
     SendCustomMessage,
     ToTTS,
+    valid_unicode,
 )
 from bridge.rules.errors import RulesError
 from bridge.rules.contract import lua_json
@@ -635,16 +636,6 @@ def hello_line(request: Request) -> str:
     game = f"the {_printable(request.game)} mod" if request.game else "a mod"
     version = request.body.get("mod")
     return f"hello from {game} {_printable(version)}" if version is not None else f"hello from {game} (no version given)"
-
-
-def valid_unicode(text: str) -> str:
-    """``text`` with each lone surrogate (``"\\ud800"`` in TTS's JSON; no encoder writes one) as its escape
-    ``\\ud800``; other text unchanged."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text
 
 
 def clip_text(text: str, limit: int) -> str:

@@ -35,6 +35,7 @@ from urllib.parse import unquote, urlparse
 
 from bridge.luaproject.bundle import find_requires, is_bundle, LuaSyntaxError, unbundle
 from bridge.luaproject.savetree import read_save
+from bridge.protocol import valid_unicode
 from tools.imageio import DEFAULT_MAX_PIXELS, ImageError, ImageTooLargeError, probe_image
 from tools.save.guids import is_guid
 
@@ -50,19 +51,10 @@ IMAGE_KEYS = {"FaceURL", "BackURL", "ImageURL", "ImageSecondaryURL", "DiffuseURL
 SCHEMA_VERSION = 2  # 2: the "note" severity became "info"
 
 
-def printable(text: str) -> str:
-    """``text`` as valid Unicode: a lone surrogate (JSON lets a save spell ``"bad\\ud800"``, no encoder writes it)
-    becomes its escape ``\\ud800``, so the line can be printed and written as UTF-8."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text
-
-
 @dataclass(frozen=True)
 class Finding:
-    """One problem found; its texts are printable (:func:`printable`), whatever the save holds."""
+    """One problem found; its texts are valid Unicode (:func:`bridge.protocol.valid_unicode`), whatever the save
+    holds."""
 
     severity: str  # "error" | "warning" | "info"
     code: str  # short stable id, e.g. "card-id", "guid-duplicate"
@@ -71,8 +63,8 @@ class Finding:
 
     def __post_init__(self) -> None:
         # every text from the save reaches the user through a finding: one place makes them all printable
-        object.__setattr__(self, "where", printable(self.where))
-        object.__setattr__(self, "message", printable(self.message))
+        object.__setattr__(self, "where", valid_unicode(self.where))
+        object.__setattr__(self, "message", valid_unicode(self.message))
 
     def __str__(self) -> str:
         return f"{self.severity}: {self.where}: {self.message} [{self.code}]"
@@ -84,7 +76,7 @@ class CheckReport:
     findings: list[Finding] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.source = printable(self.source)   # a file name that is not UTF-8 (surrogate-escaped bytes)
+        self.source = valid_unicode(self.source)   # a file name that is not UTF-8 (surrogate-escaped bytes)
 
     @property
     def exit_status(self) -> int:

@@ -20,7 +20,7 @@ def exec_command(code: str, guid: str, timeout: float, **network: Any) -> None:
 
     Tables, nil and errors all come back; an error exits with status 1.
     """
-    from bridge.session import valid_unicode
+    from bridge.protocol import valid_unicode
     from tools.live import execute_lua
 
     setup_logging()

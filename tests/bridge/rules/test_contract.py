@@ -419,3 +419,14 @@ def test_the_protocol_page_lists_the_requests_in_the_games_order(game: LoadedGam
     assert all(place >= 0 for place in places), "every request type is named on the protocol page"
     assert places == sorted(places), \
         f"the page names the requests first in the order {', '.join(game.engine.request_types)}"
+
+
+def test_setup_takes_every_player_count_the_game_declares_and_refuses_the_rest(game: LoadedGame):
+    low, high = game.meta.min_players, game.meta.max_players
+    for players in range(low, high + 1):
+        assert len(ask(game, "setup", {"players": players, "seed": SEED})["snapshot"]["players"]) == players
+    for players in (low - 1, high + 1, 0, -1, 1000, True, 2.5, "3", None):
+        verdict, refusal = answer_or_refusal(game, "setup", {"players": players, "seed": SEED})
+        assert verdict == "refused", f"setup with players {players!r} was answered"
+        assert refusal == ("bad_request", f"players must be an integer from {low} to {high}, "
+                                          f"not {json.dumps(players)}"), refusal

@@ -26,7 +26,7 @@ from typing import Any, Awaitable, Callable, Iterable
 
 from bridge.luaproject.bundle import (Bundle, BundledModule, LuaSyntaxError, ROOT_MODULE, Token, map_error_message,
                                       tokenize)
-from bridge.protocol import GLOBAL_GUID, ErrorMessage, PrintMessage, ScriptState
+from bridge.protocol import GLOBAL_GUID, ErrorMessage, PrintMessage, ScriptState, valid_unicode
 
 KEYWORDS = frozenset("and break do else elseif end false for function goto if in local nil not or repeat return "
                      "then true until while".split())
@@ -224,13 +224,14 @@ class ChunkResult:
 
 
 def format_value(value: Any) -> str:
-    """A result as the console shows it: ``nil``, else JSON (indented when it spans more than one line)."""
+    """A result as the console shows it: ``nil``, else JSON (indented when it spans more than one line), valid
+    Unicode whatever TTS sent (a lone surrogate shown as its escape)."""
     if value is None:
         return "nil"
-    one_line = json.dumps(value, ensure_ascii=False)
+    one_line = valid_unicode(json.dumps(value, ensure_ascii=False))
     if len(one_line) <= 100:
         return one_line
-    return json.dumps(value, ensure_ascii=False, indent=2)
+    return valid_unicode(json.dumps(value, ensure_ascii=False, indent=2))
 
 
 class LuaConsole:

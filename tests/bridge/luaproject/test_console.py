@@ -151,3 +151,12 @@ def test_the_documented_json_lines_have_the_keys_console_prints(tmp_path, repo_r
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [set(line) for line in lines] == [set(example) for example in documented]
     assert [line["line"] for line in lines] == [1, 2, 5] and lines[1]["prints"] == ["1", "2"]
+
+
+def test_a_returned_text_holding_a_lone_surrogate_is_shown_with_its_escape():
+    # TTS's JSON may spell "\ud800", which no encoder writes: the console shows the escape instead of dying
+    from bridge.luaproject.console import format_value
+
+    shown = [format_value("bad\ud800"), format_value({"long": "x" * 120, "bad": "\udfff"})]
+    assert shown[0] == '"bad\\ud800"' and "\\udfff" in shown[1]
+    assert all(text.encode("utf-8") for text in shown)

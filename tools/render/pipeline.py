@@ -918,9 +918,8 @@ def _read_manifest(path: Path) -> dict:
     return manifest
 
 
-def _forget_unused(folder: Path, pattern: str, used: set[str]) -> None:
-    """Delete the files ``*<suffix>`` (``pattern``) of ``folder`` whose name without suffix is not in ``used``."""
-    suffix = pattern.removeprefix("*")
+def _forget_files(folder: Path, stale: Callable[[str], bool]) -> None:
+    """Delete the files of ``folder`` whose name ``stale`` says is no longer used."""
     # Names from os.scandir, not Path objects from glob: a 10,000-card game's caches hold tens of thousands of
     # files, and only the few stale ones are worth an object.
     try:
@@ -929,22 +928,19 @@ def _forget_unused(folder: Path, pattern: str, used: set[str]) -> None:
         return
     with entries:
         for entry in entries:
-            name = entry.name
-            if name.endswith(suffix) and name[:-len(suffix)] not in used and entry.is_file():
+            if stale(entry.name) and entry.is_file():
                 os.unlink(entry.path)
+
+
+def _forget_unused(folder: Path, pattern: str, used: set[str]) -> None:
+    """Delete the files ``*<suffix>`` (``pattern``) of ``folder`` whose name without suffix is not in ``used``."""
+    suffix = pattern.removeprefix("*")
+    _forget_files(folder, lambda name: name.endswith(suffix) and name[:-len(suffix)] not in used)
 
 
 def _forget_prints(folder: Path, used_keys: set[str]) -> None:
     """Delete the print copies (``<key>.jpg``, ``<key>-<w>x<h>.jpg``) of ``folder`` whose key is not current."""
-    try:
-        entries = os.scandir(folder)
-    except (FileNotFoundError, NotADirectoryError):
-        return
-    with entries:
-        for entry in entries:
-            name = entry.name
-            if name.endswith(".jpg") and name[:-4].split("-", 1)[0] not in used_keys and entry.is_file():
-                os.unlink(entry.path)
+    _forget_files(folder, lambda name: name.endswith(".jpg") and name[:-4].split("-", 1)[0] not in used_keys)
 
 
 def _forget_stale(previous: dict, manifest: dict, used_files: set[str], sheets_dir: Path, faces_dir: Path,

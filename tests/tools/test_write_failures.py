@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from bridge.catalog import load
-from tests.everygame import declares, game_sources
+from tests.everygame import GAME_FOLDERS, declares, game_sources
 from tools.cli import cli
 
 ENOSPC = os.strerror(errno.ENOSPC)
@@ -71,7 +71,8 @@ def no_temporary_files(folder: Path) -> list[str]:
     return [str(path) for path in folder.rglob("*") if path.name.endswith((".tmp", ".old"))]
 
 
-HIGH_CARD = str(Path(__file__).resolve().parents[1] / "games" / "high_card")
+SMALL_GAME = str(GAME_FOLDERS[0])
+"""A game folder of tests/games/: it builds in a fraction of a second (which one does not matter)."""
 
 
 def first_game_declaring(capability: str) -> str:
@@ -83,7 +84,7 @@ def test_build_on_a_full_disk_names_the_file_and_leaves_no_save(tmp_path, full_d
     out = tmp_path / "build"
     out.mkdir()
     full_disk(out)
-    result = CliRunner().invoke(cli, ["build", HIGH_CARD, "--out", str(out), "--jobs", "1"])
+    result = CliRunner().invoke(cli, ["build", SMALL_GAME, "--out", str(out), "--jobs", "1"])
     assert_one_line_error(result, f"cannot write {out / '.ttsmod-build.lock'}: {ENOSPC}")
     assert not list(out.glob("*.json")) and no_temporary_files(out) == []
 
@@ -91,13 +92,13 @@ def test_build_on_a_full_disk_names_the_file_and_leaves_no_save(tmp_path, full_d
 def test_build_that_fills_the_disk_midway_keeps_the_last_save_whole(tmp_path, full_disk):
     out = tmp_path / "build"
     runner = CliRunner()
-    assert runner.invoke(cli, ["build", HIGH_CARD, "--out", str(out), "--jobs", "1"]).exit_code == 0
+    assert runner.invoke(cli, ["build", SMALL_GAME, "--out", str(out), "--jobs", "1"]).exit_code == 0
     save = next(out.glob("*.json"))
     before = save.read_bytes()
     save.write_bytes(before + b" ")   # the rebuild must write the save again
     kept = save.read_bytes()
     full_disk(out, spare=[".ttsmod-build.lock", "manifest.json"])   # the lock and the render cache still fitted
-    result = runner.invoke(cli, ["build", HIGH_CARD, "--out", str(out), "--jobs", "1"])
+    result = runner.invoke(cli, ["build", SMALL_GAME, "--out", str(out), "--jobs", "1"])
     assert_one_line_error(result, f"cannot write {save}: {ENOSPC}")
     assert save.read_bytes() == kept and no_temporary_files(out) == []
 

@@ -25,7 +25,7 @@ class WriteError(TtsmodError, OSError):
 
     An ``OSError`` too (same ``errno`` and ``strerror``), so code that treats a failed write as a miss (a cache)
     still catches it as one; ``filename`` is the file the user asked for, never the temporary file the write went
-    through. ``str(error)`` reads ``cannot write build/four-humours/FourHumours.json: No space left on device``."""
+    through. ``str(error)`` reads ``cannot write build/my-game/MyGame.json: No space left on device``."""
 
     exit_code = 1
 

@@ -16,8 +16,8 @@ A game's renderer (a :class:`FaceRenderer`) only names its images, keys them and
   come from its face's design size and count (:func:`tools.sheets.deck_sheets`), its cells large enough for
   its body text to stand :data:`BODY_TEXT_TARGET` px high (measured once on its first face, ``probes`` in the
   manifest), and each face drawn records its body text's height (``heights``, reported as
-  :attr:`tools.sheets.PackedDeck.text_height`). The back is drawn at its cell's size too, and whole (at its
-  design size) for the deck's back image. Any other renderer's faces are packed exactly as
+  :attr:`tools.sheets.PackedDeck.text_height`). The back is drawn at its cell's size too, and the deck's back
+  image (its ``BackURL``) is the back as it lies in the deck's largest cell. Any other renderer's faces are packed exactly as
   :func:`tools.sheets.pack_faces` packs them (scaled into their cells: the same bytes);
 - a face drawn at its cell's size is not cached: repacking a sheet after one card changed draws the sheet's
   faces again, which costs less than compressing every cell of a cold build (a third of its time at Four
@@ -303,8 +303,7 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
         back_key = layout.back_key(plan.back, keys)
         back_file = manifest["sheets"].get(back_key)
         if not (use_cache and back_file is not None and (sheets_dir / back_file).is_file()):
-            with Image.open(whole[plan.back]) as back:
-                data = encode(to_rgb(back), fmt, quality)
+            data = encode(_deck_back(renderer, plan, layout, keys, whole, cells_dir, sized), fmt, quality)
             back_file = hashed_name(f"{plan.name}-back", data, fmt)
             atomic_write_bytes(sheets_dir / back_file, data)
             written.append(back_file)
@@ -772,6 +771,21 @@ def _pack_sheet(renderer: FaceRenderer, task: _SheetTask) -> _SheetOutcome:
     file = hashed_name(f"{task.deck}-{task.number + 1}", data, task.fmt)
     atomic_write_bytes(Path(task.sheets_dir) / file, data)
     return _SheetOutcome(file, tuple(fitted), sizes, rendered, heights)
+
+
+def _deck_back(renderer: FaceRenderer, plan: DeckPlan, layout: "_DeckLayout", keys: Mapping[str, str],
+               whole: "_CacheFiles", cells_dir: Path, sized: bool) -> Image.Image:
+    """The deck's back image (its ``BackURL``): for a renderer that draws at any size, the back as drawn in the
+    deck's largest cell (TTS shows the back image on every card, so it should be as sharp as the faces), taken
+    from the cell cache a sheet task just wrote or drawn here; else the back drawn whole."""
+    if sized and renderer.design_size(plan.back) is not None:   # type: ignore[attr-defined]
+        number = max(range(len(layout.cells)), key=lambda n: layout.cells[n][0] * layout.cells[n][1])
+        cell = layout.cells[number]
+        found = _read_cell(str(cells_dir / f"{layout.back_cell_id(keys[plan.back], number)}{CELL_SUFFIX}"), cell)
+        return found if found is not None else to_rgb(_draw(renderer, plan.back, cell, []))
+    with Image.open(whole[plan.back]) as back:
+        back.load()
+        return to_rgb(back)
 
 
 def _contained(size: tuple[int, int], cell: tuple[int, int]) -> tuple[int, int]:

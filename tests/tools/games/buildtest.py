@@ -59,25 +59,48 @@ def assert_body_text_legible(result: BuildResult) -> None:
         assert deck["text_height"] is not None and deck["text_height"] >= BODY_TEXT_TARGET, deck
 
 
+def built_art(result: BuildResult, folder: Path):
+    """What the build ``result`` of ``folder`` drew, read back from its caches (nothing is drawn again)."""
+    from bridge.catalog import load
+    from tools.build import JPEG_QUALITY
+    from tools.games.builder import builder_of
+
+    loaded = load(str(folder))
+    art = builder_of(loaded.meta, loaded.folder).render(
+        loaded.data, result.save_path.parent, lang="en", fmt="jpg", quality=JPEG_QUALITY, use_cache=True, jobs=1,
+        progress=None, game_dir=loaded.folder, prune=False)
+    assert art.rendered == 0   # the build's own sheets
+    return loaded, art
+
+
+def assert_back_images_are_drawn_at_their_cells_size(result: BuildResult, folder: Path) -> None:
+    """Each deck's back image (the ``BackURL`` TTS shows on every card's back) is as large as the deck's largest
+    cell and is the picture that lies in its sheets' last cell: drawn at that size, not at its design size."""
+    from PIL import Image
+
+    _, art = built_art(result, folder)
+    for name, deck in art.decks.items():
+        sheet = max(deck.sheets, key=lambda s: s.cell_width * s.cell_height)
+        with Image.open(deck.back_path) as back, Image.open(sheet.path) as image:
+            assert back.size == (sheet.cell_width, sheet.cell_height), name
+            last = sheet.columns * sheet.rows - 1
+            x, y = (last % sheet.columns) * sheet.cell_width, (last // sheet.columns) * sheet.cell_height
+            in_sheet = image.convert("RGB").crop((x, y, x + sheet.cell_width, y + sheet.cell_height))
+            assert mean_difference(back.convert("RGB"), in_sheet) < 3, name
+
+
 def cells_and_print_faces(result: BuildResult, folder: Path):
     """Per deck of the build ``result`` of ``folder``, its first face as its sheet shows it (the cell cropped from
     the sheet) and as ``ttsmod pnp`` prints it (drawn at 300 dpi at the deck's printed size), brought to the
     cell's size: ``(deck name, cell, print face)``."""
     from PIL import Image
 
-    from bridge.catalog import load
-    from tools.build import JPEG_QUALITY
-    from tools.games.builder import builder_of
     from tools.pnp import deck_sizes, print_pixels
     from tools.render.layout import load_layouts
     from tools.render.pipeline import print_faces
 
-    loaded = load(str(folder))
+    loaded, art = built_art(result, folder)
     out = result.save_path.parent
-    art = builder_of(loaded.meta, loaded.folder).render(
-        loaded.data, out, lang="en", fmt="jpg", quality=JPEG_QUALITY, use_cache=True, jobs=1, progress=None,
-        game_dir=loaded.folder, prune=False)
-    assert art.rendered == 0   # the build's own sheets
     layouts = load_layouts(loaded.folder / "layouts.toml", fonts_dir=assets_dir() / "fonts")
     for name, deck in art.decks.items():
         face = art.faces[name][0]

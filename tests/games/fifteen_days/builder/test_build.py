@@ -16,8 +16,9 @@ import pytest
 
 from tests.savejson import by_tag, memo, objects
 from tests.shared import REPO_ROOT as ROOT
-from tests.tools.games.buildtest import (assert_body_text_legible, assert_checks_clean, assert_rebuild_identical,
-                                      build_cli, build_copy, assert_cells_agree_with_print_faces, game_copy)
+from tests.tools.games.buildtest import (assert_back_images_are_drawn_at_their_cells_size, assert_body_text_legible,
+                                      assert_cells_agree_with_print_faces, assert_checks_clean,
+                                      assert_rebuild_identical, build_cli, build_copy, game_copy)
 
 from bridge.luaproject.bundle import unbundle
 from tools.build import build
@@ -227,6 +228,10 @@ def test_every_deck_s_body_text_stands_24_px_high_on_its_sheets(built):
 
 def test_a_sheet_cell_agrees_with_its_face_drawn_at_print_size(built):
     assert_cells_agree_with_print_faces(*built)
+
+
+def test_each_deck_s_back_image_is_drawn_at_its_cell_s_size(built):
+    assert_back_images_are_drawn_at_their_cells_size(*built)
 
 
 def test_a_build_in_ukrainian_names_backs_in_ukrainian(tmp_path):

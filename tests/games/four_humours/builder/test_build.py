@@ -20,7 +20,8 @@ from click.testing import CliRunner
 from PIL import Image
 
 from bridge.rules.four_humours.records import HUMOURS
-from tests.tools.games.buildtest import assert_body_text_legible, build_copy, assert_cells_agree_with_print_faces
+from tests.tools.games.buildtest import (assert_back_images_are_drawn_at_their_cells_size, assert_body_text_legible,
+                                      assert_cells_agree_with_print_faces, build_copy)
 from tools.build import build, bundle_scripts
 from bridge.luaproject.bundle import unbundle
 from tools.check import check_file
@@ -442,3 +443,7 @@ def test_every_deck_s_body_text_stands_24_px_high_on_its_sheets(built):
 
 def test_a_sheet_cell_agrees_with_its_face_drawn_at_print_size(built):
     assert_cells_agree_with_print_faces(*built)
+
+
+def test_each_deck_s_back_image_is_drawn_at_its_cell_s_size(built):
+    assert_back_images_are_drawn_at_their_cells_size(*built)

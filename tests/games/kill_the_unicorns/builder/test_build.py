@@ -18,8 +18,9 @@ from bridge.catalog import load_game
 from bridge.luaproject.bundle import unbundle
 from tests.savejson import by_tag, memo, objects
 from tests.shared import REPO_ROOT as ROOT
-from tests.tools.games.buildtest import (assert_body_text_legible, assert_checks_clean, assert_rebuild_identical,
-                                      build_cli, build_copy, assert_cells_agree_with_print_faces, game_copy)
+from tests.tools.games.buildtest import (assert_back_images_are_drawn_at_their_cells_size, assert_body_text_legible,
+                                      assert_cells_agree_with_print_faces, assert_checks_clean,
+                                      assert_rebuild_identical, build_cli, build_copy, game_copy)
 from tools.build import build
 from tools.check import check_file
 
@@ -216,9 +217,10 @@ def test_each_characters_cards_carry_its_own_backs(save, data):
     assert set(backs) == {(c.id, role) for c in data.characters for role in ("hunting", "trick")}
     assert all(len(files) == 1 for files in backs.values())
     assert len({f for files in backs.values() for f in files}) == 14
-    # the unicorn deck and the start unicorns are packed apart, each with a copy of the one back image
-    unicorn_backs = {sheet_file(o, "BackURL").rsplit("-", 1)[1] for o in by_tag(save, "ku-unicorn")}
-    assert len(unicorn_backs) == 1
+    # the unicorn deck and the start unicorns are packed apart, each with the one back drawn at its own cells' size
+    unicorn_backs = {(sheet_file(o, "FaceURL").split("-")[0], sheet_file(o, "BackURL"))
+                     for o in by_tag(save, "ku-unicorn")}
+    assert len({deck for deck, _ in unicorn_backs}) == len(unicorn_backs)   # one back image per deck
 
 
 def test_hidden_cards_name_only_their_back(save, data):
@@ -367,6 +369,10 @@ def test_every_deck_s_body_text_stands_24_px_high_on_its_sheets(built):
 
 def test_a_sheet_cell_agrees_with_its_face_drawn_at_print_size(built):
     assert_cells_agree_with_print_faces(*built)
+
+
+def test_each_deck_s_back_image_is_drawn_at_its_cell_s_size(built):
+    assert_back_images_are_drawn_at_their_cells_size(*built)
 
 
 def test_editing_one_unicorns_name_redraws_only_its_sheet(tmp_path):

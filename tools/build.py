@@ -45,7 +45,7 @@ from bridge.paths import mod_dir
 from bridge.rules.game import GameMeta
 from tools import buildstamp
 from tools.buildstamp import default_out_dir
-from tools.check import CheckReport, check_data
+from tools.check import CheckReport, ImageProbes, check_data
 from tools.folderlock import folder_lock
 from tools.games.builder import GameBuilder, builder_of
 from tools.render.pipeline import IMAGE_FORMATS, THUMBNAIL
@@ -56,6 +56,8 @@ FORMATS = IMAGE_FORMATS
 JPEG_QUALITY = 90
 OBJECT_TEXTS = ".cache/save-objects.bin"
 """The save's object texts kept for the next build (:class:`tools.save.save.ObjectTexts`), in the output folder."""
+IMAGE_PROBES = ".cache/image-probes.json"
+"""What the build's check found in the image files, kept for the next build (:class:`tools.check.ImageProbes`)."""
 
 
 class BuildError(TtsmodError):
@@ -381,7 +383,9 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     texts_path = out_dir / OBJECT_TEXTS
     known = ObjectTexts.load(texts_path) if use_cache else ObjectTexts()
     raw = encode(save_data, known=known)
-    report = check_data(save_data, source="build", memo=known)
+    probes_path = out_dir / IMAGE_PROBES
+    probes = ImageProbes.load(probes_path) if use_cache else ImageProbes()
+    report = check_data(save_data, source="build", memo=known, probes=probes)
     problems = [f for f in report.findings if f.severity in ("error", "warning")]
     if problems:
         raise BuildError(f"the built save does not check clean: {problems[0]}")
@@ -392,6 +396,7 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     _write_if_changed(thumbnail_path, Path(art.images[THUMBNAIL]).read_bytes())
     changed = _write_if_changed(save_path, raw)
     known.save(texts_path)   # a cache: one it cannot write only means encoding every object next time
+    probes.save(probes_path)
 
     sheets_dir = out_dir / "sheets"
     used = {p for d in art.decks.values() for p in (d.back_path, *(s.path for s in d.sheets))}

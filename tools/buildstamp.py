@@ -171,14 +171,32 @@ def fingerprint_inputs(game_dir: Path, out_dir: Path) -> dict[str, list[Any]]:
             for path, (size, mtime) in sorted(_stats(game_dir, out_dir).items())}
 
 
-def _output_stats(paths: Iterable[Path]) -> dict[str, list[int]] | None:
-    found: dict[str, list[int]] = {}
+def _resolved(paths: Iterable[Path]) -> list[str]:
+    """Each of ``paths`` with its folder resolved (symbolic links and ``..`` followed), as text: a build's
+    outputs are a few folders' files, so each folder is resolved once, not each of thousands of sheets."""
+    folders: dict[str, str] = {}
+    found = []
     for path in paths:
+        folder, name = os.path.split(os.fspath(path))
+        real = folders.get(folder)
+        if real is None:
+            real = folders[folder] = os.path.realpath(folder or ".")
+        found.append(os.path.join(real, name))
+    return found
+
+
+def _output_stats(paths: Iterable[Path]) -> dict[str, list[int]] | None:
+    return _stats_of(_resolved(paths))
+
+
+def _stats_of(resolved: Iterable[str]) -> dict[str, list[int]] | None:
+    found: dict[str, list[int]] = {}
+    for path in resolved:
         try:
             stat = os.stat(path)
         except OSError:
             return None
-        found[str(Path(path).resolve())] = [stat.st_size, stat.st_mtime_ns]
+        found[path] = [stat.st_size, stat.st_mtime_ns]
     return found
 
 
@@ -186,14 +204,17 @@ def record(out_dir: Path, key: Mapping[str, Any], inputs: Mapping[str, list[Any]
     """Write the stamp of a successful build (``result``: a :class:`tools.build.BuildResult`)."""
     out_dir = Path(out_dir)
     paths = [result.save_path, result.thumbnail_path, *result.sheets]
-    outputs = _output_stats(paths)
+    resolved = _resolved(paths)
+    outputs = _stats_of(resolved)
     if outputs is None:   # an output vanished already: leave no stamp, the next build builds
         return
-    names = [os.path.relpath(Path(p).resolve(), out_dir.resolve()) for p in paths]
+    root = os.path.join(os.path.realpath(out_dir), "")
+    names = [p[len(root):] if p.startswith(root) else os.path.relpath(p, root) for p in resolved]
     stamp = {"stamp": STAMP_FORMAT, "key": dict(key), "inputs": dict(inputs), "outputs": outputs,
              "result": {"save": names[0], "thumbnail": names[1], "sheets": names[2:],
                         "local_urls": result.local_urls, "decks": list(getattr(result, "decks", ()))}}
-    atomic_write_bytes(Path(out_dir) / STAMP_NAME, json.dumps(stamp, sort_keys=True).encode("utf-8"))
+    # a cache, written without fsync: a stamp lost to a power cut only costs a full build
+    atomic_write_bytes(Path(out_dir) / STAMP_NAME, json.dumps(stamp, sort_keys=True).encode("utf-8"), durable=False)
 
 
 def _read(out_dir: Path) -> dict[str, Any] | None:

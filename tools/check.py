@@ -201,11 +201,73 @@ class UrlMemo(Protocol):
         """Keep the pairs just found below ``obj``."""
 
 
+class ImageProbes:
+    """What :func:`tools.imageio.probe_image` found in local image files, kept between checks (a build's cache
+    folder holds it: :meth:`load`, :meth:`save`): a rebuild after one edit checks the same thousand sheets again.
+
+    An answer is used only for the same file path, size, modification time (ns), inode and pixel limit; a file
+    modified within :data:`RACY_NS` of being probed is not kept (a same-size rewrite within the file system's
+    time granularity must not pass for the file probed). Only readable images are kept: an error is found
+    again each time."""
+
+    RACY_NS = 2_000_000_000
+    FORMAT = 1
+
+    def __init__(self, known: dict[str, list[Any]] | None = None) -> None:
+        self.known = known or {}
+        self.used: dict[str, list[Any]] = {}
+
+    @classmethod
+    def load(cls, path: Path) -> "ImageProbes":
+        """The probes kept in ``path``; none when it is missing or unreadable (a cache)."""
+        try:
+            stored = json.loads(Path(path).read_bytes())
+            known = stored["probes"] if stored.get("format") == cls.FORMAT else {}
+        except (OSError, ValueError, AttributeError, KeyError, TypeError, RecursionError):
+            known = {}
+        return cls(known if isinstance(known, dict) else {})
+
+    def save(self, path: Path) -> None:
+        """Write the probes this check used (a cache, without fsync: losing it costs a probe of each file)."""
+        from bridge.fsio import atomic_write_bytes
+
+        if self.used == self.known:
+            return
+        try:
+            atomic_write_bytes(path, json.dumps({"format": self.FORMAT, "probes": self.used}, sort_keys=True)
+                               .encode("utf-8"), durable=False)
+        except OSError:
+            pass
+
+    def probe(self, path: Path, max_pixels: int) -> tuple[str, tuple[int, int]]:
+        """:func:`tools.imageio.probe_image` of ``path``, or its kept answer for the same file; same errors."""
+        import os
+        import time
+
+        try:
+            stat = os.stat(path)
+        except (OSError, ValueError):
+            return probe_image(path, max_pixels=max_pixels)   # its error names what is wrong
+        name = str(path)
+        state = [stat.st_size, stat.st_mtime_ns, stat.st_ino, max_pixels]
+        kept = self.known.get(name)
+        if (isinstance(kept, list) and len(kept) == 7 and kept[:4] == state and isinstance(kept[4], str)
+                and isinstance(kept[5], int) and isinstance(kept[6], int)):
+            self.used[name] = kept
+            return kept[4], (kept[5], kept[6])
+        mode, (width, height) = probe_image(path, max_pixels=max_pixels)
+        if time.time_ns() - stat.st_mtime_ns > self.RACY_NS:
+            self.used[name] = [*state, mode, width, height]
+        return mode, (width, height)
+
+
 def check_data(data: dict[str, Any], source: str = "<save>", *,
-               max_pixels: int = DEFAULT_MAX_PIXELS, memo: UrlMemo | None = None) -> CheckReport:
+               max_pixels: int = DEFAULT_MAX_PIXELS, memo: UrlMemo | None = None,
+               probes: ImageProbes | None = None) -> CheckReport:
     """Lint a parsed save or Saved Object (see the module docstring for the findings).
 
-    ``memo`` answers the URLs of objects whose value it knows (the findings are the same with or without it)."""
+    ``memo`` answers the URLs of objects whose value it knows, ``probes`` the sizes and modes of image files it
+    has probed as they are (the findings are the same with or without either)."""
     report = CheckReport(source)
     add = report.findings.append
     objects = data.get("ObjectStates")
@@ -217,7 +279,7 @@ def check_data(data: dict[str, Any], source: str = "<save>", *,
         _check_scripts(w, add)
     if not is_saved_object(data):
         _check_global_script(data, add)
-    _check_urls(data, walked, add, max_pixels, memo)
+    _check_urls(data, walked, add, max_pixels, memo, probes)
     return report
 
 
@@ -449,7 +511,8 @@ def _file_state(path: Path) -> str | None:
         return f"cannot be looked up ({reason})"
 
 
-def _check_image_file(path: Path, place: _Walked | _Place, key: str, add, cache: dict, max_pixels: int) -> None:
+def _check_image_file(path: Path, place: _Walked | _Place, key: str, add, cache: dict, max_pixels: int,
+                      probes: ImageProbes | None = None) -> None:
     if path in cache:
         return
     cache[path] = True
@@ -460,7 +523,8 @@ def _check_image_file(path: Path, place: _Walked | _Place, key: str, add, cache:
         add(Finding("error", "image-missing", where, f"{key} file {shown} {state}"))
         return
     try:
-        mode, (w, h) = probe_image(path, max_pixels=max_pixels)
+        mode, (w, h) = (probes.probe(path, max_pixels) if probes is not None
+                        else probe_image(path, max_pixels=max_pixels))
     except ImageTooLargeError as exc:
         add(Finding("error", "image-too-large", where, f"{key} file {shown}: {exc.reason}"))
         return
@@ -487,7 +551,7 @@ def _object_urls(obj: dict[str, Any], memo: UrlMemo | None) -> Iterable[tuple[st
 
 
 def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: int,
-                memo: UrlMemo | None = None) -> None:
+                memo: UrlMemo | None = None, probes: ImageProbes | None = None) -> None:
     sources: list[tuple[_Walked | _Place, Iterable[tuple[str, str]]]] = [
         (_GLOBAL, _urls({k: v for k, v in data.items() if k != "ObjectStates"}))]
     sources += [(w, _object_urls(w.obj, memo)) for w in walked]
@@ -513,7 +577,7 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: in
             local_count += 1
             first_local = first_local or place
             if key in IMAGE_KEYS:
-                _check_image_file(path, place, key, add, cache, max_pixels)
+                _check_image_file(path, place, key, add, cache, max_pixels, probes)
             else:
                 if path not in states:
                     states[path] = _file_state(path)

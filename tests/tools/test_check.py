@@ -174,3 +174,31 @@ def test_not_a_save_is_unreadable_input(tmp_path):
     path.write_text("[1, 2]", encoding="utf-8")
     with pytest.raises(Exception, match="not a TTS save"):
         check_file(path)
+
+
+def test_kept_image_probes_change_no_finding_and_cannot_hide_an_image_rewritten_since(tmp_path):
+    import os
+
+    from tools.check import ImageProbes
+
+    data = good_save(tmp_path)
+    plain = check_data(data)
+    # Files probed long enough ago to be kept (a fresh file's time could still hide a same-size rewrite).
+    old = 1_600_000_000_000_000_000
+    for name in ("face.png", "back.png", "t.png"):
+        os.utime(tmp_path / name, ns=(old, old))
+    first = ImageProbes()
+    assert check_data(data, probes=first).findings == plain.findings
+    assert len(first.used) == 3
+    first.save(tmp_path / "probes.json")
+    later = ImageProbes.load(tmp_path / "probes.json")
+    assert later.known == first.used
+    assert check_data(data, probes=later).findings == plain.findings
+    # The face sheet rewritten as CMYK (another size on disk, another time): probed again, and found.
+    Image.new("CMYK", (64, 64)).save(tmp_path / "face.png", format="JPEG")
+    assert ("error", "image-mode") in {(f.severity, f.code)
+                                       for f in check_data(data, probes=ImageProbes.load(tmp_path / "probes.json"))
+                                       .findings}
+    # A damaged file of kept probes only means probing again.
+    (tmp_path / "probes.json").write_bytes(b"\x00not json")
+    assert ImageProbes.load(tmp_path / "probes.json").known == {}

@@ -9,7 +9,6 @@ line (journals, serving, watching, pushing) lives in library modules (:mod:`tool
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import signal
 import sys
@@ -122,6 +121,8 @@ class _Terminated(Exception):
 
 async def _stop_on_sigterm(coroutine: Any) -> Any:
     """Await ``coroutine``; SIGTERM cancels it (its cleanup runs) and raises :class:`_Terminated`."""
+    import asyncio
+
     loop = asyncio.get_running_loop()
     task = asyncio.ensure_future(coroutine)
     terminated = False
@@ -150,6 +151,10 @@ async def _stop_on_sigterm(coroutine: Any) -> Any:
 
 def run_async(coroutine: Any) -> Any:
     """Run a coroutine to completion; Ctrl-C or SIGTERM ends it quietly (after its cleanup) and returns None."""
+    # asyncio (some 35 ms of imports, ssl among them) only here: the commands that render import this module
+    # for their progress bars and never run a coroutine
+    import asyncio
+
     try:
         return asyncio.run(_stop_on_sigterm(coroutine))
     except (KeyboardInterrupt, _Terminated):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Iterator, Mapping
 
@@ -452,6 +452,13 @@ class Renderer(DrawsAtSize):
 def season_emblem(season: str, colour: tuple[int, int, int], size: int) -> Image.Image:
     """A season's emblem in ``colour`` on a transparent ``size`` square (RGBA): spring a flower, summer a sun,
     autumn a leaf, winter a snowflake; any other season a plain disc."""
+    # Drawn once per season, colour and size in a process, then copied: the supersampled drawing and its
+    # resampling cost some 40 ms, and the season cards and backs ask for the same few emblems dozens of times.
+    return _season_emblem(season, tuple(colour), size).copy()
+
+
+@lru_cache(maxsize=64)
+def _season_emblem(season: str, colour: tuple[int, int, int], size: int) -> Image.Image:
     s = size * SUPERSAMPLE
     layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     draw = ImageDraw.Draw(layer)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Mapping
 
@@ -702,6 +702,14 @@ class Renderer(DrawsAtSize):
 def unicorn_icon(colour: tuple[int, int, int], outline: tuple[int, int, int], size: int,
                  horn: tuple[int, int, int] = GOLD) -> Image.Image:
     """A unicorn's head in profile (head, muzzle, ear, eye, a striped horn) on a transparent square (RGBA)."""
+    # Drawn once per colours and size in a process, then copied: the supersampled drawing and its resampling
+    # cost some 50 ms, and a deck of unicorns and their backs asks for the same few icons dozens of times.
+    return _unicorn_icon(tuple(colour), tuple(outline), size, tuple(horn)).copy()
+
+
+@lru_cache(maxsize=64)
+def _unicorn_icon(colour: tuple[int, int, int], outline: tuple[int, int, int], size: int,
+                  horn: tuple[int, int, int]) -> Image.Image:
     s = size * SUPERSAMPLE
     layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     draw = ImageDraw.Draw(layer)

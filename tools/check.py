@@ -25,7 +25,9 @@ Exit status of the command: 0 when there is no error or warning (infos allowed),
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
@@ -35,6 +37,7 @@ from urllib.parse import unquote, urlparse
 
 from bridge.luaproject.bundle import find_requires, is_bundle, LuaSyntaxError, unbundle
 from bridge.luaproject.savetree import read_save
+from bridge.fsio import atomic_write_bytes
 from bridge.protocol import valid_unicode
 from tools.imageio import DEFAULT_MAX_PIXELS, ImageError, ImageTooLargeError, probe_image
 from tools.save.guids import is_guid
@@ -229,8 +232,6 @@ class ImageProbes:
 
     def save(self, path: Path) -> None:
         """Write the probes this check used (a cache, without fsync: losing it costs a probe of each file)."""
-        from bridge.fsio import atomic_write_bytes
-
         if self.used == self.known:
             return
         try:
@@ -241,9 +242,6 @@ class ImageProbes:
 
     def probe(self, path: Path, max_pixels: int) -> tuple[str, tuple[int, int]]:
         """:func:`tools.imageio.probe_image` of ``path``, or its kept answer for the same file; same errors."""
-        import os
-        import time
-
         try:
             stat = os.stat(path)
         except (OSError, ValueError):

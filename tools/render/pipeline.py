@@ -17,8 +17,8 @@ A game's renderer (a :class:`FaceRenderer`) only names its images, keys them and
   its body text to stand :data:`BODY_TEXT_TARGET` px high (measured once on its first face, ``probes`` in the
   manifest), and each face drawn records its body text's height (``heights``, reported as
   :attr:`tools.sheets.PackedDeck.text_height`). The back is drawn at its cell's size too, and the deck's back
-  image (its ``BackURL``) is the back as it lies in the deck's largest cell. Any other renderer's faces are packed exactly as
-  :func:`tools.sheets.pack_faces` packs them (scaled into their cells: the same bytes);
+  image (its ``BackURL``) is the back as it lies in the deck's largest cell. Any other renderer's faces are
+  packed exactly as :func:`tools.sheets.pack_faces` packs them (scaled into their cells: the same bytes);
 - a face drawn at its cell's size is not cached: repacking a sheet after one card changed draws the sheet's
   faces again, which costs less than compressing every cell of a cold build (a third of its time at Four
   Humours' legible cell size) to decode a sheet's worth later; the back's cell is cached (``.cache/cells/``).

@@ -190,9 +190,12 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
                 probes[first] = _probe(renderer, plan.faces[0], [n for n, _ in items])
             min_scales[plan.name] = BODY_TEXT_TARGET * BODY_TEXT_MARGIN / probes[first] if probes[first] else 0.0
 
-    # Images needed whole: backs, singles, the thumbnail's source, and each deck's first face while its size
-    # (which sets the deck's cells) is not known yet.
-    needed = list(dict.fromkeys([*(p.back for p in plans), *singles, thumbnail.source,
+    # Images needed whole: backs (a renderer drawing at any size draws a back in its cells instead, and its
+    # BackURL image from them: see _deck_back), singles, the thumbnail's source, and each deck's first face while
+    # its size (which sets the deck's cells) is not known yet.
+    needed = list(dict.fromkeys([*(p.back for p in plans
+                                   if not (sized and renderer.design_size(p.back) is not None)),  # type: ignore
+                                 *singles, thumbnail.source,
                                  *(p.faces[0] for p in plans if keys[p.faces[0]] not in sizes)]))
     order = [n for n, _ in items]
     todo = _one_per_key([n for n in needed if not (use_cache and whole[n].is_file())], keys)

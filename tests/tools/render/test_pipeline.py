@@ -231,7 +231,8 @@ def test_an_edit_redraws_only_its_sheet_when_faces_are_drawn_at_their_cell_size(
     colours = {f"card:{i}": (i % 256, (7 * i) % 256, 90) for i in range(150)} | {"back": (0, 0, 0), "board": (1, 2, 3)}
     first = run(Drawn(colours), tmp_path, jobs=2)
     sheets = first.decks["cards"].sheets
-    assert len(sheets) == 3 and first.rendered == 150 + 2   # the faces, then the back and the board whole
+    # the faces, then the board whole; the back is drawn in its sheet cells only (its BackURL image is the largest)
+    assert len(sheets) == 3 and first.rendered == 150 + 1
     changed = Drawn(colours | {"card:100": (255, 255, 255)})
     again = run(changed, tmp_path, jobs=1)
     assert sorted(set(changed.drawn)) == sorted(f"card:{i}" for i in range(69, 138))   # the second sheet's faces

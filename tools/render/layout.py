@@ -23,7 +23,6 @@ negative.
 from __future__ import annotations
 
 import math
-import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -31,20 +30,14 @@ from typing import Any, Mapping
 
 from bridge.errors import DataError
 from bridge.rules.game import LANGUAGES
+from tools.render.colour import parse_colour  # noqa: F401  (re-exported: the renderers import it from here)
+from tools.render.template import DESIGN_DPI, UNITS, Template, check_colour_names, parse_template
 
 ALIGNS = ("left", "center", "right")
 VALIGNS = ("top", "middle", "bottom")
 ANCHORS = ("card", "cell")
 NUMERIC_PARAMS = ("frame", "cell_radius", "icon_size", "radius")
 MAX_SIZE = 4096
-_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
-
-
-def parse_colour(text: str) -> tuple[int, int, int]:
-    """``"#rrggbb"`` → ``(r, g, b)``; raises ``ValueError`` otherwise."""
-    if not isinstance(text, str) or not _COLOUR.match(text):
-        raise ValueError(f'"{text}" is not a colour "#rrggbb"')
-    return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
 
 
 @dataclass(frozen=True)
@@ -117,6 +110,7 @@ class CardLayout:
     params: Mapping[str, int] = field(default_factory=dict)
     tiled: bool = False  # True: width/height are one board tile's size
     size_mm: tuple[float, float] | None = None  # printed size in millimetres (``ttsmod pnp``); not in fingerprint
+    template: "Template | None" = None  # its layers, for a layout drawn from data (tools.render.template)
 
     def box(self, name: str) -> Box:
         return self.boxes[name]
@@ -133,7 +127,7 @@ class CardLayout:
         factor = min(fx, fy)
         boxes = {name: box.scaled(fx, fy, factor) for name, box in self.boxes.items()}
         params = {k: (max(1, round(v * factor)) if v > 0 else 0) for k, v in self.params.items()}
-        return CardLayout(self.kind, width, height, boxes, params, self.tiled, self.size_mm)
+        return CardLayout(self.kind, width, height, boxes, params, self.tiled, self.size_mm, self.template)
 
     def scaled_by(self, factor: float) -> "CardLayout":
         """This layout drawn at ``factor`` × its design size (each side rounded, at least 1 px)."""
@@ -146,7 +140,7 @@ class CardLayout:
         if known is None:
             boxes = ";".join(repr(self.boxes[k]) for k in sorted(self.boxes))
             params = ";".join(f"{k}={self.params[k]}" for k in sorted(self.params))
-            known = f"{self.kind}|{self.width}x{self.height}|{self.tiled}|{params}|{boxes}"
+            known = f"{self.kind}|{self.width}x{self.height}|{self.tiled}|{params}|{boxes}|{self.template!r}"
             self.__dict__["_fingerprint"] = known
         return known
 
@@ -255,9 +249,12 @@ def load_layouts(
             raise DataError(file, f'string "{key}"', None, "missing")
 
     layouts: dict[str, CardLayout] = {}
+    game_fonts = Path(path).parent / "fonts"
     for kind, spec in _table(file, None, "layouts", raw.get("layouts", {})).items():
         layouts[kind] = _layout(file, kind, _table(file, f'layout "{kind}"', "", spec), fonts_dir,
-                                (required or {}).get(kind, {}))
+                                (required or {}).get(kind, {}), game_fonts)
+        if layouts[kind].template is not None:
+            check_colour_names(layouts[kind].template, colours, file)
     for kind, boxes in (required or {}).items():
         if kind not in layouts:
             raise DataError(file, f'layout "{kind}"', None, "missing")
@@ -279,8 +276,11 @@ def _int_pair(file: str, entry: str, fld: str, value: Any, *, low: int, high: in
     return value[0], value[1]
 
 
-def _layout(file: str, kind: str, spec: dict, fonts_dir: Path, required: BoxSpec) -> CardLayout:
+def _layout(file: str, kind: str, spec: dict, fonts_dir: Path, required: BoxSpec,
+            game_fonts: Path | None = None) -> CardLayout:
     entry = f'layout "{kind}"'
+    if "layers" in spec or "units" in spec:
+        return _template_layout(file, kind, spec, fonts_dir, game_fonts)
     known = {"size", "tile_size", "size_mm", "boxes", *NUMERIC_PARAMS}
     unknown = set(spec) - known
     if unknown:
@@ -308,6 +308,43 @@ def _layout(file: str, kind: str, spec: dict, fonts_dir: Path, required: BoxSpec
             raise DataError(file, entry, f"boxes.{name}.font", "missing (a text box needs a font)")
     size_mm = _size_mm(file, entry, spec["size_mm"], width, height, tiled) if "size_mm" in spec else None
     return CardLayout(kind, width, height, boxes, params, tiled, size_mm)
+
+
+def _template_layout(file: str, kind: str, spec: dict, fonts_dir: Path, game_fonts: Path | None) -> CardLayout:
+    """A layout drawn from its ``layers`` (:mod:`tools.render.template`): ``units = "px"`` with ``size``, or
+    ``units = "mm"`` with ``size_mm`` (designed at :data:`tools.render.template.DESIGN_DPI`)."""
+    entry = f'layout "{kind}"'
+    unknown = set(spec) - {"units", "size", "size_mm", "layers"}
+    if unknown:
+        raise DataError(file, entry, sorted(unknown)[0], "unknown field of a layout drawn from layers")
+    units = spec.get("units", "px")
+    if units not in UNITS:
+        raise DataError(file, entry, "units", f'must be one of {", ".join(UNITS)}')
+    if units == "px":
+        if "size" not in spec:
+            raise DataError(file, entry, "size", 'missing: a "px" layout gives its size = [width, height]')
+        width, height = _int_pair(file, entry, "size", spec["size"], low=16, high=MAX_SIZE)
+        size_mm = _size_mm(file, entry, spec["size_mm"], width, height, False) if "size_mm" in spec else None
+        template = parse_template(file, kind, spec, width=width, height=height, units=units,
+                                  game_fonts=game_fonts, bundled_fonts=fonts_dir)
+    else:
+        if "size" in spec:
+            raise DataError(file, entry, "size", 'a "mm" layout gives size_mm only (its pixels follow from it)')
+        if "size_mm" not in spec:
+            raise DataError(file, entry, "size_mm", 'missing: a "mm" layout gives its size_mm = [width, height]')
+        value = spec["size_mm"]
+        if (not isinstance(value, list) or len(value) != 2
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+                or not all(MM_RANGE[0] <= v <= MM_RANGE[1] for v in value)):
+            raise DataError(file, entry, "size_mm", f"must be two numbers {MM_RANGE[0]:g}..{MM_RANGE[1]:g} mm")
+        size_mm = (float(value[0]), float(value[1]))
+        template = parse_template(file, kind, spec, width=size_mm[0], height=size_mm[1], units=units,
+                                  game_fonts=game_fonts, bundled_fonts=fonts_dir)
+        width, height = template.design_size
+        if max(width, height) > MAX_SIZE:
+            raise DataError(file, entry, "size_mm", f"{size_mm[0]:g} x {size_mm[1]:g} mm is over {MAX_SIZE} px "
+                                                    f"at {DESIGN_DPI} dpi")
+    return CardLayout(kind, width, height, {}, {}, False, size_mm, template)
 
 
 MM_RANGE = (5.0, 2000.0)

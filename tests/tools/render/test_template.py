@@ -1,0 +1,318 @@
+"""Card templates as data (tools/render/template.py, templatedraw.py, richtext.py): a layout's layers drawn at
+every size, with text inside its layer, conditions, images, icons, styles and clear errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw, ImageStat
+
+from bridge.catalog import assets_dir
+from bridge.errors import DataError
+from tools.render import richtext
+from tools.render.layout import load_layouts
+from tools.render.pipeline import DeckPlan, ThumbnailPlan, render_art
+from tools.render.sizing import measure_text
+from tools.render.templatedraw import TemplateCard, TemplateRenderer
+
+FONTS = assets_dir() / "fonts"
+RED = (200, 30, 30)
+BLUE = (40, 120, 200)
+
+LAYOUTS = '''
+[colours]
+paper = "#f3ead6"
+ink = "#2b2118"
+
+[layouts.card]
+units = "mm"
+size_mm = [63, 88]
+
+[[layouts.card.layers]]
+name = "frame"
+shape = "rect"
+fill = "paper"
+outline = "ink"
+stroke = 0.8
+radius = 3
+
+[[layouts.card.layers]]
+name = "band"
+shape = "rect"
+box = [0, 50, 63, 2]
+fill = "{band}"
+when = "band"
+
+[[layouts.card.layers]]
+name = "art"
+image = "art/{id}.png"
+box = [4, 14, 55, 34]
+fit = "crop"
+unless = { field = "type", is = "plain" }
+
+[[layouts.card.layers]]
+name = "title"
+text = "{title}"
+box = [5, 4, 53, 8]
+size = [8, 14]
+align = "center"
+valign = "middle"
+
+[[layouts.card.layers]]
+name = "rules"
+text = "{text}"
+box = [5, 54, 53, 22]
+size = [5, 11]
+bold_font = "DejaVuSans-Bold.ttf"
+italic_font = "DejaVuSans-Oblique.ttf"
+body = true
+
+[[layouts.card.layers]]
+name = "cost"
+text = "{cost}"
+box = [50, 76, 10, 10]
+size = [8, 12]
+rotation = 90
+when = "cost"
+
+[layouts.back]
+size = [372, 520]
+
+[[layouts.back.layers]]
+shape = "ellipse"
+fill = "#3d2f4f"
+'''
+
+
+def make_game(folder: Path, layouts: str = LAYOUTS) -> Path:
+    (folder / "art").mkdir(parents=True, exist_ok=True)
+    (folder / "icons").mkdir(exist_ok=True)
+    Image.new("RGB", (400, 300), BLUE).save(folder / "art" / "a.png")
+    icon = Image.new("RGBA", (64, 64), (0, 0, 0, 0))
+    ImageDraw.Draw(icon).ellipse((0, 0, 63, 63), fill=(*RED, 255))
+    icon.save(folder / "icons" / "heart.png")
+    (folder / "layouts.toml").write_text(layouts, encoding="utf-8")
+    return folder
+
+
+def card(name: str = "a", **values) -> TemplateCard:
+    base = {"id": "a", "title": {"en": "Alpha", "uk": "Альфа"}, "text": "Deal **2** damage.", "cost": 3,
+            "type": "spell", "band": "#00ff00"}
+    return TemplateCard(f"card:{name}", "card", {**base, **values}, "cards.csv", f'row "{name}"')
+
+
+def renderer(folder: Path, *cards: TemplateCard, lang: str = "en") -> TemplateRenderer:
+    layouts = load_layouts(folder / "layouts.toml", fonts_dir=FONTS)
+    return TemplateRenderer(layouts, list(cards) or [card()], game_dir=folder, bundled_fonts=FONTS, lang=lang)
+
+
+def mean_difference(a: Image.Image, b: Image.Image) -> float:
+    """The mean absolute difference of two RGB images' channels (0..255)."""
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+def red_pixels(image: Image.Image) -> int:
+    """How many pixels are the icon's red."""
+    r, g, _ = image.split()
+    hits = ImageChops.multiply(r.point(lambda v: 255 if v > 150 else 0), g.point(lambda v: 255 if v < 80 else 0))
+    return hits.histogram()[255]
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    return make_game(tmp_path / "game")
+
+
+# -- the format -----------------------------------------------------------------------------------------------
+
+def test_a_mm_layout_is_designed_at_300_dpi_and_keeps_its_printed_size(game):
+    layouts = load_layouts(game / "layouts.toml", fonts_dir=FONTS)
+    card_layout = layouts.layouts["card"]
+    assert (card_layout.width, card_layout.height) == (744, 1039) and card_layout.size_mm == (63.0, 88.0)
+    assert [layer.name for layer in card_layout.template.layers] == ["frame", "band", "art", "title", "rules",
+                                                                     "cost"]
+    assert layouts.layouts["back"].template.design_size == (372, 520)
+
+
+@pytest.mark.parametrize("layer, field, words", [
+    ('shape = "rect"\nfill = "#000000"\nimage = "x.png"', "layers[0]", "exactly one of"),
+    ('shape = "rect"\nfill = "#000000"\ncolour = "#000000"', "layers[0].colour", "unknown field"),
+    ('shape = "rect"\nfill = "#000000"\nbox = [0, 0, 64, 10]', "layers[0].box", "lies outside"),
+    ('shape = "rect"\nfill = "gold"', "layers[0].fill", 'not a colour of [colours]'),
+    ('shape = "star"\nfill = "#000000"', "layers[0].shape", "must be one of rect, ellipse"),
+    ('text = "{title}"\nsize = [8, 12]\nfont = "Missing.ttf"', "layers[0].font", "fonts/"),
+    ('text = "{title"\nsize = [8, 12]', "layers[0].text", "neither a {field}"),
+    ('text = "{title}"', "layers[0].size", "missing"),
+    ('text = "{title}"\nsize = [8, 12]\nrotation = 45', "layers[0].rotation", "0, 90, 180, 270"),
+    ('image = "art/{id}.png"\nwhen = { field = "type" }', "layers[0].when", "field name"),
+])
+def test_a_bad_layer_is_reported_with_its_layout_index_and_field(tmp_path, layer, field, words):
+    make_game(tmp_path, f'[layouts.card]\nunits = "mm"\nsize_mm = [63, 88]\n\n[[layouts.card.layers]]\n{layer}\n')
+    with pytest.raises(DataError) as caught:
+        load_layouts(tmp_path / "layouts.toml", fonts_dir=FONTS)
+    assert (caught.value.file, caught.value.entry, caught.value.field) == ("layouts.toml", 'layout "card"', field)
+    assert words in caught.value.message
+
+
+def test_a_font_of_the_game_folder_comes_before_the_bundled_one(game):
+    (game / "fonts").mkdir()
+    (game / "fonts" / "Custom.ttf").write_bytes((FONTS / "DejaVuSerif-Bold.ttf").read_bytes())
+    text = LAYOUTS.replace('name = "title"\n', 'name = "title"\nfont = "Custom.ttf"\n')
+    (game / "layouts.toml").write_text(text, encoding="utf-8")
+    drawn = renderer(game)
+    title = next(layer for layer in drawn.template("card").layers if layer.name == "title")
+    assert title.font.in_game and title.font.path(game, FONTS) == game / "fonts" / "Custom.ttf"
+    with measure_text() as record:
+        drawn.render("card:a")
+    assert any(name == "title" and path.endswith("Custom.ttf") for name, path, *_ in record)
+
+
+# -- drawing at every size ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size", [None, (372, 520), (1488, 2078), (200, 279)])
+def test_every_text_lies_inside_its_layer_at_every_size(game, size):
+    long_text = "Deal **2** damage {icon:heart} to *any* target, then draw two cards and discard one of them."
+    drawn = renderer(game, card(text=long_text))
+    with measure_text() as record:
+        image = drawn.render("card:a", size)
+    assert image.size == (size or (744, 1039))
+    assert {entry[0] for entry in record} == {"title", "rules", "cost"}
+    for name, _, font_size, box, ink in record:
+        assert box[0] <= ink[0] and box[1] <= ink[1] and ink[2] <= box[2] and ink[3] <= box[3], (name, box, ink)
+
+
+def test_a_face_drawn_small_agrees_with_the_face_drawn_large_and_scaled_down(game):
+    drawn = renderer(game)
+    small = drawn.render("card:a", (372, 520))
+    large = drawn.render("card:a", (1488, 2078)).resize((372, 520), Image.Resampling.LANCZOS)
+    assert mean_difference(small, large) < 6
+
+
+def test_the_same_card_gives_the_same_pixels_and_the_key_follows_its_art(game):
+    first, second = renderer(game), renderer(game)
+    assert first.render("card:a").tobytes() == second.render("card:a").tobytes()
+    key = first.key("card:a", "card")
+    assert key == second.key("card:a", "card")
+    assert renderer(game, card(title={"en": "Beta"})).key("card:a", "card") != key
+    Image.new("RGB", (400, 300), RED).save(game / "art" / "a.png")
+    changed = renderer(game)
+    assert changed.key("card:a", "card") != key
+    assert changed.render("card:a").getpixel((372, 400)) == RED
+
+
+def test_layers_show_only_when_their_field_has_a_value_or_the_value_asked(game):
+    def pixel(*xy, **values):
+        return renderer(game, card(**values)).render("card:a").getpixel(xy)
+
+    band = (372, round(51 / 88 * 1039))
+    assert pixel(*band) == (0, 255, 0)
+    assert pixel(*band, band="") == (0xf3, 0xea, 0xd6)               # no value: the band is not drawn
+    art = (372, 400)
+    assert pixel(*art) == BLUE
+    assert pixel(*art, type="plain") == (0xf3, 0xea, 0xd6)           # unless type is "plain"
+
+
+def test_an_icon_is_drawn_in_the_text_at_its_height_and_styles_use_their_fonts(game):
+    plain = renderer(game, card(text="Deal two damage")).render("card:a")
+    marked = renderer(game, card(text="Deal {icon:heart} damage")).render("card:a")
+    box = (59, 638, 685, 898)
+    assert red_pixels(marked.crop(box)) > 100 and red_pixels(plain.crop(box)) == 0
+    with measure_text() as record:
+        renderer(game, card(text="**Bold** and *italic*")).render("card:a")
+    assert any(name == "rules" for name, *_ in record)
+
+
+def test_rotated_text_is_turned_inside_its_layer(game):
+    drawn = renderer(game, card(cost="123"))
+    with measure_text() as record:
+        image = drawn.render("card:a")
+    (_, _, _, box, ink), = [entry for entry in record if entry[0] == "cost"]
+    assert box[0] <= ink[0] and ink[2] <= box[2] and box[1] <= ink[1] and ink[3] <= box[3]
+    assert ink[3] - ink[1] > 1.5 * (ink[2] - ink[0])      # a line of three digits, turned upright
+    inked = [xy for xy in ((x, y) for x in range(box[0], box[2]) for y in range(box[1], box[3]))
+             if image.getpixel(xy)[0] < 100]
+    assert inked and all(ink[0] - 1 <= x <= ink[2] + 1 and ink[1] - 1 <= y <= ink[3] + 1 for x, y in inked)
+
+
+# -- errors name the data -------------------------------------------------------------------------------------
+
+def test_a_text_that_cannot_fit_names_the_cards_file_entry_and_field(game):
+    drawn = renderer(game, card(text="word " * 400))
+    with pytest.raises(DataError) as caught:
+        drawn.render("card:a")
+    assert (caught.value.file, caught.value.entry, caught.value.field) == ("cards.csv", 'row "a"', "text")
+    assert 'does not fit layer "rules"' in caught.value.message
+
+
+def test_a_missing_glyph_names_the_character_and_the_field(game):
+    with pytest.raises(DataError) as caught:
+        renderer(game, card(title={"en": "Smile 漢", "uk": "Альфа"})).render("card:a")
+    assert (caught.value.file, caught.value.entry, caught.value.field) == ("cards.csv", 'row "a"', "title.en")
+    assert "U+6F22" in caught.value.message
+
+
+def test_a_language_the_card_has_no_text_in_is_named(game):
+    with pytest.raises(DataError) as caught:
+        renderer(game, card(title={"en": "Alpha", "uk": "Альфа"}), lang="ru").render("card:a")
+    assert caught.value.field == "title.ru" and "no ru text" in caught.value.message
+
+
+def test_a_field_no_card_has_is_a_layout_error_not_an_empty_text(game):
+    values = card().values
+    with pytest.raises(DataError) as caught:
+        renderer(game, TemplateCard("card:a", "card", {k: v for k, v in values.items() if k != "cost"},
+                                    "cards.csv", 'row "a"'))
+    assert (caught.value.file, caught.value.field) == ("layouts.toml", "layers[5]")
+    assert '"cost"' in caught.value.message
+
+
+def test_an_image_path_outside_the_game_folder_is_refused(game):
+    with pytest.raises(DataError) as caught:
+        renderer(game, card(id="../../etc/passwd")).render("card:a")
+    assert caught.value.field == "id" and "outside the game folder" in caught.value.message
+
+
+def test_a_missing_icon_and_a_missing_art_file_are_named(game):
+    with pytest.raises(DataError) as caught:
+        renderer(game, card(text="Pay {icon:coin}")).render("card:a")
+    assert caught.value.field == "text" and "icons/coin.png" in caught.value.message
+    with pytest.raises(DataError) as caught:
+        renderer(game, card(id="zzz")).render("card:a")
+    assert caught.value.field == "id" and "art/zzz.png" in caught.value.message
+
+
+def test_a_style_without_its_font_is_named(tmp_path):
+    make_game(tmp_path, LAYOUTS.replace('bold_font = "DejaVuSans-Bold.ttf"\n', ""))
+    with pytest.raises(DataError) as caught:
+        renderer(tmp_path).render("card:a")
+    assert caught.value.field == "text" and "bold_font" in caught.value.message
+
+
+# -- markup ---------------------------------------------------------------------------------------------------
+
+def test_markup_gives_runs_icons_and_breaks():
+    assert richtext.parse_markup("Deal **2** {icon:fire}\n*now* \\*") == [
+        richtext.Run("Deal "), richtext.Run("2", "bold"), richtext.Run(" "), richtext.Icon("fire"),
+        richtext.BREAK, richtext.Run("now", "italic"), richtext.Run(" *")]
+    for bad in ("**open", "*a **b** c*"):
+        with pytest.raises(ValueError):
+            richtext.parse_markup(bad)
+
+
+# -- through the pipeline -------------------------------------------------------------------------------------
+
+def test_a_template_deck_is_drawn_at_its_cells_size_and_packed(game, tmp_path):
+    cards = [card(f"{n}", title={"en": f"Card {n}", "uk": f"Карта {n}"}) for n in range(5)]
+    back = TemplateCard("back", "back", {}, "cards.csv", "back")
+    drawn = renderer(game, *cards, back)
+    art = render_art(drawn, tmp_path / "out", decks=[DeckPlan("cards", tuple(c.name for c in cards), "back")],
+                     singles=[], thumbnail=ThumbnailPlan("back", lambda image: image), jobs=1)
+    deck = art.decks["cards"]
+    (sheet,) = deck.sheets
+    cell = (sheet.cell_width, sheet.cell_height)
+    assert abs(cell[0] / cell[1] - 744 / 1039) < 0.01
+    with Image.open(sheet.path) as packed:
+        first = packed.convert("RGB").crop((0, 0, *cell))
+    expected = drawn.render("card:0", cell)       # drawn at the cell's size, not scaled into it
+    assert mean_difference(first, expected) < 3

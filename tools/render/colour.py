@@ -1,0 +1,19 @@
+"""Colours as layouts write them: ``"#rrggbb"`` → ``(r, g, b)``."""
+
+from __future__ import annotations
+
+import re
+
+_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+def parse_colour(text: str) -> tuple[int, int, int]:
+    """``"#rrggbb"`` → ``(r, g, b)``; raises ``ValueError`` otherwise."""
+    if not isinstance(text, str) or not _COLOUR.match(text):
+        raise ValueError(f'"{text}" is not a colour "#rrggbb"')
+    return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
+
+
+def is_colour(text: object) -> bool:
+    """Whether ``text`` is a ``"#rrggbb"`` colour."""
+    return isinstance(text, str) and bool(_COLOUR.match(text))

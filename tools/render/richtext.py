@@ -1,0 +1,312 @@
+"""Text with styled runs and inline icons, fitted to a box: what a card template's text layer draws.
+
+Markup (after a template's ``{field}``\\ s are filled in, so card data may use it too):
+
+- ``**bold**`` and ``*italic*`` switch the style (each needs the layer's ``bold_font`` / ``italic_font``);
+  ``***both***`` needs a font for both, so it is refused; ``\\*`` is a literal asterisk;
+- ``{icon:name}`` is the game folder's ``icons/name.png`` drawn at the text's height, as a word of the line;
+- a line feed starts a new paragraph.
+
+:func:`fit_rich` picks the largest font size of a range at which the text, wrapped between words, fits the box
+in both directions, measuring the ink of every run (as :mod:`tools.render.text` does for plain text), so nothing
+is ever drawn outside the box; when even the smallest size does not fit it raises :class:`DataError` naming the
+data file, entry and field. :func:`draw_rich` draws a fitted text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bridge.errors import DataError
+from tools.render import text as _text
+from tools.render.text import check_glyphs, load_font
+
+REGULAR, BOLD, ITALIC = "regular", "bold", "italic"
+ICON_HEIGHT = 1.3
+"""An inline icon's height, in cap heights of the text around it."""
+_TOKEN = re.compile(r"\\\*|\*\*|\*|\{icon:([A-Za-z0-9_-]+)\}|\n")
+
+
+@dataclass(frozen=True)
+class Run:
+    """Words of one style (``regular``, ``bold`` or ``italic``)."""
+
+    text: str
+    style: str = REGULAR
+
+
+@dataclass(frozen=True)
+class Icon:
+    """An inline icon: ``icons/<name>.png`` of the game folder."""
+
+    name: str
+
+
+BREAK = "\n"
+
+
+def parse_markup(text: str) -> list[Run | Icon | str]:
+    """``text`` as runs, icons and :data:`BREAK`\\ s, in order. Raises ``ValueError`` for an unclosed or nested
+    style (the message says which)."""
+    parts: list[Run | Icon | str] = []
+    bold = italic = False
+    position = 0
+    buffer: list[str] = []
+
+    def flush() -> None:
+        if buffer:
+            parts.append(Run("".join(buffer), BOLD if bold else ITALIC if italic else REGULAR))
+            buffer.clear()
+
+    for match in _TOKEN.finditer(text):
+        buffer.append(text[position:match.start()])
+        position = match.end()
+        token = match.group(0)
+        if token == "\\*":
+            buffer.append("*")
+        elif token == "**":
+            flush()
+            if italic:
+                raise ValueError("**bold** inside *italic*: a run is bold or italic, not both")
+            bold = not bold
+        elif token == "*":
+            flush()
+            if bold:
+                raise ValueError("*italic* inside **bold**: a run is bold or italic, not both")
+            italic = not italic
+        elif token == BREAK:
+            flush()
+            parts.append(BREAK)
+        else:
+            flush()
+            parts.append(Icon(match.group(1)))
+    buffer.append(text[position:])
+    if bold or italic:
+        raise ValueError(f"a {'**bold**' if bold else '*italic*'} run is not closed")
+    flush()
+    return [p for p in parts if not (isinstance(p, Run) and not p.text)]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One drawn piece of a fitted line: a run's text or an icon, at ``x`` (box-relative, its pen position)."""
+
+    x: float
+    text: str = ""
+    style: str = REGULAR
+    icon: str = ""
+    width: int = 0          # an icon's size
+    height: int = 0
+
+
+@dataclass(frozen=True)
+class FittedRich:
+    """A rich text laid out in a box: its font size, its lines' pieces and baselines, and its ink box."""
+
+    size: int
+    lines: tuple[tuple[Piece, ...], ...]
+    baselines: tuple[float, ...]
+    ink: tuple[int, int, int, int]
+
+
+FontPaths = Mapping[str, str]
+"""Style → font file path (``regular`` always; ``bold`` / ``italic`` when the layer gives them)."""
+IconSize = Callable[[str], tuple[int, int]]
+"""Icon name → its image's (width, height) in pixels."""
+
+
+def _words(parts: list[Run | Icon | str]) -> list[list[list[Run | Icon]]]:
+    """Paragraphs → words → pieces (a word is what lies between spaces; a style may change inside it)."""
+    paragraphs: list[list[list[Run | Icon]]] = [[]]
+    word: list[Run | Icon] = []
+
+    def end_word() -> None:
+        nonlocal word
+        if word:
+            paragraphs[-1].append(word)
+            word = []
+
+    for part in parts:
+        if part == BREAK:
+            end_word()
+            paragraphs.append([])
+        elif isinstance(part, Icon):
+            word.append(part)
+        else:
+            chunks = re.split(r"(\s+)", part.text)
+            for chunk in chunks:
+                if not chunk:
+                    continue
+                if chunk.isspace():
+                    end_word()
+                else:
+                    word.append(Run(chunk, part.style))
+    end_word()
+    return paragraphs
+
+
+class _Measure:
+    """Fonts and measures at one size."""
+
+    def __init__(self, fonts: FontPaths, size: int, icon_size: IconSize) -> None:
+        self.fonts = {style: load_font(path, size) for style, path in fonts.items()}
+        regular = self.fonts[REGULAR]
+        self.space = regular.getlength(" ")
+        self.cap = max(1, -regular.getbbox("H", anchor="ls")[1])
+        self.icon_h = max(1, round(self.cap * ICON_HEIGHT))
+        self.icon_size = icon_size
+        ascent, descent = regular.getmetrics()
+        self.line_height = ascent + descent
+
+    def icon(self, name: str) -> tuple[int, int]:
+        w, h = self.icon_size(name)
+        return max(1, round(w * self.icon_h / h)), self.icon_h
+
+    def place(self, words: list[list[Run | Icon]]) -> tuple[list[Piece], tuple[float, float, float, float]]:
+        """The pieces of ``words`` set on one line from x = 0, and their ink (left, top, right, bottom) relative
+        to the pen start and the baseline."""
+        pieces: list[Piece] = []
+        x = 0.0
+        left = top = float("inf")
+        right = bottom = float("-inf")
+        for n, word in enumerate(words):
+            if n:
+                x += self.space
+            for part in word:
+                if isinstance(part, Icon):
+                    w, h = self.icon(part.name)
+                    pieces.append(Piece(x, icon=part.name, width=w, height=h))
+                    y0 = -self.cap / 2 - h / 2
+                    box = (x, y0, x + w, y0 + h)
+                    x += w
+                else:
+                    font = self.fonts[part.style]
+                    pieces.append(Piece(x, part.text, part.style))
+                    l, t, r, b = _text._ink_bbox(font, part.text)
+                    box = (x + l, t, x + r, b)
+                    x += font.getlength(part.text)
+                left, top = min(left, box[0]), min(top, box[1])
+                right, bottom = max(right, box[2]), max(bottom, box[3])
+        if not pieces:
+            return [], (0.0, 0.0, 0.0, 0.0)
+        return pieces, (left, top, right, bottom)
+
+
+def layout_rich(parts: list[Run | Icon | str], fonts: FontPaths, size: int, box: tuple[int, int], *,
+                align: str, valign: str, line_spacing: float, icon_size: IconSize) -> FittedRich | None:
+    """``parts`` laid out in a ``box`` (width, height) at font ``size``, or None when it does not fit."""
+    width, height = box
+    measure = _Measure(fonts, size, icon_size)
+
+    def ink_width(ink: tuple[float, float, float, float]) -> float:
+        return ink[2] - min(ink[0], 0.0)
+
+    lines: list[tuple[list[Piece], tuple[float, float, float, float]]] = []
+    for paragraph in _words(parts):
+        current: list[list[Run | Icon]] = []
+        placed: tuple[list[Piece], tuple[float, float, float, float]] = ([], (0.0, 0.0, 0.0, 0.0))
+        for word in paragraph:
+            candidate = measure.place(current + [word])
+            if ink_width(candidate[1]) <= width:
+                current.append(word)
+                placed = candidate
+                continue
+            if not current:
+                return None   # one word wider than the box at this size: try a smaller one
+            lines.append(placed)
+            current = [word]
+            placed = measure.place(current)
+            if ink_width(placed[1]) > width:
+                return None
+        lines.append(placed)
+    while lines and not lines[-1][0]:
+        lines.pop()
+    pitch = round(measure.line_height * line_spacing)
+    inks = [(ink[0], ink[1] + i * pitch, ink[2], ink[3] + i * pitch) for i, (pieces, ink) in enumerate(lines)
+            if pieces]
+    if not inks:
+        return FittedRich(size, (), (), (0, 0, 0, 0))
+    block_top = min(i[1] for i in inks)
+    block_bottom = max(i[3] for i in inks)
+    if block_bottom - block_top > height:
+        return None
+    free_y = height - (block_bottom - block_top)
+    offset_y = {"top": 0, "middle": free_y // 2, "bottom": free_y}[valign] - block_top
+    out_lines, baselines = [], []
+    union = [float("inf"), float("inf"), float("-inf"), float("-inf")]
+    for i, (pieces, ink) in enumerate(lines):
+        baseline = offset_y + i * pitch
+        if not pieces:
+            out_lines.append(())
+            baselines.append(float(baseline))
+            continue
+        w = ink_width(ink)
+        free_x = width - w
+        shift = {"left": 0, "center": free_x // 2, "right": free_x}[align] - min(ink[0], 0.0)
+        out_lines.append(tuple(Piece(p.x + shift, p.text, p.style, p.icon, p.width, p.height) for p in pieces))
+        baselines.append(float(baseline))
+        union = [min(union[0], ink[0] + shift), min(union[1], ink[1] + baseline),
+                 max(union[2], ink[2] + shift), max(union[3], ink[3] + baseline)]
+    ink_box = (int(union[0]), int(union[1]), int(round(union[2])), int(round(union[3])))
+    return FittedRich(size, tuple(out_lines), tuple(baselines), ink_box)
+
+
+def fit_rich(parts: list[Run | Icon | str], fonts: FontPaths, sizes: tuple[int, int], box: tuple[int, int], *,
+             align: str, valign: str, line_spacing: float, icon_size: IconSize, file: str, entry: str | None,
+             field: str | None, box_name: str) -> FittedRich:
+    """The largest fitting layout in ``sizes`` (min, max) px (binary search); :class:`DataError` when a glyph is
+    missing, a style has no font, or the text does not fit even at the minimum."""
+    for part in parts:
+        if isinstance(part, Run):
+            if part.style not in fonts:
+                raise DataError(file, entry, field, f"{part.style} text needs the layer's {part.style}_font "
+                                                    f'(layer "{box_name}")')
+            check_glyphs(part.text, fonts[part.style], file=file, entry=entry, field=field)
+    low, high = sizes
+    best = None
+    while low <= high:
+        mid = (low + high) // 2
+        fitted = layout_rich(parts, fonts, mid, box, align=align, valign=valign, line_spacing=line_spacing,
+                             icon_size=icon_size)
+        if fitted is not None:
+            best, low = fitted, mid + 1
+        else:
+            high = mid - 1
+    if best is None:
+        raise DataError(file, entry, field, f'text does not fit layer "{box_name}" ({box[0]}x{box[1]} px) even at '
+                                            f"{sizes[0]} px: shorten it or enlarge the layer in layouts.toml")
+    return best
+
+
+def draw_rich(image: Image.Image, fitted: FittedRich, origin: tuple[int, int], fonts: FontPaths, colour,
+              icon: Callable[[str, int, int], Image.Image], *, box_name: str,
+              box_rect: tuple[int, int, int, int], ink_rect: tuple[int, int, int, int] | None = None) -> None:
+    """Draw ``fitted`` with its box's top-left at ``origin`` on ``image`` (icons from ``icon(name, w, h)``, RGBA).
+    While :func:`tools.render.sizing.measure_text` records, the text is recorded with ``box_rect`` and its ink
+    on the card: ``ink_rect``, or its ink at ``origin`` when None (a text drawn on a canvas turned afterwards
+    gives where its ink lies once turned)."""
+    draw = ImageDraw.Draw(image)
+    ox, oy = origin
+    if _text.recorder is not None and fitted.lines:
+        left, top, right, bottom = fitted.ink
+        _text.recorder.append((box_name, fonts[REGULAR], fitted.size, box_rect,
+                               ink_rect or (ox + left, oy + top, ox + right, oy + bottom)))
+    faces: dict[str, ImageFont.FreeTypeFont] = {}
+    cap = None
+    for pieces, baseline in zip(fitted.lines, fitted.baselines):
+        for piece in pieces:
+            if piece.icon:
+                if cap is None:
+                    cap = max(1, -load_font(fonts[REGULAR], fitted.size).getbbox("H", anchor="ls")[1])
+                picture = icon(piece.icon, piece.width, piece.height)
+                y0 = round(oy + baseline - cap / 2 - piece.height / 2)
+                image.paste(picture, (round(ox + piece.x), y0), picture)
+                continue
+            font = faces.get(piece.style)
+            if font is None:
+                font = faces[piece.style] = load_font(fonts[piece.style], fitted.size)
+            draw.text((ox + piece.x, oy + baseline), piece.text, font=font, fill=colour, anchor="ls")

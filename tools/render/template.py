@@ -1,0 +1,332 @@
+"""Card templates as data: the ``layers`` of a layout in ``layouts.toml`` → a validated :class:`Template`.
+
+A layout with ``layers`` needs no Python to be drawn (:mod:`tools.render.templatedraw` draws it): each layer is
+a shape, an image or a text, drawn in order over the ones before, as nanDECK and Squib lay a card out. Every
+length is in the layout's ``units``: ``"px"`` (the default; the layout gives ``size = [w, h]``) or ``"mm"``
+(the layout gives ``size_mm = [w, h]`` and is designed at :data:`DESIGN_DPI`); font sizes are pixels in a
+``px`` layout and points in a ``mm`` one. Each output draws the card at its own resolution from these numbers
+(the sheet cell, the print page), so nothing is resampled but the art.
+
+Format (``docs/data-format.md``, "Card templates")::
+
+    [layouts.card]
+    units = "mm"
+    size_mm = [63, 88]
+
+    [[layouts.card.layers]]          # a shape: rect (corner radius) or ellipse, filled and/or outlined
+    shape = "rect"
+    box = [0, 0, 63, 88]             # [x, y, width, height] from the top-left corner; default the whole card
+    fill = "background"              # "#rrggbb", a name of [colours], or "{field}" holding either
+    outline = "#2b2118"
+    stroke = 0.8
+    radius = 3
+
+    [[layouts.card.layers]]          # an image: a path in the game folder, with {field}s
+    image = "art/{id}.png"
+    box = [4, 12, 55, 40]
+    fit = "crop"                     # crop (cover, centred), fit (contain) or fill (stretch)
+    when = "id"                      # shown only when the card has a value for this field …
+
+    [[layouts.card.layers]]          # a text: fixed words and {field}s, **bold**, *italic*, {icon:name}
+    name = "rules"
+    text = "{text}"
+    box = [5, 56, 53, 26]
+    font = "DejaVuSans.ttf"          # from the game folder's fonts/, else ttsmod's bundled fonts
+    size = [7, 11]                   # the largest size in this range at which the text fits its box
+    when = { field = "type", is = ["spell", "trap"] }   # … or when its value is one of these
+    body = true                      # the face's body text: its sheet cell is sized for it to be legible
+
+Every mistake is a :class:`bridge.errors.DataError` ``layouts.toml: layout "<kind>": layers[<n>].<field>``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from bridge.errors import DataError
+from tools.render.colour import is_colour
+
+UNITS = ("px", "mm")
+DESIGN_DPI = 300
+"""The resolution a ``mm`` layout is designed at (its pixel size, and where its body text is measured)."""
+MM_PER_POINT = 25.4 / 72
+SHAPES = ("rect", "ellipse")
+FITS = ("crop", "fit", "fill")
+ALIGNS = ("left", "center", "right")
+VALIGNS = ("top", "middle", "bottom")
+ROTATIONS = (0, 90, 180, 270)
+MAX_LAYERS = 200
+DEFAULT_FONT = "DejaVuSans.ttf"
+FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
+
+FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*)\}")
+"""A ``{field}`` (or ``{field.sub.key}``) reference in a template string."""
+_BRACES = re.compile(r"\{\{|\}\}|\{icon:[^{}]*\}|\{[^{}]*\}|[{}]")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """When a layer is shown: ``field`` has a value (``values`` empty) or one of ``values``; ``negate`` for
+    ``unless``."""
+
+    field: str
+    values: tuple[Any, ...] = ()
+    negate: bool = False
+
+
+@dataclass(frozen=True)
+class Font:
+    """A font file: ``name`` in the game folder's ``fonts/`` (``in_game``) or in ttsmod's bundled fonts."""
+
+    name: str
+    in_game: bool
+
+    def path(self, game_dir: Path, bundled_dir: Path) -> Path:
+        return (game_dir / "fonts" / self.name) if self.in_game else (bundled_dir / self.name)
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One layer of a template; lengths in the template's units. ``kind`` is ``shape``, ``image`` or ``text``."""
+
+    kind: str
+    name: str
+    box: tuple[float, float, float, float]
+    conditions: tuple[Condition, ...] = ()
+    # shape
+    shape: str = "rect"
+    fill: str | None = None
+    outline: str | None = None
+    stroke: float = 0.0
+    radius: float = 0.0
+    # image
+    image: str = ""
+    fit: str = "crop"
+    # text
+    text: str = ""
+    font: Font | None = None
+    bold_font: Font | None = None
+    italic_font: Font | None = None
+    size: tuple[float, float] = (0.0, 0.0)
+    colour: str = "#000000"
+    align: str = "left"
+    valign: str = "top"
+    line_spacing: float = 1.15
+    rotation: int = 0
+    body: bool = False
+
+    def fields(self) -> tuple[str, ...]:
+        """The card fields this layer reads (its strings' ``{field}`` references and its conditions)."""
+        found: list[str] = []
+        for text in (self.fill, self.outline, self.image, self.text, self.colour):
+            if text:
+                found += FIELD.findall(text)
+        found += [c.field for c in self.conditions]
+        return tuple(dict.fromkeys(found))
+
+
+@dataclass(frozen=True)
+class Template:
+    """A layout drawn from its layers: its size in its units and the layers in drawing order."""
+
+    kind: str
+    units: str
+    width: float
+    height: float
+    layers: tuple[Layer, ...]
+
+    @property
+    def design_size(self) -> tuple[int, int]:
+        """The pixel size the template is designed at: its ``size`` (px) or its ``size_mm`` at :data:`DESIGN_DPI`."""
+        if self.units == "px":
+            return round(self.width), round(self.height)
+        return mm_to_px(self.width, DESIGN_DPI), mm_to_px(self.height, DESIGN_DPI)
+
+    @property
+    def body_layers(self) -> tuple[str, ...]:
+        return tuple(layer.name for layer in self.layers if layer.body)
+
+    def font_px(self, size: float, scale: float) -> float:
+        """A font size of the template (px, or points in a mm template) in pixels at ``scale`` px per unit."""
+        return size * scale * (MM_PER_POINT if self.units == "mm" else 1.0)
+
+
+def mm_to_px(mm: float, dpi: float) -> int:
+    return max(1, round(mm / 25.4 * dpi))
+
+
+def parse_template(file: str, kind: str, spec: Mapping[str, Any], *, width: float, height: float, units: str,
+                   game_fonts: Path | None, bundled_fonts: Path) -> Template:
+    """The template of layout ``kind`` from its ``layers`` (``spec["layers"]``), ``width`` × ``height`` in
+    ``units``. Fonts are looked up in ``game_fonts`` (the game folder's ``fonts/``), then ``bundled_fonts``."""
+    entry = f'layout "{kind}"'
+    raw = spec.get("layers")
+    if not isinstance(raw, list) or not raw or not all(isinstance(layer, dict) for layer in raw):
+        raise DataError(file, entry, "layers", "must be a non-empty array of tables ([[layouts.<kind>.layers]])")
+    if len(raw) > MAX_LAYERS:
+        raise DataError(file, entry, "layers", f"at most {MAX_LAYERS} layers")
+    layers = []
+    names: set[str] = set()
+    for index, layer_spec in enumerate(raw):
+        layer = _layer(file, entry, f"layers[{index}]", index, layer_spec, width, height, game_fonts, bundled_fonts)
+        if layer.name in names:
+            raise DataError(file, entry, f"layers[{index}].name", f'"{layer.name}" names another layer too')
+        names.add(layer.name)
+        layers.append(layer)
+    return Template(kind, units, float(width), float(height), tuple(layers))
+
+
+_KINDS = {"shape": "shape", "image": "image", "text": "text"}
+_COMMON = {"name", "box", "when", "unless"}
+_FIELDS = {
+    "shape": _COMMON | {"shape", "fill", "outline", "stroke", "radius"},
+    "image": _COMMON | {"image", "fit"},
+    "text": _COMMON | {"text", "font", "bold_font", "italic_font", "size", "colour", "align", "valign",
+                       "line_spacing", "rotation", "body"},
+}
+
+
+def _layer(file: str, entry: str, at: str, index: int, spec: dict, width: float, height: float,
+           game_fonts: Path | None, bundled_fonts: Path) -> Layer:
+    def error(field: str | None, message: str) -> DataError:
+        return DataError(file, entry, f"{at}.{field}" if field else at, message)
+
+    kinds = [k for k in _KINDS if k in spec]
+    if len(kinds) != 1:
+        raise error(None, 'give exactly one of "shape", "image" and "text"')
+    kind = kinds[0]
+    unknown = sorted(set(spec) - _FIELDS[kind])
+    if unknown:
+        raise error(unknown[0], f"unknown field of a {kind} layer")
+    name = spec.get("name", f"{kind}-{index + 1}")
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", name):
+        raise error("name", "must be a name of letters, digits, _ and - (at most 64)")
+    box = _box(spec.get("box", [0, 0, width, height]), width, height, error)
+    conditions = tuple(_condition(spec[key], key == "unless", error, key) for key in ("when", "unless") if key in spec)
+    values: dict[str, Any] = {"kind": kind, "name": name, "box": box, "conditions": conditions}
+    if kind == "shape":
+        values["shape"] = _choice(spec.get("shape", "rect"), SHAPES, error, "shape")
+        for key in ("fill", "outline"):
+            if key in spec:
+                values[key] = _colour(spec[key], error, key)
+        if "fill" not in values and "outline" not in values:
+            raise error(None, 'a shape needs a "fill", an "outline" or both')
+        values["stroke"] = _length(spec.get("stroke", 0 if "outline" not in values else min(width, height) / 200),
+                                   error, "stroke", low=0)
+        if "outline" in values and values["stroke"] <= 0:
+            raise error("stroke", "an outline needs a stroke width above 0")
+        values["radius"] = _length(spec.get("radius", 0), error, "radius", low=0)
+    elif kind == "image":
+        values["image"] = _template_string(spec["image"], error, "image")
+        values["fit"] = _choice(spec.get("fit", "crop"), FITS, error, "fit")
+    else:
+        values["text"] = _template_string(spec["text"], error, "text", empty_ok=True)
+        values["font"] = _font(spec.get("font", DEFAULT_FONT), error, "font", game_fonts, bundled_fonts)
+        for key in ("bold_font", "italic_font"):
+            if key in spec:
+                values[key] = _font(spec[key], error, key, game_fonts, bundled_fonts)
+        size = spec.get("size")
+        if size is None:
+            raise error("size", "missing: a font size, or a range [min, max] to fit the text in its box")
+        if isinstance(size, (int, float)) and not isinstance(size, bool):
+            size = [size, size]
+        if (not isinstance(size, list) or len(size) != 2
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in size)):
+            raise error("size", "must be a number or [min, max]")
+        if not 1 <= size[0] <= size[1] <= 1000:
+            raise error("size", "must be 1..1000, min no larger than max")
+        values["size"] = (float(size[0]), float(size[1]))
+        values["colour"] = _colour(spec.get("colour", "#000000"), error, "colour")
+        values["align"] = _choice(spec.get("align", "left"), ALIGNS, error, "align")
+        values["valign"] = _choice(spec.get("valign", "top"), VALIGNS, error, "valign")
+        spacing = spec.get("line_spacing", 1.15)
+        if not isinstance(spacing, (int, float)) or isinstance(spacing, bool) or not 0.8 <= spacing <= 3:
+            raise error("line_spacing", "must be a number 0.8..3")
+        values["line_spacing"] = float(spacing)
+        values["rotation"] = _choice(spec.get("rotation", 0), ROTATIONS, error, "rotation")
+        body = spec.get("body", False)
+        if not isinstance(body, bool):
+            raise error("body", "must be true or false")
+        values["body"] = body
+    return Layer(**values)
+
+
+def _condition(value: Any, negate: bool, error, key: str) -> Condition:
+    """``when``/``unless``: a field name (it has a value), or ``{ field = "...", is = value or [values] }``."""
+    if isinstance(value, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*", value):
+        return Condition(value, (), negate)
+    if isinstance(value, dict) and set(value) == {"field", "is"} and isinstance(value["field"], str):
+        wanted = value["is"] if isinstance(value["is"], list) else [value["is"]]
+        if wanted and all(isinstance(v, (str, int, float, bool)) for v in wanted):
+            return Condition(value["field"], tuple(wanted), negate)
+    raise error(key, 'must be a field name, or { field = "name", is = value or [values] }')
+
+
+def _box(value: Any, width: float, height: float, error) -> tuple[float, float, float, float]:
+    if (not isinstance(value, list) or len(value) != 4
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+        raise error("box", "must be [x, y, width, height]")
+    x, y, w, h = (float(v) for v in value)
+    if w <= 0 or h <= 0:
+        raise error("box", "width and height must be positive")
+    slack = 1e-6 * max(width, height)
+    if x < -slack or y < -slack or x + w > width + slack or y + h > height + slack:
+        raise error("box", f"[{x:g}, {y:g}, {w:g}, {h:g}] lies outside the {width:g} x {height:g} card")
+    return x, y, w, h
+
+
+def _length(value: Any, error, field: str, *, low: float) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not low <= value <= 10_000:
+        raise error(field, f"must be a number {low:g}..10000")
+    return float(value)
+
+
+def _choice(value: Any, allowed: tuple, error, field: str):
+    if value not in allowed or isinstance(value, bool):
+        raise error(field, f"must be one of {', '.join(str(a) for a in allowed)}")
+    return value
+
+
+def _template_string(value: Any, error, field: str, *, empty_ok: bool = False) -> str:
+    if not isinstance(value, str) or (not empty_ok and not value.strip()):
+        raise error(field, "must be a text")
+    for match in _BRACES.finditer(value):
+        token = match.group(0)
+        if token in ("{{", "}}") or token.startswith("{icon:") or FIELD.fullmatch(token):
+            continue
+        raise error(field, f'"{token}" is neither a {{field}} nor {{icon:name}} (write {{{{ and }}}} for braces)')
+    return value
+
+
+def _colour(value: Any, error, field: str) -> str:
+    if not isinstance(value, str):
+        raise error(field, 'must be "#rrggbb", a colour name of [colours] or "{field}"')
+    if is_colour(value) or FIELD.fullmatch(value) or re.fullmatch(r"[A-Za-z_][A-Za-z0-9_-]*", value):
+        return value
+    raise error(field, f'"{value}" is not "#rrggbb", a colour name of [colours] or "{{field}}"')
+
+
+def _font(value: Any, error, field: str, game_fonts: Path | None, bundled_fonts: Path) -> Font:
+    if (not isinstance(value, str) or not value or "/" in value or "\\" in value or value.startswith(".")
+            or not value.lower().endswith(FONT_SUFFIXES)):
+        raise error(field, "must be a font file name (.ttf, .otf) in the game folder's fonts/")
+    if game_fonts is not None and (game_fonts / value).is_file():
+        if not (game_fonts / value).resolve().is_relative_to(game_fonts.resolve()):
+            raise error(field, f'fonts/{value} leads outside the game folder')
+        return Font(value, True)
+    if (bundled_fonts / value).is_file():
+        return Font(value, False)
+    raise error(field, f'"{value}" is neither in the game folder\'s fonts/ nor one of ttsmod\'s fonts')
+
+
+def check_colour_names(template: Template, colours: Mapping[str, Any], file: str) -> None:
+    """A colour name a layer uses must be one of ``[colours]`` (fields are checked when a card is drawn)."""
+    for index, layer in enumerate(template.layers):
+        for key in ("fill", "outline", "colour"):
+            value = getattr(layer, key)
+            if value and not is_colour(value) and not FIELD.fullmatch(value) and value not in colours:
+                raise DataError(file, f'layout "{template.kind}"', f"layers[{index}].{key}",
+                                f'"{value}" is not a colour of [colours]')

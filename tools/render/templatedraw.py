@@ -1,0 +1,434 @@
+"""Drawing card templates (:mod:`tools.render.template`) at any size: the renderer of a game drawn from data.
+
+:class:`TemplateRenderer` is a :class:`tools.render.pipeline.FaceRenderer` that draws at any size: given the
+cards (:class:`TemplateCard`: an image name, its layout kind, its field values and where they came from) and the
+game's layouts, it draws each card from its layout's layers at the size each output asks — its sheet cell, its
+print face — with every length scaled from the template's units, text fitted at that size
+(:mod:`tools.render.richtext`) and art resampled once, from its file to its box. Paths named by the data are
+looked up inside the game folder only (``bridge.catalog.asset_path``); icons come from its ``icons/``, fonts
+from its ``fonts/`` (else ttsmod's). A bad value raises :class:`bridge.errors.DataError` naming the card's data
+file, its entry and the field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from PIL import Image, ImageChops, ImageDraw, ImageOps
+
+from bridge.catalog import asset_path
+from bridge.errors import DataError
+from bridge.rules.game import LANGUAGES
+from tools.imageio import ImageError, open_image
+from tools.render import richtext
+from tools.render.colour import is_colour, parse_colour
+from tools.render.layout import Layouts
+from tools.render.template import FIELD, Condition, Layer, Template
+
+SUPERSAMPLE = 4
+"""Rounded and round shapes are drawn at this many times their size and scaled down: smooth edges."""
+ICON_SUFFIXES = (".png", ".webp", ".jpg", ".jpeg")
+
+
+@dataclass(frozen=True)
+class TemplateCard:
+    """One image to draw from a template: ``name`` (unique), ``kind`` (its layout), its field values, and the
+    data file and entry they came from (for errors)."""
+
+    name: str
+    kind: str
+    values: Mapping[str, Any]
+    file: str
+    entry: str
+
+
+_MISSING = object()
+
+
+def lookup(values: Mapping[str, Any], path: str, lang: str) -> Any:
+    """The value at dotted ``path`` (``title``, ``cost.gold``), a language table reduced to ``lang``'s text;
+    None when absent."""
+    value: Any = values
+    for key in path.split("."):
+        if isinstance(value, Mapping) and key in value:
+            value = value[key]
+        elif isinstance(value, list) and key.isdigit() and 1 <= int(key) <= len(value):
+            value = value[int(key) - 1]
+        else:
+            return None
+    if isinstance(value, Mapping) and value and set(value) <= set(LANGUAGES):
+        return value.get(lang, _MISSING)
+    return value
+
+
+def as_text(value: Any) -> str:
+    """A field value as it is printed: text as it is, numbers as written, booleans ``true``/``false``, a list
+    of plain values joined with ", ", nothing for None."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, list):
+        return ", ".join(as_text(v) for v in value)
+    return str(value)
+
+
+class TemplateRenderer:
+    """Draws ``cards`` from the templates of ``layouts`` (each card's kind must be a layout with layers)."""
+
+    def __init__(self, layouts: Layouts, cards: Sequence[TemplateCard], *, game_dir: Path, bundled_fonts: Path,
+                 lang: str, max_pixels: int | None = None) -> None:
+        self.layouts = layouts
+        self.cards = {card.name: card for card in cards}
+        if len(self.cards) != len(cards):
+            seen: set[str] = set()
+            twice = next(c for c in cards if c.name in seen or seen.add(c.name))   # type: ignore[func-returns-value]
+            raise DataError(twice.file, twice.entry, "id", f'"{twice.name}" is the name of another card too')
+        self.game_dir = Path(game_dir)
+        self.bundled_fonts = Path(bundled_fonts)
+        self.lang = lang
+        self.max_pixels = max_pixels
+        for card in cards:
+            layout = layouts.layouts.get(card.kind)
+            if layout is None or layout.template is None:
+                raise DataError(card.file, card.entry, None,
+                                f'layout "{card.kind}" is not a layout with layers in {layouts.file}')
+        self._check_fields(cards)
+
+    def _check_fields(self, cards: Sequence[TemplateCard]) -> None:
+        """A field a template reads must be a field of some card of its kind: a misspelt name is an error, not an
+        empty text on every card."""
+        known: dict[str, set[str]] = {}
+        for card in cards:
+            fields = known.setdefault(card.kind, set())
+            for key, value in card.values.items():
+                fields.add(key)
+                if isinstance(value, Mapping):
+                    fields.update(f"{key}.{sub}" for sub in value)
+        for kind, fields in known.items():
+            template = self.template(kind)
+            for index, layer in enumerate(template.layers):
+                for name in layer.fields():
+                    head = name.split(".")[0]
+                    if name not in fields and head not in fields:
+                        raise DataError(self.layouts.file, f'layout "{kind}"', f"layers[{index}]",
+                                        f'reads the field "{name}", which no card of this layout has')
+
+    def template(self, kind: str) -> Template:
+        template = self.layouts.layouts[kind].template
+        assert template is not None
+        return template
+
+    # -- the FaceRenderer interface ------------------------------------------------------------------------
+
+    def items(self) -> list[tuple[str, str]]:
+        return [(card.name, card.kind) for card in self.cards.values()]
+
+    def design_size(self, name: str) -> tuple[int, int]:
+        return self.template(self.cards[name].kind).design_size
+
+    def body_boxes(self, name: str) -> tuple[str, ...]:
+        return self.template(self.cards[name].kind).body_layers
+
+    def key(self, name: str, kind: str) -> str:
+        """A hash of everything the card's pixels depend on: its layout, its values, the language and the bytes
+        of every file it draws (art, icons, the game's fonts)."""
+        card = self.cards[name]
+        digest = hashlib.sha256()
+        digest.update(self.layouts.layouts[kind].fingerprint().encode())
+        digest.update(self.layouts.fingerprint().encode())
+        digest.update(json.dumps(card.values, sort_keys=True, default=str, ensure_ascii=False).encode())
+        digest.update(self.lang.encode())
+        for path in self._files(card):
+            digest.update(str(path).encode())
+            digest.update(_file_digest(str(path)))
+        return digest.hexdigest()[:32]
+
+    def render(self, name: str, size: tuple[int, int] | None = None) -> Image.Image:
+        card = self.cards[name]
+        template = self.template(card.kind)
+        return self.draw(card, template, tuple(size) if size else template.design_size)
+
+    # -- drawing -------------------------------------------------------------------------------------------
+
+    def _files(self, card: TemplateCard) -> list[Path]:
+        template = self.template(card.kind)
+        files: list[Path] = []
+        for layer in template.layers:
+            if not self._shown(layer, card):
+                continue
+            if layer.kind == "image":
+                found = self._image_path(layer, card)
+                if found is not None:
+                    files.append(found)
+            elif layer.kind == "text":
+                for font in (layer.font, layer.bold_font, layer.italic_font):
+                    if font is not None and font.in_game:
+                        files.append(font.path(self.game_dir, self.bundled_fonts))
+                try:
+                    parts = richtext.parse_markup(self._fill(layer.text, card, layer))
+                except (ValueError, DataError):
+                    continue   # reported when the card is drawn
+                files += [p for part in parts if isinstance(part, richtext.Icon)
+                          for p in [self._icon_path(part.name, card, layer, missing_ok=True)] if p is not None]
+        return files
+
+    def draw(self, card: TemplateCard, template: Template, size: tuple[int, int]) -> Image.Image:
+        """``card`` drawn from ``template`` at ``size`` pixels."""
+        width, height = size
+        sx, sy = width / template.width, height / template.height
+        scale = min(sx, sy)
+        image = Image.new("RGB", (width, height), (255, 255, 255))
+        for layer in template.layers:
+            if not self._shown(layer, card):
+                continue
+            x, y, w, h = layer.box
+            left, top = round(x * sx), round(y * sy)
+            rect = (left, top, max(left + 1, round((x + w) * sx)), max(top + 1, round((y + h) * sy)))
+            if layer.kind == "shape":
+                self._shape(image, layer, card, rect, scale)
+            elif layer.kind == "image":
+                self._image(image, layer, card, rect)
+            else:
+                self._text(image, layer, card, template, rect, scale)
+        return image
+
+    def _shown(self, layer: Layer, card: TemplateCard) -> bool:
+        return all(self._holds(c, card) for c in layer.conditions)
+
+    def _holds(self, condition: Condition, card: TemplateCard) -> bool:
+        value = lookup(card.values, condition.field, self.lang)
+        text = "" if value is _MISSING else as_text(value)
+        if condition.values:
+            met = text in {as_text(v) for v in condition.values}
+        else:
+            met = bool(text.strip())
+        return met != condition.negate
+
+    def _value(self, path: str, card: TemplateCard, layer: Layer) -> str:
+        value = lookup(card.values, path, self.lang)
+        if value is _MISSING:
+            raise DataError(card.file, card.entry, f"{path}.{self.lang}", f"no {self.lang} text "
+                                                                           f'(layer "{layer.name}" prints it)')
+        return as_text(value)
+
+    def _fill(self, template: str, card: TemplateCard, layer: Layer) -> str:
+        """A template string with its ``{field}``\\ s filled in (``{{`` and ``}}`` are braces)."""
+        out: list[str] = []
+        position = 0
+        for match in _PLACES.finditer(template):
+            out.append(template[position:match.start()])
+            position = match.end()
+            token = match.group(0)
+            if token == "{{":
+                out.append("{")
+            elif token == "}}":
+                out.append("}")
+            elif token.startswith("{icon:"):
+                out.append(token)
+            else:
+                out.append(self._value(token[1:-1], card, layer))
+        out.append(template[position:])
+        return "".join(out)
+
+    def _field_of(self, text: str, card: TemplateCard, layer: Layer) -> str:
+        """The field to name in an error about ``text``: its first ``{field}`` (with the language of a language
+        table), else the layer."""
+        found = FIELD.search(text)
+        if found is None:
+            return f'layer "{layer.name}"'
+        path = found.group(1)
+        raw: Any = card.values
+        for key in path.split("."):
+            raw = raw.get(key) if isinstance(raw, Mapping) else None
+        return f"{path}.{self.lang}" if isinstance(raw, Mapping) else path
+
+    def _colour(self, value: str, card: TemplateCard, layer: Layer, key: str) -> tuple[int, int, int]:
+        text = self._fill(value, card, layer) if FIELD.fullmatch(value) else value
+        if is_colour(text):
+            return parse_colour(text)
+        if text in self.layouts.colours:
+            return self.layouts.colours[text]
+        raise DataError(card.file, card.entry, self._field_of(value, card, layer),
+                        f'"{text}" is not "#rrggbb" nor a colour of [colours] (layer "{layer.name}" {key})')
+
+    def _shape(self, image: Image.Image, layer: Layer, card: TemplateCard, rect, scale: float) -> None:
+        fill = self._colour(layer.fill, card, layer, "fill") if layer.fill else None
+        outline = self._colour(layer.outline, card, layer, "outline") if layer.outline else None
+        stroke = max(1, round(layer.stroke * scale)) if outline is not None else 0
+        radius = layer.radius * scale
+        left, top, right, bottom = rect
+        size = (right - left, bottom - top)
+        if layer.shape == "rect" and radius < 0.5:
+            draw = ImageDraw.Draw(image)
+            if fill is not None:
+                draw.rectangle((left, top, right - 1, bottom - 1), fill=fill)
+            if outline is not None:
+                draw.rectangle((left, top, right - 1, bottom - 1), outline=outline, width=stroke)
+            return
+        outer = _shape_mask(layer.shape, size, radius, 0)
+        if fill is not None:
+            image.paste(fill, (left, top, right, bottom), outer)
+        if outline is not None:
+            inner = _shape_mask(layer.shape, size, max(0.0, radius - stroke), stroke)
+            image.paste(outline, (left, top, right, bottom), ImageChops.subtract(outer, inner))
+
+    def _image_path(self, layer: Layer, card: TemplateCard) -> Path | None:
+        try:
+            relative = self._fill(layer.image, card, layer)
+            return asset_path(self.game_dir, relative, file=card.file, entry=card.entry,
+                              field=self._field_of(layer.image, card, layer))
+        except DataError:
+            return None
+
+    def _image(self, image: Image.Image, layer: Layer, card: TemplateCard, rect) -> None:
+        field = self._field_of(layer.image, card, layer)
+        relative = self._fill(layer.image, card, layer)
+        path = asset_path(self.game_dir, relative, file=card.file, entry=card.entry, field=field)
+        if not path.is_file():
+            raise DataError(card.file, card.entry, field, f"{relative}: no such file in the game folder "
+                                                          f'(layer "{layer.name}")')
+        left, top, right, bottom = rect
+        try:
+            picture = _fitted(str(path), _file_digest(str(path)), (right - left, bottom - top), layer.fit,
+                              self.max_pixels)
+        except ImageError as exc:
+            raise DataError(card.file, card.entry, field, f"{relative}: {exc.reason}") from None
+        offset = ((right - left - picture.width) // 2, (bottom - top - picture.height) // 2)
+        image.paste(picture, (left + offset[0], top + offset[1]), picture)
+
+    def _icon_path(self, name: str, card: TemplateCard, layer: Layer, *, missing_ok: bool = False) -> Path | None:
+        folder = self.game_dir / "icons"
+        for suffix in ICON_SUFFIXES:
+            path = folder / f"{name}{suffix}"
+            if path.is_file():
+                if not path.resolve().is_relative_to(self.game_dir.resolve()):
+                    raise DataError(card.file, card.entry, self._field_of(layer.text, card, layer),
+                                    f"icons/{path.name} leads outside the game folder")
+                return path
+        if missing_ok:
+            return None
+        raise DataError(card.file, card.entry, self._field_of(layer.text, card, layer),
+                        f'no icon "{name}": icons/{name}.png is not in the game folder (layer "{layer.name}")')
+
+    def _text(self, image: Image.Image, layer: Layer, card: TemplateCard, template: Template, rect,
+              scale: float) -> None:
+        field = self._field_of(layer.text, card, layer)
+        text = self._fill(layer.text, card, layer)
+        if not text.strip():
+            return
+        try:
+            parts = richtext.parse_markup(text)
+        except ValueError as exc:
+            raise DataError(card.file, card.entry, field, str(exc)) from None
+        fonts = {richtext.REGULAR: str(layer.font.path(self.game_dir, self.bundled_fonts))}
+        if layer.bold_font is not None:
+            fonts[richtext.BOLD] = str(layer.bold_font.path(self.game_dir, self.bundled_fonts))
+        if layer.italic_font is not None:
+            fonts[richtext.ITALIC] = str(layer.italic_font.path(self.game_dir, self.bundled_fonts))
+        icons = {part.name: self._icon_path(part.name, card, layer) for part in parts
+                 if isinstance(part, richtext.Icon)}
+
+        def icon_at(name: str, size: tuple[int, int] | None) -> Image.Image:
+            try:
+                return _icon(str(icons[name]), _file_digest(str(icons[name])), size, self.max_pixels)
+            except ImageError as exc:
+                raise DataError(card.file, card.entry, field, f"icons/{icons[name].name}: {exc.reason}") from None
+
+        def icon_size(name: str) -> tuple[int, int]:
+            return icon_at(name, None).size
+
+        def icon(name: str, w: int, h: int) -> Image.Image:
+            return icon_at(name, (w, h))
+
+        left, top, right, bottom = rect
+        box_w, box_h = right - left, bottom - top
+        if layer.rotation in (90, 270):
+            box_w, box_h = box_h, box_w
+        low = max(1, int(template.font_px(layer.size[0], scale)))
+        high = max(low, round(template.font_px(layer.size[1], scale)))
+        fitted = richtext.fit_rich(parts, fonts, (low, high), (box_w, box_h), align=layer.align,
+                                   valign=layer.valign, line_spacing=layer.line_spacing, icon_size=icon_size,
+                                   file=card.file, entry=card.entry, field=field, box_name=layer.name)
+        colour = self._colour(layer.colour, card, layer, "colour")
+        if layer.rotation == 0:
+            richtext.draw_rich(image, fitted, (left, top), fonts, colour, icon, box_name=layer.name, box_rect=rect)
+            return
+        canvas = Image.new("RGBA", (box_w, box_h), (*colour, 0))
+        l, t, r, b = fitted.ink
+        turned_ink = {90: (t, box_w - r, b, box_w - l), 180: (box_w - r, box_h - b, box_w - l, box_h - t),
+                      270: (box_h - b, l, box_h - t, r)}[layer.rotation]
+        richtext.draw_rich(canvas, fitted, (0, 0), fonts, (*colour, 255), icon, box_name=layer.name,
+                           box_rect=rect, ink_rect=(left + turned_ink[0], top + turned_ink[1],
+                                                    left + turned_ink[2], top + turned_ink[3]))
+        turned = canvas.transpose({90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180,
+                                   270: Image.Transpose.ROTATE_270}[layer.rotation])
+        image.paste(turned, (left, top), turned)
+
+
+_PLACES = re.compile(r"\{\{|\}\}|\{icon:[^{}]*\}|\{[^{}]*\}")
+
+
+def _shape_mask(shape: str, size: tuple[int, int], radius: float, inset: int) -> Image.Image:
+    """An antialiased mask (L) of ``shape`` filling ``size``, shrunk by ``inset`` px on every side."""
+    w, h = size
+    s = SUPERSAMPLE
+    mask = Image.new("L", (w * s, h * s), 0)
+    draw = ImageDraw.Draw(mask)
+    box = (inset * s, inset * s, (w - inset) * s - 1, (h - inset) * s - 1)
+    if box[2] > box[0] and box[3] > box[1]:
+        if shape == "ellipse":
+            draw.ellipse(box, fill=255)
+        else:
+            draw.rounded_rectangle(box, radius=radius * s, fill=255)
+    return mask.resize((w, h), Image.Resampling.BOX)
+
+
+@lru_cache(maxsize=1024)
+def _digest_of(path: str, size: int, mtime: int) -> bytes:
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").digest()
+
+
+def _file_digest(path: str) -> bytes:
+    """The sha256 of a file's bytes (read again only when its size or time changed)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return b"missing"
+    return _digest_of(path, stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=32)
+def _open_rgba(path: str, digest: bytes, max_pixels: int | None) -> Image.Image:
+    """The image at ``path`` as RGBA (EXIF orientation applied); :class:`ImageError` when it cannot be used."""
+    return open_image(Path(path), max_pixels=max_pixels).convert("RGBA")
+
+
+@lru_cache(maxsize=64)
+def _fitted(path: str, digest: bytes, box: tuple[int, int], fit: str, max_pixels: int | None) -> Image.Image:
+    """The art at ``path`` made to ``box``: cropped to cover it, contained in it, or stretched to it (RGBA).
+    Cached by the file's digest and the box: a frame or background drawn on every card is scaled once."""
+    art = _open_rgba(path, digest, max_pixels)
+    if fit == "crop":
+        return ImageOps.fit(art, box, method=Image.Resampling.LANCZOS, centering=(0.5, 0.5))
+    if fit == "fill":
+        return art.resize(box, Image.Resampling.LANCZOS)
+    ratio = min(box[0] / art.width, box[1] / art.height)
+    return art.resize((max(1, round(art.width * ratio)), max(1, round(art.height * ratio))),
+                      Image.Resampling.LANCZOS)
+
+
+@lru_cache(maxsize=256)
+def _icon(path: str, digest: bytes, size: tuple[int, int] | None, max_pixels: int | None) -> Image.Image:
+    art = _open_rgba(path, digest, max_pixels)
+    return art if size is None else art.resize(size, Image.Resampling.LANCZOS)

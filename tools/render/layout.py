@@ -14,6 +14,8 @@ Format (documented in ``docs/data-format.md``, "Layouts")::
                          # optional size_mm = [w, h]: the printed size in millimetres (ttsmod pnp; of one tile for boards)
     [layouts.<kind>.boxes]  # name = { box = [x, y, w, h], font = "...", size = [min, max], align, valign,
                             #          colour, line_spacing, anchor = "card" | "cell" }
+    [[layouts.<kind>.layers]]   # instead of boxes: a card template drawn from data (tools.render.template),
+                                # with units = "px" and size, or units = "mm" and size_mm
 
 Every error is a :class:`DataError` naming the file, ``layout "<kind>"`` and the field.  Boxes anchored to
 the card must lie inside it; ``anchor = "cell"`` boxes are relative to a cell centre (boards) and may be

@@ -316,3 +316,31 @@ def test_a_template_deck_is_drawn_at_its_cells_size_and_packed(game, tmp_path):
         first = packed.convert("RGB").crop((0, 0, *cell))
     expected = drawn.render("card:0", cell)       # drawn at the cell's size, not scaled into it
     assert mean_difference(first, expected) < 3
+
+
+# -- the documented example -----------------------------------------------------------------------------------
+
+def documented_template() -> str:
+    page = (Path(__file__).resolve().parents[3] / "docs" / "data-format.md").read_text(encoding="utf-8")
+    section = page.split("## Card templates (layers)", 1)[1]
+    return section.split("```toml\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_documented_template_loads_and_draws_a_card_with_every_layer(tmp_path):
+    make_game(tmp_path, documented_template())
+    layouts = load_layouts(tmp_path / "layouts.toml", fonts_dir=FONTS)
+    assert [layer.kind for layer in layouts.layouts["card"].template.layers] == \
+        ["shape", "image", "text", "text", "text"]
+    values = {"id": "a", "title": {"en": "Alpha"}, "text": "Deal **2** damage {icon:heart}, *then* draw.",
+              "cost": 2}
+    drawn = TemplateRenderer(layouts, [TemplateCard("card:a", "card", values, "cards.csv", "row 2")],
+                             game_dir=tmp_path, bundled_fonts=FONTS, lang="en")
+    with measure_text() as record:
+        image = drawn.render("card:a", (372, 520))
+    assert sorted(name for name, *_ in record) == ["cost", "rules", "title"]
+    assert image.getpixel((186, 180)) == BLUE                 # the art, cropped into its box
+    free = TemplateRenderer(layouts, [TemplateCard("card:a", "card", {**values, "cost": 0}, "cards.csv", "row 2")],
+                            game_dir=tmp_path, bundled_fonts=FONTS, lang="en")
+    with measure_text() as record:
+        free.render("card:a", (372, 520))
+    assert "cost" not in [name for name, *_ in record]        # unless cost is 0

@@ -13,7 +13,7 @@ The work is split in two so it can be tested to the millimetre:
 
 - :func:`plan_pages` lays the cards out (a :class:`Plan`: pages, each card's cut rectangle and bleed, the crop
   marks) from sizes alone — no images, no PDF;
-- :func:`write_pdf` draws a plan with fpdf2: each image extended by the bleed (its edge pixels repeated outward,
+- :func:`write_pdf` draws a plan with fpdf2: each image extended by the bleed (its edges mirrored outward,
   the face itself never scaled past its cut line), resampled to 300 dpi and embedded as JPEG; crop marks as vector
   lines outside the cards. The creation date is fixed, so the same inputs give the same bytes.
 
@@ -414,8 +414,9 @@ def px(mm: float) -> int:
 
 
 def with_bleed(face, width_mm: float, height_mm: float, bleed_mm: float):
-    """``face`` resampled to 300 dpi at its printed size, then extended by ``bleed_mm`` on every side by repeating
-    its edge pixels outward (the face itself is not enlarged: its pixels end on the cut line)."""
+    """``face`` resampled to 300 dpi at its printed size, then extended by ``bleed_mm`` on every side with its
+    edges mirrored outward (the face itself is not enlarged: its pixels end on the cut line). A mirror continues
+    stripes, gradients and patterns across the cut line; repeating the edge pixels would smear them into streaks."""
     from PIL import Image
 
     w, h = px(width_mm), px(height_mm)
@@ -425,15 +426,33 @@ def with_bleed(face, width_mm: float, height_mm: float, bleed_mm: float):
     b = round(bleed_mm / MM_PER_INCH * DPI)
     if b <= 0:
         return face
-    out = Image.new("RGB", (w + 2 * b, h + 2 * b))
-    out.paste(face, (b, b))
-    out.paste(face.crop((0, 0, w, 1)).resize((w, b)), (b, 0))                  # top edge
-    out.paste(face.crop((0, h - 1, w, h)).resize((w, b)), (b, b + h))          # bottom edge
-    out.paste(face.crop((0, 0, 1, h)).resize((b, h)), (0, b))                  # left edge
-    out.paste(face.crop((w - 1, 0, w, h)).resize((b, h)), (b + w, b))          # right edge
-    for (cx, cy), (ox, oy) in (((0, 0), (0, 0)), ((w - 1, 0), (b + w, 0)), ((0, h - 1), (0, b + h)),
-                               ((w - 1, h - 1), (b + w, b + h))):
-        out.paste(face.getpixel((cx, cy)), (ox, oy, ox + b, oy + b))           # corners: the corner pixel
+    return _mirror_pad(face, b)
+
+
+def _mirror_pad(image, border: int):
+    """``image`` with ``border`` pixels added on every side, each a mirror of the pixels next to it (a border
+    wider than the image mirrors the mirrored image again); corners are mirrored both ways."""
+    from PIL import Image
+
+    out = image
+    left = border
+    while left > 0:   # left and right, as many mirrors as the border needs
+        step = min(left, out.width)
+        wider = Image.new("RGB", (out.width + 2 * step, out.height))
+        wider.paste(out, (step, 0))
+        wider.paste(out.crop((0, 0, step, out.height)).transpose(Image.Transpose.FLIP_LEFT_RIGHT), (0, 0))
+        wider.paste(out.crop((out.width - step, 0, out.width, out.height)).transpose(Image.Transpose.FLIP_LEFT_RIGHT),
+                    (step + out.width, 0))
+        out, left = wider, left - step
+    top = border
+    while top > 0:    # then top and bottom, of the widened image: its corners are mirrored both ways
+        step = min(top, out.height)
+        taller = Image.new("RGB", (out.width, out.height + 2 * step))
+        taller.paste(out, (0, step))
+        taller.paste(out.crop((0, 0, out.width, step)).transpose(Image.Transpose.FLIP_TOP_BOTTOM), (0, 0))
+        taller.paste(out.crop((0, out.height - step, out.width, out.height)).transpose(Image.Transpose.FLIP_TOP_BOTTOM),
+                     (0, step + out.height))
+        out, top = taller, top - step
     return out
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bridge.catalog import assets_dir, load
 from bridge.errors import DataError, InputError
@@ -185,22 +185,41 @@ def test_crop_marks_lie_outside_every_card_and_bleed_on_each_cut_line(game, arts
     assert all(not p.marks for p in plan_pages(art.decks, crop_marks=False).pages)
 
 
-def test_bleed_repeats_the_edge_pixels_and_leaves_the_face_unscaled():
-    face = Image.new("RGB", (63 * 4, 88 * 4), (200, 200, 200))
-    for x in range(face.width):
-        face.putpixel((x, 0), (255, 0, 0))               # top row red
-        face.putpixel((x, face.height - 1), (0, 0, 255))  # bottom row blue
-    out = with_bleed(face, 63, 88, 3)
-    b = round(3 / 25.4 * 300)
+def test_bleed_mirrors_the_edges_and_leaves_the_face_unscaled():
     w, h = round(63 / 25.4 * 300), round(88 / 25.4 * 300)
+    b = round(3 / 25.4 * 300)
+    face = Image.new("RGB", (w, h), (200, 200, 200))
+    draw = ImageDraw.Draw(face)
+    draw.rectangle((0, 0, w - 1, 9), fill=(255, 0, 0))                 # a red band along the top, 10 px deep
+    draw.rectangle((0, h - 1, w - 1, h - 1), fill=(0, 0, 255))          # the bottom row blue
+    for x in range(0, w, 8):
+        draw.line((x, 0, x, h - 1), fill=(0, 160, 0))                   # vertical stripes, one every 8 px
+    out = with_bleed(face, 63, 88, 3)
     assert out.size == (w + 2 * b, h + 2 * b)
-    assert out.getpixel((b + w // 2, 0)) == (255, 0, 0)            # top bleed: the top row
-    assert out.getpixel((b + w // 2, h + 2 * b - 1)) == (0, 0, 255)  # bottom bleed: the bottom row
-    assert out.getpixel((b + w // 2, b + h // 2)) == (200, 200, 200)
-    # the face's first grey row starts just inside the cut line: the face was resampled to its size, no bigger
-    # (a face scaled up into the bleed would push its red row out past the cut line)
-    assert out.getpixel((b + w // 2, b))[0] > 230 and out.getpixel((b + w // 2, b - 1)) == (255, 0, 0)
-    assert all(abs(v - 200) <= 3 for v in out.getpixel((b + w // 2, b + 20)))
+    assert out.crop((b, b, b + w, b + h)).tobytes() == face.tobytes()   # the face itself, not scaled
+    # the top bleed mirrors the band: red for 10 px past the cut line, then the grey below it, mirrored
+    assert out.getpixel((b + 3, b - 1)) == (255, 0, 0) and out.getpixel((b + 3, b - 10)) == (255, 0, 0)
+    assert out.getpixel((b + 3, b - 11)) == (200, 200, 200)
+    assert out.getpixel((b + 3, b + h)) == (0, 0, 255) and out.getpixel((b + 3, b + h + 1)) == (200, 200, 200)
+    # the stripes go on across the left cut line, mirrored (x = 0 is a stripe: so is the pixel just outside it)
+    assert out.getpixel((b - 1, b + 100)) == (0, 160, 0) and out.getpixel((b - 8 - 1, b + 100)) == (0, 160, 0)
+    assert out.getpixel((b - 4, b + 100)) == (200, 200, 200)
+    # a corner is the face's corner mirrored both ways
+    assert out.crop((0, 0, b, b)).tobytes() == \
+        face.crop((0, 0, b, b)).transpose(Image.Transpose.ROTATE_180).tobytes()
+
+
+def test_a_bleed_wider_than_the_face_mirrors_the_mirror():
+    face = Image.new("RGB", (60, 60), (10, 20, 30))
+    face.putpixel((59, 30), (255, 255, 255))                             # on the right edge
+    out = with_bleed(face, 60 / 300 * 25.4, 60 / 300 * 25.4, 10)
+    b = round(10 / 25.4 * 300)                                           # 118 px of bleed around a 60 px face
+    assert out.size == (60 + 2 * b, 60 + 2 * b)
+    white = (255, 255, 255)
+    assert out.getpixel((b + 60, b + 30)) == white                       # mirrored at the right cut line
+    assert out.getpixel((b - 60, b + 30)) == white                       # the left mirror's far column …
+    assert out.getpixel((b - 61, b + 30)) == white                       # … mirrored again past it
+    assert out.getpixel((b - 1, b + 30)) == (10, 20, 30)
 
 
 @pytest.mark.parametrize("game", GAMES)

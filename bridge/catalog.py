@@ -106,8 +106,12 @@ def import_game_module(module: str, folder: Path | None) -> None:
 
 def engine_of(meta: GameMeta, folder: Path | None = None) -> Game:
     """Import the engine module ``meta.engine`` names (see :func:`import_game_module`) and return the engine it
-    registered under ``meta.id``."""
+    registered under ``meta.id``; a game that names none gets :class:`bridge.rules.tableonly.TableOnlyGame`."""
     at = At.data("game.toml", "[game]")
+    if meta.engine is None:   # a table drawn from data alone: an engine that answers nothing
+        from bridge.rules.tableonly import table_only_engine
+
+        return table_only_engine(meta.id)
     try:
         import_game_module(meta.engine, folder)
     except ImportError as exc:

@@ -164,11 +164,18 @@ def ttsmod_module(meta: GameMeta, mode: str) -> str:
             f"game = {lua_string(meta.id)}, mode = {lua_string(mode)} }}\n")
 
 
+TABLE_ONLY_SCRIPT = "table_only.lua"
+"""The Global script (in ttsmod's ``mod/lib/``) of a game drawn from data that has no ``mod/<mod>/global.lua``."""
+
+
 def global_bundle(game: LoadedGame, builder: GameBuilder, mode: str) -> tuple[Bundle, str]:
     """The Global script bundle (root ``<mod>/global.lua`` of :func:`mod_game_dir` + ``generated.game`` +
     ``generated.ttsmod``) and the Global XmlUI (``<mod>/ui.xml``, empty when absent)."""
     folder = mod_game_dir(game.meta, game.folder)
     root = folder / "global.lua"
+    if not root.is_file() and game.meta.builder is None:
+        # A game drawn from data alone, with no Lua of its own: ttsmod's Global script for a table without rules.
+        root = mod_dir() / "lib" / TABLE_ONLY_SCRIPT
     if not root.is_file():
         raise InputError(f"{root}: the game's Global script is missing; the build never writes an empty "
                          "Global script")

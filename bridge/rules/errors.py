@@ -39,6 +39,13 @@ class DataError(TtsmodError, ValueError):
         return ": ".join(parts)
 
 
+class NoRulesError(TtsmodError, ValueError):
+    """A command that needs a rules engine run on a game that has none (a table drawn from data only): exit
+    status 2, with what the game can do instead."""
+
+    exit_code = 2
+
+
 class RulesError(ValueError):
     """Base of every error a rules engine raises on bad input; never carries hidden information."""
 

@@ -94,8 +94,8 @@ class GameMeta:
     player_colours: tuple[str, ...]    # TTS seat colours, in seat order
     languages: tuple[str, ...]         # card languages the data has texts in
     data_files: tuple[str, ...]        # the TOML files of the game folder the engine parses, game.toml first
-    engine: str                        # Python module of the engine (it calls register_game)
-    builder: str                       # Python module of the builder (tools side: decks, table, mod payload)
+    engine: str | None                 # Python module of the engine (it calls register_game); None: no rules
+    builder: str | None                # Python module of the builder (decks, table, mod payload); None: from data
     mod: str                           # folder of the game's Lua under mod/
     sample_data: bool = False
 
@@ -110,9 +110,8 @@ class GameMeta:
         return range(self.min_players, self.max_players + 1)
 
 
-_META_REQUIRED = ("id", "name", "min_players", "max_players", "modes", "player_colours", "data_files", "engine",
-                  "builder")
-_META_OPTIONAL = ("languages", "mod", "sample_data")
+_META_REQUIRED = ("id", "name", "min_players", "max_players", "modes", "player_colours", "data_files")
+_META_OPTIONAL = ("engine", "builder", "languages", "mod", "sample_data")
 _MODULE = r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*\Z"
 
 
@@ -158,8 +157,11 @@ def parse_game_meta(document: Any, file: str = "game.toml") -> GameMeta:
             raise files_at.sub(index).error(f"{r.show(name_)} is not a TOML file name in the game folder")
     if file not in files:
         raise files_at.error(f"must list {file} itself")
-    modules = {}
+    modules: dict[str, str | None] = {}
     for key in ("engine", "builder"):
+        if key not in meta:   # a game drawn from data: no rules (bridge.rules.tableonly), the data's builder
+            modules[key] = None
+            continue
         text = r.string(at.sub(key), meta[key])
         if not re.match(_MODULE, text):
             raise at.sub(key).error(f"{r.show(text)} is not a Python module name")

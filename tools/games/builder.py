@@ -76,13 +76,18 @@ def register_builder(builder: GameBuilder) -> GameBuilder:
 
 
 def builder_of(meta: GameMeta, folder: Path | None = None) -> GameBuilder:
-    """Import the module ``meta.builder`` names and return the builder it registered under ``meta.id``.
+    """Import the module ``meta.builder`` names and return the builder it registered under ``meta.id``; a game
+    that names none is drawn from its data (:class:`tools.tablegame.TableBuilder`).
 
     The builder must be defined in that module or a submodule of it.  A module that cannot be imported or
     registers no builder for the game raises
     :class:`bridge.errors.DataError` at ``game.toml: [game]: builder``.
     """
     at = At.data("game.toml", "[game]")
+    if meta.builder is None:   # a game drawn from data alone: its layouts' templates and its table.toml
+        from tools.tablegame import table_builder
+
+        return table_builder(meta.id)
     try:
         import_game_module(meta.builder, folder)
     except ImportError as exc:

@@ -157,6 +157,17 @@ def load(game: str | os.PathLike[str], *, cache: TomlCache | None = None) -> Loa
     return LoadedGame(found.folder, found.meta, engine, data)
 
 
+def require_rules(meta: GameMeta, command: str) -> None:
+    """:class:`bridge.rules.errors.NoRulesError` when the game has no rules engine (a table drawn from data):
+    ``command`` (``simulate``, ``adjudicate``, …) needs one."""
+    if meta.engine is None:
+        from bridge.rules.errors import NoRulesError
+
+        raise NoRulesError(f"{meta.id} has no rules engine (its game.toml names no [game] engine): ttsmod "
+                           f"{command} needs one. It is a table to play by hand: build it with ttsmod build, print "
+                           "it with ttsmod pnp; docs/development.md (Adding a game) says how to add rules.")
+
+
 def load_game(game: str | os.PathLike[str]) -> Any:
     """The validated records of GAME (``load(game).data``)."""
     return load(game).data

@@ -327,7 +327,7 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
     # A big game's build holds millions of objects (records, the save's values) and makes few reference
     # cycles: the cyclic collector's full passes over them cost more than a third of a rebuild after one edit.
     with collector_paused():
-        out_dir = Path(out) if out is not None else default_out_dir(resolve_game(game).meta.id)
+        out_dir = Path(out) if out is not None else default_out_dir(*_id_and_folder(game))
         # The data files' parsed entries are kept beside the render cache: a rebuild after editing one card of a
         # long list parses that card's entry only (bridge.catalog.read_toml).
         data_cache = TomlCache(out_dir / ".cache") if use_cache else None
@@ -355,6 +355,11 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
             if stamp_inputs is not None:
                 buildstamp.record(out_dir, buildstamp.stamp_key(loaded.folder, out_dir, options), stamp_inputs, result)
             return result
+
+
+def _id_and_folder(game) -> tuple[str, Path]:
+    found = resolve_game(game)
+    return found.meta.id, found.folder
 
 
 def _unchanged_result(stamped: buildstamp.StampedBuild) -> BuildResult:

@@ -56,8 +56,16 @@ class StampedBuild:
     decks: tuple[dict[str, Any], ...] = ()
 
 
-def default_out_dir(game_id: str) -> Path:
-    """Where a build writes when no ``--out`` is given: ``build/<game id>/`` under the current folder."""
+def default_out_dir(game_id: str, folder: Path | None = None) -> Path:
+    """Where a build writes when no ``--out`` is given, under the current folder: ``build/<game id>/`` for a
+    built-in game, ``build/<folder name>/`` for a game ``folder`` of its own (a copy of a built-in game keeps its
+    id, and must not replace the built-in game's save)."""
+    if folder is not None:
+        from bridge.catalog import builtin_games
+
+        builtin = builtin_games().get(game_id)
+        if builtin is None or Path(builtin).resolve() != Path(folder).resolve():
+            return Path("build") / Path(folder).resolve().name
     return Path("build") / game_id
 
 
@@ -72,7 +80,7 @@ def fresh_game_build(game: Any, out: Path | None, options: Mapping[str, Any]) ->
     from bridge.catalog import resolve_game
 
     found = resolve_game(game)
-    out_dir = Path(out) if out is not None else default_out_dir(found.meta.id)
+    out_dir = Path(out) if out is not None else default_out_dir(found.meta.id, found.folder)
     return fresh_build(found.folder, out_dir, options)
 
 

@@ -41,6 +41,7 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("sweep", "sweep", "sweep_command", "Run a balance study over rule flags, player counts and bots."),
     CommandEntry("adjudicate", "adjudicate", "adjudicate", "Print a game's ruling for a table snapshot."),
     CommandEntry("sheets", "sheets", "sheets", "Pack card images into TTS sheets and a deck object."),
+    CommandEntry("new", "new", "new_command", "Make a new game folder that builds at once."),
     CommandEntry("build", "build", "build", "Build a game into a TTS save with card sheets."),
     CommandEntry("data", "data", "data", "Export a game's card lists as CSV or XLSX sheets."),
     CommandEntry("check", "check", "check", "Lint a TTS save and report problems."),

@@ -622,7 +622,7 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
     check_lang(loaded.meta, lang)
     check_mode(loaded.meta, mode)
     builder = builder_of(loaded.meta, loaded.folder)
-    out = Path(out_dir) if out_dir is not None else default_out_dir(loaded.meta.id)
+    out = Path(out_dir) if out_dir is not None else default_out_dir(loaded.meta.id, loaded.folder)
     layouts = load_layouts(loaded.folder / "layouts.toml", fonts_dir=assets_dir() / "fonts")
     with folder_lock(out, what="pnp"):
         # prune=False: files of the last build stay for its save; the next build tidies up
@@ -635,12 +635,16 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
         whole = print_faces(art.renderer, out, list(targets), sizes=targets, jobs=jobs, progress=face_progress)
     decks: list[DeckArt] = []
     images: dict[str, Callable[[], object]] = {}
+    # A builder whose decks hold copies of a face (a card drawn once, dealt three times) says how many of each to
+    # print; otherwise each face is printed once, as it lies in its sheet.
+    copies_of = getattr(builder, "print_copies", None)
+    copies = copies_of(loaded.data, loaded.folder) if copies_of is not None else {}
     for name, packed in art.decks.items():
         size = deck_sizes(layouts, packed.face_size, name)
         faces = []
         for face in art.faces[name]:
             images[face] = _whole(whole[face], packed.face_size)
-            faces.append(face)
+            faces += [face] * copies.get(name, {}).get(face, 1)
         back = f"{name}:back"
         images[back] = _whole(packed.back_path)
         decks.append(DeckArt(name, size, tuple(faces), back, tuple(packed.face_size)))

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from PIL import Image, ImageOps
 
-from bridge.catalog import asset_path
+from bridge.catalog import asset_path, read_documents
 from bridge.errors import DataError
 from bridge.luaproject.bundle import lua_string
 from bridge.paths import assets_dir
@@ -169,11 +169,15 @@ class TableBuilder:
     def render(self, data: TableData, out_dir: Path, *, lang: str, fmt: str, quality: int, use_cache: bool,
                jobs: int | None, progress: Progress | None, game_dir: Path, prune: bool = True,
                max_pixels: int | None = None) -> Art:
-        made = plan(data, game_dir, lang=lang, max_pixels=max_pixels)
-        source = made.decks[0].back if made.decks else made.singles[0]
-        return render_art(made.renderer, out_dir, decks=list(made.decks), singles=list(made.singles),
-                          thumbnail=ThumbnailPlan(source, _thumbnail), fmt=fmt, quality=quality,
-                          use_cache=use_cache, jobs=jobs, progress=progress, prune=prune)
+        try:
+            made = plan(data, game_dir, lang=lang, max_pixels=max_pixels)
+            source = made.decks[0].back if made.decks else made.singles[0]
+            return render_art(made.renderer, out_dir, decks=list(made.decks), singles=list(made.singles),
+                              thumbnail=ThumbnailPlan(source, _thumbnail), fmt=fmt, quality=quality,
+                              use_cache=use_cache, jobs=jobs, progress=progress, prune=prune)
+        except DataError as exc:
+            # a card read from a spreadsheet is named by its spreadsheet, row and column
+            raise read_documents(Path(game_dir), data.info)[1].locate(exc) from None
 
     def compose(self, data: TableData, art: Art, *, mode: str, lang: str, url_for: Callable[[Path], str],
                 game_dir: Path, lua_script: str, xml_ui: str) -> Save:
@@ -194,6 +198,10 @@ class TableBuilder:
                                          seat_colours=colours, lang=lang, game_id=info.id)
         return Save(info.name.get(lang), objects, lua_script=lua_script, xml_ui=xml_ui, snap_points=snaps,
                     player_counts=(info.min_players, info.max_players), turn_order=colours)
+
+    def print_copies(self, data: TableData, game_dir: Path) -> Mapping[str, Mapping[str, int]]:
+        """Deck name → face image name → its copies in the deck (``ttsmod pnp`` prints each copy)."""
+        return plan(data, game_dir, lang=data.info.languages[0]).copies
 
     def mod_module(self, data: TableData, mode: str) -> str:
         """generated.game: the id, the mode, and (as JSON, lib.util.decode reads it) the name and seat colours."""

@@ -8,7 +8,7 @@ import json
 
 import click
 
-from bridge.catalog import load
+from bridge.catalog import load, require_rules
 from bridge.errors import InputError
 from bridge.rules.errors import RulesError
 
@@ -29,6 +29,7 @@ def adjudicate(game: str, snapshot, request_type: str | None, choices: tuple[str
     the bridge gets it: {"players": 3, "seed": 7} for setup, {"snapshot": …, "action": …} for legal, and so on.
     """
     loaded = load(game)
+    require_rules(loaded.meta, "adjudicate")
     engine = loaded.engine
     request_type = request_type or engine.request_types[0]
     if request_type not in engine.request_types:

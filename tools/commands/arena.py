@@ -8,7 +8,7 @@ import os
 import click
 
 from bridge.rules.bots import BOT_NAMES
-from bridge.catalog import load
+from bridge.catalog import load, require_rules
 from bridge.rules.playout import PlayoutDidNotEnd
 from tools.arena import arena as run_arena
 from tools.arena import check_bots
@@ -33,6 +33,7 @@ def arena(game: str, bot_list: str, games: int, seed: int, mode: str | None, ite
     """Play GAME with one bot per seat (seats rotated over the games) and print each bot's win share with its
     95 % interval, mean score and thinking time."""
     loaded = load(game)
+    require_rules(loaded.meta, "arena")
     meta = loaded.meta
     bots = [name.strip() for name in bot_list.split(",")]
     try:

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from bridge.rules.bots import BOT_NAMES
-from bridge.catalog import load
+from bridge.catalog import load, require_rules
 from tools.simulate import simulate as run_simulation
 
 PROGRESS_FROM = 50  # games; shorter runs finish before a bar would be worth drawing
@@ -34,6 +34,7 @@ def simulate(game: str, games: int, seed: int, players: int | None, mode: str | 
              bot_list: str | None, as_json: bool) -> None:
     """Play random legal games and print games/s, then the game's figures (win rates, rounds, …)."""
     loaded = load(game)
+    require_rules(loaded.meta, "simulate")
     meta = loaded.meta
     bots = [name.strip() for name in bot_list.split(",")] if bot_list else None
     if bots is not None and len(bots) > 1:

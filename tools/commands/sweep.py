@@ -9,7 +9,7 @@ import sys
 import click
 
 from bridge.rules.bots import BOT_NAMES
-from bridge.catalog import read_documents, resolve_game
+from bridge.catalog import read_documents, resolve_game, require_rules
 from bridge.rules.playout import PlayoutDidNotEnd
 
 
@@ -51,6 +51,7 @@ def sweep_command(game: str, settings: tuple[str, ...], players: str | None, bot
     from tools.sweep_report import write_report
 
     found = resolve_game(game)
+    require_rules(found.meta, "sweep")
     documents, origins = read_documents(found.folder, found.meta)
     plan = plan_sweep(found.engine(), documents, engine_module=found.meta.engine, folder=str(found.folder),
                       settings=settings, players=parse_players(players),

@@ -1,0 +1,105 @@
+"""``ttsmod new`` and a game drawn from data alone (tools/newgame.py, tools/tablegame.py): the folder it writes
+builds at once into a complete save, prints, names bad data by its spreadsheet row, refuses what needs rules, and
+a copy of a built-in game builds beside it without touching the built-in game's folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from bridge.catalog import builtin_games, load
+from tools.buildstamp import default_out_dir
+from tools.cli import cli
+from tools.newgame import new_game
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.fixture
+def made(tmp_path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    result = run("new", "my-card-game")
+    assert result.exit_code == 0, result.output
+    return tmp_path / "my-card-game"
+
+
+def build_json(folder: str, *options: str) -> dict:
+    result = run("build", folder, "--json", *options)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_a_new_game_is_data_and_art_only_and_builds_a_complete_table(made):
+    files = sorted(p.relative_to(made).as_posix() for p in made.rglob("*") if p.is_file())
+    assert files == ["README.md", "art/back.png", "art/front.png", "cards.csv", "game.toml", "icons/star.png",
+                     "layouts.toml", "table.toml"]
+    report = build_json("my-card-game")
+    assert Path(report["save"]) == (made.parent / "build" / "my-card-game" / "MyCardGame.json").resolve()
+    save = json.loads(Path(report["save"]).read_text(encoding="utf-8"))
+    kinds = [o["Name"] for o in save["ObjectStates"]]
+    assert kinds == ["Deck", "ScriptingTrigger", "3DText"] + ["HandTrigger"] * 4
+    deck = save["ObjectStates"][0]
+    assert deck["Nickname"] == "My Card Game" and len(deck["ContainedObjects"]) == 3 + 2 + 1   # the count column
+    assert sorted(c["Nickname"] for c in deck["ContainedObjects"]) == ["blaze"] + ["flame"] * 2 + ["spark"] * 3
+    assert "no rules are enforced" in save["LuaScript"] and 'MOD_GAME = "my-card-game"' in save["LuaScript"]
+    (cards,) = report["decks"]
+    assert cards["text_height"] >= 24        # the body text layer is legible on the sheet
+
+
+def test_a_new_game_builds_to_the_same_bytes_twice(made, tmp_path):
+    first = build_json("my-card-game", "--out", "one")
+    second = build_json("my-card-game", "--out", "two", "--no-cache")
+    assert Path(first["save"]).read_text(encoding="utf-8").replace("/one/", "/two/") == \
+        Path(second["save"]).read_text(encoding="utf-8")
+    assert [Path(p).read_bytes() for p in first["images"]] == [Path(p).read_bytes() for p in second["images"]]
+
+
+def test_print_and_play_prints_every_copy(made):
+    result = run("pnp", "my-card-game", "--out", "cards.pdf")
+    assert result.exit_code == 0, result.output
+    assert "6 card(s)" in result.output and (made.parent / "cards.pdf").is_file()
+
+
+def test_a_card_that_does_not_fit_is_named_by_its_spreadsheet_row_and_column(made):
+    csv = made / "cards.csv"
+    lines = csv.read_text(encoding="utf-8").splitlines()
+    lines[3] = lines[3].replace("to every other player.", "to every other player" + " and more" * 80 + ".", 1)
+    csv.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run("build", "my-card-game")
+    assert result.exit_code == 2
+    assert 'cards.csv: row 4, column "text.en": text does not fit layer "text"' in result.output
+    assert not (made.parent / "build" / "my-card-game").exists() or \
+        not list((made.parent / "build" / "my-card-game").glob("*.json"))
+
+
+def test_commands_that_need_rules_say_the_game_has_none(made):
+    for args in (("simulate", "my-card-game", "--games", "1"),
+                 ("adjudicate", "my-card-game", str(made / "game.toml")),
+                 ("arena", "my-card-game", "--games", "1", "--bots", "random,random")):
+        result = run(*args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "has no rules engine" in result.output and "Traceback" not in result.output
+
+
+def test_new_never_writes_into_an_existing_folder(made):
+    (made / "cards.csv").write_text("mine\n", encoding="utf-8")
+    result = run("new", "my-card-game")
+    assert result.exit_code == 2 and "exists" in result.output
+    assert (made / "cards.csv").read_text(encoding="utf-8") == "mine\n"
+
+
+@pytest.mark.parametrize("game", sorted(builtin_games()))
+def test_a_copy_of_a_built_in_game_keeps_its_rules_and_builds_into_its_own_folder(tmp_path, game):
+    copy = new_game(tmp_path / "my-copy", from_game=game)
+    original = builtin_games()[game]
+    assert sorted(p.name for p in copy.iterdir() if p.is_file()) == \
+        sorted(p.name for p in original.iterdir() if p.is_file() and p.suffix != ".pyc")
+    loaded = load(copy)
+    assert loaded.meta.id == game and loaded.meta.engine is not None      # the same game, its own data
+    assert default_out_dir(game, copy) == Path("build") / "my-copy"       # not build/<game id>/
+    assert default_out_dir(game, original) == Path("build") / game

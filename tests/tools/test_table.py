@@ -106,3 +106,17 @@ def test_hands_lie_in_a_row_unless_placed():
     positions = hand_positions(spec, ["White", "Red", "Blue"])
     assert positions["Red"] == (0.0, 20.0)
     assert positions["White"][1] == positions["Blue"][1] < 0 and positions["White"][0] < positions["Blue"][0]
+
+
+def test_the_documented_table_reads_with_every_kind_of_entry():
+    from pathlib import Path
+    import tomllib
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "data-format.md").read_text(encoding="utf-8")
+    example = page.split("## Table layouts (table.toml)", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    table = parse_table(tomllib.loads(example))
+    assert [d.name for d in table.decks] == ["cards"] and table.decks[0].shuffle
+    assert [(o.name, o.type, o.count) for o in table.objects] == [("board", "board", 1), ("coin", "token", 0)]
+    assert table.bags[0].contents == (("coin", 20),) and table.zones[0].size == (4.0, 6.0)
+    assert table.snap_points[0].tags == ("draw",) and table.labels[0].text["uk"] == "Скид"
+    assert table.hands.positions == {"White": (0.0, -22.0)}

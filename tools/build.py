@@ -50,7 +50,7 @@ from tools.folderlock import folder_lock
 from tools.games.builder import GameBuilder, builder_of
 from tools.render.pipeline import IMAGE_FORMATS, THUMBNAIL
 from tools.save.save import ObjectTexts, encode
-from tools.sheets import file_url
+from tools.sheets import file_urls
 
 FORMATS = IMAGE_FORMATS
 JPEG_QUALITY = 90
@@ -392,7 +392,7 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
                  progress=progress, game_dir=game.folder)
 
     if asset_base_url is None:
-        url_for = file_url
+        url_for = file_urls()
     else:
         def url_for(path: Path) -> str:
             return hosted_url(asset_base_url, path)

@@ -561,10 +561,14 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: in
     # A deck's cards repeat their sheet's URLs: a URL is parsed once and a plain file looked up once.
     parsed: dict[str, Path | None | UnsafeURL] = {}
     states: dict[Path, str | None] = {}
+    imaged: set[str] = set()   # URLs whose file the image check has seen: checked once, found by their first place
     local_count = 0
     first_local: _Walked | _Place | None = None
     for place, pairs in sources:
         for key, url in pairs:
+            if url in imaged and key in IMAGE_KEYS:
+                local_count += 1   # a local file's URL seen again: counted, and checked already
+                continue
             path = parsed.get(url, parsed)
             if path is parsed:
                 try:
@@ -580,6 +584,7 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: in
             first_local = first_local or place
             if key in IMAGE_KEYS:
                 _check_image_file(path, place, key, add, cache, max_pixels, probes)
+                imaged.add(url)
             else:
                 if path not in states:
                     states[path] = _file_state(path)

@@ -313,7 +313,7 @@ def _write_if_changed(path: Path, raw: bytes) -> bool:
 def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: str | None = None,
           fmt: str = "jpg", use_cache: bool = True, jobs: int | None = None, mode: str | None = None,
           progress: Callable[[int, int], None] | None = None, render=None,
-          max_pixels: int | None = None) -> BuildResult:
+          max_pixels: int | None = None, stamp_checked: bool = False) -> BuildResult:
     """Build ``game`` (a built-in id or a game folder) into ``out``; see the module docstring.
 
     ``mode`` defaults to the game's first mode.  ``progress(done, total)`` reports rendering.  ``render``
@@ -321,7 +321,9 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
     progress=, game_dir=)``, returning a :class:`tools.render.pipeline.Art`; by default it is the builder's
     ``render`` with ``prune=False``.  ``max_pixels`` caps the art's width × height (default
     :data:`tools.imageio.DEFAULT_MAX_PIXELS`).  One build at a time writes a folder: a second one raises
-    :class:`tools.folderlock.FolderBusyError` ("another build is writing this folder") at once.  Errors:
+    :class:`tools.folderlock.FolderBusyError` ("another build is writing this folder") at once.
+    ``stamp_checked``: the caller has just found the build stamp stale (``ttsmod build`` asks it before importing
+    the builder), so it is not read again.  Errors:
     :class:`bridge.errors.DataError` (bad data, a builder module that cannot be imported), :class:`InputError`
     (bad option, a mode or language the game does not have, missing Global script),
     :class:`bridge.luaproject.bundle.BundleError`.
@@ -336,7 +338,8 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
         raise InputError(f"--max-pixels must be at least 1, not {max_pixels}")
     options = buildstamp.build_options(lang=lang, mode=mode, fmt=fmt, asset_base_url=asset_base_url,
                                        max_pixels=max_pixels)
-    stamped = buildstamp.fresh_game_build(game, out, options) if use_cache and render is None else None
+    stamped = (buildstamp.fresh_game_build(game, out, options)
+               if use_cache and render is None and not stamp_checked else None)
     if stamped is not None:
         return _unchanged_result(stamped)
     # A big game's build holds millions of objects (records, the save's values) and makes few reference

@@ -39,7 +39,7 @@ from bridge import ENVELOPE_VERSION, __version__
 from bridge.catalog import LoadedGame, TomlCache, load, resolve_game
 from bridge.errors import InputError, TtsmodError
 from bridge.fsio import atomic_write_bytes
-from bridge.luaproject.bundle import Bundle, bundle, lua_string
+from bridge.luaproject.bundle import Bundle, LexMemo, bundle, lua_string
 from bridge.luaproject.xmlinclude import INCLUDE_TAG
 from bridge.paths import mod_dir
 from bridge.rules.game import GameMeta
@@ -50,7 +50,7 @@ from tools.folderlock import folder_lock
 from tools.games.builder import GameBuilder, builder_of
 from tools.render.pipeline import IMAGE_FORMATS, THUMBNAIL
 from tools.save.save import ObjectTexts, encode
-from tools.sheets import file_url
+from tools.sheets import file_urls
 
 FORMATS = IMAGE_FORMATS
 JPEG_QUALITY = 90
@@ -58,6 +58,26 @@ OBJECT_TEXTS = ".cache/save-objects.bin"
 """The save's object texts kept for the next build (:class:`tools.save.save.ObjectTexts`), in the output folder."""
 IMAGE_PROBES = ".cache/image-probes.json"
 """What the build's check found in the image files, kept for the next build (:class:`tools.check.ImageProbes`)."""
+LUA_LEX = ".cache/lua-lex.json"
+"""What lexing the Lua found (each source's requires, the bundle unbundling), kept for the next build
+(:class:`bridge.luaproject.bundle.LexMemo`)."""
+
+
+def load_lex_memo(path: Path) -> LexMemo:
+    """The :class:`LexMemo` kept in ``path``; an empty one when it is missing or unreadable (a cache)."""
+    try:
+        return LexMemo.from_bytes(Path(path).read_bytes())
+    except OSError:
+        return LexMemo()
+
+
+def save_lex_memo(memo: LexMemo, path: Path) -> None:
+    """Keep ``memo`` in ``path`` when it changed (a cache: not synced, a failure to write is ignored)."""
+    if memo.changed:
+        try:
+            atomic_write_bytes(path, memo.to_bytes(), durable=False)
+        except OSError:
+            pass
 
 
 class BuildError(TtsmodError):
@@ -168,9 +188,11 @@ TABLE_ONLY_SCRIPT = "table_only.lua"
 """The Global script (in ttsmod's ``mod/lib/``) of a game drawn from data that has no ``mod/<mod>/global.lua``."""
 
 
-def global_bundle(game: LoadedGame, builder: GameBuilder, mode: str) -> tuple[Bundle, str]:
+def global_bundle(game: LoadedGame, builder: GameBuilder, mode: str, *,
+                  lex: LexMemo | None = None) -> tuple[Bundle, str]:
     """The Global script bundle (root ``<mod>/global.lua`` of :func:`mod_game_dir` + ``generated.game`` +
-    ``generated.ttsmod``) and the Global XmlUI (``<mod>/ui.xml``, empty when absent)."""
+    ``generated.ttsmod``) and the Global XmlUI (``<mod>/ui.xml``, empty when absent). ``lex``: see
+    :func:`bridge.luaproject.bundle.bundle`."""
     folder = mod_game_dir(game.meta, game.folder)
     root = folder / "global.lua"
     if not root.is_file() and game.meta.builder is None:
@@ -181,7 +203,7 @@ def global_bundle(game: LoadedGame, builder: GameBuilder, mode: str) -> tuple[Bu
                          "Global script")
     generated = {"generated.game": builder.mod_module(game.data, mode),
                  "generated.ttsmod": ttsmod_module(game.meta, mode)}
-    result = bundle(root, lua_search_path(game.folder), generated)
+    result = bundle(root, lua_search_path(game.folder), generated, memo=lex)
     ui = folder / "ui.xml"
     xml = ui.read_text(encoding="utf-8").replace("\r\n", "\n") if ui.is_file() else ""
     if INCLUDE_TAG.search(xml):  # <Include src="…"/> as the editor plugins expand it: from <mod>/, then the Lua path
@@ -191,7 +213,7 @@ def global_bundle(game: LoadedGame, builder: GameBuilder, mode: str) -> tuple[Bu
     return result, xml
 
 
-def tag_scripts(game: LoadedGame) -> dict[str, str]:
+def tag_scripts(game: LoadedGame, *, lex: LexMemo | None = None) -> dict[str, str]:
     """The ``[scripts]`` table of the game's ``game.toml``: tag → its Lua file (relative to the game's mod folder,
     :func:`mod_game_dir`) bundled with the modules it requires (as it is when it requires none). Every object of the save carrying the tag, at any
     depth (in bags and decks too: TTS runs the script when the object comes out), gets that script.
@@ -215,7 +237,7 @@ def tag_scripts(game: LoadedGame) -> dict[str, str]:
         parts = file.split("/")
         if any(part in ("", ".", "..") or "\\" in part for part in parts):
             raise InputError(f'{where}: {tag} = "{file}" is not a plain relative path inside {folder.name}/')
-        result = bundle(folder.joinpath(*parts), lua_search_path(game.folder))
+        result = bundle(folder.joinpath(*parts), lua_search_path(game.folder), memo=lex)
         # a script that requires nothing is given as it is, like push DIR sends it
         scripts[tag] = result.text if len(result.modules) > 1 else result.modules[0].source
     return scripts
@@ -298,7 +320,7 @@ def _write_if_changed(path: Path, raw: bytes) -> bool:
 def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: str | None = None,
           fmt: str = "jpg", use_cache: bool = True, jobs: int | None = None, mode: str | None = None,
           progress: Callable[[int, int], None] | None = None, render=None,
-          max_pixels: int | None = None) -> BuildResult:
+          max_pixels: int | None = None, stamp_checked: bool = False) -> BuildResult:
     """Build ``game`` (a built-in id or a game folder) into ``out``; see the module docstring.
 
     ``mode`` defaults to the game's first mode.  ``progress(done, total)`` reports rendering.  ``render``
@@ -306,7 +328,9 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
     progress=, game_dir=)``, returning a :class:`tools.render.pipeline.Art`; by default it is the builder's
     ``render`` with ``prune=False``.  ``max_pixels`` caps the art's width × height (default
     :data:`tools.imageio.DEFAULT_MAX_PIXELS`).  One build at a time writes a folder: a second one raises
-    :class:`tools.folderlock.FolderBusyError` ("another build is writing this folder") at once.  Errors:
+    :class:`tools.folderlock.FolderBusyError` ("another build is writing this folder") at once.
+    ``stamp_checked``: the caller has just found the build stamp stale (``ttsmod build`` asks it before importing
+    the builder), so it is not read again.  Errors:
     :class:`bridge.errors.DataError` (bad data, a builder module that cannot be imported), :class:`InputError`
     (bad option, a mode or language the game does not have, missing Global script),
     :class:`bridge.luaproject.bundle.BundleError`.
@@ -321,7 +345,8 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
         raise InputError(f"--max-pixels must be at least 1, not {max_pixels}")
     options = buildstamp.build_options(lang=lang, mode=mode, fmt=fmt, asset_base_url=asset_base_url,
                                        max_pixels=max_pixels)
-    stamped = buildstamp.fresh_game_build(game, out, options) if use_cache and render is None else None
+    stamped = (buildstamp.fresh_game_build(game, out, options)
+               if use_cache and render is None and not stamp_checked else None)
     if stamped is not None:
         return _unchanged_result(stamped)
     # A big game's build holds millions of objects (records, the save's values) and makes few reference
@@ -338,15 +363,17 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
         # Fingerprinted before anything is read, so an edit made while the build runs leaves the stamp stale.
         stamp_inputs = buildstamp.fingerprint_inputs(loaded.folder, out_dir) if render is None else None
 
-        script, xml = global_bundle(loaded, builder, mode)
-        object_scripts = tag_scripts(loaded)
+        # What lexing the Lua found last time: the same sources are not lexed again (a cache, like the others).
+        lex = load_lex_memo(out_dir / LUA_LEX) if use_cache else LexMemo()
+        script, xml = global_bundle(loaded, builder, mode, lex=lex)
+        object_scripts = tag_scripts(loaded, lex=lex)
 
         if render is None:
             # Stale images are deleted only once the new save is written: a failure in between must leave the
             # previous build whole, images included.
             render = partial(builder.render, prune=False, max_pixels=max_pixels)
         with folder_lock(out_dir, what="build"):
-            result = _render_and_write(loaded, builder, out_dir, script, xml, object_scripts, lang=lang,
+            result = _render_and_write(loaded, builder, out_dir, script, xml, object_scripts, lex, lang=lang,
                                        asset_base_url=asset_base_url,
                                        fmt=fmt, use_cache=use_cache, jobs=jobs, mode=mode, progress=progress,
                                        render=render)
@@ -372,7 +399,7 @@ def _unchanged_result(stamped: buildstamp.StampedBuild) -> BuildResult:
 
 
 def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, script: Bundle, xml: str,
-                      object_scripts: dict[str, str], *,
+                      object_scripts: dict[str, str], lex: LexMemo, *,
                       lang: str, asset_base_url: str | None, fmt: str, use_cache: bool, jobs: int | None,
                       mode: str, progress, render) -> BuildResult:
     """The part of :func:`build` that writes ``out_dir``: run only while holding its folder lock."""
@@ -380,7 +407,7 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
                  progress=progress, game_dir=game.folder)
 
     if asset_base_url is None:
-        url_for = file_url
+        url_for = file_urls()
     else:
         def url_for(path: Path) -> str:
             return hosted_url(asset_base_url, path)
@@ -397,7 +424,7 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     raw = encode(save_data, known=known)
     probes_path = out_dir / IMAGE_PROBES
     probes = ImageProbes.load(probes_path) if use_cache else ImageProbes()
-    report = check_data(save_data, source="build", memo=known, probes=probes)
+    report = check_data(save_data, source="build", memo=known, probes=probes, lex=lex)
     problems = [f for f in report.findings if f.severity in ("error", "warning")]
     if problems:
         raise BuildError(f"the built save does not check clean: {problems[0]}")
@@ -409,6 +436,7 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     changed = _write_if_changed(save_path, raw)
     known.save(texts_path)   # a cache: one it cannot write only means encoding every object next time
     probes.save(probes_path)
+    save_lex_memo(lex, out_dir / LUA_LEX)
 
     sheets_dir = out_dir / "sheets"
     used = {p for d in art.decks.values() for p in (d.back_path, *(s.path for s in d.sheets))}

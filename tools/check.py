@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Protocol
 from urllib.parse import unquote, urlparse
 
-from bridge.luaproject.bundle import find_requires, is_bundle, LuaSyntaxError, unbundle
+from bridge.luaproject.bundle import LexMemo, find_requires, is_bundle, LuaSyntaxError, unbundle
 from bridge.luaproject.savetree import read_save
 from bridge.fsio import atomic_write_bytes
 from bridge.protocol import valid_unicode
@@ -261,11 +261,12 @@ class ImageProbes:
 
 def check_data(data: dict[str, Any], source: str = "<save>", *,
                max_pixels: int = DEFAULT_MAX_PIXELS, memo: UrlMemo | None = None,
-               probes: ImageProbes | None = None) -> CheckReport:
+               probes: ImageProbes | None = None, lex: LexMemo | None = None) -> CheckReport:
     """Lint a parsed save or Saved Object (see the module docstring for the findings).
 
     ``memo`` answers the URLs of objects whose value it knows, ``probes`` the sizes and modes of image files it
-    has probed as they are (the findings are the same with or without either)."""
+    has probed as they are, ``lex`` whether a Global script it has lexed unbundles (the findings are the same
+    with or without any of them)."""
     report = CheckReport(source)
     add = report.findings.append
     objects = data.get("ObjectStates")
@@ -276,7 +277,7 @@ def check_data(data: dict[str, Any], source: str = "<save>", *,
         _check_cards(w, add)
         _check_scripts(w, add)
     if not is_saved_object(data):
-        _check_global_script(data, add)
+        _check_global_script(data, add, lex)
     _check_urls(data, walked, add, max_pixels, memo, probes)
     return report
 
@@ -384,12 +385,15 @@ def _check_cards(w: _Walked, add) -> None:
             add(Finding("warning", "deck-size", w.where, f"a deck of {len(contained)} card(s); TTS expects ≥ 2"))
 
 
-def _script_findings(script: str, place: _Walked | _Place, what: str, add) -> None:
+def _script_findings(script: str, place: _Walked | _Place, what: str, add, lex: LexMemo | None = None) -> None:
     if not script.strip():
         return
     if is_bundle(script):
         try:
-            unbundle(script)
+            if lex is not None:
+                lex.unbundles(script)
+            else:
+                unbundle(script)
         except (ValueError, RecursionError) as exc:
             add(Finding("warning", "bundle-unreadable", place.where,
                         f"{what} looks bundled but cannot be unbundled: {_shown(str(exc))}"))
@@ -410,12 +414,12 @@ def _check_scripts(w: _Walked, add) -> None:
         _script_findings(script, w, "LuaScript", add)
 
 
-def _check_global_script(data: dict[str, Any], add) -> None:
+def _check_global_script(data: dict[str, Any], add, lex: LexMemo | None = None) -> None:
     script = data.get("LuaScript", "")
     if not isinstance(script, str) or not script.strip():
         add(Finding("warning", "global-script-empty", _GLOBAL.where, "the Global LuaScript is empty"))
         return
-    _script_findings(script, _GLOBAL, "the Global LuaScript", add)
+    _script_findings(script, _GLOBAL, "the Global LuaScript", add, lex)
 
 
 _URL_KEY_SET = frozenset(URL_KEYS)
@@ -557,10 +561,14 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: in
     # A deck's cards repeat their sheet's URLs: a URL is parsed once and a plain file looked up once.
     parsed: dict[str, Path | None | UnsafeURL] = {}
     states: dict[Path, str | None] = {}
+    imaged: set[str] = set()   # URLs whose file the image check has seen: checked once, found by their first place
     local_count = 0
     first_local: _Walked | _Place | None = None
     for place, pairs in sources:
         for key, url in pairs:
+            if url in imaged and key in IMAGE_KEYS:
+                local_count += 1   # a local file's URL seen again: counted, and checked already
+                continue
             path = parsed.get(url, parsed)
             if path is parsed:
                 try:
@@ -576,6 +584,7 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: in
             first_local = first_local or place
             if key in IMAGE_KEYS:
                 _check_image_file(path, place, key, add, cache, max_pixels, probes)
+                imaged.add(url)
             else:
                 if path not in states:
                     states[path] = _file_state(path)

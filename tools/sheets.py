@@ -476,6 +476,28 @@ def file_url(path: Path) -> str:
     return Path(path).resolve().as_uri()
 
 
+def file_urls() -> Callable[[Path], str]:
+    """:func:`file_url` for many files of a few folders (a big game's thousand sheets): each folder is resolved
+    once, then each file is joined to it, unless the file itself is a symbolic link (followed as
+    :func:`file_url` follows it). The same URLs; made per build, so a folder moved meanwhile is resolved anew."""
+    from urllib.parse import quote_from_bytes
+
+    folders: dict[str, str] = {}
+
+    def url_for(path: Path) -> str:
+        path = path if isinstance(path, Path) else Path(path)
+        name = path.name
+        if os.name != "posix" or name in ("", ".", "..") or os.path.islink(path):
+            return file_url(path)
+        parent = path.parent
+        folder = folders.get(str(parent))
+        if folder is None:
+            folder = folders[str(parent)] = str(parent.resolve()).rstrip("/") + "/"
+        return "file://" + quote_from_bytes(os.fsencode(folder + name))   # what PurePosixPath.as_uri gives
+
+    return url_for
+
+
 def deck_saved_object(
     deck: PackedDeck,
     *,

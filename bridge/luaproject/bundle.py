@@ -29,6 +29,7 @@ long strings and comments are skipped), so a ``require`` inside a string or comm
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -343,6 +344,70 @@ def find_requires(source: str) -> list[Require]:
     return found
 
 
+class LexMemo:
+    """What lexing Lua texts found, kept by each text's digest: the requires of a source
+    (:meth:`requires`) and whether a bundle unbundles (:meth:`unbundles`). A build lexes the same few hundred
+    kilobytes of Lua (the shared library, the game's mod, the bundle in its check) every time; only texts that
+    lexed without error are kept, so every error is still found and reported by the lexer itself. The caller
+    keeps it between runs (:meth:`to_bytes`, :meth:`from_bytes`); an unreadable one is an empty one."""
+
+    FORMAT = "ttsmod lua lex 1"
+
+    def __init__(self, requires: dict[str, list] | None = None, bundles: set[str] | None = None) -> None:
+        self._known_requires = requires or {}
+        self._known_bundles = bundles or set()
+        self.used_requires: dict[str, list] = {}
+        self.used_bundles: set[str] = set()
+
+    @staticmethod
+    def _digest(text: str) -> str:
+        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+    def requires(self, source: str) -> list[Require]:
+        """:func:`find_requires` of ``source`` (same result, same errors)."""
+        digest = self._digest(source)
+        found = self._known_requires.get(digest)
+        if found is None:
+            result = find_requires(source)
+            found = [[r.name, r.line] for r in result]
+        else:
+            result = [Require(name, line) for name, line in found]
+        self.used_requires[digest] = found
+        return result
+
+    def unbundles(self, text: str) -> None:
+        """Raise what :func:`unbundle` raises for ``text``; nothing when it unbundles."""
+        digest = self._digest(text)
+        if digest not in self._known_bundles:
+            unbundle(text)
+        self.used_bundles.add(digest)
+
+    @property
+    def changed(self) -> bool:
+        return self.used_requires.keys() != self._known_requires.keys() or self.used_bundles != self._known_bundles
+
+    def to_bytes(self) -> bytes:
+        return json.dumps({"format": self.FORMAT, "requires": self.used_requires,
+                           "bundles": sorted(self.used_bundles)}, sort_keys=True).encode("utf-8")
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "LexMemo":
+        try:
+            stored = json.loads(data)
+            if not isinstance(stored, dict) or stored.get("format") != cls.FORMAT:
+                return cls()
+            requires, bundles = stored["requires"], stored["bundles"]
+            ok = (isinstance(requires, dict) and isinstance(bundles, list)
+                  and all(isinstance(b, str) for b in bundles)
+                  and all(isinstance(found, list) and all(
+                      isinstance(r, list) and len(r) == 2 and (r[0] is None or isinstance(r[0], str))
+                      and isinstance(r[1], int) and not isinstance(r[1], bool) for r in found)
+                      for found in requires.values()))
+        except (ValueError, KeyError, TypeError, RecursionError):
+            return cls()
+        return cls(requires, set(bundles)) if ok else cls()
+
+
 # --------------------------------------------------------------------------------------------- bundle
 
 
@@ -423,14 +488,17 @@ def lua_string(text: str) -> str:
     return _lua_string(text)
 
 
-def bundle(root: Path, search_roots: Sequence[Path], extra_modules: Mapping[str, str] | None = None) -> Bundle:
+def bundle(root: Path, search_roots: Sequence[Path], extra_modules: Mapping[str, str] | None = None, *,
+           memo: LexMemo | None = None) -> Bundle:
     """Bundle the script ``root`` (registered as ``__root``) with every module it requires, transitively.
 
     Modules are looked up first in ``extra_modules`` (name → source, for generated modules, always included),
     then under each of ``search_roots`` in order.  Modules appear in the order they are first required
     (breadth-first from the root), then the unrequired extra modules by name, so the output is deterministic.
     Raises :class:`BundleError` (file:line) for a missing root or module, a computed require or a lexer error.
+    ``memo`` gives the requires of sources lexed before (the same bundle, the same errors).
     """
+    scan = memo.requires if memo is not None else find_requires
     extra = dict(extra_modules or {})
     for name in extra:
         if not MODULE_NAME_RE.match(name):
@@ -448,7 +516,7 @@ def bundle(root: Path, search_roots: Sequence[Path], extra_modules: Mapping[str,
         try:
             # A generated module that does not spell "require" requires nothing, and it is the build's own
             # quoted data (megabytes for a big game), valid Lua by construction: it is not lexed for nothing.
-            requires = find_requires(source) if path is not None or "require" in source else []
+            requires = scan(source) if path is not None or "require" in source else []
         except LuaSyntaxError as exc:
             raise BundleError(display, exc.line, exc.message) from None
         for req in requires:

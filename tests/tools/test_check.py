@@ -202,3 +202,17 @@ def test_kept_image_probes_change_no_finding_and_cannot_hide_an_image_rewritten_
     # A damaged file of kept probes only means probing again.
     (tmp_path / "probes.json").write_bytes(b"\x00not json")
     assert ImageProbes.load(tmp_path / "probes.json").known == {}
+
+
+def test_an_image_url_repeated_by_many_objects_is_reported_once_at_its_first_and_counted_each_time(tmp_path):
+    gone = (tmp_path / "gone.png").resolve().as_uri()
+    face = image(tmp_path / "face.png")
+    sheet = DeckSheet(gone, face, 2, 2)
+    cards = [card(f"c{i}", 3, i, sheet) for i in range(3)]
+    data = Save("Repeats", [deck("deck", cards)], lua_script=BUNDLE).to_json()
+    report = check_data(data)
+    missing = [f for f in report.findings if f.code == "image-missing"]
+    assert len(missing) == 1 and missing[0].where.startswith("ObjectStates[0] Deck")
+    # the deck's and each card's CustomDeck entry: FaceURL and BackURL each
+    local = [f for f in report.findings if f.code == "local-url"]
+    assert len(local) == 1 and local[0].message.startswith("8 file:/// URL(s)")

@@ -341,3 +341,19 @@ def test_a_face_too_large_for_any_legible_grid_goes_one_to_a_sheet_at_the_larges
     assert [faces for _, faces, *_ in sheets] == [1, 1, 1] and all(max(cell) == 2048 for *_, cell in sheets)
     with pytest.raises(ValueError):
         deck_sheets(0, (630, 880), 1.0)
+
+
+def test_file_urls_are_file_url_of_each_file_with_links_followed_alike(tmp_path):
+    from tools.sheets import file_url, file_urls
+
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "a b.jpg").write_bytes(b"x")
+    (tmp_path / "elsewhere.jpg").write_bytes(b"y")
+    (real / "link.jpg").symlink_to(tmp_path / "elsewhere.jpg")
+    (tmp_path / "linked").symlink_to(real, target_is_directory=True)
+    url_for = file_urls()
+    for path in (real / "a b.jpg", real / "link.jpg", tmp_path / "linked" / "a b.jpg",
+                 tmp_path / "linked" / "link.jpg", real / "missing.jpg", tmp_path / "linked" / ".." / "real"):
+        assert url_for(path) == file_url(path), path
+    assert url_for(tmp_path / "linked" / "a b.jpg") == (real / "a b.jpg").as_uri()

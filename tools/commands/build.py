@@ -65,7 +65,7 @@ def _build(game: str, out_dir: Path | None, *, lang: str, asset_base_url: str | 
     with ProgressBars() as bars:
         return build_game(game, out_dir, lang=lang, asset_base_url=asset_base_url, fmt=fmt,
                           use_cache=not no_cache, jobs=jobs, mode=mode, progress=bars.progress("rendering"),
-                          max_pixels=max_pixels)
+                          max_pixels=max_pixels, stamp_checked=not no_cache)
 
 
 def build_report(result) -> dict:

@@ -118,6 +118,8 @@ def find_art(game_dir: Path, card_id: str, *, file: str, entry: str) -> Path | N
     if not card_id or "/" in card_id or "\\" in card_id or card_id.startswith(".") or "\0" in card_id:
         raise DataError(file, entry, "id", f'art path art/{card_id}.* escapes the game folder')
     names = _art_names(os.path.join(game_dir, "art"))
+    if not names:
+        return None   # no art folder, or an empty one: none of the names below is there
     art_dir = None
     for ext in ART_EXTENSIONS:
         if f"{card_id}{ext}".casefold() not in names:   # casefolded: as on a case-insensitive file system

@@ -450,7 +450,19 @@ def _parse_fiefs(doc: dict[str, Any], citizens: Mapping[str, CitizenType], info:
 # scenes.toml and parties.toml
 
 
-def _slots(at: _At, value: Any, citizens: Mapping[str, CitizenType]) -> tuple[Slot, ...]:
+def _slots(at: _At, value: Any, citizens: Mapping[str, CitizenType],
+           memo: dict[str, tuple[Slot, ...]] | None = None) -> tuple[Slot, ...]:
+    """The slots of a card; with ``memo`` (one per parse, so one set of citizens), slot lists read before
+    without error are given again by their text: a 10,000-card game has a few dozen kinds of slot list, and
+    reading each one's 40,000 values cost a third of its parse. A list that fails is never kept, so every
+    error is still raised at its own place."""
+    if memo is not None:
+        # repr tells the TOML values apart (1, 1.0, True, "1", dates), so the same text is the same slots
+        text = repr(value)
+        known = memo.get(text)
+        if known is None:
+            known = memo[text] = _slots(at, value, citizens)
+        return known
     slots = []
     for index, item in enumerate(_array(at, value, non_empty=True)):
         slot_at = at.sub(index)
@@ -485,6 +497,7 @@ def _parse_scenes(doc: dict[str, Any], kingdom: Board, citizens: Mapping[str, Ci
     tile_ids = {t.id for t in kingdom.tiles}
     scenes: list[SceneCard] = []
     ats: list[_At] = []
+    slot_lists: dict[str, tuple[Slot, ...]] = {}
     for index, item in enumerate(_array(_At(file, None, "scenes"), top["scenes"], non_empty=True)):
         at = _At(file, _entry_name("scene", "scenes", item, index))
         table = _table(at, item)
@@ -511,7 +524,7 @@ def _parse_scenes(doc: dict[str, Any], kingdom: Board, citizens: Mapping[str, Ci
             if cell.tile != zone:
                 raise at.sub("cell").error(f"{_show(cell_id)} lies on tile {_show(cell.tile)}, not in zone {_show(zone)}")
             title = _names(at.sub("title"), table["title"]) if "title" in table else cell.name
-        slots = _slots(at.sub("slots"), table["slots"], citizens)
+        slots = _slots(at.sub("slots"), table["slots"], citizens, slot_lists)
         resolution = _steps(at.sub("resolution"), table["resolution"]) if "resolution" in table else None
         scenes.append(SceneCard(ident, title, kind, zone, cell_id, slots, resolution))
         ats.append(at)

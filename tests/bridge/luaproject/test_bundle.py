@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bridge.luaproject.bundle import (
-    BundleError, bundle, bundle_metadata, find_requires, is_bundle, map_bundle_line, map_error_message,
+    BundleError, LexMemo, bundle, bundle_metadata, find_requires, is_bundle, map_bundle_line, map_error_message,
     unbundle,
 )
 
@@ -183,3 +183,34 @@ def test_round_trip_survives_bundle_like_text_in_strings_and_comments(tmp_path_f
     root.write_text(source, encoding="utf-8")
     modules = unbundle(bundle(root, []).text)
     assert modules == {"__root": source}
+
+
+def test_a_lex_memo_kept_between_runs_gives_the_same_bundle_and_still_every_error(mod: Path, tmp_path: Path):
+    root, roots, extra = mod / "game" / "global.lua", [mod], {"generated.game": 'return { mode = "x" }'}
+    plain = bundle(root, roots, extra)
+    first = LexMemo()
+    assert bundle(root, roots, extra, memo=first) == plain
+    first.unbundles(plain.text)
+    assert first.changed
+    again = LexMemo.from_bytes(first.to_bytes())
+    assert bundle(root, roots, extra, memo=again) == plain
+    again.unbundles(plain.text)
+    assert not again.changed   # every text was known: nothing to write
+    # a source edited into a lexer error is lexed again and fails as it would without the memo
+    util = mod / "game" / "util.lua"
+    util.write_text(util.read_text(encoding="utf-8") + 'local s = "oops\n', encoding="utf-8")
+    with pytest.raises(BundleError, match=f"^{util}:"):
+        bundle(root, roots, extra, memo=LexMemo.from_bytes(first.to_bytes()))
+    with pytest.raises(ValueError):
+        LexMemo.from_bytes(first.to_bytes()).unbundles(plain.text.replace("end)", "", 1))
+
+
+@pytest.mark.parametrize("damage", [b"", b"not json", b'{"format": "ttsmod lua lex 1"}', b"[]",
+                                    b'{"format": "ttsmod lua lex 1", "requires": {"x": [[1, 2]]}, "bundles": []}',
+                                    b'{"format": "another", "requires": {}, "bundles": []}'])
+def test_a_damaged_lex_memo_is_an_empty_one(damage: bytes, mod: Path):
+    memo = LexMemo.from_bytes(damage)
+    assert memo.to_bytes() == LexMemo().to_bytes()
+    root = mod / "game" / "global.lua"
+    assert bundle(root, [mod], {"generated.game": "return 1"}, memo=memo) == bundle(root, [mod],
+                                                                                      {"generated.game": "return 1"})

@@ -587,3 +587,22 @@ def test_wrong_types_anywhere_give_a_data_error_never_a_traceback(pristine_docs:
 
 # --------------------------------------------------------------------------------------------------------------
 # Art paths named in the data
+
+
+def test_scenes_with_the_same_slot_list_get_equal_slots_and_a_bad_copy_fails_at_its_own_scene(docs: Docs) -> None:
+    # The parse reads each distinct slot list once (a big game repeats a few dozen): what it gives and the place
+    # of an error must be what reading every list gives.
+    scenes = docs["scenes.toml"]["scenes"]
+    first, second, third = scenes[0], scenes[1], scenes[2]
+    second["slots"] = copy.deepcopy(first["slots"])
+    data = parse_four_humours(docs)
+    assert data.scene_by_id[second["id"]].slots == data.scene_by_id[first["id"]].slots
+    # 1 and 1.0 and "1" read alike to no one: a list differing only in a value's type is read again
+    third["slots"] = copy.deepcopy(first["slots"])
+    third["slots"][0]["citizen"] = [third["slots"][0]["citizen"]]
+    error = raises(docs)
+    assert (error.file, error.entry, error.field) == ("scenes.toml", f'scene "{third["id"]}"', "slots[0].citizen")
+    # the same bad list in two scenes: the first one is named
+    second["slots"] = copy.deepcopy(third["slots"])
+    error = raises(docs)
+    assert (error.file, error.entry, error.field) == ("scenes.toml", f'scene "{second["id"]}"', "slots[0].citizen")

@@ -103,3 +103,21 @@ def test_a_copy_of_a_built_in_game_keeps_its_rules_and_builds_into_its_own_folde
     assert loaded.meta.id == game and loaded.meta.engine is not None      # the same game, its own data
     assert default_out_dir(game, copy) == Path("build") / "my-copy"       # not build/<game id>/
     assert default_out_dir(game, original) == Path("build") / game
+
+
+def tutorial_blocks(kind: str) -> list[str]:
+    import re
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    return re.findall(rf"```{kind}\n(.*?)```", page, re.S)
+
+
+def test_the_tutorial_shows_the_cards_and_the_layer_ttsmod_new_writes(made):
+    import tomllib
+
+    (csv,) = tutorial_blocks("csv")
+    assert csv == (made / "cards.csv").read_text(encoding="utf-8")
+    (layer,) = tutorial_blocks("toml")
+    shown = tomllib.loads(layer)["layouts"]["card"]["layers"][0]
+    written = tomllib.loads((made / "layouts.toml").read_text(encoding="utf-8"))["layouts"]["card"]["layers"]
+    assert shown in written

@@ -150,6 +150,13 @@ def test_build_paths_named_in_documents_are_the_ones_the_build_writes(workspace)
         if any(path.startswith(f"build/{game}/") and path.endswith(".pdf") for path in mentioned):
             # a print-and-play PDF named in the docs is what ttsmod pnp writes by default, beside the build
             subprocess.run(["ttsmod", "pnp", game], cwd=work, env=env, capture_output=True, check=True, timeout=300)
+    # each game folder a document makes with ttsmod new, and names the build folder of, is made and built here
+    made = {command.split()[2] for document in DOCUMENTS for _, command in shell_commands(document)
+            if command.startswith("ttsmod new ") and len(command.split()) >= 3}
+    for folder in sorted(made & {path.split("/")[1] for path in mentioned if path.count("/") >= 1}):
+        if not (work / folder).exists():
+            subprocess.run(["ttsmod", "new", folder], cwd=work, env=env, capture_output=True, check=True, timeout=300)
+        subprocess.run(["ttsmod", "build", folder], cwd=work, env=env, capture_output=True, check=True, timeout=300)
     for path in sorted(mentioned):
         assert (work / path).exists(), f"documents name {path}, which neither ttsmod build nor ttsmod pnp writes"
 

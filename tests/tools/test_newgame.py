@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from bridge import __version__
 from bridge.catalog import builtin_games, load
 from tools.buildstamp import default_out_dir
 from tools.cli import cli
@@ -121,3 +122,15 @@ def test_the_tutorial_shows_the_cards_and_the_layer_ttsmod_new_writes(made):
     shown = tomllib.loads(layer)["layouts"]["card"]["layers"][0]
     written = tomllib.loads((made / "layouts.toml").read_text(encoding="utf-8"))["layouts"]["card"]["layers"]
     assert shown in written
+
+
+def test_the_tables_global_script_greets_the_players_on_the_headless_table(made):
+    from tools.headless.table import Table
+
+    report = build_json("my-card-game")
+    table = Table.load(report["save"])
+    table.boot()
+    assert [message for message, _ in table.broadcasts] == [
+        f"My Card Game (built by ttsmod {__version__}): no rules are enforced, play as on a real table."]
+    (deck,) = [obj for obj in table.objects if obj.name == "Deck"]
+    assert len(deck.data["ContainedObjects"]) == 6

@@ -416,44 +416,22 @@ def px(mm: float) -> int:
 def with_bleed(face, width_mm: float, height_mm: float, bleed_mm: float):
     """``face`` resampled to 300 dpi at its printed size, then extended by ``bleed_mm`` on every side with its
     edges mirrored outward (the face itself is not enlarged: its pixels end on the cut line). A mirror continues
-    stripes, gradients and patterns across the cut line; repeating the edge pixels would smear them into streaks."""
+    stripes, gradients and patterns across the cut line; repeating the edge pixels would smear them into streaks.
+    A face its renderer drew with its bleed already (the size of the card and its bleed) is used as it is."""
     from PIL import Image
+
+    from tools.render.draw import mirror_pad
 
     w, h = px(width_mm), px(height_mm)
+    b = round(bleed_mm / MM_PER_INCH * DPI)
     face = face.convert("RGB")
+    if b > 0 and face.size == (w + 2 * b, h + 2 * b):
+        return face   # drawn with its bleed by its renderer (art larger than the card bleeds for real)
     if face.size != (w, h):
         face = face.resize((w, h), Image.Resampling.LANCZOS)
-    b = round(bleed_mm / MM_PER_INCH * DPI)
     if b <= 0:
         return face
-    return _mirror_pad(face, b)
-
-
-def _mirror_pad(image, border: int):
-    """``image`` with ``border`` pixels added on every side, each a mirror of the pixels next to it (a border
-    wider than the image mirrors the mirrored image again); corners are mirrored both ways."""
-    from PIL import Image
-
-    out = image
-    left = border
-    while left > 0:   # left and right, as many mirrors as the border needs
-        step = min(left, out.width)
-        wider = Image.new("RGB", (out.width + 2 * step, out.height))
-        wider.paste(out, (step, 0))
-        wider.paste(out.crop((0, 0, step, out.height)).transpose(Image.Transpose.FLIP_LEFT_RIGHT), (0, 0))
-        wider.paste(out.crop((out.width - step, 0, out.width, out.height)).transpose(Image.Transpose.FLIP_LEFT_RIGHT),
-                    (step + out.width, 0))
-        out, left = wider, left - step
-    top = border
-    while top > 0:    # then top and bottom, of the widened image: its corners are mirrored both ways
-        step = min(top, out.height)
-        taller = Image.new("RGB", (out.width, out.height + 2 * step))
-        taller.paste(out, (0, step))
-        taller.paste(out.crop((0, 0, out.width, step)).transpose(Image.Transpose.FLIP_TOP_BOTTOM), (0, 0))
-        taller.paste(out.crop((0, out.height - step, out.width, out.height)).transpose(Image.Transpose.FLIP_TOP_BOTTOM),
-                     (0, step + out.height))
-        out, top = taller, top - step
-    return out
+    return mirror_pad(face, b)
 
 
 def jpeg(image) -> bytes:
@@ -603,11 +581,12 @@ def _whole(path: Path, shape: tuple[int, int] | None = None) -> Callable[[], obj
 
 def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str | None = None,
              jobs: int | None = None, progress: Progress | None = None,
-             face_progress: Progress | None = None) -> GameArt:
+             face_progress: Progress | None = None, bleed: float = 0.0) -> GameArt:
     """Render ``game``'s art through the build's pipeline into ``out_dir`` (default the build folder: after a
     build nothing is drawn), draw every card face at its print resolution into the build's print cache, those not
     drawn there before only (``face_progress`` counts them: none for a second PDF), and describe the decks for
-    :func:`plan_pages`."""
+    :func:`plan_pages`. ``bleed`` (mm): a renderer that can draws each face with its bleed (its art's own pixels
+    past the cut line); the others' bleed is mirrored from their edges by :func:`with_bleed`."""
     from bridge.catalog import load
     from tools.build import JPEG_QUALITY as BUILD_QUALITY, check_lang, check_mode
     from tools.buildstamp import default_out_dir
@@ -632,7 +611,10 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
         # resolution (the sheets hold them at their cells' size), once: the print cache keeps it by content.
         targets = {face: print_pixels(deck_sizes(layouts, packed.face_size, name))
                    for name, packed in art.decks.items() for face in art.faces[name]}
-        whole = print_faces(art.renderer, out, list(targets), sizes=targets, jobs=jobs, progress=face_progress)
+        bleed_px = round(bleed / MM_PER_INCH * DPI) if bleed > 0 else 0
+        bled = bleed_px > 0 and getattr(art.renderer, "draws_bleed", False)
+        whole = print_faces(art.renderer, out, list(targets), sizes=targets, jobs=jobs, progress=face_progress,
+                            bleed=bleed_px)
     decks: list[DeckArt] = []
     images: dict[str, Callable[[], object]] = {}
     # A builder whose decks hold copies of a face (a card drawn once, dealt three times) says how many of each to
@@ -643,7 +625,7 @@ def game_art(game, *, out_dir: Path | None = None, lang: str = "en", mode: str |
         size = deck_sizes(layouts, packed.face_size, name)
         faces = []
         for face in art.faces[name]:
-            images[face] = _whole(whole[face], packed.face_size)
+            images[face] = _whole(whole[face], None if bled else packed.face_size)
             faces += [face] * copies.get(name, {}).get(face, 1)
         back = f"{name}:back"
         images[back] = _whole(packed.back_path)
@@ -676,7 +658,7 @@ def pnp(game, out: Path | None = None, *, paper: str = "a4", lang: str = "en", m
 
     check_options(paper, bleed, gap)
     art = game_art(game, out_dir=build_dir, lang=lang, mode=mode, jobs=jobs, progress=render_progress,
-                   face_progress=face_progress)
+                   face_progress=face_progress, bleed=bleed)
     from bridge.catalog import assets_dir
 
     plan = plan_pages(art.decks, art.singles, paper=paper, bleed=bleed, gap=gap, crop_marks=crop_marks,

@@ -74,12 +74,17 @@ class TableRenderer(TemplateRenderer):
             return f"file-{_file_digest(str(self.files[name].path)).hex()[:32]}"
         return super().key(name, kind)
 
-    def render(self, name: str, size: tuple[int, int] | None = None) -> Image.Image:
+    def render(self, name: str, size: tuple[int, int] | None = None, bleed: int = 0) -> Image.Image:
         if name in self.files:
             image = self._picture(name)
-            return image if size is None or tuple(size) == image.size else \
+            image = image if size is None or tuple(size) == image.size else \
                 image.resize(tuple(size), Image.Resampling.LANCZOS)
-        return super().render(name, size)
+            if bleed > 0:
+                from tools.render.draw import mirror_pad
+
+                return mirror_pad(image, bleed)
+            return image
+        return super().render(name, size, bleed)
 
 
 @dataclass(frozen=True)

@@ -134,3 +134,13 @@ def test_the_tables_global_script_greets_the_players_on_the_headless_table(made)
         f"My Card Game (built by ttsmod {__version__}): no rules are enforced, play as on a real table."]
     (deck,) = [obj for obj in table.objects if obj.name == "Deck"]
     assert len(deck.data["ContainedObjects"]) == 6
+
+
+def test_print_with_bleed_draws_each_face_with_its_bleed_once(made):
+    result = run("pnp", "my-card-game", "--bleed", "3", "--out", "bled.pdf")
+    assert result.exit_code == 0, result.output
+    prints = sorted(p.name for p in (made.parent / "build" / "my-card-game" / ".cache" / "print").iterdir())
+    assert len([p for p in prints if p.endswith("-744x1039-b35.jpg")]) == 3     # the three faces, with 3 mm
+    again = run("pnp", "my-card-game", "--bleed", "3", "--out", "bled.pdf")
+    assert again.exit_code == 0 and sorted(
+        p.name for p in (made.parent / "build" / "my-card-game" / ".cache" / "print").iterdir()) == prints

@@ -170,3 +170,28 @@ def load_art(path: Path, *, file: str, entry: str, max_pixels: int | None = None
     except ImageError as exc:
         raise DataError(file, entry, "art", f"art/{path.name}: {exc.reason}") from None
     return to_rgb(image)
+
+
+def mirror_pad(image: Image.Image, border: int) -> Image.Image:
+    """``image`` with ``border`` pixels added on every side, each a mirror of the pixels next to it (a border
+    wider than the image mirrors the mirrored image again); corners are mirrored both ways."""
+    out = image
+    left = border
+    while left > 0:   # left and right, as many mirrors as the border needs
+        step = min(left, out.width)
+        wider = Image.new("RGB", (out.width + 2 * step, out.height))
+        wider.paste(out, (step, 0))
+        wider.paste(out.crop((0, 0, step, out.height)).transpose(Image.Transpose.FLIP_LEFT_RIGHT), (0, 0))
+        wider.paste(out.crop((out.width - step, 0, out.width, out.height)).transpose(Image.Transpose.FLIP_LEFT_RIGHT),
+                    (step + out.width, 0))
+        out, left = wider, left - step
+    top = border
+    while top > 0:    # then top and bottom, of the widened image: its corners are mirrored both ways
+        step = min(top, out.height)
+        taller = Image.new("RGB", (out.width, out.height + 2 * step))
+        taller.paste(out, (0, step))
+        taller.paste(out.crop((0, 0, out.width, step)).transpose(Image.Transpose.FLIP_TOP_BOTTOM), (0, 0))
+        taller.paste(out.crop((0, out.height - step, out.width, out.height)).transpose(Image.Transpose.FLIP_TOP_BOTTOM),
+                     (0, step + out.height))
+        out, top = taller, top - step
+    return out

@@ -370,7 +370,7 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
 
 def print_faces(renderer: FaceRenderer, out_dir: Path, names: Sequence[str], *,
                 sizes: Mapping[str, tuple[int, int]] | None = None, jobs: int | None = None,
-                progress: Progress | None = None) -> dict[str, Path]:
+                progress: Progress | None = None, bleed: int = 0) -> dict[str, Path]:
     """The print copy of each image ``names`` of ``renderer`` (name → its file in ``out_dir/.cache/print/``, in the
     order of ``names``, each once), drawn once and then kept by content.
 
@@ -381,7 +381,11 @@ def print_faces(renderer: FaceRenderer, out_dir: Path, names: Sequence[str], *,
     there is not drawn again: a second call draws nothing. Drawings run in parallel over ``jobs`` processes;
     ``progress(done, total)`` counts them (``(0, 0)`` when there are none). A print copy is the image as drawn, in
     RGB, encoded by :func:`print_bytes`, so the same inputs give the same bytes. An unknown name is a
-    :class:`KeyError`; a :class:`DataError` while drawing stops with the first failing image in item order."""
+    :class:`KeyError`; a :class:`DataError` while drawing stops with the first failing image in item order.
+
+    ``bleed`` (px): a renderer that can (``draws_bleed``) draws each face with that much more on every side, its
+    art's own pixels past the cut line (``<key>-<width>x<height>-b<bleed>.jpg``); others draw the face alone,
+    whose bleed the PDF mirrors from its edges."""
     cache_dir = Path(out_dir) / ".cache"
     items = renderer.items()
     kinds = dict(items)
@@ -397,8 +401,11 @@ def print_faces(renderer: FaceRenderer, out_dir: Path, names: Sequence[str], *,
             target = tuple((sizes or {}).get(name) or own)
             if shape_differs(own, target):   # never stretched: drawn whole inside the size asked
                 target = _contained(own, target)
-        targets[name] = target
         stem = f"{keys[name]}-{target[0]}x{target[1]}" if target else keys[name]
+        if target and bleed > 0 and getattr(renderer, "draws_bleed", False):
+            target = (*target, bleed)   # _draw: drawn at (width, height) with this bleed
+            stem += f"-b{bleed}"
+        targets[name] = target
         printed[name] = cache_dir / PRINT_DIR / f"{stem}.jpg"
     todo = []
     claimed: set[Path] = set()   # images of one key and size are one drawing
@@ -626,6 +633,8 @@ def _draw(renderer: FaceRenderer, name: str, size: tuple[int, int] | None = None
     """Image ``name`` drawn (at ``size``, for a renderer that draws at any size). With ``order`` (the items' names),
     a :class:`DataError` is raised as such, else carried as :class:`_RenderFailed` to the first-failure report."""
     try:
+        if size is not None and len(size) == 3:   # (width, height, bleed): a print face with its bleed
+            return renderer.render(name, tuple(size[:2]), bleed=size[2])   # type: ignore[call-arg]
         return renderer.render(name) if size is None else renderer.render(name, size)   # type: ignore[call-arg]
     except DataError as exc:
         if order is not None:

@@ -16,7 +16,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -153,10 +153,56 @@ class TemplateRenderer:
             digest.update(_file_digest(str(path)))
         return digest.hexdigest()[:32]
 
-    def render(self, name: str, size: tuple[int, int] | None = None) -> Image.Image:
+    draws_bleed = True
+    """:func:`tools.render.pipeline.print_faces` may ask for a face with its bleed (``render(..., bleed=)``)."""
+
+    def render(self, name: str, size: tuple[int, int] | None = None, bleed: int = 0) -> Image.Image:
+        """Image ``name`` at ``size`` (its design size when None); with ``bleed`` px on every side past the cut
+        line (:meth:`draw`)."""
         card = self.cards[name]
         template = self.template(card.kind)
-        return self.draw(card, template, tuple(size) if size else template.design_size)
+        size = tuple(size) if size else template.design_size
+        if bleed > 0:
+            return self.draw_with_bleed(card, template, size, bleed)
+        return self.draw(card, template, size)
+
+    def draw_with_bleed(self, card: TemplateCard, template: Template, size: tuple[int, int],
+                        bleed: int) -> Image.Image:
+        """``card`` at ``size`` with ``bleed`` px more on every side, for print: the card drawn at ``size`` with its
+        edges mirrored outward, then every fill and cropped image that reaches a card edge drawn again past it —
+        an art larger than its box gives its own pixels to the bleed, as far as it has them. Outlines and texts
+        stay where they are on the card, so what is cut is the card as the sheets show it."""
+        from tools.render.draw import mirror_pad
+
+        canvas = mirror_pad(self.draw(card, template, size), bleed)
+        width, height = size
+        sx, sy = width / template.width, height / template.height
+        scale = min(sx, sy)
+        for layer in template.layers:   # drawn again in order, over the mirror, each where it lies on the card
+            if not self._shown(layer, card):
+                continue
+            x, y, w, h = layer.box
+            left, top = round(x * sx), round(y * sy)
+            rect = (left, top, max(left + 1, round((x + w) * sx)), max(top + 1, round((y + h) * sy)))
+            grow = (bleed if rect[0] <= 0 else 0, bleed if rect[1] <= 0 else 0,
+                    bleed if rect[2] >= width else 0, bleed if rect[3] >= height else 0)
+            on_canvas = (rect[0] + bleed, rect[1] + bleed, rect[2] + bleed, rect[3] + bleed)
+            if layer.kind == "text":
+                self._text(canvas, layer, card, template, on_canvas, scale)
+            elif layer.kind == "shape":
+                if layer.fill is not None:   # a fill reaching an edge goes on past it; its outline stays put
+                    grown = (on_canvas[0] - grow[0], on_canvas[1] - grow[1], on_canvas[2] + grow[2],
+                             on_canvas[3] + grow[3])
+                    # square past the edges: a card's rounded corners are the cutter's, not the print's
+                    square = replace(layer, outline=None, stroke=0.0, radius=0.0 if any(grow) else layer.radius)
+                    self._shape(canvas, square, card, grown, scale)
+                if layer.outline is not None:
+                    self._shape(canvas, replace(layer, fill=None), card, on_canvas, scale)
+            elif layer.fit == "crop" and any(grow):
+                self._image(canvas, layer, card, on_canvas, margins=grow)
+            else:
+                self._image(canvas, layer, card, on_canvas)
+        return canvas
 
     # -- drawing -------------------------------------------------------------------------------------------
 
@@ -290,7 +336,8 @@ class TemplateRenderer:
         except DataError:
             return None
 
-    def _image(self, image: Image.Image, layer: Layer, card: TemplateCard, rect) -> None:
+    def _image(self, image: Image.Image, layer: Layer, card: TemplateCard, rect,
+               margins: tuple[int, int, int, int] = (0, 0, 0, 0)) -> None:
         field = self._field_of(layer.image, card, layer)
         relative = self._fill(layer.image, card, layer)
         path = asset_path(self.game_dir, relative, file=card.file, entry=card.entry, field=field)
@@ -299,6 +346,11 @@ class TemplateRenderer:
                                                           f'(layer "{layer.name}")')
         left, top, right, bottom = rect
         try:
+            if any(margins):
+                picture, (dx, dy) = _cropped_with_margins(str(path), _file_digest(str(path)),
+                                                          (right - left, bottom - top), margins, self.max_pixels)
+                image.paste(picture, (left + dx, top + dy), picture)
+                return
             picture = _fitted(str(path), _file_digest(str(path)), (right - left, bottom - top), layer.fit,
                               self.max_pixels)
         except ImageError as exc:
@@ -426,6 +478,20 @@ def _fitted(path: str, digest: bytes, box: tuple[int, int], fit: str, max_pixels
     ratio = min(box[0] / art.width, box[1] / art.height)
     return art.resize((max(1, round(art.width * ratio)), max(1, round(art.height * ratio))),
                       Image.Resampling.LANCZOS)
+
+
+def _cropped_with_margins(path: str, digest: bytes, box: tuple[int, int], margins: tuple[int, int, int, int],
+                          max_pixels: int | None) -> tuple[Image.Image, tuple[int, int]]:
+    """The art scaled and centred as ``crop`` puts it in ``box``, with as much of it beyond the box as it has, up
+    to ``margins`` (left, top, right, bottom) px: the picture and where its top-left lies relative to the box."""
+    art = _open_rgba(path, digest, max_pixels)
+    scale = max(box[0] / art.width, box[1] / art.height)
+    scaled_w, scaled_h = max(1, round(art.width * scale)), max(1, round(art.height * scale))
+    x0, y0 = (scaled_w - box[0]) // 2, (scaled_h - box[1]) // 2     # where the box starts in the scaled art
+    left, top = max(0, x0 - margins[0]), max(0, y0 - margins[1])
+    right, bottom = min(scaled_w, x0 + box[0] + margins[2]), min(scaled_h, y0 + box[1] + margins[3])
+    scaled = art.resize((scaled_w, scaled_h), Image.Resampling.LANCZOS)
+    return scaled.crop((left, top, right, bottom)), (left - x0, top - y0)
 
 
 @lru_cache(maxsize=256)

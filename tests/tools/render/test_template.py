@@ -344,3 +344,54 @@ def test_the_documented_template_loads_and_draws_a_card_with_every_layer(tmp_pat
     with measure_text() as record:
         free.render("card:a", (372, 520))
     assert "cost" not in [name for name, *_ in record]        # unless cost is 0
+
+
+# -- bleed for print ------------------------------------------------------------------------------------------
+
+BLEED_LAYOUT = '''
+[layouts.card]
+units = "mm"
+size_mm = [63, 88]
+
+[[layouts.card.layers]]
+image = "art/wide.png"
+
+[[layouts.card.layers]]
+shape = "rect"
+outline = "#000000"
+stroke = 1
+
+[[layouts.card.layers]]
+name = "title"
+text = "{title}"
+box = [5, 4, 53, 8]
+size = [8, 14]
+'''
+
+
+def test_art_larger_than_the_card_gives_its_own_pixels_to_the_bleed(tmp_path):
+    make_game(tmp_path, BLEED_LAYOUT)
+    # cropped to the card's shape (scaled by 1.039, 147 px cut off each side), the art's blue sides fall outside
+    # the card: grey from column 140 to 859, whose edges lie on the cut lines
+    wide = Image.new("RGB", (1000, 1000), BLUE)
+    ImageDraw.Draw(wide).rectangle((140, 0, 859, 999), fill=(128, 128, 128))
+    wide.save(tmp_path / "art" / "wide.png")
+    drawn = renderer(tmp_path, TemplateCard("card:a", "card", {"title": {"en": "Alpha"}}, "cards.csv", "row 2"))
+    card = drawn.render("card:a", (744, 1039))
+    bled = drawn.render("card:a", (744, 1039), bleed=35)
+    assert bled.size == (744 + 70, 1039 + 70)
+    assert mean_difference(bled.crop((35, 35, 35 + 744, 35 + 1039)), card) < 1      # the card itself unchanged
+    assert card.getpixel((20, 500)) == (128, 128, 128)                              # grey inside the cut line …
+    assert bled.getpixel((5, 500)) == BLUE                                          # … the art's blue past it
+    # the art has no rows beyond the card's top and bottom: there the bleed is the card's edge, mirrored
+    assert bled.getpixel((400, 5)) == card.getpixel((365, 29))
+    assert bled.getpixel((35 + 2, 500)) == (0, 0, 0)                               # the outline stays on the card
+
+
+def test_a_fill_reaching_the_edges_goes_on_square_past_them_and_the_card_is_unchanged(game):
+    drawn = renderer(game)
+    card = drawn.render("card:a", (744, 1039))
+    bled = drawn.render("card:a", (744, 1039), bleed=20)
+    assert mean_difference(bled.crop((20, 20, 764, 1059)), card) < 1
+    # the paper fill reaches the edges and goes on past them, corners square; the frame's outline stays put
+    assert bled.getpixel((3, 500)) == (0xf3, 0xea, 0xd6) and bled.getpixel((3, 3)) == (0xf3, 0xea, 0xd6)

@@ -19,7 +19,8 @@ Rows (a user's view: whole processes where a user waits for a whole process):
 - ``ttsmod --help`` and a no-op ``ttsmod build GAME`` of each built-in game, whole
   processes, against the start of a bare Python process measured in the same run;
 - the bridge's ``legal`` request, p50 and p95, per game;
-- the RSS of an idle bridge.
+- the RSS of an idle bridge;
+- with ``--suite``, the whole test suite as README's test command runs it, in CPU seconds.
 
 Every process runs with Python's bytecode cache on, as a user's does (see :data:`USER_ENV`).
 
@@ -74,6 +75,7 @@ TARGETS = {
     "noop_build_seconds": 0.2,
     "legal_p50_ms": 1.0,
     "idle_bridge_rss_mib": 150.0,
+    "suite_cpu_seconds": 500.0,
 }
 
 
@@ -177,6 +179,21 @@ def noop_builds(work: Path, runs: int) -> dict[str, float]:
     return figures
 
 
+def suite_cpu() -> dict[str, Any]:
+    """The whole test suite as README's test command runs it (``pytest -q -n auto``, every worker's CPU counted):
+    CPU seconds (user + sys of the run and its workers) and wall seconds."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "auto", "-p", "no:cacheprovider"], cwd=ROOT,
+                          capture_output=True, text=True, env=USER_ENV)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    last = (done.stdout.strip().splitlines() or [""])[-1]
+    return {"cpu_seconds": round(cpu, 1), "wall_seconds": round(wall, 1), "passed": done.returncode == 0,
+            "summary": last}
+
+
 def verdict(value: float | None, target: float, higher_is_better: bool) -> str:
     if value is None:
         return "n/a"
@@ -191,6 +208,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=600, help="playouts per game")
     parser.add_argument("--runs", type=int, default=5, help="runs of each whole-process figure (the best counts)")
     parser.add_argument("--quick", action="store_true", help="small sizes and counts: a smoke run")
+    parser.add_argument("--suite", action="store_true",
+                        help="also run README's test command's pytest (-q -n auto) and count its CPU seconds")
     args = parser.parse_args()
     sizes = [100] if args.quick else [int(s) for s in args.sizes.split(",") if s]
     games = 60 if args.quick else args.games
@@ -205,6 +224,7 @@ def main() -> int:
     results["help_seconds"] = round(process_seconds([*TTSMOD, "--help"], ROOT, runs), 4)
     results["legal"] = [bridge_bench.measure_legal(game, 400 if args.quick else 2000) for game in builtin_games()]
     results["idle_bridge_rss_mib"] = bridge_bench.idle_bridge_rss_mib()
+    results["suite"] = suite_cpu() if args.suite else None
     with tempfile.TemporaryDirectory(prefix="ttsmod-bench-") as tmp:
         work = Path(tmp)
         results["builtin_cold_builds"] = builtin_cold_builds(work)
@@ -297,6 +317,12 @@ def print_table(results: dict[str, Any]) -> None:
     idle = results["idle_bridge_rss_mib"]
     rows.append(("idle bridge RSS", f"{idle:.0f} MiB" if idle is not None else "n/a", f"< {t['idle_bridge_rss_mib']:.0f} MiB",
                  verdict(idle, t["idle_bridge_rss_mib"], False)))
+    suite = results.get("suite")
+    rows.append(("full test suite (pytest -q -n auto), CPU seconds",
+                 f"{suite['cpu_seconds']:.0f} s CPU in {suite['wall_seconds']:.0f} s "
+                 f"({suite['cpu_seconds'] / t['suite_cpu_seconds']:.2f}x the target; {suite['summary']})"
+                 if suite else "n/a (run with --suite)", f"<= {t['suite_cpu_seconds']:.0f} s",
+                 verdict(suite["cpu_seconds"] if suite and suite["passed"] else None, t["suite_cpu_seconds"], False)))
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     print(f"ttsmod {results['ttsmod']} on {results['cpus']} CPU(s){' (quick run)' if results['quick'] else ''}")
     for figure, value, target, mark in rows:

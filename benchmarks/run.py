@@ -1,6 +1,6 @@
 """Every figure of the performance table in one run: printed with its target, and written as JSON.
 
-    .venv/bin/python benchmarks/run.py [--out benchmarks-results.json] [--sizes 1000,5000,10000] [--quick]
+    .venv/bin/python benchmarks/run.py [--out benchmarks-results.json] [--sizes 1000,5000,10000] [--quick] [--suite]
 
 Rows (a user's view: whole processes where a user waits for a whole process):
 

@@ -17,3 +17,8 @@ def parse_colour(text: str) -> tuple[int, int, int]:
 def is_colour(text: object) -> bool:
     """Whether ``text`` is a ``"#rrggbb"`` colour."""
     return isinstance(text, str) and bool(_COLOUR.match(text))
+
+
+def to_hex(colour: tuple[int, int, int]) -> str:
+    """``(r, g, b)`` → ``"#rrggbb"`` (what a template's colour field takes)."""
+    return "#" + "".join(f"{max(0, min(255, round(c))):02x}" for c in colour[:3])

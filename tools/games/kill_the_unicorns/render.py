@@ -44,9 +44,11 @@ from bridge.rules.game import LANGUAGES
 from bridge.rules.kill_the_unicorns.records import STOCK_PER_PLAYER, KillTheUnicornsData
 from tools.games.kill_the_unicorns import geometry
 from tools.render.draw import SUPERSAMPLE, contrast, cover_fit, mix, paste_icon, star_icon, stripes
+from tools.render.colour import to_hex
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts, parse_colour
 from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, check_image_options, render_art
 from tools.render.sizing import DrawsAtSize
+from tools.render.templatedraw import TemplateCard, TemplateRenderer
 from tools.render.text import draw_text, fit_text
 from tools.save.objects import SEAT_COLOURS
 
@@ -64,7 +66,6 @@ REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
     "trick": {"name": True, "pin": False, "pinned": True, "text": True, "character": True},
     "unicorn": {"stars": False, "star_count": True, "colour": True, "emblem": False, "name": True, "start": True},
     "unicorn_back": {"title": True, "emblem": False, "subtitle": True},
-    "character": {"name": True, "power": True, "timing": True, "text": True},
     "scoring": {"title": True, "stars": True, "modifiers": True, "collections": True, "table": True,
                 "rainbow": True, "legendary": True, "tie": True},
     "token": {"letter": True, "name": True},
@@ -86,6 +87,11 @@ REQUIRED_STRINGS = (
 )
 REQUIRED_COLOURS = ("background", "ink", "frame", "back_ink", "legendary", "board", "slot", "pin", "start",
                     "first_player", "token")
+TEMPLATE_KINDS = ("character",)
+"""Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives.
+The other kinds are drawn here because the templates cannot express them yet: a band that meets the frame when
+it comes near it, pictures drawn in code (unicorns, pins, stars), hatching, tables laid out from the rules'
+numbers, and boards whose card places are table geometry."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,10 @@ def load_unicorn_layouts(game_dir: Path, data: KillTheUnicornsData | None = None
     power timing of ``data``."""
     layouts = load_layouts(Path(game_dir) / LAYOUTS_FILE, fonts_dir=assets_dir() / "fonts", required=REQUIRED_BOXES,
                            required_strings=REQUIRED_STRINGS, required_colours=REQUIRED_COLOURS)
+    for kind in TEMPLATE_KINDS:
+        if kind not in layouts.layouts or layouts.layouts[kind].template is None:
+            raise DataError(LAYOUTS_FILE, f'layout "{kind}"', "layers",
+                            "missing: this layout is drawn from its layers (docs/data-format.md, Card templates)")
     columns = {"ground": 4, "seat_mat": 5}
     if data is not None:
         columns = {"ground": data.rules.unicorns_per_day, "seat_mat": len(catch_columns(data))}
@@ -140,12 +150,14 @@ class Renderer(DrawsAtSize):
     DESIGN_SIZE_ONLY = ("ground", "seat_mat")
     """Boards whose card places are table geometry in design pixels."""
 
-    def __init__(self, data: KillTheUnicornsData, layouts: Layouts, fonts_dir: Path, lang: str):
+    def __init__(self, data: KillTheUnicornsData, layouts: Layouts, fonts_dir: Path, lang: str,
+                 game_dir: Path | None = None):
         self.data = data
         self.layouts = layouts
         self.fonts_dir = fonts_dir
         self.lang = lang
         self.colours = layouts.colours
+        self.game_dir = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
 
     # -- naming and keys ---------------------------------------------------------------------------------
 
@@ -268,13 +280,9 @@ class Renderer(DrawsAtSize):
             name, entry = self.character_name(c.id), f'character "{c.id}"'
             yield name, L["hunting"].box("character")
             yield name, L["trick"].box("character")
-            yield name, L["character"].box("name")
             for kind in ("hunting_back", "trick_back"):
                 yield name, L[kind].box("character")
                 yield game, L[kind].box("title")
-            yield self.names(c.power.name, "cards.toml", entry, "power.name"), L["character"].box("power")
-            yield self.names(c.power.text, "cards.toml", entry, "power.text"), L["character"].box("text")
-            yield self.string(f"timing_{c.power.timing}"), L["character"].box("timing")
         for value in sorted(set(d.rules.hunting_values)):
             for box in ("value", "corner_left", "corner_right"):
                 yield _Text(str(value), "game.toml", "rules", "hunting_values"), L["hunting"].box(box)
@@ -311,13 +319,16 @@ class Renderer(DrawsAtSize):
         yield game, L["seat_mat"].box("title")
 
     def check_texts(self) -> None:
-        """Raise :class:`DataError` for a text the font cannot draw or that cannot fit its box."""
+        """Raise :class:`DataError` for a text the font cannot draw or that cannot fit its box (for the layouts
+        drawn from layers, :data:`TEMPLATE_KINDS`: by drawing each such card once, at its design size)."""
         seen: set[tuple[str, str]] = set()
         for text, box in self.texts():
             if (text.text, repr(box)) in seen:
                 continue
             seen.add((text.text, repr(box)))
             fit_text(text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field)
+        for c in self.data.characters:
+            self.character(c.id)
 
     # -- drawing -----------------------------------------------------------------------------------------
 
@@ -430,18 +441,23 @@ class Renderer(DrawsAtSize):
         return image
 
     def character(self, character_id: str) -> Image.Image:
+        """A character card, drawn from the layers of its layout with the character's fields (what the renderer
+        adds to the data: the power timing's words and the colours mixed from the character's)."""
         c = self.data.character_by_id[character_id]
         colour = parse_colour(c.colour)
-        layout = self.layouts.layouts["character"]
-        image, draw = self._base(layout, mix(colour, self.colours["background"], 0.85), colour)
-        b = layout.boxes
-        entry = f'character "{c.id}"'
-        self._strip(draw, layout, b["name"], colour, pad=14)
-        self._text(draw, self.character_name(c.id), b["name"], contrast(colour))
-        self._text(draw, self.names(c.power.name, "cards.toml", entry, "power.name"), b["power"])
-        self._text(draw, self.string(f"timing_{c.power.timing}"), b["timing"])
-        self._text(draw, self.names(c.power.text, "cards.toml", entry, "power.text"), b["text"])
-        return image
+        values = {"id": c.id, "name": c.name.to_json(),
+                  "power": {"name": c.power.name.to_json(), "text": c.power.text.to_json()},
+                  "timing": self.string(f"timing_{c.power.timing}").text, "colour": c.colour,
+                  "tint": to_hex(mix(colour, self.colours["background"], 0.85)), "name_ink": to_hex(contrast(colour))}
+        return self._from_layers(TemplateCard(f"character:{c.id}", "character", values, "cards.toml",
+                                              f'character "{c.id}"'))
+
+    def _from_layers(self, card: TemplateCard) -> Image.Image:
+        """``card`` drawn from its layout's layers at this renderer's size of that layout."""
+        layout = self.layouts.layouts[card.kind]
+        drawer = TemplateRenderer(self.layouts, [card], game_dir=self.game_dir, bundled_fonts=self.fonts_dir,
+                                  lang=self.lang)
+        return drawer.draw(card, layout.template, (layout.width, layout.height))
 
     def unicorn_colour(self, colour_id: str | None) -> tuple[int, int, int]:
         if colour_id is None:
@@ -786,7 +802,7 @@ def render_game(data: KillTheUnicornsData, out_dir: Path, *, lang: str = "en", f
     check_image_options(fmt, quality)
     game_dir = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
     layouts = load_unicorn_layouts(game_dir, data)
-    renderer = Renderer(data, layouts, assets_dir() / "fonts", lang)
+    renderer = Renderer(data, layouts, assets_dir() / "fonts", lang, game_dir)
     renderer.check_texts()
     names = [name for name, _ in renderer.items()]
     singles = [n for n in names if n.split(":")[0] in SINGLE_HEADS]

@@ -433,3 +433,32 @@ def test_a_trick_text_the_font_cannot_draw_names_the_trick(tmp_path):
     (line,) = result.output.strip().splitlines()
     assert line.startswith('error: cards.toml: trick "stink_bomb": text.en: font DejaVuSans.ttf has no glyph')
     assert not (tmp_path / "out" / SAVE_NAME).exists()
+
+
+def test_the_character_card_is_drawn_from_its_layers_with_the_documented_fields(tmp_path):
+    """The layout drawn from data: a layer moved in a copy of layouts.toml moves on the card, no code changed."""
+    import shutil
+
+    from bridge.catalog import load
+    from bridge.paths import assets_dir
+    from tools.games.kill_the_unicorns.render import Renderer, load_unicorn_layouts
+    from tools.render.sizing import measure_text
+
+    copy = tmp_path / "ku"
+    shutil.copytree(load("kill-the-unicorns").folder, copy)
+    data = load(copy).data
+    layouts = load_unicorn_layouts(copy, data)
+    assert [layer.name for layer in layouts.layouts["character"].template.layers] == \
+        ["card", "band", "name", "power", "timing", "text"]
+    character = data.characters[0]
+    with measure_text() as record:
+        Renderer(data, layouts, assets_dir() / "fonts", "en", copy).character(character.id)
+    assert {name for name, *_ in record} == {"name", "power", "timing", "text"}
+    text = (copy / "layouts.toml").read_text(encoding="utf-8")
+    (copy / "layouts.toml").write_text(text.replace("box = [60, 320, 760, 260]", "box = [60, 420, 760, 160]"),
+                                       encoding="utf-8")
+    moved = load_unicorn_layouts(copy, data)
+    with measure_text() as record:
+        Renderer(data, moved, assets_dir() / "fonts", "en", copy).character(character.id)
+    (box,) = [entry[3] for entry in record if entry[0] == "text"]
+    assert box == (60, 420, 820, 580)

@@ -60,7 +60,6 @@ THUMBNAIL_SIZE = 256
 GOLD = (224, 180, 40)
 
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
-    "hunting": {"value": True, "corner_left": True, "corner_right": True, "character": True},
     "hunting_back": {"title": True, "emblem": False, "character": True, "kind": True},
     "trick_back": {"title": True, "emblem": False, "character": True, "kind": True},
     "trick": {"name": True, "pin": False, "pinned": True, "text": True, "character": True},
@@ -87,7 +86,7 @@ REQUIRED_STRINGS = (
 )
 REQUIRED_COLOURS = ("background", "ink", "frame", "back_ink", "legendary", "board", "slot", "pin", "start",
                     "first_player", "token")
-TEMPLATE_KINDS = ("character",)
+TEMPLATE_KINDS = ("hunting", "character")
 """Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives.
 The other kinds are drawn here because the templates cannot express them yet: a band that meets the frame when
 it comes near it, pictures drawn in code (unicorns, pins, stars), hatching, tables laid out from the rules'
@@ -278,14 +277,10 @@ class Renderer(DrawsAtSize):
         game = _Text(d.info.name.get(lang), "game.toml", "[game]", f"name.{lang}")
         for c in d.characters:
             name, entry = self.character_name(c.id), f'character "{c.id}"'
-            yield name, L["hunting"].box("character")
             yield name, L["trick"].box("character")
             for kind in ("hunting_back", "trick_back"):
                 yield name, L[kind].box("character")
                 yield game, L[kind].box("title")
-        for value in sorted(set(d.rules.hunting_values)):
-            for box in ("value", "corner_left", "corner_right"):
-                yield _Text(str(value), "game.toml", "rules", "hunting_values"), L["hunting"].box(box)
         for t in d.tricks:
             entry = f'trick "{t.id}"'
             yield self.names(t.name, "cards.toml", entry, "name"), L["trick"].box("name")
@@ -329,6 +324,11 @@ class Renderer(DrawsAtSize):
             fit_text(text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field)
         for c in self.data.characters:
             self.character(c.id)
+        drawn: set[tuple[int, str]] = set()
+        for card in self.data.hunting_cards.values():
+            if (card.value, card.character) not in drawn:
+                drawn.add((card.value, card.character))
+                self.hunting(card.id)
 
     # -- drawing -----------------------------------------------------------------------------------------
 
@@ -365,22 +365,14 @@ class Renderer(DrawsAtSize):
         draw.rectangle((frame, top, layout.width - 1 - frame, bottom), fill=colour)
 
     def hunting(self, card_id: str) -> Image.Image:
+        """A hunting card, drawn from the layers of its layout with the card's value and its character's fields."""
         card = self.data.hunting_card(card_id)
-        colour = parse_colour(self.data.character_by_id[card.character].colour)
-        layout = self.layouts.layouts["hunting"]
-        image, draw = self._base(layout, mix(colour, self.colours["background"], 0.82), colour)
-        b = layout.boxes
-        value = _Text(str(card.value), "game.toml", "rules", "hunting_values")
-        cx, cy = b["value"].x + b["value"].width / 2, b["value"].y + b["value"].height / 2
-        r = min(b["value"].width, b["value"].height) / 2
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=self.colours["background"], outline=colour,
-                     width=self.px(10))
-        self._text(draw, value, b["value"], self.colours["ink"])
-        self._text(draw, value, b["corner_left"], self.colours["ink"])
-        self._text(draw, value, b["corner_right"], self.colours["ink"])
-        self._strip(draw, layout, b["character"], colour)
-        self._text(draw, self.character_name(card.character), b["character"], contrast(colour))
-        return image
+        c = self.data.character_by_id[card.character]
+        colour = parse_colour(c.colour)
+        values = {"id": card_id, "value": card.value, "name": c.name.to_json(), "colour": c.colour,
+                  "tint": to_hex(mix(colour, self.colours["background"], 0.82)), "name_ink": to_hex(contrast(colour))}
+        return self._from_layers(TemplateCard(f"hunting:{card_id}", "hunting", values, "cards.toml",
+                                              f'character "{c.id}"'))
 
     def _back(self, kind: str, character_id: str, word: str) -> Image.Image:
         c = self.data.character_by_id[character_id]

@@ -284,8 +284,11 @@ def check_data(data: dict[str, Any], source: str = "<save>", *,
 
 def _check_guids(walked: list[_Walked], add) -> None:
     # Only string GUIDs are counted: a hostile save can put a list or an object there (not hashable).
-    top = Counter(w.obj["GUID"] for w in walked if w.depth == 0 and isinstance(w.obj.get("GUID"), str))
-    everywhere = Counter(w.obj["GUID"] for w in walked if isinstance(w.obj.get("GUID"), str))
+    # TTS itself writes "" for objects inside bags and decks (and gives them a GUID when they come out): an empty
+    # GUID is never a duplicate.
+    top = Counter(w.obj["GUID"] for w in walked if w.depth == 0 and isinstance(w.obj.get("GUID"), str)
+                  and w.obj["GUID"])
+    everywhere = Counter(w.obj["GUID"] for w in walked if isinstance(w.obj.get("GUID"), str) and w.obj["GUID"])
     reported: set[str] = set()
     for w in walked:
         guid = w.obj.get("GUID")
@@ -296,10 +299,15 @@ def _check_guids(walked: list[_Walked], add) -> None:
             add(Finding("warning", "guid-shape", w.where,
                         f"GUID {_shown(guid)} is not a string (TTS expects six lowercase hex digits)"))
             continue
+        if guid == "":
+            if w.depth == 0:   # inside a container it is what TTS writes; on the table TTS gives it one on load
+                add(Finding("info", "guid-empty", w.where, "object has an empty GUID; TTS gives it one on load"))
+            continue
         if not is_guid(guid):
-            add(Finding("warning", "guid-shape", w.where,
-                        f'GUID "{_shown(guid)}" is not six lowercase hex digits (TTS tolerates it; scripts may '
-                        "not)"))
+            # Legal: TTS keeps any text, and a mod may name an object on purpose (getObjectFromGUID("aidBoard")).
+            add(Finding("info", "guid-name", w.where,
+                        f'GUID "{_shown(guid)}" is a name, not six hex digits: TTS keeps it and scripts find the '
+                        "object by it, but a GUID TTS makes could never clash with it"))
         if guid in reported:
             continue
         if top[guid] > 1:

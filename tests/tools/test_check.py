@@ -76,10 +76,24 @@ def test_guid_shape_and_duplicates(tmp_path):
     objs[1]["GUID"] = objs[0]["GUID"]  # two top-level objects
     objs[1]["ContainedObjects"][1]["GUID"] = objs[1]["ContainedObjects"][0]["GUID"]  # inside a bag
     objs[0]["ContainedObjects"][0]["GUID"] = "PlayerBag"
+    objs[0]["ContainedObjects"][1]["GUID"] = 7
     found = {(f.severity, f.code) for f in check_data(data).findings}
     assert ("error", "guid-duplicate") in found
     assert ("info", "guid-duplicate-contained") in found
-    assert ("warning", "guid-shape") in found
+    assert ("info", "guid-name") in found                # a name a mod gives on purpose: legal
+    assert ("warning", "guid-shape") in found            # not a string at all
+
+
+def test_empty_guids_inside_containers_are_what_tts_writes_and_are_not_findings(tmp_path):
+    data = good_save(tmp_path)
+    for obj in data["ObjectStates"]:
+        for inner in obj.get("ContainedObjects", []):
+            inner["GUID"] = ""                           # as TTS saves the cards of a deck and a bag's contents
+    findings = check_data(data).findings
+    assert [f for f in findings if f.code.startswith("guid")] == []
+    data["ObjectStates"][0]["GUID"] = ""
+    assert [(f.severity, f.code) for f in check_data(data).findings if f.code.startswith("guid")] == \
+        [("info", "guid-empty")]
 
 
 def test_local_images_missing_cmyk_and_oversized(tmp_path):

@@ -128,8 +128,8 @@ def test_type_confused_fields_do_not_crash(tmp_path):
 
 
 def test_a_megabyte_nickname_is_shortened(tmp_path):
-    result = run_check(tmp_path, save_with([{"Name": "Bag", "GUID": "xyz", "Nickname": "N" * 1_000_000}]))
-    assert result.exit_code == 1
+    result = run_check(tmp_path, save_with([{"Name": "Bag", "GUID": 7, "Nickname": "N" * 1_000_000}]))
+    assert result.exit_code == 1 and "guid-shape" in result.output
     assert max(len(line) for line in result.output.splitlines()) < 1000
 
 
@@ -178,7 +178,7 @@ def test_saved_object_is_not_flagged_for_its_empty_global(tmp_path):
 
 
 def test_errors_only_hides_warnings_and_ignores_them_for_the_exit_status(tmp_path):
-    data = save_with([{"Name": "Bag", "GUID": "NOT-HEX"}])  # a warning only
+    data = save_with([{"Name": "Bag", "GUID": 7}])  # a warning only: a GUID that is not a text
     assert run_check(tmp_path, data).exit_code == 1
     result = run_check(tmp_path, data, "--errors-only")
     assert result.exit_code == 0 and "guid-shape" not in result.output

@@ -571,11 +571,18 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: in
     states: dict[Path, str | None] = {}
     imaged: set[str] = set()   # URLs whose file the image check has seen: checked once, found by their first place
     local_count = 0
-    first_local: _Walked | _Place | None = None
+    local_places: list[str] = []   # the top-level objects (or Global) holding local URLs, in file order
+    top = _GLOBAL.where
     for place, pairs in sources:
+        # walked depth first: an object inside a container counts for the top-level object holding it
+        if isinstance(place, _Walked) and place.depth == 0:
+            top = place.where
+        holder = top if isinstance(place, _Walked) else place.where
         for key, url in pairs:
             if url in imaged and key in IMAGE_KEYS:
                 local_count += 1   # a local file's URL seen again: counted, and checked already
+                if not local_places or local_places[-1] != holder:
+                    local_places.append(holder)
                 continue
             path = parsed.get(url, parsed)
             if path is parsed:
@@ -589,7 +596,8 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: in
             if path is None:
                 continue
             local_count += 1
-            first_local = first_local or place
+            if not local_places or local_places[-1] != holder:
+                local_places.append(holder)
             if key in IMAGE_KEYS:
                 _check_image_file(path, place, key, add, cache, max_pixels, probes)
                 imaged.add(url)
@@ -600,6 +608,10 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: in
                     add(Finding("error", "file-missing", place.where,
                                 f"{key} file {_shown(str(path))} {states[path]}"))
     if local_count:
-        add(Finding("info", "local-url", (first_local or _GLOBAL).where,
-                    f"{local_count} file:/// URL(s) or local paths: only this computer can load them, other "
-                    "players see nothing; host the files (ttsmod publish) and rebuild with --asset-base-url"))
+        # One finding for the whole save (not pinned on the first object: the URLs are everywhere), naming where.
+        places = list(dict.fromkeys(local_places))
+        shown = ", ".join(places[:3]) + (f" and {len(places) - 3} more" if len(places) > 3 else "")
+        add(Finding("info", "local-url", "save",
+                    f"{local_count} file:/// URL(s) or local paths in {len(places)} object(s) ({shown}): only this "
+                    "computer can load them, other players see nothing; host the files (ttsmod publish) and "
+                    "rebuild with --asset-base-url"))

@@ -229,4 +229,6 @@ def test_an_image_url_repeated_by_many_objects_is_reported_once_at_its_first_and
     assert len(missing) == 1 and missing[0].where.startswith("ObjectStates[0] Deck")
     # the deck's and each card's CustomDeck entry: FaceURL and BackURL each
     local = [f for f in report.findings if f.code == "local-url"]
-    assert len(local) == 1 and local[0].message.startswith("8 file:/// URL(s)")
+    assert len(local) == 1 and local[0].message.startswith("8 file:/// URL(s) or local paths in 1 object(s) "
+                                                           "(ObjectStates[0] Deck")
+    assert local[0].where == "save"      # a finding about the whole save, not blamed on its first object

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -76,18 +77,42 @@ def test_ci_script_runs_readme_test_command_with_ci_set():
     assert 'export CI="${CI:-true}"' in script.split('bash -c "$TEST_COMMAND"')[0]
 
 
-def test_every_e2e_test_is_marked_and_can_be_left_out():
-    def collect(*args: str) -> list[str]:
-        result = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                                 *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
-        return [line for line in result.stdout.splitlines() if "::" in line]
+# Loaded into the one collecting pytest below: it writes down what `-m "not e2e"` kept and what it left out, and
+# which of them carry the e2e mark (what `-m e2e` selects), so one collection answers all three questions.
+_RECORDER = """
+import json, os
 
+def pytest_deselected(items):
+    _left_out.extend(items)
+
+def pytest_collection_finish(session):
+    record = {"kept": [i.nodeid for i in session.items], "left_out": [i.nodeid for i in _left_out],
+              "marked": [i.nodeid for i in [*session.items, *_left_out] if i.get_closest_marker("e2e")]}
+    with open(os.environ["E2E_COLLECT_RECORD"], "w", encoding="utf-8") as handle:
+        json.dump(record, handle)
+
+_left_out = []
+"""
+
+
+def test_every_e2e_test_is_marked_and_can_be_left_out(tmp_path):
+    (tmp_path / "e2e_collect_record.py").write_text(_RECORDER, encoding="utf-8")
+    record = tmp_path / "record.json"
+    env = {**os.environ, "E2E_COLLECT_RECORD": str(record),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
     # the end-to-end tests are in the e2e folder of each game's tests (tests/games/<game>/e2e/); a few others
     # (a selftest against a live table) are marked in their own file
-    folders = ("tests/games", "tests/test_bare_clone.py")
-    everything = collect(*folders)
+    result = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                             "-p", "e2e_collect_record", "-m", "not e2e", "tests/games", "tests/test_bare_clone.py"],
+                            cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    found = json.loads(record.read_text(encoding="utf-8"))
+    kept, left_out, marked = set(found["kept"]), set(found["left_out"]), set(found["marked"])
+    # what -m "not e2e" kept is what collect-only printed
+    assert kept == {line for line in result.stdout.splitlines() if "::" in line}
+    everything = kept | left_out
     in_e2e_folders = {t for t in everything if "e2e" in t.split("::")[0].split("/")[1:-1]}
     assert in_e2e_folders, everything
-    marked, unmarked = collect("-m", "e2e", *folders), collect("-m", "not e2e", *folders)
-    assert in_e2e_folders <= set(marked) and not in_e2e_folders & set(unmarked)
-    assert sorted(marked + unmarked) == sorted(everything)
+    assert in_e2e_folders <= marked and not in_e2e_folders & kept
+    # -m "not e2e" leaves out exactly the marked tests, the ones -m e2e selects
+    assert left_out == marked and not kept & left_out

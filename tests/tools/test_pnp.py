@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import re
 import zlib
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -20,6 +19,7 @@ from PIL import Image, ImageDraw
 from bridge.catalog import assets_dir, load
 from bridge.errors import DataError, InputError
 from tests.everygame import GAMES, require
+from tests.sharedbuild import copy_of, shared_art
 from tools.cli import cli
 from tools.pnp import (COVER_FONT, MARGIN_MM, PAPERS, PT_PER_MM, TILE_OVERLAP_MM, DeckArt, Page, Placement, Plan,
                        SingleArt, deck_sizes, game_art, plan_pages, print_pixels, px, with_bleed, write_pdf)
@@ -29,16 +29,17 @@ TOL = 0.1
 
 
 @pytest.fixture(scope="module")
-def arts(tmp_path_factory):
-    """Each game's art, rendered once into a build folder of this module; the calling test is skipped for a game
-    that declares no printed sizes (nothing to print)."""
+def arts(tmp_path_factory, repo_root):
+    """Each game's art, drawn once per test run into a folder every test and worker shares (tests that write into
+    its folder work in a copy, :func:`tests.sharedbuild.copy_of`); the calling test is skipped for a game that
+    declares no printed sizes (nothing to print)."""
     cache = {}
 
     def get(game):
         __tracebackhide__ = True    # a skip names the test's line
         if game not in cache:
             require(load(game), "print_sizes")
-            cache[game] = game_art(game, out_dir=tmp_path_factory.mktemp(Path(game).name), jobs=2)
+            cache[game] = shared_art(tmp_path_factory, repo_root, game)
         return cache[game]
     return get
 
@@ -364,7 +365,8 @@ def _mean_difference(a: Image.Image, b: Image.Image) -> float:
 def test_a_game_folder_without_size_mm_fails_in_one_line_and_writes_no_pdf(game, tmp_path, arts):
     import shutil
 
-    build_dir = arts(game).out_dir     # its images drawn already: the copy's differ in no size_mm
+    # its images drawn already (the game folder's copy differs in no size_mm), in a copy: the command writes there
+    build_dir = copy_of(arts(game).out_dir, tmp_path / "build")
     folder = tmp_path / "game"
     shutil.copytree(load(game).folder, folder)
     layouts = folder / "layouts.toml"
@@ -414,18 +416,19 @@ def test_a_card_larger_than_the_page_and_bad_options_are_input_errors():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_command_writes_the_pdf_atomically_and_reports_bad_options_in_one_line(game, tmp_path, arts):
-    build_dir = arts(game).out_dir
-    out = tmp_path / "cards.pdf"
+    build_dir = copy_of(arts(game).out_dir, tmp_path / "build")   # the command writes there: its own copy
+    (tmp_path / "print").mkdir()
+    out = tmp_path / "print" / "cards.pdf"
     runner = CliRunner()
     result = runner.invoke(cli, ["pnp", game, "--build-dir", str(build_dir), "--out", str(out), "--paper", "letter",
                                  "--bleed", "2", "--gap", "1", "--no-crop-marks"])
     assert result.exit_code == 0, result.output
     assert out.read_bytes().startswith(b"%PDF-") and str(out) in result.output
-    assert [p.name for p in tmp_path.iterdir()] == ["cards.pdf"]   # no temporary file left
-    bad = runner.invoke(cli, ["pnp", game, "--build-dir", str(build_dir), "--out", str(tmp_path / "x.pdf"),
+    assert [p.name for p in out.parent.iterdir()] == ["cards.pdf"]   # no temporary file left
+    bad = runner.invoke(cli, ["pnp", game, "--build-dir", str(build_dir), "--out", str(out.parent / "x.pdf"),
                               "--bleed", "40"])
     assert bad.exit_code == 2 and "--bleed must be 0..10 mm" in bad.output
-    assert "Traceback" not in bad.output and not (tmp_path / "x.pdf").exists()
+    assert "Traceback" not in bad.output and not (out.parent / "x.pdf").exists()
 
 
 @pytest.mark.parametrize("game", GAMES)

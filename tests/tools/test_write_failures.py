@@ -134,13 +134,14 @@ def test_bundle_on_a_full_disk_names_the_file_and_keeps_the_old_one(tmp_path, fu
 
 
 @pytest.fixture(scope="module")
-def printed(tmp_path_factory):
+def printed(tmp_path_factory, repo_root):
     """A game with printed sizes, and a build folder whose render cache holds its print faces: a PDF from it
-    renders nothing."""
-    from tools.pnp import game_art
+    renders nothing (a copy of this run's shared one, tests/sharedbuild.py, as the PDFs' runs write into it)."""
+    from tests.sharedbuild import copy_of, shared_art
 
     game = first_game_declaring("print_sizes")
-    return game, str(game_art(game, out_dir=tmp_path_factory.mktemp("printed"), jobs=2).out_dir)
+    art = shared_art(tmp_path_factory, repo_root, game)
+    return game, str(copy_of(art.out_dir, tmp_path_factory.mktemp("printed") / "build"))
 
 
 def test_pnp_on_a_full_disk_names_the_pdf_and_keeps_the_old_one(tmp_path, full_disk, printed):

@@ -118,11 +118,17 @@ def test_reference_saves_round_trip_value_identical(reference_saves, tmp_path, n
 
 
 @pytest.fixture(scope="module")
-def built_saves(tmp_path_factory) -> dict[str, Path]:
-    from tools.build import build
+def built_saves(tmp_path_factory, repo_root) -> dict[str, Path]:
+    """Each built-in game's save, from this run's one build of it (tests/sharedbuild.py): read, never written."""
+    from tests.sharedbuild import shared_build_folder
 
-    out = tmp_path_factory.mktemp("built")
-    return {game: build(game, out / game, jobs=1).save_path for game in sorted(builtin_games())}
+    return {game: only(shared_build_folder(tmp_path_factory, repo_root, game).glob("*.json"))
+            for game in sorted(builtin_games())}
+
+
+def only(paths):
+    (path,) = paths
+    return path
 
 
 def test_every_game_ttsmod_builds_round_trips(built_saves, tmp_path):

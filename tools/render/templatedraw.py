@@ -88,11 +88,11 @@ class TemplateRenderer:
     def __init__(self, layouts: Layouts, cards: Sequence[TemplateCard], *, game_dir: Path, bundled_fonts: Path,
                  lang: str, max_pixels: int | None = None) -> None:
         self.layouts = layouts
-        self.cards = {card.name: card for card in cards}
-        if len(self.cards) != len(cards):
-            seen: set[str] = set()
-            twice = next(c for c in cards if c.name in seen or seen.add(c.name))   # type: ignore[func-returns-value]
-            raise DataError(twice.file, twice.entry, "id", f'"{twice.name}" is the name of another card too')
+        self.cards: dict[str, TemplateCard] = {}
+        for card in cards:
+            if card.name in self.cards:
+                raise DataError(card.file, card.entry, "id", f'"{card.name}" is the name of another card too')
+            self.cards[card.name] = card
         self.game_dir = Path(game_dir)
         self.bundled_fonts = Path(bundled_fonts)
         self.lang = lang
@@ -109,17 +109,12 @@ class TemplateRenderer:
         empty text on every card."""
         known: dict[str, set[str]] = {}
         for card in cards:
-            fields = known.setdefault(card.kind, set())
-            for key, value in card.values.items():
-                fields.add(key)
-                if isinstance(value, Mapping):
-                    fields.update(f"{key}.{sub}" for sub in value)
+            known.setdefault(card.kind, set()).update(card.values)
         for kind, fields in known.items():
             template = self.template(kind)
             for index, layer in enumerate(template.layers):
                 for name in layer.fields():
-                    head = name.split(".")[0]
-                    if name not in fields and head not in fields:
+                    if name.split(".")[0] not in fields:
                         raise DataError(self.layouts.file, f'layout "{kind}"', f"layers[{index}]",
                                         f'reads the field "{name}", which no card of this layout has')
 

@@ -456,13 +456,35 @@ def build_api(t: "Table") -> None:
 
     original_to_lua = lua.to_lua
 
-    def to_lua(value: Any) -> Any:
+    def general_to_lua(value: Any) -> Any:
         proxy = proxy_for(value) if isinstance(value, (HObject, Proxy)) else None
         if proxy is not None:
             return lua.wrap(proxy)
         if isinstance(value, _PyCallable):
             return value
         return original_to_lua(value)
+
+    # The mod asks the table for positions, object lists and decoded JSON hundreds of thousands of times a game:
+    # the values of the plainest types take a short way to the same Lua values, built in the same order (a
+    # table's keys in the dict's order, a list's items 1..n); every other value takes the general way above.
+    new_table = lua.runtime.table
+    plain = {type(None), bool, int, float, str}
+
+    def to_lua(value: Any) -> Any:
+        kind = type(value)
+        if kind in plain:
+            return value
+        if kind is dict:
+            t = new_table()
+            for k, v in value.items():
+                t[k] = v if type(v) in plain else to_lua(v)
+            return t
+        if kind is list or kind is tuple:
+            t = new_table()
+            for i, v in enumerate(value, 1):
+                t[i] = v if type(v) in plain else to_lua(v)
+            return t
+        return general_to_lua(value)
 
     lua.to_lua = to_lua  # type: ignore[method-assign]
 

@@ -289,9 +289,13 @@ def hashed_name(stem: str, data: bytes, fmt: str) -> str:
     return f"{stem}-{hashlib.sha256(data).hexdigest()[:12]}.{fmt}"
 
 
-def write_image(image: Image.Image, out_dir: Path, stem: str, *, fmt: str = "jpg", quality: int = 90) -> Path:
-    """Write ``image`` as 8-bit RGB to ``out_dir/<stem>-<hash>.<fmt>`` atomically and return the path."""
-    data = encode(to_rgb(image), fmt, quality)
+def write_image(image: Image.Image, out_dir: Path, stem: str, *, fmt: str = "jpg", quality: int = 90,
+                keep_alpha: bool = False) -> Path:
+    """Write ``image`` as 8-bit RGB (RGBA with ``keep_alpha``, a PNG only) to ``out_dir/<stem>-<hash>.<fmt>``
+    atomically and return the path."""
+    if keep_alpha and fmt != "png":
+        raise ValueError("only a PNG keeps transparency")
+    data = encode(image.convert("RGBA") if keep_alpha else to_rgb(image), fmt, quality)
     path = Path(out_dir) / hashed_name(stem, data, fmt)
     if not (path.exists() and path.read_bytes() == data):
         atomic_write_bytes(path, data)

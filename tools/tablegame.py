@@ -58,6 +58,9 @@ class TableRenderer(TemplateRenderer):
             image = open_image(found.path, max_pixels=self.max_pixels)
         except ImageError as exc:
             raise DataError(found.file, found.entry, "image", exc.reason) from None
+        # a picture with transparency keeps it: a token's or tile's outline is its alpha in TTS
+        if image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info:
+            return image.convert("RGBA")
         return image.convert("RGB")
 
     def design_size(self, name: str) -> tuple[int, int]:

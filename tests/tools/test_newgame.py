@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from PIL import Image
 
 from bridge import __version__
 from bridge.catalog import builtin_games, load
@@ -144,3 +145,23 @@ def test_print_with_bleed_draws_each_face_with_its_bleed_once(made):
     again = run("pnp", "my-card-game", "--bleed", "3", "--out", "bled.pdf")
     assert again.exit_code == 0 and sorted(
         p.name for p in (made.parent / "build" / "my-card-game" / ".cache" / "print").iterdir()) == prints
+
+
+def test_a_token_cut_out_by_transparency_is_written_as_a_png_that_keeps_it(made):
+    with open(made / "layouts.toml", "a", encoding="utf-8") as f:
+        f.write('\n[layouts.coin]\nsize = [128, 128]\ntransparent = true\n\n'
+                '[[layouts.coin.layers]]\nshape = "ellipse"\nfill = "#d0a020"\n')
+    with open(made / "table.toml", "a", encoding="utf-8") as f:
+        f.write('\n[[objects]]\nname = "coin"\ntype = "token"\nlayout = "coin"\nposition = [10, 0]\n'
+                '\n[[objects]]\nname = "star"\ntype = "token"\nimage = "icons/star.png"\nposition = [14, 0]\n'
+                '\n[[objects]]\nname = "picture"\ntype = "tile"\nimage = "art/front.png"\nposition = [18, 0]\n')
+    report = build_json("my-card-game")
+    save = json.loads(Path(report["save"]).read_text(encoding="utf-8"))
+    urls = {o["Nickname"] or o["Name"]: o["CustomImage"]["ImageURL"] for o in save["ObjectStates"]
+            if o["Name"] in ("Custom_Token", "Custom_Tile")}
+    assert set(urls) == {"coin", "star", "picture"}, urls
+    for name in ("coin", "star"):
+        assert urls[name].endswith(".png"), urls[name]
+        with Image.open(Path(urls[name].removeprefix("file://"))) as image:
+            assert image.mode == "RGBA" and image.getpixel((0, 0))[3] == 0
+    assert urls["picture"].endswith(".jpg")    # an opaque picture keeps the build's format

@@ -316,9 +316,12 @@ def _template_layout(file: str, kind: str, spec: dict, fonts_dir: Path, game_fon
     """A layout drawn from its ``layers`` (:mod:`tools.render.template`): ``units = "px"`` with ``size``, or
     ``units = "mm"`` with ``size_mm`` (designed at :data:`tools.render.template.DESIGN_DPI`)."""
     entry = f'layout "{kind}"'
-    unknown = set(spec) - {"units", "size", "size_mm", "layers"}
+    unknown = set(spec) - {"units", "size", "size_mm", "layers", "transparent"}
     if unknown:
         raise DataError(file, entry, sorted(unknown)[0], "unknown field of a layout drawn from layers")
+    transparent = spec.get("transparent", False)
+    if not isinstance(transparent, bool):
+        raise DataError(file, entry, "transparent", "must be true or false")
     units = spec.get("units", "px")
     if units not in UNITS:
         raise DataError(file, entry, "units", f'must be one of {", ".join(UNITS)}')
@@ -328,7 +331,7 @@ def _template_layout(file: str, kind: str, spec: dict, fonts_dir: Path, game_fon
         width, height = _int_pair(file, entry, "size", spec["size"], low=16, high=MAX_SIZE)
         size_mm = _size_mm(file, entry, spec["size_mm"], width, height, False) if "size_mm" in spec else None
         template = parse_template(file, kind, spec, width=width, height=height, units=units,
-                                  game_fonts=game_fonts, bundled_fonts=fonts_dir)
+                                  game_fonts=game_fonts, bundled_fonts=fonts_dir, transparent=transparent)
     else:
         if "size" in spec:
             raise DataError(file, entry, "size", 'a "mm" layout gives size_mm only (its pixels follow from it)')
@@ -341,7 +344,7 @@ def _template_layout(file: str, kind: str, spec: dict, fonts_dir: Path, game_fon
             raise DataError(file, entry, "size_mm", f"must be two numbers {MM_RANGE[0]:g}..{MM_RANGE[1]:g} mm")
         size_mm = (float(value[0]), float(value[1]))
         template = parse_template(file, kind, spec, width=size_mm[0], height=size_mm[1], units=units,
-                                  game_fonts=game_fonts, bundled_fonts=fonts_dir)
+                                  game_fonts=game_fonts, bundled_fonts=fonts_dir, transparent=transparent)
         width, height = template.design_size
         if max(width, height) > MAX_SIZE:
             raise DataError(file, entry, "size_mm", f"{size_mm[0]:g} x {size_mm[1]:g} mm is over {MAX_SIZE} px "

@@ -123,7 +123,8 @@ class FaceRenderer(Protocol):
         """The cache key of image ``name``: a hash of everything that affects its pixels."""
 
     def render(self, name: str) -> Image.Image:
-        """The RGB image called ``name``; bad data raises :class:`DataError`."""
+        """The RGB image called ``name`` (RGBA for a single that is cut out by its transparency, written as a PNG
+        keeping it); bad data raises :class:`DataError`."""
 
 
 @dataclass(frozen=True)
@@ -913,7 +914,12 @@ def _write_once(known: dict, key: str, out_dir: Path, stem: str, source: Path, f
     with Image.open(source) as image:
         image.load()
         image = transform(image) if transform else image
-        path = write_image(image, out_dir, stem, fmt=fmt, quality=quality)
+        # An image drawn with see-through pixels (a token's cut-out shape) is written as a PNG that keeps them,
+        # whatever the build's format: a JPEG would give the token a white square around it.
+        if image.mode == "RGBA" and image.getchannel("A").getextrema()[0] < 255:
+            path = write_image(image, out_dir, stem, fmt="png", keep_alpha=True)
+        else:
+            path = write_image(image, out_dir, stem, fmt=fmt, quality=quality)
     known[key] = path.name
     written.append(path.name)
     return path

@@ -137,6 +137,7 @@ class Template:
     width: float
     height: float
     layers: tuple[Layer, ...]
+    transparent: bool = False   # drawn on a transparent canvas: a token's or tile's shape is cut out by its alpha
 
     @property
     def design_size(self) -> tuple[int, int]:
@@ -159,9 +160,10 @@ def mm_to_px(mm: float, dpi: float) -> int:
 
 
 def parse_template(file: str, kind: str, spec: Mapping[str, Any], *, width: float, height: float, units: str,
-                   game_fonts: Path | None, bundled_fonts: Path) -> Template:
+                   game_fonts: Path | None, bundled_fonts: Path, transparent: bool = False) -> Template:
     """The template of layout ``kind`` from its ``layers`` (``spec["layers"]``), ``width`` × ``height`` in
-    ``units``. Fonts are looked up in ``game_fonts`` (the game folder's ``fonts/``), then ``bundled_fonts``."""
+    ``units``. Fonts are looked up in ``game_fonts`` (the game folder's ``fonts/``), then ``bundled_fonts``.
+    A ``transparent`` template starts from a clear canvas instead of white."""
     entry = f'layout "{kind}"'
     raw = spec.get("layers")
     if not isinstance(raw, list) or not raw or not all(isinstance(layer, dict) for layer in raw):
@@ -176,7 +178,7 @@ def parse_template(file: str, kind: str, spec: Mapping[str, Any], *, width: floa
             raise DataError(file, entry, f"layers[{index}].name", f'"{layer.name}" names another layer too')
         names.add(layer.name)
         layers.append(layer)
-    return Template(kind, units, float(width), float(height), tuple(layers))
+    return Template(kind, units, float(width), float(height), tuple(layers), transparent)
 
 
 _KINDS = {"shape": "shape", "image": "image", "text": "text"}

@@ -26,7 +26,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageOps
 from bridge.catalog import asset_path
 from bridge.errors import DataError
 from bridge.rules.game import LANGUAGES
-from tools.imageio import ImageError, open_image
+from tools.imageio import ImageError, open_image, to_rgb
 from tools.render import richtext
 from tools.render.colour import is_colour, parse_colour
 from tools.render.layout import Layouts
@@ -169,7 +169,7 @@ class TemplateRenderer:
         stay where they are on the card, so what is cut is the card as the sheets show it."""
         from tools.render.draw import mirror_pad
 
-        canvas = mirror_pad(self.draw(card, template, size), bleed)
+        canvas = mirror_pad(to_rgb(self.draw(card, template, size)), bleed)   # a print is on white paper
         width, height = size
         sx, sy = width / template.width, height / template.height
         scale = min(sx, sy)
@@ -224,11 +224,24 @@ class TemplateRenderer:
         return files
 
     def draw(self, card: TemplateCard, template: Template, size: tuple[int, int]) -> Image.Image:
-        """``card`` drawn from ``template`` at ``size`` pixels."""
+        """``card`` drawn from ``template`` at ``size`` pixels: RGB on white, or RGBA for a transparent template."""
+        if not template.transparent:
+            return self._draw_on(card, template, size, (255, 255, 255))
+        # Every layer is laid over what lies below it by a mask, so drawing the card twice, on black and on white,
+        # tells each pixel's coverage (how far the two differ) and its colour (the black drawing, un-premultiplied):
+        # the layers' own code serves both kinds of canvas.
+        on_black = self._draw_on(card, template, size, (0, 0, 0))
+        on_white = self._draw_on(card, template, size, (255, 255, 255))
+        spread = ImageChops.difference(on_white, on_black).split()
+        alpha = ImageChops.invert(ImageChops.lighter(ImageChops.lighter(spread[0], spread[1]), spread[2]))
+        return Image.merge("RGBa", (*on_black.split(), alpha)).convert("RGBA")
+
+    def _draw_on(self, card: TemplateCard, template: Template, size: tuple[int, int],
+                 background: tuple[int, int, int]) -> Image.Image:
         width, height = size
         sx, sy = width / template.width, height / template.height
         scale = min(sx, sy)
-        image = Image.new("RGB", (width, height), (255, 255, 255))
+        image = Image.new("RGB", (width, height), background)
         for layer in template.layers:
             if not self._shown(layer, card):
                 continue

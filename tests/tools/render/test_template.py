@@ -395,3 +395,27 @@ def test_a_fill_reaching_the_edges_goes_on_square_past_them_and_the_card_is_unch
     assert mean_difference(bled.crop((20, 20, 764, 1059)), card) < 1
     # the paper fill reaches the edges and goes on past them, corners square; the frame's outline stays put
     assert bled.getpixel((3, 500)) == (0xf3, 0xea, 0xd6) and bled.getpixel((3, 3)) == (0xf3, 0xea, 0xd6)
+
+
+def test_a_transparent_layout_is_cut_out_by_its_layers_and_keeps_their_colours(tmp_path):
+    layouts = LAYOUTS + '''
+[layouts.coin]
+size = [200, 200]
+transparent = true
+
+[[layouts.coin.layers]]
+shape = "ellipse"
+fill = "#c8a040"
+outline = "#202020"
+stroke = 6
+'''
+    folder = make_game(tmp_path / "game", layouts)
+    coin = TemplateCard("object:coin", "coin", {}, "table.toml", "objects[0]")
+    image = renderer(folder, coin).render("object:coin")
+    assert image.mode == "RGBA" and image.size == (200, 200)
+    assert image.getpixel((2, 2))[3] == 0 and image.getpixel((197, 197))[3] == 0         # outside the round
+    assert image.getpixel((100, 100)) == (0xc8, 0xa0, 0x40, 255)                         # its fill, opaque
+    assert image.getpixel((100, 3))[:3] == (0x20, 0x20, 0x20) and image.getpixel((100, 3))[3] > 200   # outline
+    rim = [image.getpixel((d, d))[3] for d in range(24, 36)]          # the diagonal crosses the rim near 29
+    assert rim[0] == 0 and rim[-1] == 255 and any(0 < a < 255 for a in rim)   # smooth, not a jagged cut
+    assert renderer(folder).render("card:a").mode == "RGB"           # a card stays an opaque RGB face

@@ -52,7 +52,7 @@ from tools.render.templatedraw import TemplateCard, TemplateRenderer
 from tools.render.text import draw_text, fit_text
 from tools.save.objects import SEAT_COLOURS
 
-RENDERER_VERSION = "6"
+RENDERER_VERSION = "7"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
@@ -62,12 +62,10 @@ GOLD = (224, 180, 40)
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
     "hunting_back": {"title": True, "emblem": False, "character": True, "kind": True},
     "trick_back": {"title": True, "emblem": False, "character": True, "kind": True},
-    "trick": {"name": True, "pin": False, "pinned": True, "text": True, "character": True},
     "unicorn": {"stars": False, "star_count": True, "colour": True, "emblem": False, "name": True, "start": True},
     "unicorn_back": {"title": True, "emblem": False, "subtitle": True},
     "scoring": {"title": True, "stars": True, "modifiers": True, "collections": True, "table": True,
                 "rainbow": True, "legendary": True, "tie": True},
-    "token": {"letter": True, "name": True},
     "first_player": {"emblem": False, "name": True},
     "ground": {"line": False, "label": True, "number": True},
     "seat_mat": {"catch_label": True, "catch": False, "hunt_discard": False, "hunt": False, "trick_discard": False,
@@ -86,11 +84,12 @@ REQUIRED_STRINGS = (
 )
 REQUIRED_COLOURS = ("background", "ink", "frame", "back_ink", "legendary", "board", "slot", "pin", "start",
                     "first_player", "token")
-TEMPLATE_KINDS = ("hunting", "character")
+TEMPLATE_KINDS = ("hunting", "trick", "character", "token")
 """Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives.
-The other kinds are drawn here because the templates cannot express them yet: a band that meets the frame when
-it comes near it, pictures drawn in code (unicorns, pins, stars), hatching, tables laid out from the rules'
-numbers, and boards whose card places are table geometry."""
+The other kinds are drawn here because the templates cannot express them yet: pictures drawn in code in the
+colours of the data (unicorns and stars in each unicorn colour, the backs' emblems in each character's colour),
+hatching, a strip of every unicorn colour, tables laid out from the rules' numbers, and boards whose card places
+are table geometry."""
 
 
 @dataclass(frozen=True)
@@ -277,15 +276,9 @@ class Renderer(DrawsAtSize):
         game = _Text(d.info.name.get(lang), "game.toml", "[game]", f"name.{lang}")
         for c in d.characters:
             name, entry = self.character_name(c.id), f'character "{c.id}"'
-            yield name, L["trick"].box("character")
             for kind in ("hunting_back", "trick_back"):
                 yield name, L[kind].box("character")
                 yield game, L[kind].box("title")
-        for t in d.tricks:
-            entry = f'trick "{t.id}"'
-            yield self.names(t.name, "cards.toml", entry, "name"), L["trick"].box("name")
-            yield self.names(t.text, "cards.toml", entry, "text"), L["trick"].box("text")
-        yield self.string("pinned"), L["trick"].box("pinned")
         for u in d.unicorns:
             yield self.names(u.name, "cards.toml", f'unicorn "{u.id}"', "name"), L["unicorn"].box("name")
         for colour in d.colours.values():
@@ -297,7 +290,6 @@ class Renderer(DrawsAtSize):
         for m in d.market:
             entry = f'market "{m.id}"'
             yield self.names(m.name, "cards.toml", entry, "name"), L["market_card"].box("name")
-            yield self.names(m.name, "cards.toml", entry, "name"), L["token"].box("name")
             yield self.names(m.text, "cards.toml", entry, "text"), L["market_card"].box("text")
             yield self.string("price", price=m.price), L["market_card"].box("price")
         for key, box in (("stock_per_player", "stock"), ("on_unicorn", "target"), ("in_front", "target")):
@@ -329,6 +321,16 @@ class Renderer(DrawsAtSize):
             if (card.value, card.character) not in drawn:
                 drawn.add((card.value, card.character))
                 self.hunting(card.id)
+        # every trick kind once and every character's name on a trick once: each text a trick card shows
+        kinds: set[str] = set()
+        characters: set[str] = set()
+        for card_id, card in self.data.trick_cards.items():
+            if card.kind not in kinds or card.character not in characters:
+                kinds.add(card.kind)
+                characters.add(card.character)
+                self.trick(card_id)
+        for item in self.data.market:
+            self.token(item.id)
 
     # -- drawing -----------------------------------------------------------------------------------------
 
@@ -413,24 +415,16 @@ class Renderer(DrawsAtSize):
         return self._back("trick_back", character_id, "trick")
 
     def trick(self, card_id: str) -> Image.Image:
+        """A trick card, drawn from the layers of its layout with its kind's fields and its character's."""
         card = self.data.trick_card(card_id)
         kind = self.data.trick_by_id[card.kind]
-        colour = parse_colour(self.data.character_by_id[card.character].colour)
-        layout = self.layouts.layouts["trick"]
-        image, draw = self._base(layout, self.colours["background"], colour)
-        b = layout.boxes
-        entry = f'trick "{kind.id}"'
-        self._strip(draw, layout, b["name"], colour, pad=12)
-        self._text(draw, self.names(kind.name, "cards.toml", entry, "name"), b["name"], contrast(colour))
-        if kind.pinned:
-            pin = b["pin"]
-            paste_icon(image, pin_icon(self.colours["pin"], min(pin.width, pin.height)),
-                       (pin.x + pin.width / 2, pin.y + pin.height / 2))
-            self._text(draw, self.string("pinned"), b["pinned"], self.colours["pin"])
-        self._text(draw, self.names(kind.text, "cards.toml", entry, "text"), b["text"], self.colours["ink"])
-        self._strip(draw, layout, b["character"], colour, pad=12)
-        self._text(draw, self.character_name(card.character), b["character"], contrast(colour))
-        return image
+        c = self.data.character_by_id[card.character]
+        colour = parse_colour(c.colour)
+        values = {"id": card_id, "name": kind.name.to_json(), "text": kind.text.to_json(), "pinned": kind.pinned,
+                  "pinned_words": self.string("pinned").text if kind.pinned else "",
+                  "character": c.name.to_json(), "colour": c.colour, "name_ink": to_hex(contrast(colour))}
+        return self._from_layers(TemplateCard(f"trick:{card_id}", "trick", values, "cards.toml",
+                                              f'trick "{kind.id}"'))
 
     def character(self, character_id: str) -> Image.Image:
         """A character card, drawn from the layers of its layout with the character's fields (what the renderer
@@ -576,17 +570,12 @@ class Renderer(DrawsAtSize):
                    style.font, style.size_min, style.size_max, "center", "middle", style.colour, style.line_spacing)
 
     def token(self, item_id: str) -> Image.Image:
+        """A market token, drawn from the layers of its layout with the item's name and initial."""
         item = self.data.market_by_id[item_id]
-        layout = self.layouts.layouts["token"]
-        paper, frame = self.colours["token"], self.colours["frame"]
-        image = Image.new("RGB", (layout.width, layout.height), paper)
-        draw = ImageDraw.Draw(image)
-        edge = layout.width // 24
-        draw.ellipse((edge, edge, layout.width - edge, layout.height - edge), outline=frame, width=edge)
         name = self.names(item.name, "cards.toml", f'market "{item.id}"', "name")
-        self._text(draw, _Text(name.text[:1].upper(), name.file, name.entry, name.field), layout.box("letter"))
-        self._text(draw, name, layout.box("name"))
-        return image
+        values = {"id": item.id, "name": item.name.to_json(), "letter": name.text[:1].upper()}
+        return self._from_layers(TemplateCard(f"token:{item.id}", "token", values, "cards.toml",
+                                              f'market "{item.id}"'))
 
     def first_player(self) -> Image.Image:
         layout = self.layouts.layouts["first_player"]
@@ -744,22 +733,6 @@ def _unicorn_icon(colour: tuple[int, int, int], outline: tuple[int, int, int], s
     for i in range(4):
         y = s * (0.36 + i * 0.14)
         draw.ellipse((s * (0.2 - i * 0.02), y, s * (0.34 - i * 0.02), y + s * 0.16), fill=line)
-    return layer.resize((size, size), Image.Resampling.LANCZOS)
-
-
-def pin_icon(colour: tuple[int, int, int], size: int) -> Image.Image:
-    """A push pin (round head, needle) leaning left, on a transparent square (RGBA)."""
-    s = size * SUPERSAMPLE
-    layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(layer)
-    fill = tuple(colour) + (255,)
-    head = s * 0.26
-    cx, cy = s * 0.62, s * 0.32
-    draw.line([(cx, cy), (s * 0.16, s * 0.9)], fill=(90, 90, 90, 255), width=max(2, s // 30))
-    draw.ellipse((cx - head, cy - head, cx + head, cy + head), fill=fill)
-    shine = head * 0.35
-    draw.ellipse((cx - head * 0.5 - shine, cy - head * 0.5 - shine, cx - head * 0.5 + shine, cy - head * 0.5 + shine),
-                 fill=(255, 255, 255, 140))
     return layer.resize((size, size), Image.Resampling.LANCZOS)
 
 

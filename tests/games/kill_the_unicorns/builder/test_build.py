@@ -462,3 +462,38 @@ def test_the_character_card_is_drawn_from_its_layers_with_the_documented_fields(
         Renderer(data, moved, assets_dir() / "fonts", "en", copy).character(character.id)
     (box,) = [entry[3] for entry in record if entry[0] == "text"]
     assert box == (60, 420, 820, 580)
+
+
+def test_trick_cards_and_market_tokens_are_drawn_from_their_layers_and_the_pin_is_art_of_the_folder(tmp_path):
+    """The trick's bands and the pin come from layouts.toml and icons/pin.png: edited there, the card changes."""
+    import shutil
+
+    from bridge.catalog import load
+    from bridge.errors import DataError
+    from bridge.paths import assets_dir
+    from tools.games.kill_the_unicorns.render import Renderer, load_unicorn_layouts
+
+    copy = tmp_path / "ku"
+    shutil.copytree(load("kill-the-unicorns").folder, copy)
+    data = load(copy).data
+    pinned = next(i for i, c in data.trick_cards.items() if data.trick_by_id[c.kind].pinned)
+    plain = next(i for i, c in data.trick_cards.items() if not data.trick_by_id[c.kind].pinned)
+
+    def draw(name: str):
+        return Renderer(data, load_unicorn_layouts(copy, data), assets_dir() / "fonts", "en", copy).draw(name)
+
+    colour = data.character_by_id[data.trick_cards[pinned].character].colour
+    card = draw(f"trick:{pinned}")
+    assert card.getpixel((300, 24)) == tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))   # the name band
+    assert card.getpixel((548, 100))[0] > 150 > card.getpixel((548, 100))[1]                 # the red pin head
+    assert draw(f"trick:{plain}").getpixel((548, 100)) == card.getpixel((300, 24))          # no pin: the band
+    text = (copy / "layouts.toml").read_text(encoding="utf-8")
+    band = 'name = "name_band"\nshape = "rect"\nbox = [18, 18, 594, 195]\nfill = "{colour}"'
+    assert band in text
+    (copy / "layouts.toml").write_text(text.replace(band, band.replace('"{colour}"', '"#00ff00"')), encoding="utf-8")
+    assert draw(f"trick:{pinned}").getpixel((300, 24)) == (0, 255, 0)
+    token = draw(f"token:{data.market[0].id}")
+    assert token.size == (256, 256) and token.getpixel((128, 14)) != token.getpixel((128, 40))   # the ring
+    (copy / "icons" / "pin.png").unlink()
+    with pytest.raises(DataError, match=r'icons/pin.png: no such file in the game folder \(layer "pin"\)'):
+        draw(f"trick:{pinned}")

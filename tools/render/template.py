@@ -105,6 +105,7 @@ class Layer:
     # image
     image: str = ""
     fit: str = "crop"
+    tint: str | None = None          # the picture in this colour, its transparency kept (a silhouette recoloured)
     # text
     text: str = ""
     font: Font | None = None
@@ -121,7 +122,7 @@ class Layer:
     def fields(self) -> tuple[str, ...]:
         """The card fields this layer reads (its strings' ``{field}`` references and its conditions)."""
         found: list[str] = []
-        for text in (self.fill, self.outline, self.image, self.text, self.colour):
+        for text in (self.fill, self.outline, self.image, self.tint, self.text, self.colour):
             if text:
                 found += FIELD.findall(text)
         found += [c.field for c in self.conditions]
@@ -185,7 +186,7 @@ _KINDS = {"shape": "shape", "image": "image", "text": "text"}
 _COMMON = {"name", "box", "when", "unless"}
 _FIELDS = {
     "shape": _COMMON | {"shape", "fill", "outline", "stroke", "radius"},
-    "image": _COMMON | {"image", "fit"},
+    "image": _COMMON | {"image", "fit", "tint"},
     "text": _COMMON | {"text", "font", "bold_font", "italic_font", "size", "colour", "align", "valign",
                        "line_spacing", "rotation", "body"},
 }
@@ -224,6 +225,8 @@ def _layer(file: str, entry: str, at: str, index: int, spec: dict, width: float,
     elif kind == "image":
         values["image"] = _template_string(spec["image"], error, "image")
         values["fit"] = _choice(spec.get("fit", "crop"), FITS, error, "fit")
+        if "tint" in spec:
+            values["tint"] = _colour(spec["tint"], error, "tint")
     else:
         values["text"] = _template_string(spec["text"], error, "text", empty_ok=True)
         values["font"] = _font(spec.get("font", DEFAULT_FONT), error, "font", game_fonts, bundled_fonts)

@@ -135,11 +135,15 @@ class TemplateRenderer:
         return self.template(self.cards[name].kind).body_layers
 
     def key(self, name: str, kind: str) -> str:
-        """A hash of everything the card's pixels depend on: its layout, its values, the language and the bytes
-        of every file it draws (art, icons, the game's fonts)."""
-        card = self.cards[name]
+        """A hash of everything the card's pixels depend on (:meth:`card_key`)."""
+        return self.card_key(self.cards[name])
+
+    def card_key(self, card: TemplateCard) -> str:
+        """A hash of everything ``card``'s pixels depend on: its layout, its values, the language and the bytes
+        of every file it draws (art, icons, the game's fonts). A game's own renderer that draws some kinds from
+        their layers keys those cards by it."""
         digest = hashlib.sha256()
-        digest.update(self.layouts.layouts[kind].fingerprint().encode())
+        digest.update(self.layouts.layouts[card.kind].fingerprint().encode())
         digest.update(self.layouts.fingerprint().encode())
         digest.update(json.dumps(card.values, sort_keys=True, default=str, ensure_ascii=False).encode())
         digest.update(self.lang.encode())
@@ -357,14 +361,24 @@ class TemplateRenderer:
             if any(margins):
                 picture, (dx, dy) = _cropped_with_margins(str(path), _file_digest(str(path)),
                                                           (right - left, bottom - top), margins, self.max_pixels)
+                picture = self._tinted(picture, layer, card)
                 image.paste(picture, (left + dx, top + dy), picture)
                 return
             picture = _fitted(str(path), _file_digest(str(path)), (right - left, bottom - top), layer.fit,
                               self.max_pixels)
         except ImageError as exc:
             raise DataError(card.file, card.entry, field, f"{relative}: {exc.reason}") from None
+        picture = self._tinted(picture, layer, card)
         offset = ((right - left - picture.width) // 2, (bottom - top - picture.height) // 2)
         image.paste(picture, (left + offset[0], top + offset[1]), picture)
+
+    def _tinted(self, picture: Image.Image, layer: Layer, card: TemplateCard) -> Image.Image:
+        """``picture`` in the layer's ``tint`` colour where it has one, its transparency kept."""
+        if layer.tint is None:
+            return picture
+        shade = Image.new("RGBA", picture.size, self._colour(layer.tint, card, layer, "tint"))
+        shade.putalpha(picture.getchannel("A"))
+        return shade
 
     def _icon_path(self, name: str, card: TemplateCard, layer: Layer, *, missing_ok: bool = False) -> Path | None:
         folder = self.game_dir / "icons"

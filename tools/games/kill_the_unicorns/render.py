@@ -179,23 +179,13 @@ class Renderer(DrawsAtSize):
         return out
 
     def _content(self, name: str) -> object:
-        """What image ``name`` shows, without ids where copies look alike (they then share a cache entry)."""
+        """What image ``name`` shows, without ids where copies look alike (they then share a cache entry); the
+        kinds drawn from layers are keyed by their cards (:meth:`_card`)."""
         d = self.data
         head, _, ident = name.partition(":")
-        if head == "hunting":
-            card = d.hunting_card(ident)
-            return (card.value, d.character_by_id[card.character].name, d.character_by_id[card.character].colour)
         if head in ("hunting-back", "trick-back"):
             c = d.character_by_id[ident]
             return (head, c.name, c.colour, d.info.name)
-        if head == "trick":
-            card = d.trick_card(ident)
-            c = d.character_by_id[card.character]
-            kind = d.trick_by_id[card.kind]
-            return (kind.name, kind.text, kind.pinned, c.name, c.colour)
-        if head == "character":
-            c = d.character_by_id[ident]
-            return (c.name, c.colour, c.power.name, c.power.text, c.power.timing)
         if head == "unicorn":
             u = d.unicorn_by_id[ident]
             return (u.name, u.stars, u.start, u.colour and d.colours[u.colour])
@@ -204,8 +194,6 @@ class Renderer(DrawsAtSize):
         if head == "scoring":
             r = d.rules
             return (r.collection_bonus, r.collection_cap, r.rainbow_bonus, r.tie_break)
-        if head == "token":
-            return d.market_by_id[ident].name
         if head == "ground":
             return d.rules.unicorns_per_day
         if head == "market":
@@ -220,7 +208,11 @@ class Renderer(DrawsAtSize):
         return {f: hashlib.sha256((self.fonts_dir / f).read_bytes()).hexdigest() for f in sorted(fonts)}
 
     def key(self, name: str, kind: str) -> str:
-        """The cache key of image ``name``: a hash of everything that affects its pixels."""
+        """The cache key of image ``name``: a hash of everything that affects its pixels (for a kind drawn from
+        its layers, the template drawer's key of its card: layout, fields, language and every file it draws)."""
+        if kind in TEMPLATE_KINDS:
+            digest = hashlib.sha256(f"{RENDERER_VERSION}\0{self._layers.card_key(self._card(name))}".encode())
+            return digest.hexdigest()
         kinds = [kind, "market_card"] if kind == "market_board" else [kind]
         digest = hashlib.sha256()
         parts = [RENDERER_VERSION, self.lang, self.layouts.fingerprint()]
@@ -368,13 +360,7 @@ class Renderer(DrawsAtSize):
 
     def hunting(self, card_id: str) -> Image.Image:
         """A hunting card, drawn from the layers of its layout with the card's value and its character's fields."""
-        card = self.data.hunting_card(card_id)
-        c = self.data.character_by_id[card.character]
-        colour = parse_colour(c.colour)
-        values = {"id": card_id, "value": card.value, "name": c.name.to_json(), "colour": c.colour,
-                  "tint": to_hex(mix(colour, self.colours["background"], 0.82)), "name_ink": to_hex(contrast(colour))}
-        return self._from_layers(TemplateCard(f"hunting:{card_id}", "hunting", values, "cards.toml",
-                                              f'character "{c.id}"'))
+        return self._from_layers(self._card(f"hunting:{card_id}"))
 
     def _back(self, kind: str, character_id: str, word: str) -> Image.Image:
         c = self.data.character_by_id[character_id]
@@ -416,34 +402,61 @@ class Renderer(DrawsAtSize):
 
     def trick(self, card_id: str) -> Image.Image:
         """A trick card, drawn from the layers of its layout with its kind's fields and its character's."""
-        card = self.data.trick_card(card_id)
-        kind = self.data.trick_by_id[card.kind]
-        c = self.data.character_by_id[card.character]
-        colour = parse_colour(c.colour)
-        values = {"id": card_id, "name": kind.name.to_json(), "text": kind.text.to_json(), "pinned": kind.pinned,
-                  "pinned_words": self.string("pinned").text if kind.pinned else "",
-                  "character": c.name.to_json(), "colour": c.colour, "name_ink": to_hex(contrast(colour))}
-        return self._from_layers(TemplateCard(f"trick:{card_id}", "trick", values, "cards.toml",
-                                              f'trick "{kind.id}"'))
+        return self._from_layers(self._card(f"trick:{card_id}"))
 
     def character(self, character_id: str) -> Image.Image:
-        """A character card, drawn from the layers of its layout with the character's fields (what the renderer
-        adds to the data: the power timing's words and the colours mixed from the character's)."""
-        c = self.data.character_by_id[character_id]
-        colour = parse_colour(c.colour)
-        values = {"id": c.id, "name": c.name.to_json(),
-                  "power": {"name": c.power.name.to_json(), "text": c.power.text.to_json()},
-                  "timing": self.string(f"timing_{c.power.timing}").text, "colour": c.colour,
-                  "tint": to_hex(mix(colour, self.colours["background"], 0.85)), "name_ink": to_hex(contrast(colour))}
-        return self._from_layers(TemplateCard(f"character:{c.id}", "character", values, "cards.toml",
-                                              f'character "{c.id}"'))
+        """A character card, drawn from the layers of its layout with the character's fields."""
+        return self._from_layers(self._card(f"character:{character_id}"))
+
+    def _card(self, name: str) -> TemplateCard:
+        """Image ``name`` of a kind drawn from its layers (:data:`TEMPLATE_KINDS`) as a card of its layout with the
+        fields the layout reads: the data's, and what this renderer adds to them (colours mixed from a character's,
+        words of [strings], an initial). No id among them: copies that look alike share one cached image."""
+        head, _, ident = name.partition(":")
+        d = self.data
+        if head == "hunting":
+            card = d.hunting_card(ident)
+            c = d.character_by_id[card.character]
+            colour = parse_colour(c.colour)
+            values = {"value": card.value, "name": c.name.to_json(), "colour": c.colour,
+                      "tint": to_hex(mix(colour, self.colours["background"], 0.82)),
+                      "name_ink": to_hex(contrast(colour))}
+            return TemplateCard(name, "hunting", values, "cards.toml", f'character "{c.id}"')
+        if head == "trick":
+            card = d.trick_card(ident)
+            kind = d.trick_by_id[card.kind]
+            c = d.character_by_id[card.character]
+            values = {"name": kind.name.to_json(), "text": kind.text.to_json(), "pinned": kind.pinned,
+                      "pinned_words": self.string("pinned").text if kind.pinned else "",
+                      "character": c.name.to_json(), "colour": c.colour,
+                      "name_ink": to_hex(contrast(parse_colour(c.colour)))}
+            return TemplateCard(name, "trick", values, "cards.toml", f'trick "{kind.id}"')
+        if head == "character":
+            c = d.character_by_id[ident]
+            colour = parse_colour(c.colour)
+            values = {"name": c.name.to_json(),
+                      "power": {"name": c.power.name.to_json(), "text": c.power.text.to_json()},
+                      "timing": self.string(f"timing_{c.power.timing}").text, "colour": c.colour,
+                      "tint": to_hex(mix(colour, self.colours["background"], 0.85)),
+                      "name_ink": to_hex(contrast(colour))}
+            return TemplateCard(name, "character", values, "cards.toml", f'character "{c.id}"')
+        if head == "token":
+            item = d.market_by_id[ident]
+            initial = self.names(item.name, "cards.toml", f'market "{item.id}"', "name").text[:1].upper()
+            return TemplateCard(name, "token", {"name": item.name.to_json(), "letter": initial}, "cards.toml",
+                                f'market "{item.id}"')
+        raise DataError("render", None, None, f'"{name}" is not drawn from layers')
+
+    @cached_property
+    def _layers(self) -> TemplateRenderer:
+        """The drawer of the layouts with layers (it keeps no card: each is handed to it)."""
+        return TemplateRenderer(self.layouts, [], game_dir=self.game_dir, bundled_fonts=self.fonts_dir,
+                                lang=self.lang)
 
     def _from_layers(self, card: TemplateCard) -> Image.Image:
         """``card`` drawn from its layout's layers at this renderer's size of that layout."""
         layout = self.layouts.layouts[card.kind]
-        drawer = TemplateRenderer(self.layouts, [card], game_dir=self.game_dir, bundled_fonts=self.fonts_dir,
-                                  lang=self.lang)
-        return drawer.draw(card, layout.template, (layout.width, layout.height))
+        return self._layers.draw(card, layout.template, (layout.width, layout.height))
 
     def unicorn_colour(self, colour_id: str | None) -> tuple[int, int, int]:
         if colour_id is None:
@@ -571,11 +584,7 @@ class Renderer(DrawsAtSize):
 
     def token(self, item_id: str) -> Image.Image:
         """A market token, drawn from the layers of its layout with the item's name and initial."""
-        item = self.data.market_by_id[item_id]
-        name = self.names(item.name, "cards.toml", f'market "{item.id}"', "name")
-        values = {"id": item.id, "name": item.name.to_json(), "letter": name.text[:1].upper()}
-        return self._from_layers(TemplateCard(f"token:{item.id}", "token", values, "cards.toml",
-                                              f'market "{item.id}"'))
+        return self._from_layers(self._card(f"token:{item_id}"))
 
     def first_player(self) -> Image.Image:
         layout = self.layouts.layouts["first_player"]

@@ -497,3 +497,30 @@ def test_trick_cards_and_market_tokens_are_drawn_from_their_layers_and_the_pin_i
     (copy / "icons" / "pin.png").unlink()
     with pytest.raises(DataError, match=r'icons/pin.png: no such file in the game folder \(layer "pin"\)'):
         draw(f"trick:{pinned}")
+
+
+def test_a_card_drawn_from_layers_is_keyed_by_the_files_it_draws_and_copies_share_a_key(tmp_path):
+    """Editing the pin's picture makes every pinned trick drawn again; two copies of a card are one image."""
+    import shutil
+
+    from bridge.catalog import load
+    from bridge.paths import assets_dir
+    from tools.games.kill_the_unicorns.render import Renderer, load_unicorn_layouts
+    from PIL import Image
+
+    copy = tmp_path / "ku"
+    shutil.copytree(load("kill-the-unicorns").folder, copy)
+    data = load(copy).data
+
+    def keys() -> dict[str, str]:
+        renderer = Renderer(data, load_unicorn_layouts(copy, data), assets_dir() / "fonts", "en", copy)
+        return {name: renderer.key(name, kind) for name, kind in renderer.items()}
+
+    before = keys()
+    pinned = {f"trick:{i}" for i, c in data.trick_cards.items() if data.trick_by_id[c.kind].pinned}
+    twins = [(a, b) for a, ca in data.trick_cards.items() for b, cb in data.trick_cards.items()
+             if a < b and (ca.kind, ca.character) == (cb.kind, cb.character)]
+    assert twins and all(before[f"trick:{a}"] == before[f"trick:{b}"] for a, b in twins)
+    Image.new("RGBA", (64, 64), (0, 0, 255, 255)).save(copy / "icons" / "pin.png")
+    after = keys()
+    assert pinned and {n for n in before if before[n] != after[n]} == pinned

@@ -255,17 +255,23 @@ def layout_rich(parts: list[Run | Icon | str], fonts: FontPaths, size: int, box:
     return FittedRich(size, tuple(out_lines), tuple(baselines), ink_box)
 
 
-def fit_rich(parts: list[Run | Icon | str], fonts: FontPaths, sizes: tuple[int, int], box: tuple[int, int], *,
-             align: str, valign: str, line_spacing: float, icon_size: IconSize, file: str, entry: str | None,
-             field: str | None, box_name: str) -> FittedRich:
-    """The largest fitting layout in ``sizes`` (min, max) px (binary search); :class:`DataError` when a glyph is
-    missing, a style has no font, or the text does not fit even at the minimum."""
+def check_runs(parts: list[Run | Icon | str], fonts: FontPaths, *, file: str, entry: str | None, field: str | None,
+               box_name: str) -> None:
+    """:class:`DataError` when a run's style has no font or its font has no glyph for one of its characters."""
     for part in parts:
         if isinstance(part, Run):
             if part.style not in fonts:
                 raise DataError(file, entry, field, f"{part.style} text needs the layer's {part.style}_font "
                                                     f'(layer "{box_name}")')
             check_glyphs(part.text, fonts[part.style], file=file, entry=entry, field=field)
+
+
+def fit_rich(parts: list[Run | Icon | str], fonts: FontPaths, sizes: tuple[int, int], box: tuple[int, int], *,
+             align: str, valign: str, line_spacing: float, icon_size: IconSize, file: str, entry: str | None,
+             field: str | None, box_name: str) -> FittedRich:
+    """The largest fitting layout in ``sizes`` (min, max) px (binary search); :class:`DataError` when a glyph is
+    missing, a style has no font, or the text does not fit even at the minimum."""
+    check_runs(parts, fonts, file=file, entry=entry, field=field, box_name=box_name)
     low, high = sizes
     best = None
     while low <= high:

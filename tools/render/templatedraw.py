@@ -374,11 +374,7 @@ class TemplateRenderer:
 
     def _tinted(self, picture: Image.Image, layer: Layer, card: TemplateCard) -> Image.Image:
         """``picture`` in the layer's ``tint`` colour where it has one, its transparency kept."""
-        if layer.tint is None:
-            return picture
-        shade = Image.new("RGBA", picture.size, self._colour(layer.tint, card, layer, "tint"))
-        shade.putalpha(picture.getchannel("A"))
-        return shade
+        return picture if layer.tint is None else _tint(picture, self._colour(layer.tint, card, layer, "tint"))
 
     def _icon_path(self, name: str, card: TemplateCard, layer: Layer, *, missing_ok: bool = False) -> Path | None:
         folder = self.game_dir / "icons"
@@ -394,6 +390,29 @@ class TemplateRenderer:
         raise DataError(card.file, card.entry, self._field_of(layer.text, card, layer),
                         f'no icon "{name}": icons/{name}.png is not in the game folder (layer "{layer.name}")')
 
+    def _fonts(self, layer: Layer) -> dict[str, str]:
+        fonts = {richtext.REGULAR: str(layer.font.path(self.game_dir, self.bundled_fonts))}
+        if layer.bold_font is not None:
+            fonts[richtext.BOLD] = str(layer.bold_font.path(self.game_dir, self.bundled_fonts))
+        if layer.italic_font is not None:
+            fonts[richtext.ITALIC] = str(layer.italic_font.path(self.game_dir, self.bundled_fonts))
+        return fonts
+
+    def check_glyphs(self, card: TemplateCard) -> None:
+        """:class:`DataError` (the card's file, entry and field, and the characters) for a character of one of
+        ``card``'s texts that its layer's font cannot draw; nothing is drawn, so a game can check every card
+        this way before it draws any."""
+        for layer in self.template(card.kind).layers:
+            if layer.kind != "text" or not self._shown(layer, card):
+                continue
+            field = self._field_of(layer.text, card, layer)
+            try:
+                parts = richtext.parse_markup(self._fill(layer.text, card, layer))
+            except ValueError as exc:
+                raise DataError(card.file, card.entry, field, str(exc)) from None
+            richtext.check_runs(parts, self._fonts(layer), file=card.file, entry=card.entry, field=field,
+                                box_name=layer.name)
+
     def _text(self, image: Image.Image, layer: Layer, card: TemplateCard, template: Template, rect,
               scale: float) -> None:
         field = self._field_of(layer.text, card, layer)
@@ -404,11 +423,7 @@ class TemplateRenderer:
             parts = richtext.parse_markup(text)
         except ValueError as exc:
             raise DataError(card.file, card.entry, field, str(exc)) from None
-        fonts = {richtext.REGULAR: str(layer.font.path(self.game_dir, self.bundled_fonts))}
-        if layer.bold_font is not None:
-            fonts[richtext.BOLD] = str(layer.bold_font.path(self.game_dir, self.bundled_fonts))
-        if layer.italic_font is not None:
-            fonts[richtext.ITALIC] = str(layer.italic_font.path(self.game_dir, self.bundled_fonts))
+        fonts = self._fonts(layer)
         icons = {part.name: self._icon_path(part.name, card, layer) for part in parts
                  if isinstance(part, richtext.Icon)}
 
@@ -486,6 +501,22 @@ def _file_digest(path: str) -> bytes:
 def _open_rgba(path: str, digest: bytes, max_pixels: int | None) -> Image.Image:
     """The image at ``path`` as RGBA (EXIF orientation applied); :class:`ImageError` when it cannot be used."""
     return open_image(Path(path), max_pixels=max_pixels).convert("RGBA")
+
+
+def fitted_picture(path: Path, box: tuple[int, int], *, fit: str = "fit",
+                   tint: tuple[int, int, int] | None = None, max_pixels: int | None = None) -> Image.Image:
+    """The picture at ``path`` made to ``box`` as a layer's ``fit`` does (RGBA), in ``tint`` where given (its
+    transparency kept): what an image layer draws, for a game's renderer drawing the same art in code.
+    Raises :class:`tools.imageio.ImageError` for a file that cannot be used."""
+    picture = _fitted(str(path), _file_digest(str(path)), tuple(box), fit, max_pixels)
+    return picture.copy() if tint is None else _tint(picture, tint)
+
+
+def _tint(picture: Image.Image, colour: tuple[int, int, int]) -> Image.Image:
+    """``picture``'s shape in ``colour``: its transparency kept, its own colours replaced."""
+    shade = Image.new("RGBA", picture.size, tuple(colour))
+    shade.putalpha(picture.getchannel("A"))
+    return shade
 
 
 @lru_cache(maxsize=64)

@@ -419,3 +419,22 @@ stroke = 6
     rim = [image.getpixel((d, d))[3] for d in range(24, 36)]          # the diagonal crosses the rim near 29
     assert rim[0] == 0 and rim[-1] == 255 and any(0 < a < 255 for a in rim)   # smooth, not a jagged cut
     assert renderer(folder).render("card:a").mode == "RGB"           # a card stays an opaque RGB face
+
+
+def test_a_tinted_image_is_drawn_in_the_colour_of_a_field_with_its_own_shape(tmp_path):
+    layouts = LAYOUTS + '''
+[layouts.chip]
+size = [100, 100]
+
+[[layouts.chip.layers]]
+image = "icons/heart.png"
+fit = "fit"
+tint = "{colour}"
+'''
+    folder = make_game(tmp_path / "game", layouts)
+    chips = [TemplateCard(f"chip:{c}", "chip", {"colour": c}, "chips.csv", f'row "{c}"') for c in ("#00ff00", "blue")]
+    drawer = renderer(folder, *chips)
+    green = drawer.render("chip:#00ff00")
+    assert green.getpixel((50, 50)) == (0, 255, 0) and green.getpixel((2, 2)) == (255, 255, 255)   # a red disc
+    with pytest.raises(DataError, match=r'row "blue": colour: "blue" is not "#rrggbb" .* \(layer "image-1" tint\)'):
+        drawer.render("chip:blue")

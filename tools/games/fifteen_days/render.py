@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Iterator, Mapping
 
@@ -35,26 +35,38 @@ from bridge.paths import assets_dir
 from bridge.rules.fifteen_days.records import ASC, BACK_SEASONS, FifteenDaysData
 from bridge.rules.game import LANGUAGES
 from tools.games.fifteen_days import geometry
+from tools.imageio import ImageError
+from tools.render.colour import to_hex
 from tools.render.draw import SUPERSAMPLE, contrast, cover_fit, mix, paste_icon, star_icon, stripes
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts, parse_colour
 from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, check_image_options, render_art
 from tools.render.sizing import DrawsAtSize
+from tools.render.templatedraw import TemplateCard, TemplateRenderer, _file_digest, fitted_picture
 from tools.render.text import check_glyphs, draw_text, fit_text
 
-RENDERER_VERSION = "2"
+RENDERER_VERSION = "3"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
 THUMBNAIL_SIZE = 256
 
+TEMPLATE_KINDS = ("season", "animal")
+"""Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives.
+The other kinds are drawn here because the templates cannot express them yet: hatching and a chequer of stars
+(the backs), four dots in the seasons' colours (the wild card), a feather in two colours, rows laid out per
+animal (the overview) and boards whose card places are table geometry."""
+
+EMBLEMS_DIR = "icons"
+FALLBACK_EMBLEM = "season"
+"""A season's emblem is the picture ``icons/<season id>.png`` of the game folder, drawn in the colour it is
+printed in (its transparency is its shape); a season with no picture of its own gets ``icons/season.png``."""
+
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
-    "season": {"value_left": True, "value_right": True, "season": True, "emblem": False, "title": True},
     "season_back": {"title": True, "emblem": False, "subtitle": True},
     "wild": {"title": True, "emblem": False, "text": True},
     "wild_back": {"title": True},
     "overview": {"title": True, "text": True, "powers": True},
     "feather": {"emblem": False},
-    "animal": {"emblem": False, "name": True},
     "board": {**{f"corner_{k}": False for k in range(4)}, **{f"arrow_{k}": False for k in range(4)},
               **{f"label_{k}": True for k in range(4)}, "name": True, "animals": True, "feathers": True},
 }
@@ -79,6 +91,10 @@ def load_fifteen_days_layouts(game_dir: Path) -> Layouts:
     must be tall and wide enough for a card (:mod:`tools.games.fifteen_days.geometry`)."""
     layouts = load_layouts(Path(game_dir) / LAYOUTS_FILE, fonts_dir=assets_dir() / "fonts", required=REQUIRED_BOXES,
                            required_strings=REQUIRED_STRINGS, required_colours=REQUIRED_COLOURS)
+    for kind in TEMPLATE_KINDS:
+        if kind not in layouts.layouts or layouts.layouts[kind].template is None:
+            raise DataError(LAYOUTS_FILE, f'layout "{kind}"', "layers",
+                            "missing: this layout is drawn from its layers (docs/data-format.md, Card templates)")
     board = layouts.layouts["board"]
     card_w, card_h = geometry.card_size_pixels(board)
     for k in range(4):
@@ -96,12 +112,14 @@ class Renderer(DrawsAtSize):
     BODY_BOXES = {"season": ("title", "season"), "wild": ("text",)}
     """The boxes of each deck face's body text: a season card's title and season name, a wild's text."""
 
-    def __init__(self, data: FifteenDaysData, layouts: Layouts, fonts_dir: Path, lang: str):
+    def __init__(self, data: FifteenDaysData, layouts: Layouts, fonts_dir: Path, lang: str,
+                 game_dir: Path | None = None):
         self.data = data
         self.layouts = layouts
         self.fonts_dir = fonts_dir
         self.lang = lang
         self.colours = layouts.colours
+        self.game_dir = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
 
     # -- naming and keys ---------------------------------------------------------------------------------
 
@@ -121,9 +139,6 @@ class Renderer(DrawsAtSize):
         """What image ``name`` shows, without ids where copies look alike (they then share a cache entry)."""
         d = self.data
         head, _, ident = name.partition(":")
-        if head == "season":
-            card = d.card_by_id[ident]
-            return (card.season, card.value, card.title, d.season_by_id[card.season])
         if head == "season-back":
             return (ident, d.season_by_id[ident], d.info.name)
         if head == "wild":
@@ -132,9 +147,6 @@ class Renderer(DrawsAtSize):
         if head == "feather":
             feather = next(f for f in d.feathers if f.id == ident)
             return (feather.title, feather.text)
-        if head == "animal":
-            animal = d.animal_by_id[ident]
-            return (animal, d.season_by_id[animal.season])
         if head == "board":
             return (d.board_by_id[ident], d.rules.values, d.animals, len(d.feathers))
         if head == "overview":
@@ -147,12 +159,19 @@ class Renderer(DrawsAtSize):
         return {f: hashlib.sha256((self.fonts_dir / f).read_bytes()).hexdigest() for f in sorted(fonts)}
 
     def key(self, name: str, kind: str) -> str:
-        """The cache key of image ``name``: a hash of everything that affects its pixels."""
+        """The cache key of image ``name``: a hash of everything that affects its pixels (for a kind drawn from
+        its layers, the template drawer's key of its card: layout, fields, language and every file it draws)."""
+        if kind in TEMPLATE_KINDS:
+            digest = hashlib.sha256(f"{RENDERER_VERSION}\0{self._layers.card_key(self._card(name))}".encode())
+            return digest.hexdigest()
         layout = self.layouts.layouts[kind]
         fonts = sorted({b.font for b in layout.boxes.values() if b.font})
+        seasons = [name.partition(":")[2]] if kind == "season_back" else \
+            sorted({a.season for a in self.data.animals}) if kind == "overview" else []
+        emblems = [_file_digest(str(self._emblem_files[season])).hex() for season in seasons]
         digest = hashlib.sha256()
         for part in (RENDERER_VERSION, self.lang, kind, layout.fingerprint(), self.layouts.fingerprint(),
-                     *(self._font_hashes[f] for f in fonts), repr(self._content(name))):
+                     *(self._font_hashes[f] for f in fonts), *emblems, repr(self._content(name))):
             digest.update(part.encode("utf-8"))
             digest.update(b"\0")
         return digest.hexdigest()
@@ -169,11 +188,6 @@ class Renderer(DrawsAtSize):
     def texts(self) -> Iterator[tuple[_Text, Box]]:
         """Every text drawn, with the box it is drawn in (for the checks before rendering)."""
         d, L, lang = self.data, self.layouts.layouts, self.lang
-        for card in d.cards:
-            entry = f'card "{card.id}"'
-            yield _Text(card.title.get(lang), "cards.toml", entry, f"title.{lang}"), L["season"].box("title")
-            yield _Text(str(card.value), "cards.toml", entry, "value"), L["season"].box("value_left")
-            yield self.season_name(card.season), L["season"].box("season")
         for back in BACK_SEASONS:
             yield _Text(d.info.name.get(lang), "game.toml", "[game]", f"name.{lang}"), L["season_back"].box("title")
             yield self.season_name(back), L["season_back"].box("subtitle")
@@ -181,9 +195,6 @@ class Renderer(DrawsAtSize):
             yield _Text(wild.title.get(lang), "components.toml", "wild", f"title.{lang}"), L["wild"].box("title")
             yield _Text(wild.text.get(lang), "components.toml", "wild", f"text.{lang}"), L["wild"].box("text")
             yield _Text(wild.title.get(lang), "components.toml", "wild", f"title.{lang}"), L["wild_back"].box("title")
-        for animal in d.animals:
-            yield (_Text(animal.name.get(lang), "components.toml", f'animal "{animal.id}"', f"name.{lang}"),
-                   L["animal"].box("name"))
         board = L["board"]
         for spec in d.boards:
             yield _Text(spec.name.get(lang), "components.toml", f'board "{spec.id}"', f"name.{lang}"), board.box("name")
@@ -201,7 +212,12 @@ class Renderer(DrawsAtSize):
                 yield self._power_line(animal), self._power_box(powers, icon, i, len(d.animals))
 
     def check_texts(self) -> None:
-        """Raise :class:`DataError` for a text the font cannot draw or that cannot fit its box."""
+        """Raise :class:`DataError` for a text the font cannot draw or that cannot fit its box (on the kinds drawn
+        from layers, :data:`TEMPLATE_KINDS`, a character the font cannot draw: a text that does not fit is named
+        when its card is drawn)."""
+        for name, kind in self.items():
+            if kind in TEMPLATE_KINDS:
+                self._layers.check_glyphs(self._card(name))
         seen: set[tuple[str, str]] = set()
         for text, box in self.texts():
             if (text.text, repr(box)) in seen:
@@ -268,27 +284,72 @@ class Renderer(DrawsAtSize):
         return parse_colour(self.data.season_by_id[season].colour)
 
     def season_card(self, card_id: str) -> Image.Image:
-        card = self.data.card_by_id[card_id]
-        layout = self.layouts.layouts["season"]
-        colour = self.season_colour(card.season)
-        image, draw = self._base(layout, mix(colour, self.colours["background"], 0.72), colour)
-        b = layout.boxes
-        ink = self.colours["ink"]
-        # The upper strip in the full season colour: it is what stays visible when cards overlap.
-        frame = layout.params.get("frame", 0)
-        draw.rectangle((frame, frame, layout.width - 1 - frame, b["value_left"].y + b["value_left"].height),
-                       fill=colour)
-        strip_ink = contrast(colour)
-        entry = f'card "{card.id}"'
-        value = _Text(str(card.value), "cards.toml", entry, "value")
-        self._text(draw, value, b["value_left"], strip_ink)
-        self._text(draw, value, b["value_right"], strip_ink)
-        self._text(draw, self.season_name(card.season), b["season"], strip_ink)
-        emblem = b["emblem"]
-        paste_icon(image, season_emblem(card.season, colour, min(emblem.width, emblem.height)),
-                   (emblem.x + emblem.width / 2, emblem.y + emblem.height / 2))
-        self._text(draw, _Text(card.title.get(self.lang), "cards.toml", entry, f"title.{self.lang}"), b["title"], ink)
-        return image
+        """A season card, drawn from the layers of its layout with the card's fields and its season's."""
+        return self._from_layers(self._card(f"season:{card_id}"))
+
+    def _card(self, name: str) -> TemplateCard:
+        """Image ``name`` of a kind drawn from its layers (:data:`TEMPLATE_KINDS`) as a card of its layout with the
+        fields the layout reads: the data's, and what this renderer adds (colours mixed from the season's or the
+        animal's, the emblem's file). No id among them: copies that look alike share one cached image."""
+        head, _, ident = name.partition(":")
+        d = self.data
+        if head == "season":
+            card = d.card_by_id[ident]
+            season = d.season_by_id[card.season]
+            colour = parse_colour(season.colour)
+            values = {"value": card.value, "title": card.title.to_json(), "season": season.name.to_json(),
+                      "colour": season.colour, "tint": to_hex(mix(colour, self.colours["background"], 0.72)),
+                      "strip_ink": to_hex(contrast(colour)), "emblem": self._emblem_name(card.season)}
+            return TemplateCard(name, "season", values, "cards.toml", f'card "{card.id}"')
+        if head == "animal":
+            animal = d.animal_by_id[ident]
+            values = {"name": animal.name.to_json(), "colour": animal.colour,
+                      "ink": to_hex(contrast(parse_colour(animal.colour))), "emblem": self._emblem_name(animal.season)}
+            return TemplateCard(name, "animal", values, "components.toml", f'animal "{animal.id}"')
+        raise DataError("render", None, None, f'"{name}" is not drawn from layers')
+
+    @cached_property
+    def _layers(self) -> TemplateRenderer:
+        """The drawer of the layouts with layers (it keeps no card: each is handed to it)."""
+        return TemplateRenderer(self.layouts, [], game_dir=self.game_dir, bundled_fonts=self.fonts_dir,
+                                lang=self.lang)
+
+    def _from_layers(self, card: TemplateCard) -> Image.Image:
+        """``card`` drawn from its layout's layers at this renderer's size of that layout."""
+        layout = self.layouts.layouts[card.kind]
+        return self._layers.draw(card, layout.template, (layout.width, layout.height))
+
+    # -- emblems -------------------------------------------------------------------------------------------
+
+    def _emblem_name(self, season: str) -> str:
+        """The emblem picture of ``season``, relative to the game folder (:data:`FALLBACK_EMBLEM`)."""
+        return self._emblem_files[season].relative_to(self.game_dir).as_posix()
+
+    @cached_property
+    def _emblem_files(self) -> Mapping[str, Path]:
+        found: dict[str, Path] = {}
+        for season in self.data.seasons:
+            for stem in (season.id, FALLBACK_EMBLEM):
+                path = self.game_dir / EMBLEMS_DIR / f"{stem}.png"
+                if path.is_file():
+                    found[season.id] = path
+                    break
+            else:
+                raise DataError("game.toml", f"seasons.{season.id}", None,
+                                f"has no emblem: neither {EMBLEMS_DIR}/{season.id}.png nor "
+                                f"{EMBLEMS_DIR}/{FALLBACK_EMBLEM}.png is in the game folder")
+        return found
+
+    def emblem(self, season: str, colour: tuple[int, int, int], size: int) -> Image.Image:
+        """``season``'s emblem in ``colour``, fitted in a ``size`` square (RGBA), as the layers draw it."""
+        path = self._emblem_files[season]
+        try:
+            picture = fitted_picture(path, (size, size), tint=colour)
+        except ImageError as exc:
+            raise DataError(f"{EMBLEMS_DIR}/{path.name}", None, None, exc.reason) from None
+        square = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+        square.paste(picture, ((size - picture.width) // 2, (size - picture.height) // 2))
+        return square
 
     def season_back(self, back: str) -> Image.Image:
         layout = self.layouts.layouts["season_back"]
@@ -305,7 +366,7 @@ class Renderer(DrawsAtSize):
         self._text(draw, _Text(self.data.info.name.get(self.lang), "game.toml", "[game]", f"name.{self.lang}"),
                    b["title"], ink)
         emblem = b["emblem"]
-        paste_icon(image, season_emblem(back, ink, min(emblem.width, emblem.height)),
+        paste_icon(image, self.emblem(back, ink, min(emblem.width, emblem.height)),
                    (emblem.x + emblem.width / 2, emblem.y + emblem.height / 2))
         self._text(draw, self.season_name(back), b["subtitle"], ink)
         return image
@@ -358,18 +419,8 @@ class Renderer(DrawsAtSize):
         return image
 
     def animal(self, animal_id: str) -> Image.Image:
-        animal = self.data.animal_by_id[animal_id]
-        layout = self.layouts.layouts["animal"]
-        colour = parse_colour(animal.colour)
-        image = Image.new("RGB", (layout.width, layout.height), colour)
-        draw = ImageDraw.Draw(image)
-        ink = contrast(colour)
-        box = layout.box("emblem")
-        paste_icon(image, season_emblem(animal.season, ink, min(box.width, box.height)),
-                   (box.x + box.width / 2, box.y + box.height / 2))
-        self._text(draw, _Text(animal.name.get(self.lang), "components.toml", f'animal "{animal.id}"',
-                               f"name.{self.lang}"), layout.box("name"), ink)
-        return image
+        """An animal token, drawn from the layers of its layout: its colour, its season's emblem, its name."""
+        return self._from_layers(self._card(f"animal:{animal_id}"))
 
     def board(self, board_id: str) -> Image.Image:
         spec = self.data.board_by_id[board_id]
@@ -441,73 +492,13 @@ class Renderer(DrawsAtSize):
             colour = parse_colour(animal.colour)
             r = icon / 2
             draw.ellipse((powers.x, y - r, powers.x + icon, y + r), fill=colour)
-            paste_icon(image, season_emblem(animal.season, contrast(colour), round(icon * 0.7)), (powers.x + r, y))
+            paste_icon(image, self.emblem(animal.season, contrast(colour), round(icon * 0.7)), (powers.x + r, y))
             line = self._power_line(animal)
             self._text(draw, line, self._power_box(powers, icon, i, len(animals)))
         return image
 
 
-# -- emblems ---------------------------------------------------------------------------------------------
-
-def season_emblem(season: str, colour: tuple[int, int, int], size: int) -> Image.Image:
-    """A season's emblem in ``colour`` on a transparent ``size`` square (RGBA): spring a flower, summer a sun,
-    autumn a leaf, winter a snowflake; any other season a plain disc."""
-    # Drawn once per season, colour and size in a process, then copied: the supersampled drawing and its
-    # resampling cost some 40 ms, and the season cards and backs ask for the same few emblems dozens of times.
-    return _season_emblem(season, tuple(colour), size).copy()
-
-
-@lru_cache(maxsize=64)
-def _season_emblem(season: str, colour: tuple[int, int, int], size: int) -> Image.Image:
-    s = size * SUPERSAMPLE
-    layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(layer)
-    c = s / 2
-    fill = tuple(colour) + (255,)
-    if season == "spring":
-        petal = s * 0.2
-        for i in range(5):
-            angle = -math.pi / 2 + i * 2 * math.pi / 5
-            x, y = c + s * 0.22 * math.cos(angle), c + s * 0.22 * math.sin(angle)
-            draw.ellipse((x - petal, y - petal, x + petal, y + petal), fill=fill)
-        hole = s * 0.1
-        draw.ellipse((c - hole, c - hole, c + hole, c + hole), fill=(0, 0, 0, 0))
-    elif season == "summer":
-        core = s * 0.22
-        draw.ellipse((c - core, c - core, c + core, c + core), fill=fill)
-        for i in range(12):
-            angle = i * math.pi / 6
-            inner, outer = s * 0.3, s * 0.47
-            draw.line([(c + inner * math.cos(angle), c + inner * math.sin(angle)),
-                       (c + outer * math.cos(angle), c + outer * math.sin(angle))], fill=fill, width=round(s * 0.05))
-    elif season == "autumn":
-        points = []
-        for i in range(64):
-            t = 2 * math.pi * i / 64
-            # a leaf: a lens pointed at both ends, tilted
-            x, y = math.sin(t) * 0.28, math.cos(t) * 0.46 * (1 - 0.15 * math.cos(t))
-            tilt = math.pi / 5
-            points.append((c + s * (x * math.cos(tilt) - y * math.sin(tilt)),
-                           c + s * (x * math.sin(tilt) + y * math.cos(tilt))))
-        draw.polygon(points, fill=fill)
-        tilt = math.pi / 5
-        dx, dy = -math.sin(tilt) * s * 0.46, math.cos(tilt) * s * 0.46
-        draw.line([(c - dx, c - dy), (c + dx * 1.05, c + dy * 1.05)], fill=(0, 0, 0, 0), width=round(s * 0.025))
-    elif season == "winter":
-        width = round(s * 0.05)
-        for i in range(6):
-            angle = i * math.pi / 3
-            ex, ey = c + s * 0.46 * math.cos(angle), c + s * 0.46 * math.sin(angle)
-            draw.line([(c, c), (ex, ey)], fill=fill, width=width)
-            for side in (-1, 1):
-                bx, by = c + s * 0.3 * math.cos(angle), c + s * 0.3 * math.sin(angle)
-                branch = angle + side * math.pi / 4
-                draw.line([(bx, by), (bx + s * 0.12 * math.cos(branch), by + s * 0.12 * math.sin(branch))],
-                          fill=fill, width=width)
-    else:
-        draw.ellipse((s * 0.1, s * 0.1, s * 0.9, s * 0.9), fill=fill)
-    return layer.resize((size, size), Image.Resampling.LANCZOS)
-
+# -- pictures drawn in code ---------------------------------------------------------------------------
 
 def feather_icon(colour: tuple[int, int, int], size: int) -> Image.Image:
     """A feather (vane and quill) in ``colour``, lying diagonally on a transparent square (RGBA)."""
@@ -549,7 +540,7 @@ def render_game(data: FifteenDaysData, out_dir: Path, *, lang: str = "en", fmt: 
     check_image_options(fmt, quality)
     game_dir = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
     layouts = load_fifteen_days_layouts(game_dir)
-    renderer = Renderer(data, layouts, assets_dir() / "fonts", lang)
+    renderer = Renderer(data, layouts, assets_dir() / "fonts", lang, game_dir)
     renderer.check_texts()
     names = [name for name, _ in renderer.items()]
     singles = [n for n in names if n.split(":")[0] in ("feather", "animal", "board", "overview")]

@@ -264,3 +264,46 @@ def test_a_card_title_the_font_cannot_draw_names_the_card(tmp_path):
     (line,) = result.output.strip().splitlines()
     assert line.startswith('error: cards.toml: card "spring-6-1": title.en: font DejaVuSerif-Bold.ttf has no glyph')
     assert not (tmp_path / "out" / "15Days.json").exists()
+
+
+def test_the_season_emblems_are_pictures_of_the_game_folder_drawn_in_each_colour(tmp_path):
+    """icons/<season>.png is the emblem everywhere it is printed: replaced, every image showing it is drawn
+    again; a season without a picture of its own gets icons/season.png; with neither, the season is named."""
+    import shutil
+
+    from PIL import Image
+
+    from bridge.catalog import load
+    from bridge.errors import DataError
+    from bridge.paths import assets_dir
+    from tools.games.fifteen_days.render import Renderer, load_fifteen_days_layouts
+
+    copy = tmp_path / "fd"
+    shutil.copytree(load("fifteen-days").folder, copy)
+    data = load(copy).data
+
+    def renderer() -> Renderer:
+        return Renderer(data, load_fifteen_days_layouts(copy), assets_dir() / "fonts", "en", copy)
+
+    def keys() -> dict[str, str]:
+        drawer = renderer()
+        return {name: drawer.key(name, kind) for name, kind in drawer.items()}
+
+    before = keys()
+    winter_card = next(c for c in data.cards if c.season == "winter")
+    card = renderer().draw(f"season:{winter_card.id}")
+    colour = tuple(int(data.season_by_id["winter"].colour[i:i + 2], 16) for i in (1, 3, 5))
+    assert card.getpixel((315, 400)) == colour            # the snowflake's centre, in winter's colour
+    square = Image.new("RGBA", (64, 64), (255, 255, 255, 255))
+    square.save(copy / "icons" / "winter.png")
+    changed = {n for n, k in keys().items() if before[n] != k}
+    winter = {f"season:{c.id}" for c in data.cards if c.season == "winter"}
+    winter |= {f"animal:{a.id}" for a in data.animals if a.season == "winter"}
+    assert changed == winter | {"season-back:winter"} | {f"overview:{o.id}" for o in data.overviews}
+    assert renderer().draw(f"season:{winter_card.id}").getpixel((130, 220)) == colour   # a square's corner now
+    (copy / "icons" / "winter.png").unlink()
+    assert renderer()._card(f"season:{winter_card.id}").values["emblem"] == "icons/season.png"
+    (copy / "icons" / "season.png").unlink()
+    with pytest.raises(DataError, match=r"game.toml: seasons.winter: has no emblem: neither icons/winter.png nor "
+                                        r"icons/season.png is in the game folder"):
+        renderer().draw(f"season:{winter_card.id}")

@@ -59,6 +59,8 @@ class DeckSpec:
     nickname: str = ""
     tags: tuple[str, ...] = ()
     scale: float = 1.0
+    description: Mapping[str, str] = field(default_factory=dict)
+    memo: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,8 @@ class ObjectSpec:
     tags: tuple[str, ...] = ()
     locked: bool = False
     snap_points: tuple[Snap, ...] = ()
+    description: Mapping[str, str] = field(default_factory=dict)
+    memo: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,8 @@ class BagSpec:
     position: tuple[float, float] = (0.0, 0.0)
     nickname: str = ""
     tags: tuple[str, ...] = ()
+    description: Mapping[str, str] = field(default_factory=dict)
+    memo: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,7 @@ class ZoneSpec:
     position: tuple[float, float]
     size: tuple[float, float]
     tags: tuple[str, ...] = ()
+    memo: Mapping[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -238,6 +245,42 @@ def _text(at: _At, value: Any, field_: str) -> str:
     return value
 
 
+def _languages(at: _At, value: Any, field_: str) -> dict[str, str]:
+    """A text for every language, or a table of texts by language (``{ en = …, uk = … }``)."""
+    if isinstance(value, str):
+        return {lang: value for lang in LANGUAGES}
+    if isinstance(value, dict) and value and set(value) <= set(LANGUAGES) \
+            and all(isinstance(v, str) for v in value.values()):
+        return dict(value)
+    raise at.error(field_, "must be a text, or { en = …, uk = …, ru = … }")
+
+
+MAX_MEMO = 4096
+"""The longest memo, as JSON, an entry may give (a memo is for a script to find the object by, not a store)."""
+
+
+def _about(at: _At, spec: dict) -> tuple[dict[str, str], dict[str, Any] | None]:
+    """An entry's ``description`` (texts by language) and ``memo`` (a table a Global script reads back as JSON)."""
+    description = _languages(at, spec["description"], "description") if "description" in spec else {}
+    memo = spec.get("memo")
+    if memo is not None:
+        if not isinstance(memo, dict) or not _plain(memo):
+            raise at.error("memo", "must be a table of texts, numbers, true/false, lists and tables")
+        if len(json.dumps(memo, ensure_ascii=False)) > MAX_MEMO:
+            raise at.error("memo", f"is longer than {MAX_MEMO} characters as JSON")
+    return description, memo
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    if depth > 8:
+        return False
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v, depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_plain(v, depth + 1) for v in value)
+    return isinstance(value, (str, int, float, bool))
+
+
 def _flag(at: _At, value: Any, field_: str) -> bool:
     if not isinstance(value, bool):
         raise at.error(field_, "must be true or false")
@@ -256,7 +299,7 @@ def _rotation(at: _At, spec: dict) -> float:
 
 def _deck(at: _At, spec: dict) -> DeckSpec:
     _keys(at, spec, ("name", "cards", "back"), ("layout", "count", "position", "rotation", "face_up", "shuffle",
-                                                "nickname", "tags", "scale"))
+                                                "nickname", "tags", "scale", "description", "memo"))
     name = _name(at, spec["name"])
     return DeckSpec(
         name, _name(at, spec["cards"], "cards"), _name(at, spec.get("layout", spec["cards"]), "layout"),
@@ -265,12 +308,12 @@ def _deck(at: _At, spec: dict) -> DeckSpec:
         _point(at, spec.get("position", [0, 0]), "position"), _rotation(at, spec),
         _flag(at, spec.get("face_up", False), "face_up"), _flag(at, spec.get("shuffle", False), "shuffle"),
         _text(at, spec.get("nickname", ""), "nickname"), _tags(at, spec.get("tags", [])),
-        _number(at, spec.get("scale", 1.0), "scale", 0.05, 50))
+        _number(at, spec.get("scale", 1.0), "scale", 0.05, 50), *_about(at, spec))
 
 
 def _object(at: _At, spec: dict) -> ObjectSpec:
     _keys(at, spec, ("name", "type"), ("image", "layout", "values", "position", "rotation", "scale", "count",
-                                       "nickname", "tags", "locked", "snap_points"))
+                                       "nickname", "tags", "locked", "snap_points", "description", "memo"))
     kind = spec["type"]
     if kind not in OBJECT_TYPES:
         raise at.error("type", f"must be one of {', '.join(OBJECT_TYPES)}")
@@ -292,11 +335,12 @@ def _object(at: _At, spec: dict) -> ObjectSpec:
         _point(at, spec.get("position", [0, 0]), "position"), _rotation(at, spec),
         _number(at, spec.get("scale", 1.0), "scale", 0.05, 50), count, _text(at, spec.get("nickname", ""), "nickname"),
         _tags(at, spec.get("tags", [])), _flag(at, spec.get("locked", kind == "board"), "locked"),
-        tuple(_snap(_At(f"{at.entry}.snap_points[{i}]"), s, extent=50) for i, s in enumerate(snaps)))
+        tuple(_snap(_At(f"{at.entry}.snap_points[{i}]"), s, extent=50) for i, s in enumerate(snaps)),
+        *_about(at, spec))
 
 
 def _bag(at: _At, spec: dict) -> BagSpec:
-    _keys(at, spec, ("name", "contents"), ("infinite", "position", "nickname", "tags"))
+    _keys(at, spec, ("name", "contents"), ("infinite", "position", "nickname", "tags", "description", "memo"))
     raw = spec["contents"]
     if not isinstance(raw, list) or not raw or not all(isinstance(c, dict) for c in raw):
         raise at.error("contents", 'must be a list of { object = "name", count = N }')
@@ -315,13 +359,14 @@ def _bag(at: _At, spec: dict) -> BagSpec:
         raise at.error("contents", "an infinite bag holds one object, once (it hands out copies of it)")
     return BagSpec(_name(at, spec["name"]), tuple(contents), infinite,
                    _point(at, spec.get("position", [0, 0]), "position"),
-                   _text(at, spec.get("nickname", ""), "nickname"), _tags(at, spec.get("tags", [])))
+                   _text(at, spec.get("nickname", ""), "nickname"), _tags(at, spec.get("tags", [])),
+                   *_about(at, spec))
 
 
 def _zone(at: _At, spec: dict) -> ZoneSpec:
-    _keys(at, spec, ("name", "position", "size"), ("tags",))
+    _keys(at, spec, ("name", "position", "size"), ("tags", "memo"))
     return ZoneSpec(_name(at, spec["name"]), _point(at, spec["position"], "position"),
-                    _size(at, spec["size"], "size"), _tags(at, spec.get("tags", [])))
+                    _size(at, spec["size"], "size"), _tags(at, spec.get("tags", [])), _about(at, spec)[1])
 
 
 def _snap(at: _At, spec: dict, extent: float = TABLE_EXTENT) -> Snap:
@@ -331,13 +376,7 @@ def _snap(at: _At, spec: dict, extent: float = TABLE_EXTENT) -> Snap:
 
 def _label(at: _At, spec: dict) -> LabelSpec:
     _keys(at, spec, ("text", "position"), ("size", "colour", "rotation"))
-    text = spec["text"]
-    if isinstance(text, str):
-        texts = {lang: text for lang in LANGUAGES}
-    elif isinstance(text, dict) and text and set(text) <= set(LANGUAGES) and all(isinstance(v, str) for v in text.values()):
-        texts = dict(text)
-    else:
-        raise at.error("text", "must be a text, or { en = …, uk = …, ru = … }")
+    texts = _languages(at, spec["text"], "text")
     size = spec.get("size", 64)
     if not isinstance(size, int) or isinstance(size, bool) or not 8 <= size <= 1000:
         raise at.error("size", "must be a font size 8..1000")
@@ -377,6 +416,11 @@ class PlacedDeck:
     sideways: bool = False
 
 
+def _in(texts: Mapping[str, str], lang: str) -> str:
+    """The text of ``lang``, else the first one given (none: empty)."""
+    return texts.get(lang) or next(iter(texts.values()), "")
+
+
 def hand_positions(spec: HandsSpec, colours: Sequence[str]) -> dict[str, tuple[float, float]]:
     """Each seat colour's hand position: as given, else in a row along the near side of the table."""
     spread = 12.0
@@ -397,25 +441,28 @@ def compose_objects(table: TableSpec, decks: Mapping[str, PlacedDeck], image_url
         if spec.shuffle:
             random.Random(f"{game_id}|{spec.name}|{table.seed}").shuffle(order)
         cards = [card(f"{spec.name}/{n}/{name}", sheet + 1, index, placed.sheets[sheet], sideways=placed.sideways,
-                      nickname=name.split(":", 1)[1], tags=spec.tags,
+                      nickname=name.split(":", 1)[1], tags=spec.tags, memo=spec.memo,
                       transform=at(*spec.position, 1.2, rot_y=180 + spec.rotation, face_down=not spec.face_up,
                                    scale=(spec.scale, 1.0, spec.scale)))
                  for n, (name, sheet, index) in enumerate(order)]
         transform = at(*spec.position, 1.2, rot_y=180 + spec.rotation, face_down=not spec.face_up,
                        scale=(spec.scale, 1.0, spec.scale))
         nickname = spec.nickname or spec.name
+        description = _in(spec.description, lang)
         if len(cards) == 1:
             cards[0].nickname = nickname
+            cards[0].description = description
             objects.append(cards[0])
         elif cards:
             # TTS stores a deck's top card last: the first card of the list is dealt first
             objects.append(deck(f"deck/{spec.name}", list(reversed(cards)), nickname=nickname, tags=spec.tags,
-                                transform=transform))
+                                description=description, memo=spec.memo, transform=transform))
     pieces = {spec.name: spec for spec in table.objects}
 
     def piece(spec: ObjectSpec, key: str, position: tuple[float, float], y: float) -> GameObject:
         url = image_url(spec.name)
         common = dict(nickname=spec.nickname or spec.name, tags=spec.tags, locked=spec.locked,
+                      description=_in(spec.description, lang), memo=spec.memo,
                       transform=at(*position, y, rot_y=180 + spec.rotation, scale=(spec.scale, 1.0, spec.scale)),
                       snap_points=[SnapPoint(Vector(s.position[0], SNAP_HEIGHT, s.position[1]), s.tags,
                                              Vector(0.0, s.rotation, 0.0)) for s in spec.snap_points])
@@ -432,17 +479,18 @@ def compose_objects(table: TableSpec, decks: Mapping[str, PlacedDeck], image_url
     for spec in table.bags:
         contents = [piece(pieces[name], f"bag/{spec.name}/{name}/{n}", spec.position, 2.0)
                     for name, count in spec.contents for n in range(count)]
-        common = dict(nickname=spec.nickname or spec.name, tags=spec.tags, transform=at(*spec.position, 1.5))
+        common = dict(nickname=spec.nickname or spec.name, tags=spec.tags, transform=at(*spec.position, 1.5),
+                      description=_in(spec.description, lang), memo=spec.memo)
         if spec.infinite:
             objects.append(infinite_bag(f"bag/{spec.name}", contents[0], **common))
         else:
             objects.append(bag(f"bag/{spec.name}", contents, **common))
     for spec in table.zones:
         objects.append(scripting_trigger(f"zone/{spec.name}", nickname=spec.name, tags=spec.tags,
-                                         memo=json.dumps({"zone": spec.name}),
+                                         memo={"zone": spec.name, **(spec.memo or {})},
                                          transform=at(*spec.position, 1.5, scale=(spec.size[0], 2.0, spec.size[1]))))
     for index, spec in enumerate(table.labels):
-        text = spec.text.get(lang) or next(iter(spec.text.values()))
+        text = _in(spec.text, lang)
         objects.append(text_3d(f"label/{index}", text, colour=Colour.hex(spec.colour), font_size=spec.size,
                                transform=at(*spec.position, 1.05, rot_y=spec.rotation)))
     if table.hands is not None:

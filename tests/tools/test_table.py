@@ -43,6 +43,10 @@ def test_entries_are_read_with_their_defaults():
     ({"zones": [{"name": "z", "position": [0, 0], "size": [0, 2]}]}, "zones[0]", "size", "above 0"),
     ({"labels": [{"text": {"fr": "Défausse"}, "position": [0, 0]}]}, "labels[0]", "text", "en = "),
     ({"hands": {"colours": ["Mauve"]}}, "hands", "colours", "seat colours"),
+    ({"decks": [{**DECK, "memo": "role=draw"}]}, "decks[0]", "memo", "must be a table"),
+    ({"zones": [{"name": "z", "position": [0, 0], "size": [2, 2], "memo": {"a": "x" * 5000}}]}, "zones[0]", "memo",
+     "longer than 4096"),
+    ({"bags": [{"name": "b", "contents": [{"object": "x"}], "description": 3}]}, "bags[0]", "description", "en = "),
 ])
 def test_a_bad_entry_names_its_table_index_and_field(raw, entry, field, words):
     with pytest.raises(DataError) as caught:
@@ -120,3 +124,23 @@ def test_the_documented_table_reads_with_every_kind_of_entry():
     assert table.bags[0].contents == (("coin", 20),) and table.zones[0].size == (4.0, 6.0)
     assert table.snap_points[0].tags == ("draw",) and table.labels[0].text["uk"] == "Скид"
     assert table.hands.positions == {"White": (0.0, -22.0)}
+
+
+def test_a_memo_and_a_description_go_on_the_object_for_a_global_script_and_the_players():
+    """A data-only game with a Global script of its own finds its objects by the memos table.toml gives them."""
+    import json
+
+    objects, _ = compose({
+        "decks": [{**DECK, "memo": {"role": "draw"}, "description": {"en": "Draw here", "uk": "Тягніть тут"}}],
+        "objects": [{"name": "coin", "type": "token", "image": "c.png", "count": 1, "memo": {"role": "coin", "value": 1},
+                     "description": "Worth one"}],
+        "bags": [{"name": "coins", "contents": [{"object": "coin", "count": 2}], "memo": {"role": "bank"}}],
+        "zones": [{"name": "discard", "position": [0, 8], "size": [4, 6], "memo": {"role": "pile"}}],
+        "hands": False,
+    }, lang="uk")
+    deck, coin, bank, zone = objects
+    assert json.loads(deck.memo_text()) == {"role": "draw"} and deck.description == "Тягніть тут"
+    assert json.loads(coin.memo_text()) == {"role": "coin", "value": 1} and coin.description == "Worth one"
+    assert json.loads(bank.memo_text()) == {"role": "bank"}
+    assert [json.loads(c.memo_text()) for c in bank.contained] == [{"role": "coin", "value": 1}] * 2
+    assert json.loads(zone.memo_text()) == {"zone": "discard", "role": "pile"}

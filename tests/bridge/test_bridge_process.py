@@ -20,12 +20,20 @@ HELLO = {"ttsmod": 1, "id": 1, "type": "hello", "game": "some-game", "body": {"m
 
 
 async def _start_bridge(tts: FakeTTS, repo_root: Path, stderr_path: Path, journal: str, preexec=None):
-    """``ttsmod bridge`` on an ephemeral port with stderr in a file (a pipe could fill up and stall it)."""
+    """``ttsmod bridge`` on an ephemeral port with stderr in a file (a pipe could fill up and stall it), started as
+    a terminal starts it: Ctrl-C's SIGINT at its default, even when the test run itself was started in the
+    background by a shell, which sets it to be ignored (and a child inherits that)."""
+
+    def as_from_a_terminal() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if preexec is not None:
+            preexec()
+
     with open(stderr_path, "wb") as stderr:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-c", "from tools.cli import main; main()", "bridge", "--port", "0",
             "--tts-port", str(tts.port), "--journal", journal,
-            cwd=repo_root, stdout=asyncio.subprocess.DEVNULL, stderr=stderr, preexec_fn=preexec,
+            cwd=repo_root, stdout=asyncio.subprocess.DEVNULL, stderr=stderr, preexec_fn=as_from_a_terminal,
         )
     async with asyncio.timeout(30):
         while True:

@@ -76,7 +76,7 @@ def skip_reason(command: str) -> str | None:
         return NOT_RUN_HERE[command]
     words = command.split("#")[0].split()   # a trailing "# comment" is the document's, not the command's
     if words[:2] == ["pip", "install"]:
-        return "installs ttsmod from an index onto a user's machine (CI installs the test extra, which includes sim)"
+        return "installs ttsmod or its extras onto a user's machine (CI installs the test extra, which includes sim)"
     if words[:1] == ["dask"] or "--cluster" in words and any(w.startswith("tcp://") for w in words):
         return "starts or uses a Dask cluster of other machines (tests/tools/test_sweep.py runs a local one)"
     if words[:1] == ["ttsmod"] and len(words) > 1 and words[1] in NEEDS_TTS:

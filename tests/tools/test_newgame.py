@@ -144,3 +144,18 @@ def test_print_with_bleed_draws_each_face_with_its_bleed_once(made):
     again = run("pnp", "my-card-game", "--bleed", "3", "--out", "bled.pdf")
     assert again.exit_code == 0 and sorted(
         p.name for p in (made.parent / "build" / "my-card-game" / ".cache" / "print").iterdir()) == prints
+
+
+def test_the_build_report_counts_only_the_images_the_save_uses(made):
+    """sheets/ also holds the renderer's copy of the thumbnail, which no URL of the save names: a cold build's
+    report listed it among the images written (one more than the save's images, issue #28)."""
+    report = build_json("my-card-game")
+    sheets = Path(report["sheets_dir"])
+    save_text = Path(report["save"]).read_text(encoding="utf-8")
+    unused = [p for p in sheets.iterdir() if p.is_file() and p.name not in save_text]
+    assert unused and all(p.name.startswith("thumbnail") for p in unused)   # the copy is there, not used
+    assert report["images_written"] == report["images"]                    # a cold build: all of them, no more
+    assert all(Path(p).name in save_text for p in report["images_written"])
+    text = run("build", "my-card-game", "--no-cache").stdout
+    count = len(report["images"])
+    assert f"{count} image(s), {count} written this build" in text

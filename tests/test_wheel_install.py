@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.shared import REPO_ROOT
+from bridge import __version__
 from bridge.catalog import builtin_games
 
 pytestmark = pytest.mark.wheel
@@ -41,6 +42,8 @@ def installed(tmp_path_factory) -> dict[str, Path]:
     shutil.copytree(REPO_ROOT, source, ignore=IGNORED)
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(root / "dist"), str(source)])
     wheel = next((root / "dist").glob("ttsmod-*.whl"))
+    # the name the sim extra's install hint gives (tools.sweep.SIM_EXTRA_MESSAGE, docs/bots.md)
+    assert wheel.name == f"ttsmod-{__version__}-py3-none-any.whl"
 
     venv = root / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", str(venv)])

@@ -91,7 +91,7 @@ class BuildResult:
     save_path: Path
     thumbnail_path: Path
     sheets: tuple[Path, ...]  # every image file the save references
-    changed_sheets: tuple[Path, ...]  # the image files (re)written by this build
+    changed_sheets: tuple[Path, ...]  # the image files of ``sheets`` (re)written by this build
     save: dict[str, Any]  # the save as JSON data
     local_urls: bool = True  # image URLs are file:/// (no --asset-base-url)
     save_changed: bool = True  # the save file's bytes differ from the previous build's
@@ -444,7 +444,9 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     for name in art.stale:
         if sheets_dir / name not in used:
             (sheets_dir / name).unlink(missing_ok=True)
-    changed_sheets = tuple(sorted(sheets_dir / name for name in art.repacked))
+    # Only what the save uses: sheets/ also holds the renderer's copy of the thumbnail (the source of <Game>.png,
+    # kept so an unchanged one is not drawn again), which no URL of the save names and publish never uploads.
+    changed_sheets = tuple(sorted(path for path in (sheets_dir / name for name in art.repacked) if path in used))
     return BuildResult(save_path, thumbnail_path, tuple(sorted(used)), changed_sheets, save_data,
                        local_urls=asset_base_url is None, save_changed=changed, check=report,
                        decks=deck_report(art))

@@ -614,4 +614,4 @@ def _check_urls(data: dict[str, Any], walked: list[_Walked], add, max_pixels: in
         add(Finding("info", "local-url", "save",
                     f"{local_count} file:/// URL(s) or local paths in {len(places)} object(s) ({shown}): only this "
                     "computer can load them, other players see nothing; host the files (ttsmod publish) and "
-                    "rebuild with --asset-base-url"))
+                    "rebuild with --asset-base-url (ttsmod build and ttsmod sheets both take it)"))

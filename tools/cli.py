@@ -2,7 +2,9 @@
 
 Each command lives in ``tools/commands/<name>.py`` and is listed in :data:`COMMANDS` with its one-line summary;
 user errors are :class:`bridge.errors.TtsmodError` subclasses, printed as one line with their exit status (2 for
-bad data, 1 for a file that cannot be written: :class:`bridge.errors.WriteError`). Any other ``OSError`` that
+bad data, 1 for a file that cannot be written: :class:`bridge.errors.WriteError`). The usage errors click finds
+(a bad option, a missing argument) are printed the same way, ``error: ...`` and exit status 2
+(:func:`click_error_line`). Any other ``OSError`` that
 reaches the group (the operating system refused something no command turned into its own message) is one line and
 exit status 1 too: a full disk or a read-only folder is the user's to fix, and a traceback would only hide it.
 
@@ -20,6 +22,7 @@ import sys
 from typing import NamedTuple
 
 import click
+from click.exceptions import NoArgsIsHelpError
 
 from bridge import __version__
 from bridge.errors import TtsmodError
@@ -97,6 +100,17 @@ class TtsmodGroup(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra) -> click.Context:
+        # the group's own options (ttsmod --bogus): reported as a command's are, below
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.ClickException as exc:
+            if isinstance(exc, NoArgsIsHelpError):
+                raise   # click prints the help
+            click.secho(f"error: {click_error_line(exc)}", fg="red", err=True)
+            raise click.exceptions.Exit(exc.exit_code) from None
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
@@ -106,6 +120,22 @@ class TtsmodGroup(click.Group):
         except OSError as exc:
             click.secho(f"error: {os_error_line(exc)}", fg="red", err=True)
             ctx.exit(1)
+        except click.ClickException as exc:
+            if isinstance(exc, NoArgsIsHelpError):
+                raise   # `ttsmod data` alone: click prints the group's help
+            click.secho(f"error: {click_error_line(exc)}", fg="red", err=True)
+            ctx.exit(exc.exit_code)
+
+
+def click_error_line(exc: click.ClickException) -> str:
+    """A usage error click found (a bad option or value, a missing argument, a path that does not exist) as the
+    one line ttsmod prints for its own errors: the message, then where the command's help is. Click's own form
+    (usage, a "Try ..." line, then ``Error: ...``) sat beside ttsmod's ``error: ...`` lines."""
+    message = exc.format_message()
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click.UsageError) and ctx is not None:
+        return f"{message} (see {ctx.command_path} --help)"
+    return message
 
 
 def os_error_line(exc: OSError) -> str:

@@ -104,12 +104,15 @@ def default_tts_dir(platform: str | None = None, home: Path | None = None,
 
 
 def find_save(source: Path) -> Path:
-    """The save file to install: ``source`` itself, or the one ``*.json`` save in the build folder ``source``."""
+    """The save file to install: ``source`` itself, or the one ``*.json`` save in the build folder ``source``.
+
+    Hidden files (a leading dot) are never saves: the folder ``ttsmod sheets`` writes holds its own record of
+    what it wrote, ``.ttsmod-sheets.json``, beside the deck's Saved Object, and TTS writes no hidden files."""
     source = Path(source)
     if source.is_file():
         return source
     if source.is_dir():
-        saves = sorted(p for p in source.glob("*.json") if p.is_file())
+        saves = sorted(p for p in source.glob("*.json") if p.is_file() and not p.name.startswith("."))
         if len(saves) == 1:
             return saves[0]
         if not saves:

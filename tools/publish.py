@@ -1,7 +1,9 @@
 """``ttsmod publish``: upload a build's images to a web host with HTTP PUT, then verify each with HEAD.
 
 What is uploaded: every file under ``<build>/sheets/`` that the build's save references (by file name, whether
-the save holds ``file:///`` or hosted URLs), plus the ``<Game>.png`` thumbnail.  Each file goes to
+the save holds ``file:///`` or hosted URLs), plus the ``<Game>.png`` thumbnail.  A folder ``ttsmod sheets`` wrote
+(it holds ``.ttsmod-sheets.json``, or has no ``sheets/``) keeps its images beside the deck's JSON: those are
+uploaded from the folder itself (``ttsmod sheets … --asset-base-url URL`` then ``ttsmod publish OUT --to URL``).  Each file goes to
 ``<to>/<file name>`` — the same URL ``ttsmod build --asset-base-url <to>`` writes into the save, so a
 hosted build is: ``ttsmod build GAME --asset-base-url URL`` then ``ttsmod publish build/<game> --to URL``.
 
@@ -36,6 +38,10 @@ import requests
 
 from bridge.errors import InputError, TtsmodError
 from tools.install import find_save
+
+SHEETS_MANIFEST = ".ttsmod-sheets.json"
+""":data:`tools.sheets.MANIFEST_NAME`, the mark of a folder ``ttsmod sheets`` wrote (not imported from there: that
+module loads Pillow, which publishing does not need)."""
 
 
 class PublishError(TtsmodError):
@@ -109,11 +115,12 @@ def check_save_urls(build_dir: Path, to: str) -> None:
         return
     url, expected = wrong[0]
     count = f" (and {len(wrong) - 1} more)" if len(wrong) > 1 else ""
+    rebuild = ("run ttsmod sheets again with" if is_sheets_folder(Path(build_dir)) else "rebuild with")
     if url.lower().startswith("file:"):
         raise InputError(f"{build_dir}: the save loads its images from this computer ({url}{count}), so players "
-                         f"would not see what is published; rebuild with --asset-base-url {to} first")
+                         f"would not see what is published; {rebuild} --asset-base-url {to} first")
     raise InputError(f"{build_dir}: the save loads {url}{count}, but publishing puts the file at {expected}; "
-                     f"rebuild with --asset-base-url {to}, or publish --to the base URL the build used")
+                     f"{rebuild} --asset-base-url {to}, or publish --to the base URL the build used")
 
 
 def _read_save(save_file: Path) -> dict:
@@ -126,6 +133,12 @@ def _read_save(save_file: Path) -> dict:
     return save
 
 
+def is_sheets_folder(folder: Path) -> bool:
+    """Whether ``folder`` is one ``ttsmod sheets`` wrote (images beside the JSON) rather than a build folder
+    (images in ``sheets/``): it holds the sheets manifest, or has no ``sheets/`` folder."""
+    return (folder / SHEETS_MANIFEST).is_file() or not (folder / "sheets").is_dir()
+
+
 def files_to_publish(build_dir: Path) -> tuple[list[Path], bool]:
     """The files of ``build_dir`` to upload (referenced sheets/images, then the thumbnail), and whether the
     save still uses ``file:///`` URLs."""
@@ -135,11 +148,15 @@ def files_to_publish(build_dir: Path) -> tuple[list[Path], bool]:
     save_file = find_save(build_dir)
     save = _read_save(save_file)
     referenced = _referenced_names(save)
-    sheets = build_dir / "sheets"
-    files = sorted(p for p in sheets.iterdir() if p.is_file() and p.name in referenced) if sheets.is_dir() else []
-    if not files:
-        raise InputError(f"{build_dir}: the save references no file in {sheets}; run ttsmod build first")
+    sheets_folder = is_sheets_folder(build_dir)
+    images = build_dir if sheets_folder else build_dir / "sheets"
     thumbnail = save_file.with_suffix(".png")
+    files = sorted(p for p in images.iterdir()
+                   if p.is_file() and p.name in referenced and p not in (save_file, thumbnail)
+                   and not p.name.startswith("."))
+    if not files:
+        hint = "run ttsmod sheets first" if sheets_folder else "run ttsmod build first"
+        raise InputError(f"{build_dir}: the save references no file in {images}; {hint}")
     if thumbnail.is_file():
         files.append(thumbnail)
     local = "file:///" in save_file.read_text(encoding="utf-8-sig")

@@ -39,6 +39,7 @@ import io
 import json
 import math
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
@@ -502,6 +503,19 @@ def file_urls() -> Callable[[Path], str]:
     return url_for
 
 
+def check_asset_base_url(asset_base_url: str | None) -> None:
+    """``--asset-base-url`` must be an http(s) URL with a host (the check ``ttsmod build`` makes)."""
+    if asset_base_url is not None and not re.match(r"^https?://[^/\s]+", asset_base_url):
+        raise InputError(f'--asset-base-url must be an http(s) URL, not "{asset_base_url}"')
+
+
+def hosted_urls(asset_base_url: str) -> Callable[[Path], str]:
+    """``<asset_base_url>/<file name>``: where ``ttsmod publish --to <asset_base_url>`` puts each file."""
+    from tools.publish import url_for
+
+    return lambda path: url_for(asset_base_url, Path(path).name)
+
+
 def deck_saved_object(
     deck: PackedDeck,
     *,
@@ -625,6 +639,7 @@ class WrittenDeck:
     removed: tuple[str, ...]
     warnings: tuple[str, ...]
     face_names: tuple[str, ...]
+    asset_base_url: str | None = None
 
     def to_json(self) -> dict:
         """The ``ttsmod sheets --json`` object (documented in docs/building.md)."""
@@ -637,6 +652,7 @@ class WrittenDeck:
             "sheets": [{"file": s.file, "path": str(s.path), "columns": s.columns, "rows": s.rows,
                         "faces": s.count, "cell": [s.cell_width, s.cell_height]} for s in deck.sheets],
             "sideways": deck.sideways,
+            "local_urls": self.asset_base_url is None,
             "fit": deck.fit,
             "fitted": [{"face": self.face_names[f.index], "size": list(f.size)} for f in deck.fitted],
             "removed": list(self.removed),
@@ -672,6 +688,7 @@ def write_deck(
     one_sheet: bool = False,
     max_pixels: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    asset_base_url: str | None = None,
 ) -> WrittenDeck:
     """Pack the face files into sheets in ``out_dir`` with ``<name>.json`` (a TTS Saved Object) beside them.
 
@@ -684,6 +701,8 @@ def write_deck(
       and their SHA-256.  Files the previous run of this ``name`` wrote that this run does not produce are
       deleted, but only if their content is still what ttsmod wrote; nothing else is ever deleted.
     - The default back (``back=None``) is plain grey in the shape of the first face.
+    - Image URLs are ``file:///`` paths, or with ``asset_base_url`` ``<asset_base_url>/<file name>``, where
+      ``ttsmod publish out_dir --to <asset_base_url>`` puts the files (as ``ttsmod build --asset-base-url``).
     - ``warnings``: one line per face fitted into the cells (naming it), and one if the back's or the hidden
       face's shape is not the cards' (both are stretched over a card, as TTS stretches a back).
 
@@ -692,6 +711,7 @@ def write_deck(
     """
     check_deck_name(name)
     _check_options(fmt, quality, fit)
+    check_asset_base_url(asset_base_url)
     faces = [Path(face) for face in faces]
     if not faces:
         raise InputError("no faces to pack")
@@ -753,7 +773,8 @@ def write_deck(
             how = "letterboxed (whole face on white bars)" if fit == "contain" else "cropped to fill its cell"
             warnings.append(f"{faces[fitted.index]}: {w}x{h} is not the shape of the deck's cells "
                             f"({first_size[0]}x{first_size[1]}, the first face); {how}")
-        saved = deck_saved_object(deck, save_name=name, nicknames=[face.stem for face in faces])
+        saved = deck_saved_object(deck, save_name=name, nicknames=[face.stem for face in faces],
+                                  url_for=file_url if asset_base_url is None else hosted_urls(asset_base_url))
         json_file = f"{name}.json"
         atomic_write_text(staging / json_file, json.dumps(saved, indent=2, ensure_ascii=False) + "\n")
 
@@ -797,7 +818,7 @@ def write_deck(
     shutil.rmtree(staging, ignore_errors=True)
     removed = _remove_stale(out_dir, previous, hashes, manifest, name, warnings)
     return WrittenDeck(deck, out_dir, out_dir / json_file, tuple(removed), tuple(warnings),
-                       tuple(str(face) for face in faces))
+                       tuple(str(face) for face in faces), asset_base_url)
 
 
 def _read_manifest(path: Path) -> dict:

@@ -37,6 +37,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from bridge import __version__
 from bridge.errors import DataError, InputError, TtsmodError
 from bridge.rules.game import Game
 from bridge.rules.playout import game_seeds
@@ -48,7 +49,14 @@ MAX_TASK_GAMES = 50
 enough that progress moves and a slow task at the end costs little."""
 TASKS_PER_WORKER = 8
 
-SIM_EXTRA_MESSAGE = "ttsmod sweep needs Dask and matplotlib: install ttsmod[sim] (pip install 'ttsmod[sim]')"
+SIM_REQUIREMENTS = ("dask[distributed]>=2024.1", "matplotlib>=3.7")
+"""The ``sim`` extra of pyproject.toml (tests/tools/test_sweep.py checks they agree)."""
+
+SIM_EXTRA_MESSAGE = (
+    "ttsmod sweep needs Dask and matplotlib (ttsmod's sim extra): in a checkout pip install -e '.[sim]', "
+    f"from a wheel pip install 'ttsmod-{__version__}-py3-none-any.whl[sim]', or pip install "
+    + " ".join(f"'{requirement}'" for requirement in SIM_REQUIREMENTS))
+"""ttsmod is not on PyPI, so ``pip install 'ttsmod[sim]'`` would find nothing: the message gives what works."""
 
 
 class MissingExtra(TtsmodError):

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import click
+import pytest
 from click.testing import CliRunner
 
 from tools.cli import COMMANDS, cli
@@ -70,3 +71,28 @@ def test_an_os_error_no_command_reported_is_one_line_naming_the_file_exit_1():
     assert result.exit_code == 1 and result.output == "error: saves/a.json: saves/b.json: Permission denied\n"
     result = runner.invoke(group, ["nameless"])
     assert result.exit_code == 1 and result.output == "error: No space left on device\n"
+
+
+@pytest.mark.parametrize("args, says", [
+    (["check", "save.json", "--bogus"], "No such option '--bogus'"),                 # a bad option
+    (["sheets", "face.png", "--out", "o", "--quality", "500"], "'--quality': 500 is not in the range"),
+    (["check"], "Missing argument 'SAVE'"),
+    (["no-such-command"], "No such command 'no-such-command'"),
+    (["--bogus"], "No such option '--bogus'"),                                        # the group's own
+    (["check", "missing.json"], "missing.json: no such file"),                       # a bad file (ttsmod's)
+    (["check", "broken.json"], "broken.json: "),                                     # a file that is no save
+    (["install", "broken.json", "--tts-dir", "tts"], "broken.json: not a JSON save file"),
+])
+def test_usage_errors_and_data_errors_look_the_same(tmp_path, monkeypatch, args, says):
+    """Issue #28: click's ``Usage: … Try … Error: …`` sat beside ttsmod's one ``error: …`` line. Now each is one
+    red line on stderr, ``error: ``, naming what is wrong, exit status 2; a usage error also says where help is."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "broken.json").write_text("{not json", encoding="utf-8")
+    (tmp_path / "tts").mkdir()
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0], result.stderr
+    assert "Usage:" not in result.output and "Error:" not in result.output and result.stdout == ""
+    if "No such" in says or "Missing" in says or "range" in says:
+        assert lines[0].endswith("--help)")

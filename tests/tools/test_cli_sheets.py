@@ -195,3 +195,28 @@ def test_a_decompression_bomb_is_one_line_with_its_size_and_the_limit_is_an_opti
     limited = CliRunner().invoke(cli, ["sheets", *small, "--out", str(tmp_path / "o"), "--max-pixels", "1000"])
     assert limited.exit_code == 2 and "50x70 = 3,500 pixels, over the limit of 1,000" in limited.stderr
     assert not (tmp_path / "o").exists()
+
+
+def test_asset_base_url_writes_hosted_urls_and_says_where_to_publish(tmp_path):
+    out = tmp_path / "o"
+    base = "https://files.example.org/decks"
+    result = CliRunner().invoke(cli, ["sheets", *make_faces(tmp_path, 3), "--out", str(out),
+                                      "--asset-base-url", base])
+    assert result.exit_code == 0, result.output
+    assert f"ttsmod publish {out} --to {base}" in result.stdout and "file:///" not in result.stdout
+    (deck,) = json.loads((out / "deck.json").read_text(encoding="utf-8"))["ObjectStates"]
+    entry = deck["CustomDeck"]["1"]
+    for url in (entry["FaceURL"], entry["BackURL"]):
+        assert url.startswith(base + "/deck-") and (out / url[len(base) + 1:]).is_file()
+    report = json.loads(CliRunner().invoke(cli, ["sheets", *make_faces(tmp_path, 3), "--out", str(out),
+                                                 "--asset-base-url", base, "--json"]).stdout)
+    assert report["local_urls"] is False
+
+
+def test_asset_base_url_must_be_http_and_nothing_is_written(tmp_path):
+    out = tmp_path / "o"
+    result = CliRunner().invoke(cli, ["sheets", *make_faces(tmp_path, 2), "--out", str(out),
+                                      "--asset-base-url", "ftp://files.example.org"])
+    assert result.exit_code == 2
+    assert 'error: --asset-base-url must be an http(s) URL, not "ftp://files.example.org"' in result.output
+    assert not out.exists()

@@ -89,3 +89,28 @@ def test_an_unknown_game_is_one_line_with_exit_2(tmp_path):
 def test_an_unknown_format_is_refused_by_the_option(tmp_path, game):
     result = run_export(game, "ods", tmp_path / "out")
     assert result.exit_code == 2 and "'ods' is not one of 'csv', 'xlsx'" in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_json_reports_every_list_written_as_the_documented_example_does(tmp_path, game, fmt):
+    import json
+    import re
+
+    folder = tmp_path / "game"
+    shutil.copytree(resolve_game(game).folder, folder)
+    plain = run_export(str(folder), fmt, folder / "plain")
+    result = CliRunner().invoke(cli, ["data", "export", str(folder), "--to", fmt, str(folder / "sheets"), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)            # stdout is the JSON object alone
+    text = (Path(__file__).resolve().parents[2] / "docs" / "data-format.md").read_text(encoding="utf-8")
+    (documented,) = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.S) if '"in_game_folder"' in b]
+    assert set(report) == set(documented) and [set(item) for item in report["lists"]] == \
+        [set(documented["lists"][0])] * len(report["lists"])
+    assert report["dir"] == str((folder / "sheets").absolute()) and report["format"] == fmt
+    assert report["in_game_folder"] is True
+    assert [item["name"] for item in report["lists"]] == [name for _, name, _ in card_lists(
+        load_documents(folder, load(str(folder)).meta))]
+    assert all(Path(item["file"]).is_file() and item["records"] > 0 for item in report["lists"])
+    assert all((item["sheet"] is None) == (fmt == "csv") for item in report["lists"])
+    # the table is the one the plain run prints, for the other folder
+    assert report["sheets"] == plain.stdout.replace('"plain/', '"sheets/')

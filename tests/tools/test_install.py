@@ -231,3 +231,25 @@ def test_known_folder_is_none_off_windows():
     if sys.platform.startswith("win"):
         pytest.skip("Windows answers with the real folder")
     assert known_documents_folder() is None
+
+
+def test_a_folder_ttsmod_sheets_wrote_installs_as_its_saved_object(tmp_path):
+    """The folder holds the deck's JSON and the sheets' own record, ``.ttsmod-sheets.json``: only the first is
+    a save (issue #28: the record counted as a second one and the install was refused)."""
+    from PIL import Image
+
+    faces = []
+    for i in range(3):
+        faces.append(tmp_path / f"face{i}.png")
+        Image.new("RGB", (50, 70), (i * 40, 90, 160)).save(faces[-1])
+    out = tmp_path / "out"
+    made = CliRunner().invoke(cli, ["sheets", *map(str, faces), "--out", str(out), "--name", "Cards"])
+    assert made.exit_code == 0, made.output
+    assert (out / ".ttsmod-sheets.json").is_file()
+    tts = tmp_path / "tts"
+    tts.mkdir()
+    result = CliRunner().invoke(cli, ["install", str(out), "--tts-dir", str(tts), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["kind"] == "object" and report["save"] == str(tts / "Saves" / "Saved Objects" / "Cards.json")
+    assert saved(Path(report["save"])) == saved(out / "Cards.json")

@@ -165,3 +165,18 @@ def test_a_token_cut_out_by_transparency_is_written_as_a_png_that_keeps_it(made)
         with Image.open(Path(urls[name].removeprefix("file://"))) as image:
             assert image.mode == "RGBA" and image.getpixel((0, 0))[3] == 0
     assert urls["picture"].endswith(".jpg")    # an opaque picture keeps the build's format
+
+
+def test_the_build_report_counts_only_the_images_the_save_uses(made):
+    """sheets/ also holds the renderer's copy of the thumbnail, which no URL of the save names: a cold build's
+    report listed it among the images written (one more than the save's images, issue #28)."""
+    report = build_json("my-card-game")
+    sheets = Path(report["sheets_dir"])
+    save_text = Path(report["save"]).read_text(encoding="utf-8")
+    unused = [p for p in sheets.iterdir() if p.is_file() and p.name not in save_text]
+    assert unused and all(p.name.startswith("thumbnail") for p in unused)   # the copy is there, not used
+    assert report["images_written"] == report["images"]                    # a cold build: all of them, no more
+    assert all(Path(p).name in save_text for p in report["images_written"])
+    text = run("build", "my-card-game", "--no-cache").stdout
+    count = len(report["images"])
+    assert f"{count} image(s), {count} written this build" in text

@@ -505,3 +505,22 @@ def test_the_cover_names_the_game_counts_the_components_and_duplex_pages_stay_pa
             assert number % 2 == 0 and plan.pages[number + 1].kind == "backs"
         if page.kind in ("cover", "components", "tile"):
             assert number % 2 == 0 and plan.pages[number + 1].kind == "blank"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_json_reports_the_pdf_as_the_documented_example_does(game, tmp_path, arts):
+    import json
+    from pathlib import Path
+
+    build_dir = copy_of(arts(game).out_dir, tmp_path / "build")
+    out = tmp_path / "cards.pdf"
+    result = CliRunner().invoke(cli, ["pnp", game, "--build-dir", str(build_dir), "--out", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)          # stdout is the JSON object alone
+    text = (Path(__file__).resolve().parents[2] / "docs" / "pnp.md").read_text(encoding="utf-8")
+    (documented,) = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", text, re.S)]
+    assert set(report) == set(documented)
+    assert {k: type(v) for k, v in report.items()} == {k: type(v) for k, v in documented.items()}
+    assert report["pdf"] == str(out.absolute()) and out.read_bytes().startswith(b"%PDF-")
+    assert report["paper"] == "a4" and report["duplex"] is True and report["not_printed"] == []
+    assert report["pages"] >= 2 and report["cards"] >= 1

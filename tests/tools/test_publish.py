@@ -109,3 +109,69 @@ def test_cli_publish(server, tmp_path):
     assert "3 file(s) published" in result.output
     result = CliRunner().invoke(cli, ["publish", str(build), "--to", "ftp://nope"])
     assert result.exit_code == 2
+
+
+def sheets_folder(tmp_path: Path, *extra: str) -> Path:
+    """A folder as ``ttsmod sheets`` writes it: sheets and back beside the deck's JSON and ``.ttsmod-sheets.json``."""
+    from PIL import Image
+
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    faces = []
+    for i in range(3):
+        faces.append(str(tmp_path / f"face{i}.png"))
+        Image.new("RGB", (50, 70), (i * 40, 90, 160)).save(faces[-1])
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["sheets", *faces, "--out", str(out), "--name", "Cards", *extra])
+    assert result.exit_code == 0, result.output
+    assert (out / ".ttsmod-sheets.json").is_file()
+    return out
+
+
+def test_a_sheets_folder_is_published_from_beside_its_json(server, tmp_path):
+    """Issue #28: the sheets' manifest counted as a second save, and the images were looked for in sheets/."""
+    handler, base = server
+    out = sheets_folder(tmp_path)
+    result = publish(out, base, sleep=lambda s: None, check_urls=False)
+    saved = json.loads((out / "Cards.json").read_text(encoding="utf-8"))
+    names = {url.rsplit("/", 1)[-1] for entry in saved["ObjectStates"][0]["CustomDeck"].values()
+             for url in (entry["FaceURL"], entry["BackURL"])}
+    assert len(names) == 2   # one sheet and the back
+    assert set(handler.files) == {f"/assets/{name}" for name in names}
+    assert result.save_uses_local_urls
+    # with its file:/// URLs the deck is refused, and the advice names the command that wrote it
+    refused = CliRunner().invoke(cli, ["publish", str(out), "--to", base])
+    assert refused.exit_code == 2
+    assert "run ttsmod sheets again with --asset-base-url" in refused.output
+    assert "more than one save" not in refused.output
+
+
+def test_the_sheets_manifest_name_is_the_one_sheets_writes():
+    from tools.publish import SHEETS_MANIFEST
+    from tools.sheets import MANIFEST_NAME
+
+    assert SHEETS_MANIFEST == MANIFEST_NAME
+
+
+def test_check_advice_on_a_sheets_deck_works_asset_base_url_then_publish(server, tmp_path):
+    """What ``check`` advises for a ``sheets`` deck's file:/// URLs (host the files with ttsmod publish, pass
+    --asset-base-url) can be followed: the deck gets hosted URLs, publish uploads them, check is then quiet."""
+    handler, base = server
+    local = sheets_folder(tmp_path / "local")
+    advice = CliRunner().invoke(cli, ["check", str(local / "Cards.json"), "--json"])
+    (finding,) = [f for f in json.loads(advice.stdout)["findings"] if f["code"] == "local-url"]
+    assert "ttsmod publish" in finding["message"] and "--asset-base-url" in finding["message"]
+    assert "ttsmod sheets" in finding["message"]
+
+    out = sheets_folder(tmp_path, "--asset-base-url", base + "/", "--json")
+    saved = json.loads((out / "Cards.json").read_text(encoding="utf-8"))
+    urls = {url for entry in saved["ObjectStates"][0]["CustomDeck"].values()
+            for url in (entry["FaceURL"], entry["BackURL"])}
+    assert len(urls) == 2 and all(url.startswith(base + "/") and "//" not in url[len(base):] for url in urls)
+    assert all((out / url.rsplit("/", 1)[-1]).is_file() for url in urls)
+    result = CliRunner().invoke(cli, ["publish", str(out), "--to", base, "--json"])
+    assert result.exit_code == 0, result.output
+    assert {item["url"] for item in json.loads(result.stdout)["uploaded"]} == urls
+    assert {base.rsplit("/", 1)[0] + path for path in handler.files} == urls
+    checked = CliRunner().invoke(cli, ["check", str(out / "Cards.json"), "--json"])
+    assert checked.exit_code == 0, checked.output
+    assert json.loads(checked.stdout)["findings"] == []

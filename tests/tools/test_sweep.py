@@ -179,7 +179,25 @@ def test_without_the_sim_extra_sweep_says_what_to_install(monkeypatch, tmp_path)
     result = run("--games", "2", "--out", str(tmp_path / "out"))
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [f"error: {sweep_module.SIM_EXTRA_MESSAGE}"]
-    assert "install ttsmod[sim]" in result.output
+    assert "pip install -e '.[sim]'" in result.output
+
+
+def test_the_sim_install_hints_name_what_exists():
+    """ttsmod is not on PyPI: every hint gives a checkout's or a wheel's install, and the packages themselves
+    exactly as pyproject.toml's sim extra lists them (issue #28: ``pip install 'ttsmod[sim]'`` found nothing)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    extras = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    assert list(sweep_module.SIM_REQUIREMENTS) == extras["sim"]
+    message = sweep_module.SIM_EXTRA_MESSAGE
+    assert "pip install -e '.[sim]'" in message and "-py3-none-any.whl[sim]'" in message
+    assert all(f"'{requirement}'" in message for requirement in extras["sim"])
+    help_text = " ".join(CliRunner().invoke(cli, ["sweep", "--help"]).output.split())   # unwrapped
+    for text in [message, help_text, *((root / "docs" / name).read_text(encoding="utf-8")
+                                       for name in ("bots.md", "development.md"))]:
+        assert "'ttsmod[sim]'" not in text and "install ttsmod[sim]" not in text
+    assert "pip install -e '.[sim]'" in help_text
 
 
 def test_flag_values_take_the_flags_own_types():

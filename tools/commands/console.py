@@ -28,7 +28,22 @@ def console_command(guid: str, as_json: bool, history: str | None, no_history: b
     statement runs (x = 1). TTS's prints and errors appear as they come, error positions in the object's
     script mapped back to the file and line (lib/util.lua:12, Global.-1.lua:3). Reads stdin: pipe a file in,
     with --json for one JSON line per chunk. Exit status 1 when a chunk failed or TTS is not running.
+    With --json an error that stops the console is a JSON line too: {"ok": false, "error": ...}.
     """
+    from bridge.errors import TtsmodError
+
+    try:
+        _console(guid, as_json, history, no_history, timeout, network)
+    except TtsmodError as exc:
+        if not as_json:
+            raise
+        # docs/modding.md: stdout stays JSON lines, so a script reading them sees the error as one of them
+        click.echo(json.dumps({"ok": False, "error": str(exc)}, ensure_ascii=False))
+        raise click.exceptions.Exit(exc.exit_code) from None
+
+
+def _console(guid: str, as_json: bool, history: str | None, no_history: bool, timeout: float,
+             network: dict[str, Any]) -> None:
     from bridge.errors import InputError
     from bridge.luaproject.console import LuaConsole, history_path, lines_of, run_lines
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -20,7 +21,9 @@ def data() -> None:
 @click.option("--to", "fmt", type=click.Choice(FORMATS), required=True,
               help="csv: one <list>.csv per list; xlsx: one workbook per data file, a sheet per list.")
 @click.argument("out_dir", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
-def export_command(game: str, fmt: str, out_dir: Path) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object instead of the [sheets] table: dir, format, each list written, the table.")
+def export_command(game: str, fmt: str, out_dir: Path, as_json: bool) -> None:
     """Write every card list of GAME (a built-in game id or a game folder) into DIR in the flat form that
     game.toml's [sheets] table reads back, then print that [sheets] table (paths relative to the game folder
     when DIR is inside it). Export then import gives the same records."""
@@ -37,8 +40,17 @@ def export_command(game: str, fmt: str, out_dir: Path) -> None:
     except ValueError:
         prefix = ""   # the sheets must lie in the game folder: copy them there
         where_to = "copy them into the game folder and add to game.toml"
+    table = sheets_table(written, "" if prefix == "./" else prefix)
+    if as_json:
+        # docs/data-format.md: absolute paths, as build --json
+        click.echo(json.dumps({
+            "dir": str(out_dir.absolute()), "format": fmt, "in_game_folder": bool(prefix),
+            "lists": [{"name": item.name, "into": item.into, "file": str((out_dir / item.file).absolute()),
+                       "sheet": item.sheet, "records": item.records} for item in written],
+            "sheets": table}, ensure_ascii=False))
+        return
     for item in written:
         where = f'{item.file} sheet "{item.sheet}"' if item.sheet else item.file
         click.secho(f"{item.name}: {item.records} rows -> {where}", err=True, dim=True)
     click.secho(f"Wrote {len(written)} lists to {out_dir}. To read them, {where_to}:", fg="green", err=True)
-    click.echo(sheets_table(written, "" if prefix == "./" else prefix), nl=False)
+    click.echo(table, nl=False)

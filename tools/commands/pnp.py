@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -30,8 +31,10 @@ PAPERS = ("a4", "letter")   # tools.pnp.PAPERS, kept here so --help does not imp
 @click.option("--gap", type=float, default=0.0, show_default=True, metavar="MM",
               help="Space between neighbouring cards' bleeds, in mm.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Render processes (default: all cores).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object: the PDF written, its pages, cards, other components, paper, duplex.")
 def pnp_command(game: str, out: Path | None, build_dir: Path | None, paper: str, lang: str, mode: str | None,
-                bleed: float, crop_marks: bool, duplex: bool, gap: float, jobs: int | None) -> None:
+                bleed: float, crop_marks: bool, duplex: bool, gap: float, jobs: int | None, as_json: bool) -> None:
     """Write GAME's cards (a built-in game id, or a game data folder) as a print-and-play PDF.
 
     Cards print at their size in millimetres (size_mm in the game's layouts.toml), as many per page as fit.
@@ -48,6 +51,14 @@ def pnp_command(game: str, out: Path | None, build_dir: Path | None, paper: str,
                               render_progress=bars.progress("rendering"),
                               face_progress=bars.progress("print faces"), page_progress=bars.progress("pages"))
     cards = sum(len(p.cards) for p in plan.pages if p.kind == "faces")
+    if as_json:
+        # docs/pnp.md: absolute paths, as build --json; what is not printed is a list (warned about on stderr too)
+        if art.unsized:
+            warn(f"not printed, no size_mm in layouts.toml: {', '.join(art.unsized)}")
+        click.echo(json.dumps({"pdf": str(path.absolute()), "pages": len(plan.pages), "cards": cards,
+                               "components": len(art.singles), "paper": paper, "duplex": duplex,
+                               "not_printed": list(art.unsized)}, ensure_ascii=False))
+        return
     click.echo(f"{path}  {len(plan.pages)} page(s), {cards} card(s), {len(art.singles)} other component(s), {paper}")
     if art.unsized:
         warn(f"not printed, no size_mm in layouts.toml: {', '.join(art.unsized)}")

@@ -30,8 +30,9 @@ def publish(build_dir: Path, to: str, headers: tuple[str, ...], retries: int, ti
             connect_timeout: float, as_json: bool) -> None:
     """Upload the images BUILD_DIR's save uses (and its thumbnail) to --to, then check each with HEAD.
 
-    Build with the same URL first (ttsmod build GAME --asset-base-url URL): a build whose save points
-    elsewhere, or at file:/// paths, is refused before anything is sent.
+    Build with the same URL first (ttsmod build GAME --asset-base-url URL; for a deck, ttsmod sheets ...
+    --out DIR --asset-base-url URL, then publish DIR): a build whose save points elsewhere, or at file:///
+    paths, is refused before anything is sent.
     """
     parsed: dict[str, str] = {}
     for header in headers:

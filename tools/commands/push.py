@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import click
@@ -15,7 +16,10 @@ from tools.commands.common import console, make_bridge, network_options, run_asy
 @click.option("--no-wait", is_flag=True, help="Do not wait for TTS to reload the game.")
 @click.option("--lua-path", "lua_path", multiple=True, type=click.Path(file_okay=False),
               help="A folder require() searches (repeatable; default: [lua] path of ttsmod.toml, else DIR).")
-def push_command(source: str, no_wait: bool, timeout: float, lua_path: tuple[str, ...], **network: Any) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object: objects pushed, scripted objects reloaded (or null), busy port (or null).")
+def push_command(source: str, no_wait: bool, timeout: float, lua_path: tuple[str, ...], as_json: bool,
+                 **network: Any) -> None:
     """Send scripts and UI to TTS and reload the game (Save & Play).
 
     GAME pushes the game's bundled Global, and each tag's script of its [scripts] table to the objects on the
@@ -28,8 +32,19 @@ def push_command(source: str, no_wait: bool, timeout: float, lua_path: tuple[str
 
     setup_logging()
     plan = push_plan(source, lua_path)
-    bridge = make_bridge(**network, console=console)
+    bridge = make_bridge(**network, console=_stderr_console if as_json else console)
     result = run_async(push_scripts(bridge, plan.states, wait=not no_wait, timeout=timeout,
                                     tag_scripts=plan.tag_scripts))
-    if result is not None:
+    if result is not None and as_json:   # docs/modding.md
+        click.echo(json.dumps({"objects": result.objects, "reloaded": result.reloaded,
+                               "busy_port": result.busy_port}))
+    elif result is not None:
         click.secho(result.summary(), fg="green")
+
+
+def _stderr_console(kind: str, text: str) -> None:
+    """With --json, stdout holds the JSON alone: what TTS prints meanwhile goes to stderr."""
+    if kind == "print":
+        click.echo(text, err=True)
+    else:
+        console(kind, text)

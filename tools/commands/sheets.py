@@ -36,22 +36,26 @@ from tools.sheets import FITS, FORMATS, write_deck
 @click.option("--one-sheet", is_flag=True, help="Fail instead of writing more than one sheet.")
 @click.option("--max-pixels", type=click.IntRange(min=1), default=DEFAULT_MAX_PIXELS, show_default=True,
               help="Refuse any image larger than this many pixels (width x height).")
+@click.option("--asset-base-url", metavar="URL",
+              help="Write image URLs as URL/<file name> for hosted play (then: ttsmod publish OUT --to URL); "
+                   "default: file:/// paths, visible on this machine only.")
 @click.option("--progress/--no-progress", default=None,
               help="Show progress on stderr (default: only when stderr is a terminal).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print what was written, and where, as one JSON object on stdout.")
 def sheets(faces, out_dir, back, hidden, back_is_hidden, name, fmt, quality, fit, one_sheet, max_pixels,
-           progress, as_json) -> None:
+           asset_base_url, progress, as_json) -> None:
     """Pack FACES (in the order given) into sheets of at most 10 x 7 in --out, with <name>.json beside them.
 
-    The JSON is a TTS Saved Object: copy it to "Saves/Saved Objects" to spawn the deck. Its image URLs are
-    file:/// paths, visible on this machine only; host the sheets for multiplayer. A failed run leaves
+    The JSON is a TTS Saved Object: ttsmod install OUT copies it to "Saves/Saved Objects" to spawn the deck. Its
+    image URLs are file:/// paths, visible on this machine only; for multiplayer pass --asset-base-url URL and
+    upload the sheets with ttsmod publish OUT --to URL. A failed run leaves
     --out as it was; a re-run removes the sheets its previous run of the same --name wrote and no longer needs.
     """
     with _progress_reporter(progress, len(faces)) as report:
         written = write_deck(list(faces), out_dir, name, back=back, hidden=hidden, back_is_hidden=back_is_hidden,
                              fmt=fmt, quality=quality, fit=fit, one_sheet=one_sheet, max_pixels=max_pixels,
-                             progress=report)
+                             progress=report, asset_base_url=asset_base_url)
     for warning in written.warnings:
         click.secho(f"warning: {warning}", fg="yellow", err=True)
     if as_json:
@@ -63,7 +67,10 @@ def sheets(faces, out_dir, back, hidden, back_is_hidden, name, fmt, quality, fit
                    f"cell {sheet.cell_width}x{sheet.cell_height}")
     click.echo(f"{deck.back_path}  back")
     shape = ", sideways (landscape) cards" if deck.sideways else ""
-    click.echo(f"{written.saved_object}  saved object{shape} (file:/// URLs: this machine only)")
+    where = ("file:/// URLs: this machine only" if asset_base_url is None
+             else f"images at {asset_base_url.rstrip('/')}/: upload them with "
+                  f"ttsmod publish {out_dir} --to {asset_base_url}")
+    click.echo(f"{written.saved_object}  saved object{shape} ({where})")
     for file in written.removed:
         click.echo(f"{written.out_dir / file}  removed (stale, from an earlier run)")
 

@@ -42,7 +42,8 @@ def sweep_command(game: str, settings: tuple[str, ...], players: str | None, bot
     GAMES games a cell with seats rotated, and write each cell's win shares by bot and by seat, scores, game
     lengths and the game's own figures into OUT as results.csv, results.json, PNG plots and index.html.
 
-    Needs the sim extra: pip install 'ttsmod[sim]'.
+    Needs the sim extra (Dask, matplotlib): pip install -e '.[sim]' in a checkout, pip install
+    'ttsmod-<version>-py3-none-any.whl[sim]' from a wheel, or pip install 'dask[distributed]' matplotlib.
     """
     from tools.sweep import (connect, parse_line_ups, parse_players, plan_sweep, require_sim_extra, run_sweep,
                              show_value)

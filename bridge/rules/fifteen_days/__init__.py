@@ -1,4 +1,4 @@
-"""The 15 Days rules engine (rules-spec §3, docs/games/fifteen_days/rules.md), pure Python.
+"""The 15 Days rules engine (rules spec §3, docs/games/fifteen_days/rules.md), pure Python.
 
 >>> from bridge.rules.fifteen_days import new_game                # doctest: +SKIP
 >>> state = new_game(data, players=4, seed=7)                     # doctest: +SKIP

@@ -161,7 +161,7 @@ def _parse_cards(doc: Any, rules: Rules) -> tuple[SeasonCard, ...]:
                                         f"({rules.values[0]}..{rules.values[-1]})")
         back = r.choice(at.sub("back"), entry["back"], BACK_SEASONS, "a back season")
         if season != back and season in BACK_SEASONS:
-            # Only spring faces hide under another season's back (rules-spec 3.1, S2-3).
+            # Only spring faces hide under another season's back (rules spec 3.1, S2-3).
             raise at.sub("back").error(f"{r.show(back)} under a {season} face: a {season} card has a {season} back "
                                        f"(only spring cards have another season's back)")
         cards.append(SeasonCard(ident, season, card_value, back, read_names(at.sub("title"), entry["title"])))
@@ -172,7 +172,7 @@ def _parse_cards(doc: Any, rules: Rules) -> tuple[SeasonCard, ...]:
 
 
 def _check_card_counts(cards: list[SeasonCard], rules: Rules) -> None:
-    """The public counts (rules-spec 3.1): 90 cards, faces 18/24/24/24, backs 30/30/30, and every season holding
+    """The public counts (rules spec 3.1): 90 cards, faces 18/24/24/24, backs 30/30/30, and every season holding
     every value (a set that cannot be completed would make FD-9.1 unreachable)."""
     at = r.At.data("cards.toml", None, "cards")
     if len(cards) != SEASON_CARD_COUNT:

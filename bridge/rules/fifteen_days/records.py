@@ -4,7 +4,7 @@
 folder) after validating it; the engine, the renderer and the table builder read these records, never the files.
 Nothing here knows about files: a record is only a value.
 
-Vocabulary (rules-spec §3, ``docs/games/fifteen_days/rules.md``): a *season card* shows a *season* and a *value*
+Vocabulary (rules spec §3, ``docs/games/fifteen_days/rules.md``): a *season card* shows a *season* and a *value*
 on its face and one of three *back* seasons; a *player board* has four *corners*, each ``asc`` or ``desc``; a
 *wild* stands for one missing value of a corner; *animals* go to the player with most cards of their season and
 give a *power*; *feathers* lend a power for one action.
@@ -25,13 +25,13 @@ SEASONS: tuple[str, ...] = (SPRING, SUMMER, AUTUMN, WINTER)
 """The four seasons in their canonical order (the order of the data and of every per-season list)."""
 
 BACK_SEASONS: tuple[str, ...] = (SUMMER, AUTUMN, WINTER)
-"""The seasons a card back can show: there is no spring back (rules-spec S2-3)."""
+"""The seasons a card back can show: there is no spring back (rules spec S2-3)."""
 
 FACE_COUNTS: Mapping[str, int] = {SPRING: 18, SUMMER: 24, AUTUMN: 24, WINTER: 24}
-"""How many season cards show each season on their face (public: rules-spec §3.1)."""
+"""How many season cards show each season on their face (public: rules spec §3.1)."""
 
 BACK_COUNTS: Mapping[str, int] = {SUMMER: 30, AUTUMN: 30, WINTER: 30}
-"""How many season cards carry each back (public: rules-spec §3.1)."""
+"""How many season cards carry each back (public: rules spec §3.1)."""
 
 SEASON_CARD_COUNT = 90
 """Season cards in the box."""
@@ -53,7 +53,7 @@ MODES: tuple[str, ...] = ("standard",)
 
 # Allowed values of the text flags of :class:`Rules`; ``data.py`` checks them, the docs list them.
 # AMB-FD-03: only "printed" is implemented; the other reading (a corner's direction chosen with its first card,
-# rules-spec "chosen_by_first_card") would be added here when the engine learns it.
+# rules spec "chosen_by_first_card") would be added here when the engine learns it.
 CORNER_DIRECTION_RULES: tuple[str, ...] = ("printed",)
 TWO_PLAYER_REMOVAL_RULES: tuple[str, ...] = ("by_back", "by_face")              # AMB-FD-06
 COMPLETE_SETS_END_RULES: tuple[str, ...] = ("immediately", "end_of_turn")       # AMB-FD-07
@@ -147,7 +147,7 @@ class BoardSpec:
 
 @dataclass(frozen=True)
 class OverviewCard:
-    """A player aid; the animals start on the overview cards (rules-spec §3.1)."""
+    """A player aid; the animals start on the overview cards (rules spec §3.1)."""
 
     id: str
     title: Names
@@ -160,7 +160,7 @@ class OverviewCard:
 class Rules:
     """Every rule flag of ``game.toml`` ``[rules]`` (all keys required there); each is documented, with its
     AMB-FD / FD id, in docs/games/fifteen_days/rules.md. The defaults here are the proposed defaults of
-    rules-spec §3.4/§3.5."""
+    rules spec §3.4/§3.5."""
 
     # AMB-FD-01: the values a season runs through; a set is complete when a corner holds all of them (FD-3.5).
     values: tuple[int, ...] = (1, 2, 3, 4, 5, 6)

@@ -1,4 +1,4 @@
-"""The 15 Days game state: every rule FD-1 … FD-9 (rules-spec §3), pure Python.
+"""The 15 Days game state: every rule FD-1 … FD-9 (rules spec §3), pure Python.
 
 A turn is two actions (FD-2), each made of one or more decisions (:mod:`bridge.rules.fifteen_days.actions`);
 between the decisions of one action the state keeps a *pending* decision (``draw``: more cards to draw;

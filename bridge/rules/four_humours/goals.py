@@ -1,4 +1,4 @@
-"""The goal DSL (rules-spec §2.7): each predicate kind is checked per player on that player's own potions.
+"""The goal DSL (rules spec §2.7): each predicate kind is checked per player on that player's own potions.
 
 A player's *occupancy* is how many of their potions lie on each cell of their board (the shared kingdom
 map, or their own fief).  Kinds:

@@ -62,7 +62,7 @@ COUNT_OPS: tuple[str, ...] = ("eq", "gte", "lte", "between")
 class Count:
     """A predicate on ``k``, the number of face-up potions of one humour on a card.
 
-    ``k == 0`` never matches (rules-spec FH-5.5): a step speaks of potions that are there.
+    ``k == 0`` never matches (rules spec FH-5.5): a step speaks of potions that are there.
     """
 
     op: str
@@ -176,7 +176,7 @@ GOAL_PREDICATE_KINDS: tuple[str, ...] = (
     "all",
     "any",
 )
-"""The goal DSL of rules-spec §2.7; the engine evaluates each kind in ``goals.py``."""
+"""The goal DSL of rules spec §2.7; the engine evaluates each kind in ``goals.py``."""
 
 
 @plain_repr

@@ -1,4 +1,4 @@
-"""The Kill the Unicorns rules engine (rules-spec §4, docs/games/kill_the_unicorns/rules.md), pure Python.
+"""The Kill the Unicorns rules engine (rules spec §4, docs/games/kill_the_unicorns/rules.md), pure Python.
 
 Modules: ``records`` and ``data`` (the game data), ``effects`` (the effect registry), ``actions`` (decisions),
 ``events``, ``scoring`` (KU-7 and its exact optimiser), ``state`` (the game), ``bot`` (the heuristic and the

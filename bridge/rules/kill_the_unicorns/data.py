@@ -77,7 +77,7 @@ def _parse_colours(value: Any) -> dict[str, Colour]:
     at = r.At.data("game.toml", "[colours]")
     found = r.table(at, value)
     if len(found) != COLOUR_COUNT:
-        raise at.error(f"{len(found)} colours, expected {COLOUR_COUNT} (rules-spec KU-7.3: a rainbow has four)")
+        raise at.error(f"{len(found)} colours, expected {COLOUR_COUNT} (rules spec KU-7.3: a rainbow has four)")
     colours: dict[str, Colour] = {}
     for key, item in found.items():
         entry = r.At.data("game.toml", f'colour "{key}"')

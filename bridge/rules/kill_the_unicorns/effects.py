@@ -1,7 +1,7 @@
 """The effect registry: every card effect of Kill the Unicorns is data naming one of these types.
 
 Each type is a small function over a narrow context, so the real trick texts, powers and market items become
-data (cards.toml) mapped onto these types, never code (rules-spec §4.5, AMB-KU-02, AMB-KU-08).
+data (cards.toml) mapped onto these types, never code (rules spec §4.5, AMB-KU-02, AMB-KU-08).
 
 Timings (when an effect acts):
 

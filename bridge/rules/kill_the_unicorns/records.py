@@ -39,7 +39,7 @@ TARGETS: tuple[str, ...] = ("own_unicorn", "player_area")
 @dataclass(frozen=True)
 class Rules:
     """Every ``[rules]`` flag of game.toml (all required there), documented in docs/games/kill_the_unicorns/rules.md.
-    The defaults are those of rules-spec §4.4."""
+    The defaults are those of rules spec §4.4."""
 
     days: int = 4
     unicorns_per_day: int = 4

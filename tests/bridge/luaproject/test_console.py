@@ -160,3 +160,31 @@ def test_a_returned_text_holding_a_lone_surrogate_is_shown_with_its_escape():
     shown = [format_value("bad\ud800"), format_value({"long": "x" * 120, "bad": "\udfff"})]
     assert shown[0] == '"bad\\ud800"' and "\\udfff" in shown[1]
     assert all(text.encode("utf-8") for text in shown)
+
+
+def test_json_errors_are_json_lines_on_stdout_with_the_errors_exit_status(tmp_path):
+    """Issue #28: with --json a bad --object (or TTS not running) was a text line only; a script reading the
+    JSON lines saw nothing. Now it is one line of the documented shape, exit 2 (1 for TTS not running)."""
+    states = table(tmp_path)
+    with ThreadTTS(states, lua=FakeLua(states)) as tts:
+        missing = console(tts, "1\n", "--object", "abcdef", "--json")
+    assert missing.exit_code == 2
+    (line,) = [json.loads(text) for text in missing.stdout.splitlines()]
+    assert line["ok"] is False and set(line) == {"ok", "error"} and "--object abcdef" in line["error"]
+    assert "error" not in missing.stderr
+    offline = CliRunner().invoke(cli, ["console", "--port", str(free_port()), "--tts-port", str(free_port()),
+                                       "--timeout", "2", "--json"], input="1\n")
+    assert offline.exit_code == 1 and "Traceback" not in offline.output + offline.stderr
+    (line,) = [json.loads(text) for text in offline.stdout.splitlines()]
+    assert line["ok"] is False and line["error"]
+
+
+def test_the_documented_json_error_line_is_what_a_bad_object_prints(tmp_path, repo_root):
+    import re
+
+    text = (repo_root / "docs" / "modding.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```json\n(.*?)```", text, re.S) if '"ok": false, "error"' in b[:30]]
+    states = table(tmp_path)
+    with ThreadTTS(states, lua=FakeLua(states)) as tts:
+        missing = console(tts, "1\n", "--object", "abcdef", "--json")
+    assert json.loads(missing.stdout) == json.loads(block)

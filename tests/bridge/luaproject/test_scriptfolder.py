@@ -198,3 +198,19 @@ def test_push_of_a_folder_with_a_missing_module_is_one_line_exit_2_and_sends_not
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and 'Global.-1.lua:1: module "nowhere" not found' in lines[0]
+
+
+def test_push_json_is_one_object_on_stdout_as_the_documented_example(tmp_path):
+    import re
+
+    pulled = tmp_path / "pulled"
+    with ThreadTTS(table_states(tmp_path)) as tts:
+        assert invoke("pull", str(pulled), *tts.args()).exit_code == 0
+        pushed = invoke("push", str(pulled), *tts.args(), "--json")
+        assert pushed.exit_code == 0, pushed.output + pushed.stderr
+        report = json.loads(pushed.stdout)          # stdout is the JSON object alone
+        unwaited = json.loads(invoke("push", str(pulled), *tts.args(), "--json", "--no-wait").stdout)
+    text = (Path(__file__).resolve().parents[3] / "docs" / "bridge.md").read_text(encoding="utf-8")
+    (documented,) = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.S) if '"busy_port"' in b]
+    assert report == documented == {"objects": 3, "reloaded": 3, "busy_port": None}
+    assert unwaited == {"objects": 3, "reloaded": None, "busy_port": None}

@@ -74,7 +74,7 @@ def test_shipped_metadata(shipped: FifteenDaysData) -> None:
 
 
 def test_shipped_rules_are_the_proposed_defaults(shipped: FifteenDaysData) -> None:
-    """game.toml sets every flag to the default of rules-spec 3.4/3.5, which is also the records' default."""
+    """game.toml sets every flag to the default of rules spec 3.4/3.5, which is also the records' default."""
     assert shipped.rules == Rules()
     assert shipped.rules.values == (1, 2, 3, 4, 5, 6)
     assert shipped.rules.steal_on_equal is True and shipped.rules.wilds_count_for_animals is False

@@ -1,4 +1,4 @@
-"""The three readings of rules-spec §3.4 the rule text leaves open, each a flag of game.toml ``[rules]``, at its
+"""The three readings of rules spec §3.4 the rule text leaves open, each a flag of game.toml ``[rules]``, at its
 default and at its alternative:
 
 - AMB-FD-11 ``displaced_wild_to`` (FD-5.3): a wild displaced by its real card moves to any legal missing value,

@@ -1,4 +1,4 @@
-"""The worked examples FD-E1 … FD-E19 of rules-spec §3.7, one test each, on tables built as they describe.
+"""The worked examples FD-E1 … FD-E19 of rules spec §3.7, one test each, on tables built as they describe.
 
 Seats are 0-based: the spec's P1 is seat 0. Corners 0-1 are ascending, 2-3 descending (the sample boards).
 """

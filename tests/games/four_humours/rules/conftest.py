@@ -59,7 +59,7 @@ MILL_FAIR = SceneCard(
     ),
 )
 
-# The per-card list of seed S0 (rules-spec FH-5.7), on a card without melancholic citizens.
+# The per-card list of seed S0 (rules spec FH-5.7), on a card without melancholic citizens.
 S0_LIST = (
     Step("choleric", Count("eq", 1), Outcome.WIN),
     Step("sanguine", Count("eq", 2), Outcome.WIN),

@@ -1,4 +1,4 @@
-"""Each kind of the goal DSL, checked on a player's own potions (rules-spec §2.7)."""
+"""Each kind of the goal DSL, checked on a player's own potions (rules spec §2.7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The worked adjudication examples FH-E1 … FH-E22 of rules-spec §2.9, one test each.
+"""The worked adjudication examples FH-E1 … FH-E22 of rules spec §2.9, one test each.
 
 Players are 1-based in the rules text (P1 … P4) and 0-based seats in the engine (P1 = seat 0).
 """

@@ -52,18 +52,43 @@ async def serve(bridge: Any, *, report: Callable[[str, str], None], watch_game: 
     """Run ``bridge`` until cancelled (or ``stop`` is set), watching ``watch_game`` if given.
 
     While watching, Lua edits under ``mod/`` are pushed and edits of the game's folder update the objects on the
-    table (:class:`tools.watch.GameUpdater`); ``report(kind, text)`` (kind ``"info"``, ``"warning"`` or
+    table (:class:`tools.watch.GameUpdater`); ``watch_game`` may also be a tree ``ttsmod unpack`` wrote, whose
+    edits are packed and pushed, one object in place when only its script or UI changed
+    (:class:`tools.watch.TreeUpdater`); ``report(kind, text)`` (kind ``"info"``, ``"warning"`` or
     ``"error"``) is called on the event loop's thread with what happened (a warning when a watched folder has
     gone: :meth:`tools.watch.Watcher.check_folders`). ``ready(bridge)`` is called once the bridge listens.
     """
     from bridge.catalog import resolve_game_dir
     from bridge.paths import mod_dir
-    from tools.watch import GameUpdater, Watcher, classify, default_hooks
+    from tools.watch import GameUpdater, TreeUpdater, Watcher, classify, default_hooks, is_tree
 
     async with bridge:
         loop = asyncio.get_running_loop()
         watcher = None
-        if watch_game is not None:
+        if watch_game is not None and is_tree(watch_game):
+            session = bridge.session
+
+            def push_tree(states: list) -> Any:
+                return asyncio.run_coroutine_threadsafe(
+                    session.push(states, fill_from_tts=False, wait=False), loop).result(timeout=60)
+
+            def update_tree(states: list) -> Any:
+                return asyncio.run_coroutine_threadsafe(
+                    apply_object_updates(session, states, timeout=30), loop).result(timeout=90)
+
+            def report_tree(kind: str, text: str) -> None:
+                loop.call_soon_threadsafe(report, kind, text)
+
+            tree_updater = TreeUpdater(watch_game, push_tree, update_tree, report_tree)
+
+            def on_tree_batch(paths: frozenset) -> None:
+                try:
+                    tree_updater.apply(paths)
+                except TtsmodError as exc:
+                    report_tree("error", f"error: {exc}")
+
+            watcher = Watcher([Path(watch_game)], on_tree_batch, quiet=quiet, report=report_tree).start()
+        elif watch_game is not None:
             game_assets = resolve_game_dir(watch_game)
             hooks = hooks or default_hooks()
             session = bridge.session

@@ -584,11 +584,20 @@ def map_bundle_line(bundle: Bundle, line: int) -> tuple[str, int]:
     """``(source file, source line)`` of bundle line ``line`` (1-based).
 
     A generated module reads as ``<generated.game>``; a line of the bundle's own runtime or of a module's
-    header/closing line reads as ``("<bundle>", line)``.
+    header/closing line reads as ``("<bundle>", line)``. A line that an ``#include`` brought in reads as the line of
+    the included file, named relative to its search folder as pull writes it
+    (:func:`bridge.luaproject.luainclude.included_path`).
     """
     for m in bundle.modules:
         if m.first_line <= line < m.last_line:
-            return m.display, line - m.first_line + 1
+            local = line - m.first_line + 1
+            if "----" in m.source and "#include" in m.source:   # a line of an included file: that file's line
+                from bridge.luaproject.luainclude import include_position, included_path
+
+                chain, local = include_position(m.source, local)
+                if chain:
+                    return included_path(chain), local
+            return m.display, local
     return "<bundle>", line
 
 

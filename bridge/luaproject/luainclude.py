@@ -311,3 +311,63 @@ def include_target(chain: Sequence[str], roots: Sequence[Path]) -> Path:
         raise IncludeError(f"#include {chain[-1][:120]}: {target}: a symbolic link that leads outside {base}; "
                            "refusing to write it")
     return target
+
+
+def included_path(chain: Sequence[str]) -> str:
+    """The path (relative, ``/``-separated) of the file ``chain`` names as pull writes it into a folder that is
+    its only search folder: ``lib/dice.lua``; a nested name beside the file around it (unless ``!/``). For
+    showing a position, not for reading: a name that is not plain reads as itself."""
+    path: list[str] = []
+    for spec in chain:
+        try:
+            name = parse_name(spec)
+        except ValueError:
+            return spec
+        path = ([*path[:-1]] if path and not name.from_root else []) + list(name.new_file)
+    return "/".join(path)
+
+
+def include_position(text: str, line: int) -> tuple[tuple[str, ...], int]:
+    """Where line ``line`` (1-based) of an expanded text comes from: ``(chain, line in that file)``, ``chain``
+    the names of the includes around it (outer first; empty: the text's own line, numbered as in the file
+    before expansion). A marker line, and the ``do``/``end`` of a ``<name>`` block, read as the ``#include``
+    line of the file around it."""
+    chain: list[str] = []
+    counts = [0]
+    enclosed: list[bool] = []
+    pending_do = False
+    lines = text.split("\n")
+    for number, current in enumerate(lines[:max(line, 0)], 1):
+        match = MARKER.match(current) if current.startswith(MARKER_PREFIX) else None
+        if match is not None:
+            spec = match.group(2)
+            if chain and spec == chain[-1]:
+                chain.pop()
+                counts.pop()
+                enclosed.pop()
+                if number == line:
+                    return tuple(chain), counts[-1]
+                continue
+            counts[-1] += 1
+            if number == line:
+                return tuple(chain), counts[-1]
+            chain.append(spec)
+            counts.append(0)
+            is_enclosed = spec.startswith("<") and spec.endswith(">")
+            enclosed.append(is_enclosed)
+            pending_do = is_enclosed
+            continue
+        if pending_do:
+            pending_do = False
+            if current.strip() == "do":
+                if number == line:
+                    return tuple(chain[:-1]), counts[-2]
+                continue
+        if number == line and enclosed and enclosed[-1] and current.strip() == "end" and number < len(lines):
+            after = MARKER.match(lines[number]) if lines[number].startswith(MARKER_PREFIX) else None
+            if after is not None and after.group(2) == chain[-1]:
+                return tuple(chain[:-1]), counts[-2]
+        counts[-1] += 1
+        if number == line:
+            return tuple(chain), counts[-1]
+    return tuple(chain), counts[-1]

@@ -228,3 +228,34 @@ def test_push_of_a_cycle_is_one_line_exit_2_and_sends_nothing(tmp_path):
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "loop.lua:1: #include loop:" in lines[0] and "includes itself" in lines[0]
+
+
+def test_an_error_position_in_an_included_line_names_the_included_file_and_its_line(tmp_path):
+    from bridge.luaproject.bundle import map_error_message
+    from bridge.luaproject.console import map_positions
+
+    src = project(tmp_path)
+    expanded = expand_file_text(GLOBAL, src / "Global.-1.lua", [src])
+    state = ScriptState("Global", "-1", expanded, "")
+    line = EXPANDED.split("\n").index('function card() return "ace" end') + 1
+    assert map_positions(f"chunk_0:({line},5-9): boom", state) == "lib/cards.lua:1:5: boom"
+    last = EXPANDED.split("\n").index("print(roll(), deal())") + 1
+    assert map_positions(f"chunk_0:({last},1-5): boom", state) == "Global.-1.lua:4:1: boom"
+    bundled = bundle(src / "Global.-1.lua", [src])
+    first = bundled.modules[0].first_line
+    assert map_error_message(bundled, f"chunk_0:({first + line - 1},5-9): x") == "lib/cards.lua:1:5: x"
+    in_bundle = ScriptState("Global", "-1", bundled.text, "")
+    assert map_positions(f"chunk_0:({first + 10 - 1},1-2): x", in_bundle) == "lib/deck.lua:2:1: x"  # local secret
+
+
+def test_the_bridge_names_the_included_file_of_an_error_in_a_bundle(tmp_path):
+    from bridge.luaproject.errormap import error_locator, locate
+
+    src = project(tmp_path)
+    (src / "Global.-1.lua").write_text(GLOBAL + 'require("lib.cards")\n', encoding="utf-8")
+    bundled = bundle(src / "Global.-1.lua", [src])
+    line = bundled.modules[0].first_line + EXPANDED.split("\n").index("function roll() return 4 end")
+    assert locate(bundled.text, line, mod_root=src) == (f"{src.name}/lib/dice.lua", 1)
+    assert error_locator(src)(f"chunk_0:({line},1-3): boom", bundled.text) == f"{src.name}/lib/dice.lua:1"
+    cards = bundled.module("lib.cards")
+    assert error_locator(src)(f"chunk_0:({cards.first_line},1-3): x", bundled.text) == f"{src.name}/lib/cards.lua:1"

@@ -292,7 +292,8 @@ def pull_into(folder: str | os.PathLike, states: Iterable[ScriptState], *,
                 warn(f'module "{name[:80]}": {_label(state)} has a different copy; wrote the one of '
                      f"{_label(modules[name][1])}")
         out_states.append(ScriptState(state.name, state.guid, script, state.ui))
-    lua_includes = _fold_lua_includes(out_states, modules, planned, taken, folder, lua_path, roots, warn)
+    lua_includes = _fold_lua_includes(out_states, modules, planned, taken, folder, lua_path, roots, warn) \
+        if unbundle else None
     if lua_includes is not None:
         out_states, modules, roots = lua_includes.states, lua_includes.modules, lua_includes.roots
     includes: dict[str, tuple[str, ScriptState]] = {}

@@ -259,3 +259,19 @@ def test_the_bridge_names_the_included_file_of_an_error_in_a_bundle(tmp_path):
     assert error_locator(src)(f"chunk_0:({line},1-3): boom", bundled.text) == f"{src.name}/lib/dice.lua:1"
     cards = bundled.module("lib.cards")
     assert error_locator(src)(f"chunk_0:({cards.first_line},1-3): x", bundled.text) == f"{src.name}/lib/cards.lua:1"
+
+
+def test_pull_no_unbundle_keeps_the_blocks_and_a_hostile_or_unpaired_block_stays_expanded(tmp_path):
+    hostile = "----#include ../../evil\nx = 1\n----#include ../../evil\n"
+    table = [ScriptState("Global", "-1", EXPANDED, ""), ScriptState("Odd", "0dd000", hostile, ""),
+             ScriptState("Half", "ha1f00", "----#include lonely\nprint(1)\n", "")]
+    with ThreadTTS(table) as tts:
+        kept = invoke("pull", str(tmp_path / "kept"), *tts.args(), "--no-unbundle")
+        folded = invoke("pull", str(tmp_path / "folded"), *tts.args())
+    assert kept.exit_code == 0 and folded.exit_code == 0, folded.output + folded.stderr
+    assert files_under(tmp_path / "kept")["Global.-1.lua"] == EXPANDED.encode()
+    out = files_under(tmp_path / "folded")
+    assert out["Odd.0dd000.lua"] == hostile.encode() and out["Half.ha1f00.lua"] == b"----#include lonely\nprint(1)\n"
+    assert "not a plain relative path" in folded.stderr and "do not pair up" in folded.stderr
+    assert not (tmp_path / "evil.lua").exists() and not (tmp_path / "evil").exists()
+    assert out["Global.-1.lua"] == GLOBAL.encode()

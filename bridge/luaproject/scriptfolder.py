@@ -292,7 +292,7 @@ def pull_into(folder: str | os.PathLike, states: Iterable[ScriptState], *,
                 warn(f'module "{name[:80]}": {_label(state)} has a different copy; wrote the one of '
                      f"{_label(modules[name][1])}")
         out_states.append(ScriptState(state.name, state.guid, script, state.ui))
-    lua_includes = _fold_lua_includes(out_states, modules, planned, taken, folder, lua_path, roots, warn) \
+    lua_includes = _fold_lua_includes(out_states, modules, taken, folder, lua_path, roots, warn) \
         if unbundle else None
     if lua_includes is not None:
         out_states, modules, roots = lua_includes.states, lua_includes.modules, lua_includes.roots
@@ -359,7 +359,7 @@ class _LuaIncludes:
 
 
 def _fold_lua_includes(states: list[ScriptState], modules: dict[str, tuple[str, ScriptState]],
-                       planned: dict[str, Path], taken: dict[str, str], folder: Path,
+                       taken: dict[str, str], folder: Path,
                        lua_path: Sequence[str | os.PathLike], roots: list[Path] | None,
                        warn: Warn | None) -> _LuaIncludes | None:
     """The scripts and modules of a pull with their ``----#include`` blocks folded back into ``#include`` lines,

@@ -108,7 +108,7 @@ def test_watch_of_a_tree_against_the_fake_tts_updates_in_place_then_pushes(tmp_p
     from bridge.faketts import FakeTTS
     from bridge.server import Bridge
     from tests.livebridge import free_port
-    from tests.tools.commands.test_push_object import LiveTable
+    from tests.tools.livetable import LiveTable
     from tools.live import serve
 
     tree = make_tree(tmp_path)

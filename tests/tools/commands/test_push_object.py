@@ -11,56 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 from bridge.luaproject.editor import ObjectUpdate, lua_text, object_update_lua
-from bridge.protocol import ExecuteLua, ReturnValue, ScriptState
+from bridge.protocol import ScriptState
+from tests.tools.livetable import LiveTable
 from tests.tools.threadtts import ThreadTTS
 from tools.cli import cli
 
 lupa = pytest.importorskip("lupa")
-
-# A table in real Lua: each object records what was set on it and how often it reloaded alone.
-TABLE_LUA = """
-objects = {}
-global_ui = nil
-function getObjectFromGUID(guid)
-  local record = objects[guid]
-  if record == nil then return nil end
-  local o = {UI = {}}
-  o.setLuaScript = function(script) record.script = script end
-  o.UI.setXml = function(xml) record.ui = xml end
-  o.reload = function() record.reloads = record.reloads + 1 return o end
-  return o
-end
-UI = {setXml = function(xml) global_ui = xml end}
-"""
-
-
-class LiveTable:
-    """A :class:`bridge.faketts.FakeTTS` Lua runner: the objects of ``guids`` are on the table."""
-
-    def __init__(self, guids: list[str]) -> None:
-        self.lua = lupa.LuaRuntime(unpack_returned_tuples=False)
-        self.lua.execute(TABLE_LUA)
-        self.lua.globals().JSON = self.lua.table_from({"encode": lambda value: json.dumps(self.py(value))})
-        for guid in guids:
-            self.lua.globals().objects[guid] = self.lua.table_from({"reloads": 0})
-        self.executed: list[str] = []
-
-    def py(self, value):
-        if lupa.lua_type(value) == "table":
-            items = dict(value.items())
-            if all(isinstance(k, int) for k in items) and sorted(items) == list(range(1, len(items) + 1)):
-                return [self.py(items[k]) for k in sorted(items)]
-            return {str(k): self.py(v) for k, v in items.items()}
-        return value
-
-    def __call__(self, message: ExecuteLua):
-        self.executed.append(message.script)
-        value = self.lua.execute(message.script)
-        return [ReturnValue(return_id=message.return_id, value=value, has_value=value is not None)]
-
-    def record(self, guid: str) -> dict:
-        return self.py(self.lua.globals().objects[guid])
-
 
 HOSTILE = 'print("]]")\n-- ]==] ]=] end)\nlocal s = [[\r\nx]]\n\\0 "\' ]'
 

@@ -184,6 +184,8 @@ def test_unbundle_folds_a_script_that_has_includes_and_no_bundle(tmp_path):
     assert invoke("unbundle", str(script), str(back)).exit_code == 0
     assert files_under(back) == {"Global.-1.lua": GLOBAL.encode(), "lib/dice.lua": DICE.encode(),
                                  "lib/deck.lua": DECK.encode(), "lib/cards.lua": CARDS.encode()}
+    # and the other way: the files unbundle wrote expand to the very text it read
+    assert expand_file_text(GLOBAL, back / "Global.-1.lua", [back]) == EXPANDED
 
 
 def test_unbundle_refuses_a_hostile_include_name_before_writing(tmp_path):

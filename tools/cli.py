@@ -52,7 +52,7 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("install", "install", "install", "Copy a built save into the TTS Saves folder."),
     CommandEntry("publish", "publish", "publish", "Upload a build's images to a web host."),
     CommandEntry("bridge", "bridge", "bridge_command", "Run the live bridge beside Tabletop Simulator."),
-    CommandEntry("push", "push", "push_command", "Send scripts and UI to TTS and reload (Save & Play)."),
+    CommandEntry("push", "push", "push_command", "Send scripts and UI to TTS (Save & Play), or update one object."),
     CommandEntry("pull", "pull", "pull_command", "Get every script and UI from TTS into files."),
     CommandEntry("exec", "exec", "exec_command", "Run Lua in the running TTS game and print the result."),
     CommandEntry("console", "console", "console_command", "Type Lua into the running TTS game and see the results."),

@@ -52,18 +52,43 @@ async def serve(bridge: Any, *, report: Callable[[str, str], None], watch_game: 
     """Run ``bridge`` until cancelled (or ``stop`` is set), watching ``watch_game`` if given.
 
     While watching, Lua edits under ``mod/`` are pushed and edits of the game's folder update the objects on the
-    table (:class:`tools.watch.GameUpdater`); ``report(kind, text)`` (kind ``"info"``, ``"warning"`` or
+    table (:class:`tools.watch.GameUpdater`); ``watch_game`` may also be a tree ``ttsmod unpack`` wrote, whose
+    edits are packed and pushed, one object in place when only its script or UI changed
+    (:class:`tools.watch.TreeUpdater`); ``report(kind, text)`` (kind ``"info"``, ``"warning"`` or
     ``"error"``) is called on the event loop's thread with what happened (a warning when a watched folder has
     gone: :meth:`tools.watch.Watcher.check_folders`). ``ready(bridge)`` is called once the bridge listens.
     """
     from bridge.catalog import resolve_game_dir
     from bridge.paths import mod_dir
-    from tools.watch import GameUpdater, Watcher, classify, default_hooks
+    from tools.watch import GameUpdater, TreeUpdater, Watcher, classify, default_hooks, is_tree
 
     async with bridge:
         loop = asyncio.get_running_loop()
         watcher = None
-        if watch_game is not None:
+        if watch_game is not None and is_tree(watch_game):
+            session = bridge.session
+
+            def push_tree(states: list) -> Any:
+                return asyncio.run_coroutine_threadsafe(
+                    session.push(states, fill_from_tts=False, wait=False), loop).result(timeout=60)
+
+            def update_tree(states: list) -> Any:
+                return asyncio.run_coroutine_threadsafe(
+                    apply_object_updates(session, states, timeout=30), loop).result(timeout=90)
+
+            def report_tree(kind: str, text: str) -> None:
+                loop.call_soon_threadsafe(report, kind, text)
+
+            tree_updater = TreeUpdater(watch_game, push_tree, update_tree, report_tree)
+
+            def on_tree_batch(paths: frozenset) -> None:
+                try:
+                    tree_updater.apply(paths)
+                except TtsmodError as exc:
+                    report_tree("error", f"error: {exc}")
+
+            watcher = Watcher([Path(watch_game)], on_tree_batch, quiet=quiet, report=report_tree).start()
+        elif watch_game is not None:
             game_assets = resolve_game_dir(watch_game)
             hooks = hooks or default_hooks()
             session = bridge.session
@@ -236,6 +261,78 @@ async def push_scripts(bridge: Any, states: list[ScriptState], *, wait: bool, ti
     finally:
         await bridge.close()
     return PushResult(len(states), None if loaded is None else len(loaded.script_states))
+
+
+@dataclass(frozen=True)
+class UpdateResult:
+    """What an in-place update did: ``scripts`` the objects given a new script (each reloaded alone), ``uis``
+    those given a new UI, ``unchanged`` those whose files match what TTS has, ``missing`` those not on the
+    table."""
+
+    scripts: tuple[str, ...] = ()
+    uis: tuple[str, ...] = ()
+    unchanged: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+
+    def summary(self) -> str:
+        parts = []
+        if self.scripts:
+            parts.append(f"new script for {', '.join(self.scripts)} (that object reloaded alone)"
+                         if len(self.scripts) == 1 else f"new scripts for {', '.join(self.scripts)} (each reloaded alone)")
+        if self.uis:
+            parts.append(f"new UI for {', '.join(self.uis)}")
+        if self.unchanged:
+            parts.append(f"unchanged: {', '.join(self.unchanged)}")
+        text = "updated in place, no reload of the table: " + "; ".join(parts) if parts else "nothing to update"
+        if self.missing:
+            text += f"; not on the table: {', '.join(self.missing)}"
+        return text
+
+
+def select_states(states: Sequence[ScriptState], guids: Sequence[str], source: str) -> list[ScriptState]:
+    """The states of ``guids``, in that order; :class:`bridge.errors.InputError` for a GUID ``source`` has no
+    script or UI for."""
+    from bridge.errors import InputError
+
+    by_guid = {s.guid: s for s in states}
+    unknown = [g for g in guids if g not in by_guid]
+    if unknown:
+        known = ", ".join(sorted(by_guid)[:12]) + (" …" if len(by_guid) > 12 else "")
+        raise InputError(f"{source}: no script or UI for the object {unknown[0]} (objects with files: {known})")
+    seen: set[str] = set()
+    return [by_guid[g] for g in guids if not (g in seen or seen.add(g))]
+
+
+async def apply_object_updates(session: Any, states: Sequence[ScriptState], *, timeout: float,
+                               current: dict[str, ScriptState] | None = None) -> UpdateResult:
+    """Set the script and UI of each of ``states`` in the running game through one Execute Lua, without
+    Save & Play (:func:`bridge.luaproject.editor.object_update_lua`): what differs from what TTS has (asked
+    with one Get Scripts unless ``current`` is given) is set; an object whose script changes is reloaded alone.
+    :class:`TtsmodError` when TTS reports an error (exit 1); :class:`bridge.errors.InputError` for a change of
+    Global's script (exit 2), before anything is sent."""
+    from bridge.luaproject.editor import object_update_lua, object_updates
+
+    if current is None:
+        current = {s.guid: s for s in (await session.get_scripts(timeout=timeout)).script_states}
+    updates = object_updates(states, current)
+    lua = object_update_lua(updates)
+    unchanged = tuple(u.guid for u in updates if u.script is None and u.ui is None)
+    if lua is None:
+        return UpdateResult(unchanged=unchanged)
+    result = await session.execute(lua, timeout=timeout)
+    if not result.ok:
+        raise TtsmodError(f"updating the objects in place failed: {result.error}")
+    value = result.value if isinstance(result.value, dict) else {}
+    missing = tuple(str(g) for g in value.get("missing") or [] if isinstance(g, str))
+    done = [u for u in updates if u.guid not in missing and (u.script is not None or u.ui is not None)]
+    return UpdateResult(tuple(u.guid for u in done if u.script is not None),
+                        tuple(u.guid for u in done if u.ui is not None and u.script is None), unchanged, missing)
+
+
+async def update_objects(bridge: Any, states: Sequence[ScriptState], *, timeout: float) -> UpdateResult:
+    """:func:`apply_object_updates` through ``bridge`` (not yet started)."""
+    async with bridge:
+        return await apply_object_updates(bridge.session, states, timeout=timeout)
 
 
 async def pull_scripts(bridge: Any, *, timeout: float) -> list[ScriptState]:

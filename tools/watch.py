@@ -1,4 +1,6 @@
-"""``ttsmod watch``: file changes under ``assets/<game>/`` and ``mod/`` → rebuild → update the running game.
+"""``ttsmod watch``: file changes under ``assets/<game>/`` and ``mod/`` → rebuild → update the running game; or,
+for a folder ``ttsmod unpack`` wrote, its edits → pack → push (one object's script or UI in place:
+:class:`TreeUpdater`).
 
 Editors fire several file-system events per save (write a temp file, rename, touch), so events are collected
 by a :class:`Debouncer` and acted on once the folders have been quiet for ``quiet`` seconds: a burst of edits is
@@ -450,3 +452,80 @@ class GameUpdater:
             states = states_from_bundle_scripts(self.hooks.bundle_scripts(self.game))
             self.push(states)
             self.report("info", f"pushed {len(states)} script(s) of {self.game} (Save & Play)")
+
+
+# --------------------------------------------------------------------------------------------------------
+# Watching an unpacked tree
+
+
+def is_tree(source: str | os.PathLike[str]) -> bool:
+    """Whether ``source`` is a folder ``ttsmod unpack`` wrote (it holds a ``save.json``) rather than a game."""
+    path = Path(source)
+    return path.is_dir() and (path / "save.json").is_file() and not (path / "game.toml").is_file()
+
+
+def tree_paths(paths: Iterable[Path], folder: Path) -> frozenset[Path]:
+    """The changed paths that are files of the tree ``folder`` (its hidden entries, unpack's own swap folder among
+    them, and editor droppings left out)."""
+    folder = folder.resolve()
+    found: set[Path] = set()
+    for path in paths:
+        path = Path(path).resolve()
+        if path.is_relative_to(folder) and not is_ignored(path, folder):
+            found.add(path)
+    return frozenset(found)
+
+
+class TreeUpdater:
+    """Turns edits of an unpacked tree into bridge operations: the tree is packed (``DIR.json`` beside it, so the
+    save is always the tree's), then what changed is sent. When only objects' scripts or UIs changed (and not
+    Global's script, and no object came or went), just those objects are updated in place, without reloading
+    the table (``update(states)``, :func:`tools.live.apply_object_updates`); otherwise every script and UI is
+    pushed (``push(states)``, Save & Play). Other edits (``object.json``, ``save.json``) reach TTS with the save
+    only: the report says so.
+
+    ``push`` and ``update`` are blocking callables; ``report(kind, text)`` tells the user what happened.
+    """
+
+    def __init__(self, folder: str | os.PathLike[str], push: Callable[[list], Any], update: Callable[[list], Any],
+                 report: Callable[[str, str], None] = lambda kind, text: None) -> None:
+        self.folder = Path(folder)
+        self.push = push
+        self.update = update
+        self.report = report
+        self.known: dict[str, Any] | None = None
+        try:
+            self.known = self._states()
+        except Exception as exc:   # a broken tree at the start: its first good state is pushed whole
+            report("warning", f"{self.folder}: {exc}; the first edit that mends it pushes every script")
+
+    def _states(self) -> dict[str, Any]:
+        from bridge.luaproject.savetree import script_states
+
+        return {state.guid: state for state in script_states(self.folder)}
+
+    def apply(self, paths: Iterable[Path]) -> None:
+        from bridge.luaproject.savetree import pack
+        from bridge.protocol import GLOBAL_GUID
+
+        changed = tree_paths(paths, self.folder)
+        if not changed:
+            return
+        result, _ = pack(self.folder)
+        states = self._states()
+        known = self.known
+        packed = f"packed {result.save.name}"
+        if known is None or set(known) != set(states) or (
+                states[GLOBAL_GUID].script != known[GLOBAL_GUID].script):
+            self.push(list(states.values()))
+            self.known = states
+            self.report("info", f"{packed}; pushed {len(states)} script(s) of {self.folder.name} (Save & Play)")
+            return
+        edited = [s for guid, s in states.items() if (s.script, s.ui) != (known[guid].script, known[guid].ui)]
+        if not edited:
+            self.report("info", f"{packed}; no script or UI changed (other edits reach TTS with the save: "
+                                "install it and load it)")
+            return
+        outcome = self.update(edited)
+        self.known = states   # what failed to go out is sent again at the next edit
+        self.report("info", f"{packed}; {outcome.summary()}")

@@ -2,6 +2,7 @@
 
 * :mod:`~bridge.luaproject.bundle` — Lua modules ⇄ one luabundle-format script (``require`` resolved, a Lua lexer,
   bundle lines mapped back to source lines).
+* :mod:`~bridge.luaproject.luainclude` — Lua ``#include`` lines expanded and folded with the Atom plugin's markers.
 * :mod:`~bridge.luaproject.xmlinclude` — XML UI ``<Include src>`` expanded and folded with the editor plugins' markers.
 * :mod:`~bridge.luaproject.project` — a project's ``require`` search path (``ttsmod.toml``); ``ttsmod bundle`` and
   ``ttsmod unbundle``.

@@ -19,6 +19,10 @@ VS Code and Atom can still unbundle what ttsmod writes::
 Each module's source is copied verbatim between its header line and ``end)``, so a bundle line maps back to a
 source line by subtraction (:func:`map_bundle_line`; TTS reports errors as ``chunk_0:(line,col-col)``).
 
+Each file's ``#include`` lines (the Atom plugin's older way to split a script) are expanded as it is read, with the
+plugin's marker comments (:mod:`bridge.luaproject.luainclude`), so a module may include files and an included file
+may ``require`` modules.
+
 Module names are dotted paths below a search root: ``require("lib.json")`` finds ``<root>/lib/json.lua``
 (or ``.ttslua``, or ``lib/json/init.lua``).  Only literal requires can be bundled: ``require("x")`` and
 ``require "x"``.  A ``require`` whose argument is computed, or a module found under no root, is a
@@ -450,6 +454,18 @@ def _read_source(path: Path) -> str:
     return text.replace("\r\n", "\n").lstrip("\ufeff")
 
 
+def _read_module(path: Path, search_roots: Sequence[Path]) -> str:
+    """The source of ``path`` as it is bundled: its ``#include`` lines expanded from the file's own folder and the
+    search roots (:mod:`bridge.luaproject.luainclude`; a bad include is a
+    :class:`~bridge.luaproject.luainclude.LuaIncludeError` naming the file and line)."""
+    source = _read_source(path)
+    if "#include" not in source:
+        return source
+    from bridge.luaproject.luainclude import expand_file_text
+
+    return expand_file_text(source, path, search_roots)
+
+
 def _resolve(name: str, search_roots: Sequence[Path]) -> Path | None:
     found = resolve_module(name, search_roots)
     return found[0] if found else None
@@ -506,7 +522,7 @@ def bundle(root: Path, search_roots: Sequence[Path], extra_modules: Mapping[str,
     root = Path(root)
     if not root.is_file():
         raise BundleError(str(root), None, "root script not found")
-    pending: list[tuple[str, Path | None, str]] = [(ROOT_MODULE, root, _read_source(root))]
+    pending: list[tuple[str, Path | None, str]] = [(ROOT_MODULE, root, _read_module(root, search_roots))]
     seen = {ROOT_MODULE}
     ordered: list[tuple[str, Path | None, str]] = []
     while pending:
@@ -540,7 +556,7 @@ def bundle(root: Path, search_roots: Sequence[Path], extra_modules: Mapping[str,
                 raise BundleError(display, req.line, f'module "{req.name}": {found}: a symbolic link that leads '
                                                      f"outside {under}; refusing to read it")
             seen.add(req.name)
-            pending.append((req.name, found, _read_source(found)))
+            pending.append((req.name, found, _read_module(found, search_roots)))
         if not pending:
             for extra_name in sorted(extra):
                 if extra_name not in seen:
@@ -568,11 +584,20 @@ def map_bundle_line(bundle: Bundle, line: int) -> tuple[str, int]:
     """``(source file, source line)`` of bundle line ``line`` (1-based).
 
     A generated module reads as ``<generated.game>``; a line of the bundle's own runtime or of a module's
-    header/closing line reads as ``("<bundle>", line)``.
+    header/closing line reads as ``("<bundle>", line)``. A line that an ``#include`` brought in reads as the line of
+    the included file, named relative to its search folder as pull writes it
+    (:func:`bridge.luaproject.luainclude.included_path`).
     """
     for m in bundle.modules:
         if m.first_line <= line < m.last_line:
-            return m.display, line - m.first_line + 1
+            local = line - m.first_line + 1
+            if "----" in m.source and "#include" in m.source:   # a line of an included file: that file's line
+                from bridge.luaproject.luainclude import include_position, included_path
+
+                chain, local = include_position(m.source, local)
+                if chain:
+                    return included_path(chain), local
+            return m.display, local
     return "<bundle>", line
 
 

@@ -166,13 +166,16 @@ def script_bundle(state: ScriptState) -> Bundle | None:
     if lines is None:
         count = script.replace("\r\n", "\n").count("\n") + 1
         return Bundle(script, (BundledModule(ROOT_MODULE, Path(root), script, 1, count + 1),))
+    from bridge.luaproject.bundle import unbundle
+
+    sources = unbundle(script)   # module_lines has read it as a bundle: the sources map included lines
     modules = []
     for name, first, count in lines:
         try:
             file = module_file(name, root)
         except Exception:
             file = f"<{name[:80]}>"
-        modules.append(BundledModule(name, Path(file), "", first, first + count))
+        modules.append(BundledModule(name, Path(file), sources.get(name, ""), first, first + count))
     return Bundle(script, tuple(modules))
 
 

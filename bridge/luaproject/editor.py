@@ -4,6 +4,8 @@
   Code and Atom plugins (Global is ``Global.-1.lua``).
 * :func:`states_from_bundle_scripts` — the script states of a game as ``tools.build.bundle_scripts`` returns
   them, ready for Save & Play.
+* :func:`object_update_lua` — Lua that sets one object's script (and reloads that object alone) or UI in the
+  running game, without Save & Play (``ttsmod push --object``, ``ttsmod watch`` of a tree).
 * :func:`live_update_lua` — Lua that replaces, without reloading the game, the objects whose images changed:
   ``setCustomObject`` + ``reload`` for single-image objects, ``destruct`` + ``spawnObjectJSON`` otherwise.
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
@@ -256,3 +259,80 @@ def live_update_lua(objects: Iterable[Mapping[str, Any]]) -> str | None:
     if not blocks:
         return None
     return "local updated, missing = {}, {}\n" + "\n".join(blocks) + "\nreturn {updated = updated, missing = missing}"
+
+
+# --------------------------------------------------------------------------------------------------------
+# In-place updates of one object's script or UI (no Save & Play)
+
+
+def lua_text(text: str) -> str:
+    """``text`` as a Lua string literal that gives it back exactly: a long string whose brackets occur nowhere
+    in it (nor where its end meets the closing bracket), or, for a text with a carriage return (which Lua reads
+    as a newline inside a long string), a quoted string with decimal escapes. Never the text spliced raw."""
+    if "\r" in text:
+        from bridge.luaproject.bundle import lua_string
+
+        return lua_string(text)
+    level = 0
+    while f"]{'=' * level}]" in text + "]" or f"]{'=' * level}" == text[-level - 1:]:
+        level += 1
+    eq = "=" * level
+    # The newline after the opening bracket is skipped by Lua, so a text that starts with one keeps it.
+    return f"[{eq}[\n{text}]{eq}]"
+
+
+@dataclass(frozen=True)
+class ObjectUpdate:
+    """What to change on one object of the running game: ``script`` (None: leave it) is set with
+    ``setLuaScript`` and the object reloaded (only that object); ``ui`` (None: leave it) is set with
+    ``UI.setXml``. Global (GUID ``-1``) can have its UI set; its script cannot change without reloading the game."""
+
+    guid: str
+    name: str = ""
+    script: str | None = None
+    ui: str | None = None
+
+
+def object_update_lua(updates: Iterable[ObjectUpdate]) -> str | None:
+    """Lua (a function body for :meth:`bridge.session.Session.execute`) that applies ``updates`` in the running
+    game without reloading it and returns ``{updated = {guids}, missing = {guids}}``; None when there is nothing
+    to change. Every script, UI and GUID goes in as a string literal (:func:`lua_text`); an update of Global's
+    script is a :class:`bridge.errors.InputError` (TTS runs a new Global script only after a reload)."""
+    blocks: list[str] = []
+    for update in updates:
+        if update.script is None and update.ui is None:
+            continue
+        guid = _lua_string(update.guid)
+        if update.guid == GLOBAL_GUID:
+            if update.script is not None:
+                raise InputError("Global's script cannot change without reloading the game; push it without "
+                                 "--object (Save & Play)")
+            blocks.append(f"do\n  UI.setXml({lua_text(update.ui or '')})\n  table.insert(updated, {guid})\nend")
+            continue
+        steps: list[str] = []
+        if update.script is not None:
+            steps.append(f"o.setLuaScript({lua_text(update.script)})")
+        if update.ui is not None:
+            steps.append(f"o.UI.setXml({lua_text(update.ui)})")
+        if update.script is not None:
+            steps.append("o.reload()")   # runs the new script: the object alone respawns, the table stays
+        body = "\n    ".join(steps)
+        blocks.append(f"do\n  local o = getObjectFromGUID({guid})\n  if o == nil then\n"
+                      f"    table.insert(missing, {guid})\n  else\n    {body}\n"
+                      f"    table.insert(updated, {guid})\n  end\nend")
+    if not blocks:
+        return None
+    return "local updated, missing = {}, {}\n" + "\n".join(blocks) + "\nreturn {updated = updated, missing = missing}"
+
+
+def object_updates(states: Iterable[ScriptState], current: Mapping[str, ScriptState]) -> list[ObjectUpdate]:
+    """What changes each of ``states`` (what the files hold) asks for, against ``current`` (what TTS has, by
+    GUID; an object TTS did not list has no script and no UI): only a script or UI that differs is set."""
+    updates: list[ObjectUpdate] = []
+    for state in states:
+        now = current.get(state.guid)
+        now_script, now_ui = (now.script or "", now.ui or "") if now is not None else ("", "")
+        script = state.script if state.script is not None and state.script != now_script else None
+        ui = state.ui if state.ui is not None and state.ui != now_ui else None
+        updates.append(ObjectUpdate(state.guid, state.name, script, ui))
+    return updates

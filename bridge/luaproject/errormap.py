@@ -7,7 +7,8 @@ text patterns) and each module's length bounds the mapping; a line outside every
 
 Module names are dotted paths under ``mod/``: ``lib.json`` → ``mod/lib/json.lua``; the root module
 ``__root`` maps to ``root_file`` when the caller knows it (``mod/<game>/global.lua``); otherwise to the
-``mod/<folder>/global.lua`` whose text is the root module's source, when one is.
+``mod/<folder>/global.lua`` whose text is the root module's source, when one is. A line an ``#include`` brought
+into a module maps to the included file and its line (:func:`bridge.luaproject.luainclude.include_position`).
 """
 
 from __future__ import annotations
@@ -86,6 +87,22 @@ def module_file(name: str, mod_root: Path | None, root_file: str | None) -> str:
     return f"<{name}>"
 
 
+def _included(source: str, line: int, mod_root: Path | None) -> tuple[str, int] | None:
+    """``(file, line)`` of module line ``line`` when an ``#include`` brought it in (``mod/lib/dice.lua`` when that
+    file is under ``mod_root``, else the include's path), else None."""
+    if "----" not in source or "#include" not in source:
+        return None
+    from bridge.luaproject.luainclude import include_position, included_path
+
+    chain, inner = include_position(source, line)
+    if not chain:
+        return None
+    relative = included_path(chain)
+    if mod_root is not None and (mod_root / relative).is_file():
+        return (Path(mod_root.name) / relative).as_posix(), inner
+    return relative, inner
+
+
 def locate(bundle_text: str, line: int, *, mod_root: Path | None = None, root_file: str | None = None) -> tuple[str, int] | None:
     """``(file, line)`` of bundle line ``line``, or ``None`` when the text is not a bundle or the line is
     outside every module (the bundle's own runtime)."""
@@ -94,6 +111,10 @@ def locate(bundle_text: str, line: int, *, mod_root: Path | None = None, root_fi
         return None
     for name, first, count in modules:
         if first <= line < first + count:
+            included = _included(unbundle(bundle_text).get(name, ""), line - first + 1, mod_root) \
+                if "#include" in bundle_text else None
+            if included is not None:
+                return included
             if name == ROOT_MODULE and root_file is None:
                 root_file = root_file_of(bundle_text, mod_root)
             return module_file(name, mod_root, root_file), line - first + 1
@@ -106,7 +127,7 @@ def error_locator(mod_root: Path | None = None, root_file: str | None = None) ->
     Without ``root_file`` the root module is named by :func:`root_file_of`. The bundle's module table (and
     root file) is cached per script text, so a burst of errors parses it once.
     """
-    cache: dict[int, tuple[str, list[tuple[str, int, int]] | None, str | None]] = {}
+    cache: dict[int, tuple[str, list[tuple[str, int, int]] | None, str | None, dict[str, str]]] = {}
 
     def locate_error(error_text: str, bundle_text: str) -> str | None:
         position = error_position(error_text)
@@ -119,14 +140,18 @@ def error_locator(mod_root: Path | None = None, root_file: str | None = None) ->
                 cache.clear()
             modules = module_lines(bundle_text)
             root = root_file if root_file is not None or not modules else root_file_of(bundle_text, mod_root)
-            cached = (bundle_text, modules, root)
+            sources = unbundle(bundle_text) if modules and "#include" in bundle_text else {}
+            cached = (bundle_text, modules, root, sources)
             cache[key] = cached
-        modules, root = cached[1], cached[2]
+        modules, root, sources = cached[1], cached[2], cached[3]
         if not modules:
             return None
         line = position[0]
         for name, first, count in modules:
             if first <= line < first + count:
+                included = _included(sources.get(name, ""), line - first + 1, mod_root)
+                if included is not None:
+                    return f"{included[0]}:{included[1]}"
                 return f"{module_file(name, mod_root, root)}:{line - first + 1}"
         return None
 

@@ -25,12 +25,17 @@ objects :data:`MAX_OBJECT_DEPTH` deep fits. ``unpack`` refuses a deeper save (a 
 ``state.txt``, the text as it is); ``pack`` refuses a file of the tree, or the save it assembles, that is deeper."""
 
 MAX_INCLUDE_DEPTH = 32
-"""Deepest chain of XML ``<Include>``: a file included by a file included by … the UI. Deeper is an error when
-expanding (``push``, ``build``); ``pull`` leaves a UI whose include markers nest deeper expanded."""
+"""Deepest chain of XML ``<Include>`` or Lua ``#include``: a file included by a file included by … the UI or the
+script. Deeper is an error when expanding (``push``, ``build``); ``pull`` leaves a UI whose include markers nest
+deeper expanded (and a script whose ``#include`` markers do, bundled)."""
 
 MAX_EXPANDED_UI_CHARS = 2_000_000
 """Longest XML UI (in characters) that expanding its ``<Include>`` tags may give: an include bomb (each file
 including the next twice) stops here with an error instead of sending TTS tens of megabytes."""
+
+MAX_EXPANDED_LUA_CHARS = 16_000_000
+"""Longest Lua script (in characters) that expanding its ``#include`` lines may give, for the same reason; a
+generated game's bundle runs to a few megabytes, so the cap is higher than the UI's."""
 
 
 def json_depth_exceeds(value: Any, limit: int) -> bool:

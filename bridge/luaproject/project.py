@@ -124,12 +124,18 @@ def unbundle_script(bundle_file: str | os.PathLike, folder: str | os.PathLike,
         raise InputError(f"{source}: cannot read ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
         raise InputError(f"{source}: not UTF-8 text") from None
-    if not is_bundle(text):
-        raise InputError(f"{source}: not a luabundle bundle (no '-- Bundled by luabundle' first line)")
-    try:
-        modules = unbundle(text)
-    except ValueError as exc:
-        raise InputError(f"{source}: {exc}") from None
+    from bridge.luaproject.luainclude import fold as fold_includes, has_markers, include_target
+
+    if is_bundle(text):
+        try:
+            modules = unbundle(text)
+        except ValueError as exc:
+            raise InputError(f"{source}: {exc}") from None
+    elif has_markers(text):
+        modules = {ROOT_MODULE: text.replace("\r\n", "\n")}   # a script with #include blocks and no bundle
+    else:
+        raise InputError(f"{source}: not a luabundle bundle (no '-- Bundled by luabundle' first line) and no "
+                         "----#include blocks")
     root_name = root_name or (Path(source.name).stem + ".lua")
     if module_file(ROOT_MODULE, root_name) != safe_component(root_name):
         raise InputError(f"{root_name!r}: not a plain file name for the root module")
@@ -142,9 +148,33 @@ def unbundle_script(bundle_file: str | os.PathLike, folder: str | os.PathLike,
             raise InputError(f'modules "{taken[key]}" and "{name}" would both be {relative}')
         taken[key] = name
         planned[name] = inside_tree(folder, Path(folder).joinpath(*relative.split("/")), action="write")
+    included: dict[str, tuple[Path, str]] = {}
+    for name in list(modules):
+        if not has_markers(modules[name]):
+            continue
+        folded = fold_includes(modules[name])
+        if folded.unbalanced:
+            raise InputError(f'{source}: module "{name[:80]}": its ----#include markers do not pair up')
+        if folded.refused:
+            raise InputError(f'{source}: module "{name[:80]}": ----#include {folded.refused[0][:80]} is not a plain '
+                             "relative path; refusing to write it")
+        for chain, content in folded.files.items():
+            target = include_target(chain, [Path(folder)])
+            key = str(Path(os.path.abspath(target))).casefold()
+            if key in {str(Path(os.path.abspath(p))).casefold() for p in planned.values()}:
+                raise InputError(f"{source}: #include {chain[-1][:80]} would be written over the module file {target}")
+            if key in included and included[key][1] != content:
+                raise InputError(f"{source}: two different texts are included as {target}")
+            included[key] = (target, content)
+        modules[name] = folded.text
     for name, path in planned.items():
         try:
             atomic_write_text(path, modules[name])
         except OSError as exc:
             raise InputError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    for target, content in included.values():
+        try:
+            atomic_write_text(target, content)
+        except OSError as exc:
+            raise InputError(f"{target}: cannot write ({exc.strerror or exc})") from None
     return planned

@@ -7,6 +7,9 @@
 * **pull** writes each object's script; a bundled script is split (:func:`bridge.luaproject.bundle.unbundle`): the root
   module becomes ``<Name>.<guid>.lua`` and every other module goes back to the file ``require`` finds it in
   (``lib.util`` → ``lib/util.lua`` under the search path), so pull → push → pull gives the same files.
+* Lua ``#include`` (the Atom plugin's): push expands each line between ``----#include`` markers from the same
+  search path and pull folds each marked block back into its line, writing the text to its file
+  (:mod:`bridge.luaproject.luainclude`).
 * XML UI: push expands ``<Include src="…"/>`` from files on the same search path and pull folds the plugins'
   ``<!-- include … -->`` blocks back into the tag, writing each included text to its file
   (:mod:`bridge.luaproject.xmlinclude`).
@@ -67,12 +70,17 @@ def _script_file(folder: Path, guid: str) -> Path:
 
 
 def bundled_script(path: Path, script: str, roots: Sequence[Path]) -> str:
-    """``script`` (the text of ``path``) as TTS should get it: bundled with its modules when it ``require``\\ s
-    any, else unchanged. Raises :class:`bridge.luaproject.bundle.BundleError` (file:line, exit 2)."""
+    """``script`` (the text of ``path``) as TTS should get it: its ``#include`` lines expanded
+    (:mod:`bridge.luaproject.luainclude`) and bundled with its modules when it ``require``\\ s any, else unchanged.
+    Raises :class:`bridge.luaproject.bundle.BundleError` or :class:`bridge.luaproject.luainclude.LuaIncludeError`
+    (file:line, exit 2)."""
     from bridge.luaproject.bundle import BundleError, LuaSyntaxError, bundle, find_requires, is_bundle
+    from bridge.luaproject.luainclude import expand_file_text, has_directives
 
     if is_bundle(script):
         return script
+    if has_directives(script):
+        script = expand_file_text(script, path, roots)
     try:
         requires = find_requires(script)
     except LuaSyntaxError as exc:
@@ -97,13 +105,15 @@ def ready_states(states: Iterable[ScriptState], script_file: Callable[[str], Pat
     ``<Include src="…"/>`` in each UI expanded, from the search path of ``folder`` (see the module docstring).
     Raises :class:`bridge.luaproject.bundle.BundleError` or :class:`bridge.luaproject.xmlinclude.IncludeError`
     (exit 2)."""
+    from bridge.luaproject.luainclude import has_directives
+
     roots: list[Path] | None = None
     out: list[ScriptState] = []
     for state in states:
         script, ui = state.script, state.ui
         if script:
             path = script_file(state.guid)
-            if roots is None and _requires_anything(script):
+            if roots is None and (_requires_anything(script) or has_directives(script)):
                 roots = folder_search_roots(folder, lua_path)
             script = bundled_script(path, script, roots or [folder])
         if ui and INCLUDE_TAG.search(ui):
@@ -282,6 +292,10 @@ def pull_into(folder: str | os.PathLike, states: Iterable[ScriptState], *,
                 warn(f'module "{name[:80]}": {_label(state)} has a different copy; wrote the one of '
                      f"{_label(modules[name][1])}")
         out_states.append(ScriptState(state.name, state.guid, script, state.ui))
+    lua_includes = _fold_lua_includes(out_states, modules, taken, folder, lua_path, roots, warn) \
+        if unbundle else None
+    if lua_includes is not None:
+        out_states, modules, roots = lua_includes.states, lua_includes.modules, lua_includes.roots
     includes: dict[str, tuple[str, ScriptState]] = {}
     include_paths: dict[str, Path] = {}
     for index, state in enumerate(out_states):
@@ -323,6 +337,8 @@ def pull_into(folder: str | os.PathLike, states: Iterable[ScriptState], *,
     report.scripts = write_script_files(folder, out_states, warn=warn)
     extra = [("module", name, target, modules[name][0]) for name, target in planned.items()]
     extra += [("include", src, target, includes[src][0]) for src, target in include_paths.items()]
+    if lua_includes is not None:
+        extra += [("include", src, target, text) for src, (target, text) in lua_includes.files.items()]
     for kind, name, target, text in extra:
         try:
             atomic_write_text(target, text)
@@ -332,6 +348,81 @@ def pull_into(folder: str | os.PathLike, states: Iterable[ScriptState], *,
                               f"({written} of {len(extra)} module and include file(s) written)") from None
         (report.modules if kind == "module" else report.includes)[name] = target
     return report
+
+
+@dataclass
+class _LuaIncludes:
+    states: list[ScriptState]
+    modules: dict[str, tuple[str, ScriptState]]
+    roots: list[Path]
+    files: dict[str, tuple[Path, str]]
+
+
+def _fold_lua_includes(states: list[ScriptState], modules: dict[str, tuple[str, ScriptState]],
+                       taken: dict[str, str], folder: Path,
+                       lua_path: Sequence[str | os.PathLike], roots: list[Path] | None,
+                       warn: Warn | None) -> _LuaIncludes | None:
+    """The scripts and modules of a pull with their ``----#include`` blocks folded back into ``#include`` lines,
+    and each included text's file (:mod:`bridge.luaproject.luainclude`; key: its path under its search folder);
+    None when no script has such a block. A script or module whose blocks cannot be folded (markers without
+    twins, nested too deep, a file that cannot be written) is kept expanded, with a warning."""
+    from bridge.luaproject.editor import SCRIPT_SUFFIXES, UI_SUFFIX
+    from bridge.luaproject.luainclude import fold as fold_lua, has_markers, include_target as lua_target
+
+    texts = [(index, None, state.script or "", _label(state)) for index, state in enumerate(states)]
+    texts += [(None, name, source, f'module "{name[:80]}"') for name, (source, _) in modules.items()]
+    if not any(has_markers(text) for _, _, text, _ in texts):
+        return None
+    roots = roots if roots is not None else folder_search_roots(folder, lua_path, must_exist=False)
+    states, modules = list(states), dict(modules)
+    files: dict[str, tuple[Path, str]] = {}
+    owner: dict[str, str] = {}
+    for index, name, text, label in texts:
+        if not has_markers(text):
+            continue
+        try:
+            folded = fold_lua(text)
+            if folded.unbalanced:
+                raise InputError("its ----#include markers do not pair up")
+            targets = {chain: lua_target(chain, roots) for chain in folded.files}
+            for chain, target in targets.items():
+                key = str(Path(os.path.abspath(target))).casefold()
+                if key in taken:
+                    raise InputError(f"{target} is also a module file")
+                if Path(os.path.abspath(target.parent)) == Path(os.path.abspath(folder)) and "." in target.stem \
+                        and target.suffix.lower() in (*SCRIPT_SUFFIXES, UI_SUFFIX):
+                    raise InputError(f"#include {chain[-1][:80]} would be read as an object's file "
+                                     f"<Name>.<guid>{target.suffix}")
+        except InputError as exc:
+            if warn:
+                warn(f"left the #include blocks of {label} expanded: {exc}")
+            continue
+        for spec in folded.refused:
+            if warn:
+                warn(f"left ----#include {spec[:80]} of {label} expanded: not a plain relative path")
+        for chain, target in targets.items():
+            relative = _relative_to_roots(target, roots)
+            content = folded.files[chain]
+            if relative not in files:
+                files[relative] = (target, content)
+                owner[relative] = label
+            elif files[relative][1] != content and warn:
+                warn(f"#include {relative[:80]}: {label} has a different copy; wrote the one of {owner[relative]}")
+        if index is not None:
+            state = states[index]
+            states[index] = ScriptState(state.name, state.guid, folded.text, state.ui)
+        else:
+            modules[name] = (folded.text, modules[name][1])
+    return _LuaIncludes(states, modules, roots, files)
+
+
+def _relative_to_roots(path: Path, roots: Sequence[Path]) -> str:
+    spelled = Path(os.path.abspath(path))
+    for root in roots:
+        base = Path(os.path.abspath(root))
+        if base in spelled.parents:
+            return spelled.relative_to(base).as_posix()
+    return spelled.as_posix()
 
 
 def include_target(src: str, roots: Sequence[Path], folder: Path) -> Path:

@@ -13,7 +13,8 @@ from tools.commands.common import (DEFAULT_ECHO_LIMIT, DEFAULT_JOURNAL_LIMIT, DE
 @click.option("--journal", "journal_path", type=click.Path(dir_okay=False),
               help="JSON-lines file recording every message (default: in the user's data folder).")
 @click.option("--no-journal", is_flag=True, help="Record nothing.")
-@click.option("--watch", "watch_game", metavar="GAME", help="Also watch GAME's assets and mod/ and update TTS live.")
+@click.option("--watch", "watch_game", metavar="GAME|DIR",
+              help="Also watch GAME's assets and mod/ (or a tree DIR written by unpack) and update TTS live.")
 @click.option("--game", "game_folders", metavar="FOLDER", multiple=True,
               help="Also answer for the game in FOLDER (a game folder outside ttsmod; repeatable).")
 @click.option("--max-size", default=DEFAULT_MAX_SIZE, show_default=True, type=click.IntRange(1024),

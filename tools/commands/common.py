@@ -180,10 +180,14 @@ def run_bridge_in_terminal(*, host: str, port: int, tts_host: str, tts_port: int
 
     from bridge.games import default_registry, game_folder_sources
 
+    from tools.watch import is_tree
+
     setup_logging(verbose)
+    tree = watch_game is not None and is_tree(watch_game)   # a folder ttsmod unpack wrote, not a game
     # Without --watch the running game is not known here: the locator finds the root script by its text.
-    root_file = game_root_file(watch_game) if watch_game else None
-    registry = default_registry(game_folder_sources([*game_folders, *([watch_game] if watch_game else [])]))
+    root_file = game_root_file(watch_game) if watch_game and not tree else None
+    watched_games = [watch_game] if watch_game and not tree else []
+    registry = default_registry(game_folder_sources([*game_folders, *watched_games]))
     journal = open_journal(journal_path, no_journal, journal_limit)
     try:
         bridge = make_bridge(host, port, tts_host, tts_port, allow_remote, journal=journal, console=console,
@@ -194,7 +198,10 @@ def run_bridge_in_terminal(*, host: str, port: int, tts_host: str, tts_port: int
             journal_note = f"journal: {journal.path}" if journal.path else "no journal"
             click.secho(f"ttsmod bridge {__version__} listening on {b.host}:{b.port} (TTS at {b.tts_host}:"
                         f"{b.tts_port}); {journal_note}", fg="green", err=True)
-            if watch_game:
+            if watch_game and tree:
+                click.secho(f"watching {watch_game} (an unpacked save): edits → pack, then push (only objects' "
+                            "scripts or UI changed: those objects updated in place)", fg="green", err=True)
+            elif watch_game:
                 click.secho(f"watching {watch_game}: Lua → push, art/data → live update", fg="green", err=True)
 
         run_async(serve(bridge, report=console, watch_game=watch_game, ready=ready))

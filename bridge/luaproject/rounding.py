@@ -13,7 +13,7 @@ numbers rounded, by these rules, everywhere in the save (objects at any depth, s
 - **colours**: ``r``/``g``/``b``/``a`` of any object whose keys are only those (``ColorDiffuse``, a hand's
   ``Color``…), with at least ``r``, ``g`` and ``b``, to the nearest 0.0001.
 
-A number the rule leaves equal is left as it is, spelling included (``1E+09`` stays ``1E+09``); a rounded one is
+A tiny negative number rounds to ``0.0``, not ``-0.0``. A number the rule leaves equal is left as it is, spelling included (``1E+09`` stays ``1E+09``); a rounded one is
 written as the shortest text for its new value (``0.123``). Nothing else is touched: not scripts, not script
 states, not other numbers. Without ``--round`` unpack rounds nothing.
 
@@ -69,9 +69,9 @@ def _apply(holder: dict[str, Any], keys, rule) -> int:
         value = holder.get(key)
         if not _is_number(value) or value != value or value in (float("inf"), float("-inf")):
             continue
-        new = rule(value)
-        if new != value:
-            holder[key] = float(new)
+        new = float(rule(value)) + 0.0     # + 0.0: a tiny negative rounds to 0.0, not -0.0
+        if new != value or (new == 0 and str(value).startswith("-")):
+            holder[key] = new
             changed += 1
     return changed
 

@@ -249,67 +249,74 @@ def _is_crlf(text: str) -> bool:
     return "\r\n" in text and text.count("\n") == text.count("\r\n")
 
 
-def place_keys(file_keys: Sequence[str], kept: Sequence[str], after: dict[str, Any]) -> list[str]:
+def place_keys(file_keys: Sequence[str], kept: Sequence[str], places: dict[str, Any]) -> list[str]:
     """The order of an object's keys: ``file_keys`` (its JSON file's, in order) with each of ``kept`` (the keys
-    whose values are in files and folders of their own) put back right after the key ``after`` names for it:
-    a key, ``None`` (first), or a list of those, the first of which the object has is taken; with none of them,
-    or none named, at the end. A kept key placed after another kept key waits for that one."""
+    whose values are in files and folders of their own) put back where ``places`` says: a list of
+    ``[after, before]`` pairs per key, the first that fits taken. A pair fits when the object has its ``after``
+    key (the key goes right after it; ``None``: first), else, as a last resort, when it has its ``before`` key
+    (right before it). With none, or no pair, at the end. A kept key placed after another kept key waits for
+    that one, so a whole run of them comes back in order."""
     order = list(file_keys)
     pending = list(kept)
 
-    def choice(key: str) -> Any:
-        named = after.get(key, [])
-        for before in (named if isinstance(named, list) else [named]):
-            if before is None or before in pending or before in order:
-                return before
-        return _END
+    def choice(key: str) -> tuple[str, Any]:
+        pairs = places.get(key) or []
+        for after, _ in pairs:
+            if after is None or after in pending or after in order:
+                return "after", after
+        for _, before in pairs:
+            if before is not None and before in order:
+                return "before", before
+        return "end", None
 
     while pending:
         for key in pending:
-            before = choice(key)
-            if not (isinstance(before, str) and before in pending):
+            how, other = choice(key)
+            if not (how == "after" and other in pending):
                 break
         else:
-            key, before = pending[0], _END      # a cycle: not what unpack writes
+            key, how = pending[0], "end"      # a cycle: not what unpack writes
         pending.remove(key)
-        if before is None:
-            order.insert(0, key)
-        elif isinstance(before, str) and before in order:
-            order.insert(order.index(before) + 1, key)
+        if how == "after":
+            order.insert(0 if other is None else order.index(other) + 1, key)
+        elif how == "before":
+            order.insert(order.index(other), key)
         else:
             order.append(key)
     return order
-
-
-_END = object()
 
 
 class _FormatNotes:
     """What ``format.json`` records while :func:`tree_files` walks a save."""
 
     def __init__(self) -> None:
-        self.nodes: list[tuple[str, list[str], list[str], list[str], dict[str, str | None]]] = []
+        self.nodes: list[tuple[str, list[str], list[str], list[str], dict[str, list]]] = []
         self.crlf: list[str] = []
 
     def note_node(self, prefix: str, keys: list[str], file_keys: list[str], kept: list[str]) -> None:
-        if kept:
-            after = {key: (keys[keys.index(key) - 1] if keys.index(key) else None) for key in kept}
-            self.nodes.append((prefix.rstrip("/") or ".", keys, file_keys, kept, after))
+        if not kept:
+            return
+        places: dict[str, list] = {}
+        for key in kept:
+            index = keys.index(key)
+            after = keys[index - 1] if index else None
+            before = next((k for k in keys[index + 1:] if k not in kept), None)
+            places[key] = [[after, before]]
+        self.nodes.append((prefix.rstrip("/") or ".", keys, file_keys, kept, places))
 
     def to_json(self, layout: Layout) -> dict[str, Any]:
         from collections import Counter
 
         counts: dict[str, Counter] = {}
-        for _, _, _, _, after in self.nodes:
-            for key, before in after.items():
-                counts.setdefault(key, Counter())[before] += 1
-        # each kept key's predecessors, the most frequent first (ties: the first seen)
-        usual = {key: [before for before, _ in count.most_common()] for key, count in counts.items()}
-        usual = {key: options[0] if len(options) == 1 else options for key, options in usual.items()}
-        others = {node: after for node, keys, file_keys, kept, after in self.nodes
+        for *_, places in self.nodes:
+            for key, ((after, before),) in places.items():
+                counts.setdefault(key, Counter())[(after, before)] += 1
+        # each kept key's places, the most frequent first (ties: the first seen)
+        usual = {key: [list(pair) for pair, _ in count.most_common()] for key, count in counts.items()}
+        others = {node: places for node, keys, file_keys, kept, places in self.nodes
                   if place_keys(file_keys, kept, usual) != keys}
-        return {"about": _FORMAT_ABOUT, "layout": layout.to_json(), "keys_after": usual,
-                "keys_after_in": others, "crlf": self.crlf}
+        return {"about": _FORMAT_ABOUT, "layout": layout.to_json(), "kept_keys": usual,
+                "kept_keys_in": others, "crlf": self.crlf}
 
 
 def tree_files(save: dict[str, Any], layout: Layout = TTS_LAYOUT) -> dict[str, bytes]:
@@ -381,12 +388,13 @@ class TreeFormat:
     end of their object, no CRLF files)."""
 
     layout: Layout = TTS_LAYOUT
-    keys_after: dict = None  # type: ignore[assignment]
-    keys_after_in: dict = None  # type: ignore[assignment]
+    kept_keys: dict = None  # type: ignore[assignment]
+    kept_keys_in: dict = None  # type: ignore[assignment]
     crlf: frozenset = frozenset()
 
-    def after(self, node: str) -> dict[str, str | None]:
-        return (self.keys_after_in or {}).get(node) or self.keys_after or {}
+    def places(self, node: str) -> dict[str, list]:
+        """Where the kept keys of the object in folder ``node`` (``.``: the save) go (:func:`place_keys`)."""
+        return (self.kept_keys_in or {}).get(node) or self.kept_keys or {}
 
 
 def read_format(root: Path) -> TreeFormat:
@@ -401,11 +409,12 @@ def read_format(root: Path) -> TreeFormat:
     def named(value: Any) -> bool:
         return value is None or isinstance(value, str)
 
-    def key_map(value: Any, field: str) -> dict[str, Any]:
+    def places(value: Any, field: str) -> dict[str, list]:
         if not isinstance(value, dict) or not all(
-                named(v) or (isinstance(v, list) and all(named(item) for item in v)) for v in value.values()):
-            raise InputError(f"{where}: {field} must map each key to the key it follows (or null, or a list "
-                             "of those)")
+                isinstance(pairs, list) and all(isinstance(pair, list) and len(pair) == 2
+                                                and named(pair[0]) and named(pair[1]) for pair in pairs)
+                for pairs in value.values()):
+            raise InputError(f"{where}: {field} must map each key to a list of [after, before] key pairs")
         return value
 
     if not isinstance(data, dict):
@@ -414,11 +423,11 @@ def read_format(root: Path) -> TreeFormat:
         layout = Layout.from_json(data.get("layout", {}))
     except ValueError as exc:
         raise InputError(f"{where}: {exc}") from None
-    usual = key_map(data.get("keys_after", {}), "keys_after")
-    others = data.get("keys_after_in", {})
+    usual = places(data.get("kept_keys", {}), "kept_keys")
+    others = data.get("kept_keys_in", {})
     if not isinstance(others, dict):
-        raise InputError(f"{where}: keys_after_in must map object folders to their key maps")
-    others = {node: key_map(value, f"keys_after_in[{node!r}]") for node, value in others.items()}
+        raise InputError(f"{where}: kept_keys_in must map object folders to their kept keys")
+    others = {node: places(value, f"kept_keys_in[{node!r}]") for node, value in others.items()}
     crlf = data.get("crlf", [])
     if not isinstance(crlf, list) or not all(isinstance(name, str) for name in crlf):
         raise InputError(f"{where}: crlf must be a list of file paths")
@@ -526,7 +535,7 @@ def _read_node(root: Path, folder: Path, holder: str, slots, *, depth: int, stri
         take(key, slot, _read_slot(root, slot, kind, depth, fmt))
     if not kept:
         return data
-    return {key: data[key] for key in place_keys(file_keys, kept, fmt.after(_rel(root, folder)))}
+    return {key: data[key] for key in place_keys(file_keys, kept, fmt.places(_rel(root, folder)))}
 
 
 def _read_slot(root: Path, slot: Path, kind: type, depth: int, fmt: TreeFormat) -> Any:

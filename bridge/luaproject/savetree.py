@@ -3,7 +3,8 @@
 Any save (or Saved Object) becomes a folder a modder can keep in git::
 
     DIR/
-      save.json             the save without what the files below hold (keys sorted)
+      save.json             the save without what the files below hold
+      format.json           what pack needs to give the save's own bytes back (below)
       script.lua            Global's LuaScript          } each only when the save's value is a
       ui.xml                Global's XmlUI              } non-empty string; an empty or absent one
       state.json|state.txt  Global's LuaScriptState     } stays in save.json as it was
@@ -12,7 +13,7 @@ Any save (or Saved Object) becomes a folder a modder can keep in git::
         <Nickname>.<GUID>/  one object: object.json, script.lua, ui.xml, state.json|state.txt, and
           contents/           ContainedObjects (a bag's or deck's objects, order.json keeps their order)
           children/           ChildObjects (attached objects)
-          states/             States (order.json maps each state id to its folder)
+          states/             States (order.json maps each state id to its folder, in the save's order)
 
 The script state is written as ``state.json`` (indented) when it is JSON that re-encodes compactly to exactly the
 saved text (what TTS's ``JSON.encode`` writes), else as ``state.txt``, the text as it is. Folder names are
@@ -20,9 +21,21 @@ cosmetic: a safe name from the nickname (or the object's ``Name``) and the GUID 
 name), with ``~2``, ``~3``… for a name already used in the folder (containers often hold objects that share a
 GUID). ``pack`` reads ``order.json`` to know which folders make the list and in what order.
 
-``pack(unpack(save))`` equals the save as a JSON value: every string, number, list and object is the same, lists in
-the same order. Two things are normalised, neither of which TTS reads: the order of keys inside objects (sorted)
-and how numbers are spelled (``-1.250435E-05`` is written ``-1.250435e-05``).
+``pack(unpack(save))`` is the save's own bytes, and an edit of the tree changes only what was edited:
+
+- the JSON files keep the save's key order and number spellings (:mod:`bridge.luaproject.jsontext`: ``1E+09``
+  stays ``1E+09``); they are always laid out with a 2-space indent and ``\\n``, whatever the save's layout;
+- ``format.json`` records the rest: the save file's :class:`~bridge.luaproject.jsontext.Layout` (indent, line
+  end, BOM, whitespace around it), where each value kept in a file or folder of its own goes back among its
+  object's keys (``kept_keys``: for each such key, ``[after, before]`` neighbour pairs, the most frequent first;
+  ``kept_keys_in``: the object folders whose keys are in another order; :func:`place_keys`), and the text files
+  whose every line ended ``\\r\\n`` (``crlf``: pack writes them with ``\\r\\n`` again, should an editor or git
+  have made some ``\\n``);
+- scripts and UI are written byte for byte.
+
+A save laid out in a way :func:`bridge.luaproject.jsontext.dumps` does not write (uneven spacing, ``\\/``
+escapes) is unpacked all the same, :attr:`TreeResult.exact` false: pack gives back the same JSON value in the
+closest layout. A tree without ``format.json`` packs in TTS's layout, kept values at the end of their object.
 
 Trees come from anyone (a pull request, an archive), so ``pack`` reads only the files named above, refuses a
 name in ``order.json`` that is not a plain folder directly beside it (no ``..``, no separator), refuses any file

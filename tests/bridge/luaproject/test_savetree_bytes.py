@@ -8,12 +8,16 @@ import difflib
 import json
 from pathlib import Path
 
+import tempfile
+
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
 
 from bridge.luaproject.jsontext import SpelledFloat, detect_layout, dumps, loads
 from bridge.luaproject.rounding import round_rotation, round_save
 from bridge.luaproject.savetree import pack, read_save, save_from_tree, unpack
+from tests.bridge.luaproject.test_savetree import _save as generated_save_strategy
 from tests.shared import require_shared
 from tools.cli import cli
 
@@ -195,6 +199,28 @@ def test_every_reference_save_comes_back_byte_for_byte(tmp_path):
         result = unpack(save, tree)
         assert result.exact, save.name
         assert pack(tree, tmp_path / save.name)[1] == save.read_bytes(), save.name
+
+
+def test_an_edited_script_in_a_reference_save_changes_only_its_line(tmp_path):
+    folder = require_shared("reference-saves")
+    save = min(folder.glob("*.json"), key=lambda path: path.stat().st_size)     # the smallest: quick
+    unpack(save, tmp_path / "tree")
+    script = tmp_path / "tree" / "script.lua"
+    script.write_bytes(script.read_bytes() + b"\n-- edited")
+    changed = changed_lines(save.read_bytes(), pack(tmp_path / "tree", "-")[1])
+    assert [line[:16] for line in changed] == ['-  "LuaScript": ', '+  "LuaScript": ']
+    assert changed[1].endswith('\\n-- edited",')
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(generated_save_strategy)
+def test_generated_saves_in_tts_layout_come_back_byte_for_byte(save):
+    with tempfile.TemporaryDirectory() as tmp:
+        data = json.dumps(save, indent=2, ensure_ascii=False).encode("utf-8")
+        source = Path(tmp) / "s.json"
+        source.write_bytes(data)
+        assert unpack(source, Path(tmp) / "tree").exact
+        assert pack(Path(tmp) / "tree", "-")[1] == data
 
 
 def test_json_numbers_keep_their_spelling_and_equal_their_value():

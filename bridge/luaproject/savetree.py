@@ -58,7 +58,7 @@ import json
 import os
 import shutil
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -401,13 +401,15 @@ class TreeFormat:
     end of their object, no CRLF files)."""
 
     layout: Layout = TTS_LAYOUT
-    kept_keys: dict = None  # type: ignore[assignment]
-    kept_keys_in: dict = None  # type: ignore[assignment]
+    kept_keys: dict = field(default_factory=dict)
+    kept_keys_in: dict = field(default_factory=dict)
     crlf: frozenset = frozenset()
 
     def places(self, node: str) -> dict[str, list]:
-        """Where the kept keys of the object in folder ``node`` (``.``: the save) go (:func:`place_keys`)."""
-        return (self.kept_keys_in or {}).get(node) or self.kept_keys or {}
+        """Where the kept keys of the object in folder ``node`` (``.``: the save) go (:func:`place_keys`): its
+        own places where ``kept_keys_in`` has them, the usual ones for any other key (a script added since)."""
+        own = self.kept_keys_in.get(node)
+        return {**self.kept_keys, **own} if own else self.kept_keys
 
 
 def read_format(root: Path) -> TreeFormat:

@@ -288,6 +288,13 @@ def test_an_edited_value_in_an_object_file_changes_only_that_line(tmp_path):
     assert changed_lines(packed, pack(tree, "-")[1]) == ['-      "Tags": [],', '+      "Locked": true,']
 
 
+def test_a_script_added_to_an_object_adds_one_line(tmp_path):
+    data = TTS_TEXT.encode("utf-8")
+    _, tree, _ = round_trip(tmp_path, data)
+    (tree / "objects" / "Bag.b2c3d4" / "contents" / "Card.c0ffee" / "script.lua").write_bytes(b"print(2)")
+    assert changed_lines(data, pack(tree, "-")[1]) == ['+          "LuaScript": "print(2)",']
+
+
 def test_a_tree_without_format_json_still_packs_to_the_same_value(tmp_path):
     _, tree, _ = round_trip(tmp_path, TTS_TEXT.encode("utf-8"))
     (tree / "format.json").unlink()

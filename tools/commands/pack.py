@@ -16,7 +16,8 @@ def pack_command(folder: str, save: str | None, as_json: bool) -> None:
     """Build the TTS save the tree in DIR describes and write it to SAVE (default: DIR.json beside DIR; '-'
     prints it).
 
-    The save equals the one unpacked as a JSON value; keys are sorted. A file in the tree that is not JSON, a
+    An unchanged tree gives the unpacked save's own bytes (number spellings, key order, layout, line ends, BOM,
+    as format.json records them); an edit changes only what was edited. A file in the tree that is not JSON, a
     folder missing from (or not listed in) order.json, or a name that leads out of its folder is reported in
     one line naming the file, and nothing is written. Exit status: 0 done, 2 a bad tree.
     """

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from bridge.catalog import builtin_games
 from bridge.errors import InputError
 from tools.cli import cli
-from bridge.luaproject.savetree import pack, read_save, save_from_tree, tree_files, unpack
+from bridge.luaproject.savetree import pack, read_save, read_save_document, save_from_tree, tree_files, unpack
 
 
 def tree_of(folder: Path) -> dict[str, bytes]:
@@ -175,10 +175,12 @@ _save = st.fixed_dictionaries(
 def test_generated_saves_round_trip_value_identical(save):
     with tempfile.TemporaryDirectory() as tmp:
         source = write_save(Path(tmp) / "s.json", save)
-        unpack(source, Path(tmp) / "tree")
+        result = unpack(source, Path(tmp) / "tree")
         assert save_from_tree(Path(tmp) / "tree") == save
-        # every file is inside the tree; the layout is the same for the same save
-        assert tree_of(Path(tmp) / "tree") == tree_files(save)
+        # every file is inside the tree; the layout is the same for the same save (and the save file's layout)
+        assert tree_of(Path(tmp) / "tree") == tree_files(save, read_save_document(source)[1])
+        # and pack gives the save file's own bytes back
+        assert result.exact and pack(Path(tmp) / "tree", "-")[1] == source.read_bytes()
 
 
 # ------------------------------------------------------------------------------------------------ hostile input
@@ -460,7 +462,7 @@ def test_an_unpack_killed_at_any_step_of_its_swap_leaves_your_files_in_place_and
         tmp_path, monkeypatch):
     import bridge.luaproject.savetree as savetree
 
-    expected = tree_files(_changed_save())
+    expected = tree_files(_changed_save(), read_save_document(write_save(tmp_path / "c.json", _changed_save()))[1])
     real_move = savetree._move
     steps = {"n": 0}
 
@@ -471,7 +473,7 @@ def test_an_unpack_killed_at_any_step_of_its_swap_leaves_your_files_in_place_and
     counted = _tree_with_user_files(tmp_path / "count")
     monkeypatch.setattr(savetree, "_move", counting)
     unpack(write_save(tmp_path / "b.json", _changed_save()), counted)
-    assert steps["n"] == 9      # five old entries out, four new ones in
+    assert steps["n"] == 11     # six old entries out, five new ones in (format.json both ways)
     for kill_at in range(steps["n"]):
         work = tmp_path / f"kill-{kill_at}"
         tree = _tree_with_user_files(work)

@@ -309,7 +309,7 @@ function M.setup(colour)
         colours = bots.colours_in_play(data.player_colours)   -- bot seats play too
     end
     if #colours < data.min_players or #colours > data.max_players then
-        broadcastToAll(status_line(), { 1, 0.6, 0.2 })
+        panel.say(status_line(), { 1, 0.6, 0.2 })
         return
     end
     if game.deal ~= nil then

@@ -19,7 +19,8 @@ requests changes; a journal cut mid-game begins with a game whose start it did n
 
 Scores and standings come from the game's engine (its optional ``scores(state)`` and its ``score`` answer on each
 ruling's snapshot); a game this ttsmod does not know gets its requests, sentences and decisions without them.
-Seats are named by the colour a snapshot gives them (``players[i].colour``) when it does, else ``Seat 1``, ….
+Seats are named by their colours as the mod's broadcast notes list them (``"seats"``), else by the colour a
+snapshot gives them (``players[i].colour``), else ``Seat 1``, ….
 Every text that came from the table or the journal is escaped.
 """
 
@@ -138,6 +139,7 @@ class PlayedGame:
     game_over: Mapping[str, Any] | None = None
     scored: bool = False
     started: bool = False   # its setup ruling is in the journal
+    seats: list[str] = field(default_factory=list)   # the seats' colours, as the mod's broadcast notes name them
 
     @property
     def rulings(self) -> list[Step]:
@@ -259,6 +261,9 @@ def read_games(entries: Iterable[JournalEntry], engines: Engines | None = None) 
                         last_ruling.said.append(text)
                     else:
                         current(game_id).said_before.append(text)
+                    seats = body.get("seats")
+                    if isinstance(seats, list) and seats and all(isinstance(c, str) for c in seats):
+                        games[-1].seats = list(seats)
                 continue
             if kind in NOT_REQUESTS or not isinstance(kind, str) or not isinstance(game_id, str):
                 continue
@@ -342,6 +347,8 @@ def _finish(game: PlayedGame, engine: Engine | None) -> None:
         if isinstance(players, list) and len(players) >= len(game.names):
             game.names = [p["colour"] if isinstance(p, Mapping) and isinstance(p.get("colour"), str)
                           else f"Seat {i + 1}" for i, p in enumerate(players)]
+    if game.seats and len(game.seats) >= len(game.names):
+        game.names = list(game.seats)
     for step in game.steps:
         for decision in step.decisions:
             raw = decision.action

@@ -11,6 +11,10 @@ local M = {}
 
 M.SCORE_ROWS = 6
 
+--- A function giving the colours of the seats in play, in seat order (lib.play sets it), or nil: say sends them
+--  along, so that a page read back from the journal names the seats as the table does.
+M.seated = nil
+
 --- The bridge status line: `message` in `colour` (a "#RRGGBB" string).
 function M.bridge(message, colour)
     UI.setValue("bridgeStatus", message)
@@ -38,7 +42,11 @@ end
 --  (no id, never answered: the bridge only journals it).
 function M.say(message, colour)
     broadcastToAll(message, colour)
-    sendExternalMessage({ ttsmod = bridge.PROTOCOL, type = "broadcast", game = bridge.game, body = { text = message } })
+    local body = { text = message }
+    if M.seated ~= nil then
+        body.seats = M.seated()
+    end
+    sendExternalMessage({ ttsmod = bridge.PROTOCOL, type = "broadcast", game = bridge.game, body = body })
 end
 
 --- A notice: to everyone (white) when colour is nil, otherwise to that player only (amber).

@@ -418,6 +418,7 @@ function M.load(script_state)
         step_delay = game.step_delay,
         settle_timeout = game.settle_timeout })
     busy = ledger.ruling ~= nil
+    panel.seated = function() return ledger.colours end   -- named in what panel.say journals
     if ledger.stopped then
         ledger.applied, ledger.stopped = ledger.applied - 1, nil   -- the event that waits for a player, again
     end

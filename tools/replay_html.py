@@ -138,7 +138,7 @@ class PlayedGame:
     standings: Mapping[str, Any] | None = None
     game_over: Mapping[str, Any] | None = None
     scored: bool = False
-    started: bool = False   # its setup ruling is in the journal
+    started: bool = False   # its setup ruling is in the journal (a mod that lays its own table asks none)
     seats: list[str] = field(default_factory=list)   # the seats' colours, as the mod's broadcast notes name them
 
     @property
@@ -464,11 +464,10 @@ def render(games: Sequence[PlayedGame], *, title: str) -> str:
 
 def _game_section(number: int, game: PlayedGame) -> list[str]:
     players = f"{len(game.names)} players: {', '.join(game.names)}" if game.names else "players unknown"
-    start = "" if game.started else " (its start is not in the journal)"
     out = [f'<section class="game" id="game-{number}" data-game="{e(game.game)}" '
            f'data-rulings="{len(game.rulings)}" data-players="{len(game.names)}">',
            f"<h2>Game {number}: {e(game.game)}</h2>",
-           f'<p class="meta">{e(players)} · {len(game.steps)} requests · {len(game.rulings)} rulings{e(start)}</p>']
+           f'<p class="meta">{e(players)} · {len(game.steps)} requests · {len(game.rulings)} rulings</p>']
     out += _plot(game)
     out += _standings(game)
     out.append("<h3>Request by request</h3>")

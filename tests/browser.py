@@ -15,7 +15,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import pytest
 
@@ -25,13 +25,17 @@ BROWSER_SECONDS = 90
 """The most a page may take to load and dump (a cold Chromium on a loaded two-core machine takes a few)."""
 
 
-def require_chromium() -> str:
-    """The path of Chromium; skips the calling test without it (fails it when CI is true)."""
-    found = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else None)
+def require_chromium(*, path: str | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """The path of Chromium (``path``: where to look, else on ``PATH`` and at Debian's ``/usr/bin/chromium``); skips
+    the calling test without it, and fails it when CI is true."""
+    if path is not None:
+        found = path if Path(path).is_file() else None
+    else:
+        found = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else None)
     if found:
         return found
     reason = "needs Chromium (Debian's chromium package: apt-get install chromium) to render the page"
-    if running_in_ci():
+    if running_in_ci(environ):
         pytest.fail(f"{reason}; CI must provide it (.ci/run installs it)", pytrace=False)
     pytest.skip(reason)
 

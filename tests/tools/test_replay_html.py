@@ -265,3 +265,38 @@ def test_the_bridge_never_answers_a_broadcast_note():
     dispatcher = Dispatcher(default_registry())
     note = {"ttsmod": 1, "type": "broadcast", "game": "anything", "body": {"text": "White passes."}}
     assert dispatcher.check(note) == (None, None) and dispatcher.reply(note) is None
+
+
+# ------------------------------------------------------------------------------------------------ the docs
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "bridge.md"
+
+
+def test_the_documented_json_objects_have_the_commands_shape(journal, tmp_path):
+    from tests.test_docs_json import named_examples
+
+    examples = named_examples(DOCS)
+    path, _ = journal
+    replayed = json.loads(CliRunner().invoke(cli, ["replay", str(path), "--json"]).output)
+    assert set(replayed) == set(examples["replay-json"])
+    assert set(replayed["counts"]) == set(examples["replay-json"]["counts"])
+    paged = json.loads(CliRunner().invoke(cli, ["replay", str(path), "--html", str(tmp_path / "p.html"),
+                                                "--json"]).output)
+    documented = examples["replay-html-json"]
+    assert set(paged) == set(documented)
+    assert set(paged["games"][0]) == set(documented["games"][0])
+
+
+def test_the_documented_command_runs_and_says_what_the_docs_show(journal, tmp_path, monkeypatch):
+    """docs/bridge.md's console example (not run by the docs' sh test: it needs a played game), run on a journal."""
+    text = DOCS.read_text(encoding="utf-8")
+    block = re.search(r"```console\n\$ (ttsmod replay \S+ --html (\S+))\n(.*?)\n```", text, re.S)
+    assert block, "docs/bridge.md shows no ttsmod replay --html example"
+    command, out, shown = block.group(1).split(), block.group(2), block.group(3)
+    path, _ = journal
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(cli, [*command[1:2], str(path), *command[3:]])
+    assert done.exit_code == 0, done.output
+    shape = re.escape(shown).replace(r"1\ game", r"\d+\ game").replace("9", r"\d+").replace("4", r"\d+")
+    assert re.fullmatch(shape, done.output.strip()), (shown, done.output)
+    assert (tmp_path / out).is_file()

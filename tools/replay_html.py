@@ -238,7 +238,8 @@ def read_games(entries: Iterable[JournalEntry], engines: Engines | None = None) 
     """The games of a journal, in order (module docstring). ``engines(game_id)`` gives a game's
     :class:`Engine`, or None for a game without one (no scores nor standings then)."""
     games: list[PlayedGame] = []
-    pending: dict[str, list[Step]] = {}
+    pending: dict[str, list[Step]] = {}   # requests waiting for their reply, by id and type
+    latest: dict[str, Step] = {}           # the last request of each id and type (a resend is the same again)
     last_ruling: Step | None = None
 
     def current(game_id: str) -> PlayedGame:
@@ -269,11 +270,11 @@ def read_games(entries: Iterable[JournalEntry], engines: Engines | None = None) 
                 continue
             request = _whole(dict(custom))
             key = _key(request.get("id"), kind)
-            waiting = pending.get(key)
-            if waiting and waiting[-1].request == request:
-                waiting[-1].resends += 1   # the mod sent it again (no reply in time): the same request
+            previous = latest.get(key)
+            if previous is not None and previous.request == request:
+                previous.resends += 1   # the mod sent it again (no reply in time): the same request
                 continue
-            body = request.get("body") if isinstance(request.get("body"), Mapping) else {}
+            body = _body(request)
             if not games or games[-1].game != game_id or (kind == "setup" and games[-1].rulings):
                 games.append(PlayedGame(game_id))   # a setup that was refused does not end the game before it
                 last_ruling = None
@@ -281,6 +282,7 @@ def read_games(entries: Iterable[JournalEntry], engines: Engines | None = None) 
             step = Step(entry.line, entry.time, kind, request.get("id"), request)
             step.decisions = _decisions(kind, body, game)
             game.steps.append(step)
+            latest[key] = step
             pending.setdefault(key, []).append(step)
         else:
             custom = _custom(entry, 2)
@@ -305,6 +307,11 @@ def read_games(entries: Iterable[JournalEntry], engines: Engines | None = None) 
     return games
 
 
+def _body(request: Mapping[str, Any]) -> Mapping[str, Any]:
+    body = request.get("body")
+    return body if isinstance(body, Mapping) else {}   # Lua writes an empty body as []
+
+
 def _seat(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
@@ -323,8 +330,10 @@ def _decisions(kind: str, body: Mapping[str, Any], game: PlayedGame) -> list[Dec
         found.append(Decision(seat, "", action=action))
     choices = body.get("choices")
     if isinstance(choices, list):
-        earlier = next((len(s.request.get("body", {}).get("choices") or [])
-                        for s in reversed(game.steps) if s.type == kind), 0)
+        # a ruling that asks decisions is asked again with the answers so far appended: the new ones are those
+        # beyond the previous request's, when that request's answers begin this one's (else all are new)
+        before = next((_body(s.request).get("choices") for s in reversed(game.steps) if s.type == kind), None)
+        earlier = len(before) if isinstance(before, list) and choices[:len(before)] == before else 0
         for choice in choices[earlier:]:
             seat = _seat(choice.get("player")) if isinstance(choice, Mapping) else None
             answer = {k: v for k, v in choice.items() if k != "player"} if isinstance(choice, Mapping) else choice

@@ -300,3 +300,26 @@ def test_the_documented_command_runs_and_says_what_the_docs_show(journal, tmp_pa
     shape = re.escape(shown).replace(r"1\ game", r"\d+\ game").replace("9", r"\d+").replace("4", r"\d+")
     assert re.fullmatch(shape, done.output.strip()), (shown, done.output)
     assert (tmp_path / out).is_file()
+
+
+def test_answers_a_ruling_asked_for_are_decisions_once_each_and_a_late_resend_is_no_new_request(tmp_path):
+    """A game's own ruling that stops for decisions is asked again with the answers so far appended: each answer
+    is one decision, by its seat; a request sent again after its reply came is still the same request."""
+    path = tmp_path / "j.jsonl"
+    snap = {"players": [{}, {}]}
+    stop = {"snapshot": snap, "events": [{"event": "decision_required"}], "next": {}, "complete": False}
+    with Journal(path) as journal:
+        _record(journal, "resolve", "g", 1, {"snapshot": snap, "choices": []}, stop)
+        _record(journal, "resolve", "g", 1, {"snapshot": snap, "choices": []}, stop)   # late resend
+        _record(journal, "resolve", "g", 2, {"snapshot": snap, "choices": [{"player": 1, "cell": "harbour"}]}, stop)
+        _record(journal, "resolve", "g", 3, {"snapshot": snap, "choices": [{"player": 1, "cell": "harbour"},
+                                                                            {"player": 0, "cell": "mill"}]},
+                {**stop, "complete": True})
+        # the next round asks again from no answers
+        _record(journal, "resolve", "g", 4, {"snapshot": snap, "choices": [{"player": 0, "cell": "gate"}]}, stop)
+    (game,) = read_games(read_journal(path))
+    assert [s.resends for s in game.steps] == [1, 0, 0, 0]
+    assert [(d.seat, d.text) for s in game.steps for d in s.decisions] == [
+        (1, "chooses harbour"), (0, "chooses mill"), (0, "chooses gate")]
+    page = render([game], title="j")
+    assert "Seat 2: chooses harbour" in page and page.count("waits for a decision") == 3

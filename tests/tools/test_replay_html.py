@@ -323,3 +323,12 @@ def test_answers_a_ruling_asked_for_are_decisions_once_each_and_a_late_resend_is
         (1, "chooses harbour"), (0, "chooses mill"), (0, "chooses gate")]
     page = render([game], title="j")
     assert "Seat 2: chooses harbour" in page and page.count("waits for a decision") == 3
+
+
+def test_an_unreadable_journal_writes_no_page_and_exits_2(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not a journal\n", encoding="utf-8")
+    out = tmp_path / "game.html"
+    done = CliRunner().invoke(cli, ["replay", str(bad), "--html", str(out)])
+    assert done.exit_code == 2 and "bad.jsonl: line 1: not a JSON journal record" in done.output
+    assert not out.exists()

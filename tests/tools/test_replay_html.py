@@ -184,23 +184,27 @@ def test_a_journal_without_requests_is_a_page_that_says_so(tmp_path):
 
 # ------------------------------------------------------------------------------------------------ the command
 
-def _one(played_source: str, tmp_path: Path) -> tuple[Path, dict]:
+def _one(played_source: str, tmp_path: Path) -> tuple[Path, dict, list[str]]:
+    """A three-move journal of GAME ``played_source``, and the ``--game FOLDER`` options naming it when it is a
+    folder (as ``ttsmod bridge`` is told of such a game)."""
     path = tmp_path / "bridge-journal.jsonl"
-    return path, play_journal(path, played_source, load(played_source).meta.min_players, moves=3)
+    facts = play_journal(path, played_source, load(played_source).meta.min_players, moves=3)
+    return path, facts, [] if Path(played_source).name == played_source else ["--game", played_source]
 
 
-@pytest.fixture(scope="module")
-def journal(tmp_path_factory):
-    source = GAMES[0].values[0]
-    folder = tmp_path_factory.mktemp("command")
-    return _one(source, folder)
+@pytest.fixture(scope="module", params=GAMES)
+def journal(request, tmp_path_factory):
+    """A three-move journal of each game, for the command's tests."""
+    if load(request.param).meta.engine is None:
+        pytest.skip(f"{request.param} has no rules engine: nothing is adjudicated, so no journal")
+    return _one(request.param, tmp_path_factory.mktemp("command"))
 
 
 def test_replay_html_writes_the_page_atomically_and_says_what_it_holds(journal, tmp_path):
-    path, facts = journal
+    path, facts, known = journal
     out = tmp_path / "game.html"
     out.write_text("old", encoding="utf-8")
-    done = CliRunner().invoke(cli, ["replay", str(path), "--html", str(out)])
+    done = CliRunner().invoke(cli, ["replay", str(path), "--html", str(out), *known])
     assert done.exit_code == 0, done.output
     assert done.output.strip() == f"wrote {out}: 1 game(s), {3 * 2 + 1 + 1 + 1} request(s), {facts['rulings']} ruling(s)"
     page = out.read_text(encoding="utf-8")
@@ -209,9 +213,9 @@ def test_replay_html_writes_the_page_atomically_and_says_what_it_holds(journal, 
 
 
 def test_replay_html_json_summarises_the_page(journal, tmp_path):
-    path, facts = journal
+    path, facts, known = journal
     out = tmp_path / "game.html"
-    done = CliRunner().invoke(cli, ["replay", str(path), "--html", str(out), "--json"])
+    done = CliRunner().invoke(cli, ["replay", str(path), "--html", str(out), "--json", *known])
     assert done.exit_code == 0, done.output
     report = json.loads(done.output)
     assert report["schema_version"] == 1 and report["exit_status"] == 0 and report["html"] == str(out)
@@ -222,16 +226,16 @@ def test_replay_html_json_summarises_the_page(journal, tmp_path):
 
 
 def test_replay_html_into_a_folder_that_cannot_hold_it_is_an_error(journal, tmp_path):
-    path, _ = journal
+    path, _, known = journal
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
-    done = CliRunner().invoke(cli, ["replay", str(path), "--html", str(blocker / "game.html")])
+    done = CliRunner().invoke(cli, ["replay", str(path), "--html", str(blocker / "game.html"), *known])
     assert done.exit_code == 1 and "cannot write" in done.output
 
 
 def test_replay_json_counts_the_rulings_and_leaves_broadcast_notes_out(journal):
-    path, facts = journal
-    done = CliRunner().invoke(cli, ["replay", str(path), "--json"])
+    path, facts, known = journal
+    done = CliRunner().invoke(cli, ["replay", str(path), "--json", *known])
     assert done.exit_code == 0, done.output
     report = json.loads(done.output)
     requests = facts["rulings"] + facts["refused"] + 1 + (facts["rulings"] - 1)   # + bot_move + a score each move
@@ -241,7 +245,7 @@ def test_replay_json_counts_the_rulings_and_leaves_broadcast_notes_out(journal):
 
 
 def test_replay_json_lists_a_ruling_that_differs(journal, tmp_path):
-    path, _ = journal
+    path, _, known = journal
     changed = tmp_path / "changed.jsonl"
     lines = path.read_text(encoding="utf-8").splitlines()
     for i, line in enumerate(lines):
@@ -252,7 +256,7 @@ def test_replay_json_lists_a_ruling_that_differs(journal, tmp_path):
             lines[i] = json.dumps(record)
             break
     changed.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    done = CliRunner().invoke(cli, ["replay", str(changed), "--json"])
+    done = CliRunner().invoke(cli, ["replay", str(changed), "--json", *known])
     assert done.exit_code == 1
     report = json.loads(done.output)
     assert report["exit_status"] == 1 and report["counts"]["differ"] == 1
@@ -276,12 +280,12 @@ def test_the_documented_json_objects_have_the_commands_shape(journal, tmp_path):
     from tests.test_docs_json import named_examples
 
     examples = named_examples(DOCS)
-    path, _ = journal
-    replayed = json.loads(CliRunner().invoke(cli, ["replay", str(path), "--json"]).output)
+    path, _, known = journal
+    replayed = json.loads(CliRunner().invoke(cli, ["replay", str(path), "--json", *known]).output)
     assert set(replayed) == set(examples["replay-json"])
     assert set(replayed["counts"]) == set(examples["replay-json"]["counts"])
     paged = json.loads(CliRunner().invoke(cli, ["replay", str(path), "--html", str(tmp_path / "p.html"),
-                                                "--json"]).output)
+                                                "--json", *known]).output)
     documented = examples["replay-html-json"]
     assert set(paged) == set(documented)
     assert set(paged["games"][0]) == set(documented["games"][0])
@@ -293,9 +297,9 @@ def test_the_documented_command_runs_and_says_what_the_docs_show(journal, tmp_pa
     block = re.search(r"```console\n\$ (ttsmod replay \S+ --html (\S+))\n(.*?)\n```", text, re.S)
     assert block, "docs/bridge.md shows no ttsmod replay --html example"
     command, out, shown = block.group(1).split(), block.group(2), block.group(3)
-    path, _ = journal
+    path, _, known = journal
     monkeypatch.chdir(tmp_path)
-    done = CliRunner().invoke(cli, [*command[1:2], str(path), *command[3:]])
+    done = CliRunner().invoke(cli, [*command[1:2], str(path), *command[3:], *known])
     assert done.exit_code == 0, done.output
     shape = re.escape(shown).replace(r"1\ game", r"\d+\ game").replace("9", r"\d+").replace("4", r"\d+")
     assert re.fullmatch(shape, done.output.strip()), (shown, done.output)

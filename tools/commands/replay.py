@@ -29,7 +29,9 @@ def _warn(text: str) -> None:
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object (schema_version 1): the replay's counts and the rulings that differ, or "
                    "with --html what the page holds.")
-def replay_command(journal: str, html_out: Path | None, as_json: bool) -> None:
+@click.option("--game", "game_folders", metavar="FOLDER", multiple=True,
+              help="Also know the game in FOLDER (a game folder outside ttsmod, as ttsmod bridge --game; repeatable).")
+def replay_command(journal: str, html_out: Path | None, as_json: bool, game_folders: tuple[str, ...]) -> None:
     """Re-run every adjudication in JOURNAL and report each ruling that differs now.
 
     The journal is read line by line; a record cut short by a crash is skipped with a warning.
@@ -41,10 +43,12 @@ def replay_command(journal: str, html_out: Path | None, as_json: bool) -> None:
     told the players, every decision and who made it, the scores after every ruling as a plot and the final
     standings (docs/bridge.md). Exit status 0, 2 when the journal cannot be read, 1 when OUT cannot be written.
     """
+    from bridge.games import default_registry, game_folder_sources
+
+    sources = game_folder_sources(game_folders)
     if html_out is not None:
-        _write_page(journal, html_out, as_json)
+        _write_page(journal, html_out, as_json, sources)
         return
-    from bridge.games import default_registry
     from bridge.journal import iter_rulings
     from bridge.session import Dispatcher
 
@@ -53,7 +57,7 @@ def replay_command(journal: str, html_out: Path | None, as_json: bool) -> None:
     checked = differing = unanswered = older = 0
     warn = warnings.append if as_json else _warn
     # Streamed: only counts (and, for --json, the rulings that differ) are kept.
-    for ruling in iter_rulings(journal, Dispatcher(default_registry()).reply, warn=warn):
+    for ruling in iter_rulings(journal, Dispatcher(default_registry(sources)).reply, warn=warn):
         if ruling.recorded is None:
             unanswered += 1
             continue
@@ -93,7 +97,7 @@ def replay_command(journal: str, html_out: Path | None, as_json: bool) -> None:
         raise click.exceptions.Exit(1)
 
 
-def _write_page(journal: str, out: Path, as_json: bool) -> None:
+def _write_page(journal: str, out: Path, as_json: bool, sources: dict[str, str]) -> None:
     from bridge.catalog import load
     from bridge.errors import TtsmodError
     from bridge.fsio import atomic_write_text
@@ -106,7 +110,7 @@ def _write_page(journal: str, out: Path, as_json: bool) -> None:
     def engines(game_id: str):
         if game_id not in loaded:
             try:
-                loaded[game_id] = engine_of(load(game_id))
+                loaded[game_id] = engine_of(load(sources.get(game_id, game_id)))
             except TtsmodError as exc:
                 loaded[game_id] = None
                 warnings.append(f"{game_id}: no scores nor standings: {exc}")

@@ -305,7 +305,7 @@ def _adjudication(entry: JournalEntry) -> Mapping[str, Any] | None:
     if entry.direction != "in" or not message or message.get("messageID") != 4:
         return None
     custom = message.get("customMessage")
-    if not isinstance(custom, dict) or "ttsmod" not in custom or custom.get("type") == "hello":
+    if not isinstance(custom, dict) or "ttsmod" not in custom or custom.get("type") in ("hello", "broadcast"):
         return None
     return custom
 
@@ -321,7 +321,8 @@ def iter_rulings(path: str | os.PathLike, reply: Any, *, warn: Warn | None = Non
     """Re-run every adjudication request of a journal through ``reply(custom) -> dict | None`` (the current
     engine, ``bridge.session.Dispatcher.reply``) and pair it with the reply the journal recorded.
 
-    Requests are envelope custom messages (message 4 with ``"ttsmod"``) other than ``hello``; the recorded
+    Requests are envelope custom messages (message 4 with ``"ttsmod"``) other than ``hello`` and the mod's
+    ``broadcast`` notes; the recorded
     reply is the first later outgoing message 2 whose ``re`` and ``type`` match and that no earlier request
     took (a mod restart reuses ids, so pairing goes in file order). A ruling is yielded as soon as its reply
     is read; requests never answered come last, in file order. Only requests still waiting for their reply are

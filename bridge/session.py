@@ -61,6 +61,9 @@ from bridge.errors import TtsmodError
 log = logging.getLogger("ttsmod.bridge")
 
 HELLO = "hello"
+BROADCAST = "broadcast"
+"""A mod's note of what the table told everyone (``{"ttsmod": 1, "type": "broadcast", "game": …, "body":
+{"text": …}}``, no id): journaled, never answered (``ttsmod replay --html`` reads it back)."""
 ERROR_CODES = ("bad_request", "unknown_type", "unknown_game", "internal")
 MAX_REQUEST_DEPTH = 64
 """Deepest nesting of objects and arrays accepted in a request (the deepest the built-in games send is 6). Deeper
@@ -157,6 +160,11 @@ def is_envelope(custom: Mapping[str, Any]) -> bool:
     return isinstance(custom, Mapping) and "ttsmod" in custom
 
 
+def is_broadcast(custom: Any) -> bool:
+    """Whether a custom message is a mod's :data:`BROADCAST` note (journaled, never answered)."""
+    return is_envelope(custom) and custom.get("type") == BROADCAST
+
+
 class Dispatcher:
     """Envelope validation and dispatch to the game registry; synchronous and socket-free.
 
@@ -170,8 +178,8 @@ class Dispatcher:
         self.version = version
 
     def check(self, custom: Mapping[str, Any]) -> tuple[Request | None, dict[str, Any] | None]:
-        if not is_envelope(custom):
-            return None, None
+        if not is_envelope(custom) or is_broadcast(custom):
+            return None, None   # another script's message, or a note that is never answered
         custom = lua_json(custom)   # TTS sends every number as a float (2.0): ints before anything reads them
         request_id = custom.get("id")
         request_type = custom.get("type")
@@ -484,6 +492,9 @@ class Session:
         return text
 
     def _on_custom(self, custom: Mapping[str, Any]) -> None:
+        if is_broadcast(custom):
+            self.stats.counts["broadcasts"] += 1   # journaled by on_message; nothing to answer
+            return
         request, early = self.dispatcher.check(custom)
         if request is None and early is None:
             self.stats.counts["ignored_custom"] += 1

@@ -18,8 +18,10 @@ def free_port() -> int:
 class Bridge:
     """A `ttsmod bridge` subprocess on an ephemeral port, pointed at the headless table's port."""
 
-    def __init__(self, repo: Path, port: int, tts_port: int, extra: tuple[str, ...] = ()) -> None:
+    def __init__(self, repo: Path, port: int, tts_port: int, extra: tuple[str, ...] = (),
+                 journal: Path | None = None) -> None:
         self.repo, self.port, self.tts_port, self.extra = repo, port, tts_port, extra
+        self.journal = journal   # where the bridge journals (``--journal``); None: ``--no-journal``
         self.proc: subprocess.Popen | None = None
         self.stderr: list[str] = []
 
@@ -27,7 +29,9 @@ class Bridge:
         """Start the bridge and return once it says it is listening."""
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "from tools.cli import main; main()", "bridge", "--port", str(self.port),
-             "--tts-port", str(self.tts_port), "--no-journal", *self.extra], cwd=self.repo,
+             "--tts-port", str(self.tts_port),
+             *(("--journal", str(self.journal)) if self.journal is not None else ("--no-journal",)), *self.extra],
+            cwd=self.repo,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         listening = threading.Event()
         proc, lines = self.proc, self.stderr

@@ -325,7 +325,7 @@ local function deal(colours, done)
             rotation = FACE_UP, smooth = false })
         obj.addTag(map.REMOVED)
     end
-    broadcastToAll("15 Days: " .. tostring(colours[first + 1]) .. " begins.", { 1, 1, 1 })
+    panel.say("15 Days: " .. tostring(colours[first + 1]) .. " begins.", { 1, 1, 1 })
     done({ player = first, actions_left = bookkeeping.actions_left }, bookkeeping)
 end
 
@@ -457,7 +457,7 @@ handlers.wild_taken = function(e)
     local obj = fetch(entry, t.position, { 0, t.rotation.y + 180, 0 })
     wild_to_hand(obj, e.player)
     if e.why == "bonus" then
-        broadcastToAll(colour .. " takes a bonus wild for emptying a draw pile.", { 1, 0.85, 0.4 })
+        panel.say(colour .. " takes a bonus wild for emptying a draw pile.", { 1, 0.85, 0.4 })
     end
 end
 
@@ -497,7 +497,7 @@ handlers.feather_spent = function(e)
             break
         end
     end
-    broadcastToAll(colour .. " spends a feather for the " .. tostring(e.animal) .. "'s power.", { 1, 1, 1 })
+    panel.say(colour .. " spends a feather for the " .. tostring(e.animal) .. "'s power.", { 1, 1, 1 })
 end
 
 --- A feather from the supply onto a free feather point of the player's board (FD-6.3).
@@ -539,7 +539,7 @@ handlers.animal_taken = function(e)
     if e.from ~= nil then
         from = tostring(colour_of(e.from))
     end
-    broadcastToAll(colour .. " takes the " .. e.animal .. " from " .. from .. ".", { 1, 1, 1 })
+    panel.say(colour .. " takes the " .. e.animal .. " from " .. from .. ".", { 1, 1, 1 })
 end
 
 handlers.play_cost = function(e)
@@ -550,16 +550,16 @@ end
 
 handlers.draw_pile_emptied = function(e)
     if e.triggers_end then
-        broadcastToAll("Draw pile " .. tostring(e.pile + 1) .. " is empty: " .. tostring(colour_of(e.player))
+        panel.say("Draw pile " .. tostring(e.pile + 1) .. " is empty: " .. tostring(colour_of(e.player))
             .. " finishes the turn, then everyone else plays one last turn.", { 1, 0.85, 0.4 })
     else
-        broadcastToAll("Draw pile " .. tostring(e.pile + 1) .. " is empty.", { 1, 0.85, 0.4 })
+        panel.say("Draw pile " .. tostring(e.pile + 1) .. " is empty.", { 1, 0.85, 0.4 })
     end
 end
 
 handlers.turn_started = function(e)
     if e.final then
-        broadcastToAll(tostring(colour_of(e.player)) .. " plays a last turn.", { 1, 0.85, 0.4 })
+        panel.say(tostring(colour_of(e.player)) .. " plays a last turn.", { 1, 0.85, 0.4 })
     end
 end
 

@@ -214,7 +214,7 @@ local function game_over(outcome)
     for _, s in ipairs(outcome.standings or {}) do
         table.insert(figures, tostring(colour_of(s.player)) .. " " .. text.figures(s))
     end
-    broadcastToAll("Game over: " .. text.termination(outcome.termination) .. ". " .. text.join(winners) .. verb
+    panel.say("Game over: " .. text.termination(outcome.termination) .. ". " .. text.join(winners) .. verb
         .. ". Goals and tie-break figures: " .. table.concat(figures, "; ") .. ".", { 0.5, 1, 0.5 })
 end
 
@@ -368,7 +368,7 @@ end
 
 -- ------------------------------------------------------------------ setup: the game lays its own table
 local function start_round_message()
-    broadcastToAll("Round " .. tostring(ledger().round) .. ": " .. tostring(colour_of(active())) .. " begins.",
+    panel.say("Round " .. tostring(ledger().round) .. ": " .. tostring(colour_of(active())) .. " begins.",
         { 1, 1, 1 })
 end
 
@@ -468,7 +468,7 @@ local function show_decision()
     end
     outline_cells(a.board, a.cells, colour)
     play.show()
-    broadcastToAll(colour .. " chooses where their " .. tostring(a.humour) .. " potion goes: "
+    panel.say(colour .. " chooses where their " .. tostring(a.humour) .. " potion goes: "
         .. table.concat(a.cells, ", ") .. " (outlined).", { 1, 1, 1 })
     tell(colour, "Drop your glowing potion on one of the outlined cells.")
     bots.play()
@@ -556,7 +556,7 @@ handlers.passed = function(e)
     if util.index_of(l.passed, e.player) == nil then
         table.insert(l.passed, e.player)
     end
-    broadcastToAll(tostring(colour_of(e.player)) .. " passes.", { 1, 1, 1 })
+    panel.say(tostring(colour_of(e.player)) .. " passes.", { 1, 1, 1 })
 end
 
 handlers.redrew = function(e)
@@ -566,7 +566,7 @@ handlers.redrew = function(e)
         bag.putObject(obj)
     end
     UI.setAttribute("redraw_" .. colour, "active", "false")
-    broadcastToAll(colour .. " showed four identical potions and draws four new ones.", { 1, 1, 1 })
+    panel.say(colour .. " showed four identical potions and draws four new ones.", { 1, 1, 1 })
 end
 
 handlers.potions_drawn = function(e, resume)
@@ -582,7 +582,7 @@ handlers.round_ended = function(e)
         round_over()
         return "stop"
     end
-    broadcastToAll("Round " .. tostring(e.round) .. " is over (" .. text.round_end(e.reason)
+    panel.say("Round " .. tostring(e.round) .. " is over (" .. text.round_end(e.reason)
         .. "): the potions are revealed.", { 1, 1, 1 })
 end
 
@@ -601,7 +601,7 @@ handlers.card_resolved = function(e)
     if #(e.sneakers or {}) > 0 then
         line = line .. ", " .. text.join(colours_of(util.pluck(e.sneakers, "owner"))) .. " sneaking away"
     end
-    broadcastToAll(line .. ".", { 1, 1, 1 })
+    panel.say(line .. ".", { 1, 1, 1 })
     if e.card_kind == "party" then
         if util.index_of(ledger().resolved_parties, e.card) == nil then
             table.insert(ledger().resolved_parties, e.card)
@@ -673,7 +673,7 @@ handlers.goal_marked = function(e)
             title = entry.card.getName()
         end
     end
-    broadcastToAll(tostring(colour) .. " achieves the goal " .. tostring(title) .. ".", { 1, 1, 1 })
+    panel.say(tostring(colour) .. " achieves the goal " .. tostring(title) .. ".", { 1, 1, 1 })
 end
 
 handlers.round_started = function(e)
@@ -703,7 +703,7 @@ local function drop_choice(colour, obj, done)
         l.awaiting = nil
         clear_outlines()
         move_to_cell(obj, board_id, cell)
-        broadcastToAll(owner .. " puts their potion on " .. cell .. ".", { 1, 1, 1 })
+        panel.say(owner .. " puts their potion on " .. cell .. ".", { 1, 1, 1 })
         send_end_round()
         if done ~= nil then
             done(true)

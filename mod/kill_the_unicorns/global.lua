@@ -459,7 +459,7 @@ local function before_deal(snap, done, again)
     local colours = play.ledger().colours
     if not again then
         for seat, p in ipairs(snap.players or {}) do
-            broadcastToAll(colours[seat] .. " plays the " .. name_of(p.character) .. ".", { 1, 1, 1 })
+            panel.say(colours[seat] .. " plays the " .. name_of(p.character) .. ".", { 1, 1, 1 })
         end
     end
     open_bags(snap)
@@ -500,7 +500,7 @@ end
 handlers.day_started = function(e)
     if play.ledger().phase == "dealing" then
         local p = pending()
-        broadcastToAll("Kill the Unicorns: day " .. tostring(e.day) .. " begins; "
+        panel.say("Kill the Unicorns: day " .. tostring(e.day) .. " begins; "
             .. (p and who(p.player) or "?") .. " places the first trick.", { 1, 1, 1 })
         return
     end
@@ -508,17 +508,17 @@ handlers.day_started = function(e)
     for _, id in ipairs(e.line or {}) do
         table.insert(names, name_of(id))
     end
-    broadcastToAll("Day " .. tostring(e.day) .. ": the line is " .. table.concat(names, ", ") .. ".", { 1, 1, 1 })
+    panel.say("Day " .. tostring(e.day) .. ": the line is " .. table.concat(names, ", ") .. ".", { 1, 1, 1 })
 end
 
 handlers.trick_placed = function(e)
-    broadcastToAll(who(e.player) .. " slides a trick " .. tostring(e.slot) .. " unicorn "
+    panel.say(who(e.player) .. " slides a trick " .. tostring(e.slot) .. " unicorn "
         .. tostring(e.unicorn + 1) .. ".", { 1, 1, 1 })
 end
 
 handlers.hunt_started = function(e)
     place_first_token(e.holder)
-    broadcastToAll("Hunt " .. tostring(e.index + 1) .. ": " .. name_of(e.unicorn) .. ". " .. who(e.holder)
+    panel.say("Hunt " .. tostring(e.index + 1) .. ": " .. name_of(e.unicorn) .. ". " .. who(e.holder)
         .. " holds the first-player token.", { 1, 1, 1 })
 end
 
@@ -536,12 +536,12 @@ end
 
 handlers.opened = function(e)
     hide_played(e.player)
-    broadcastToAll(who(e.player) .. " opens the hunt with " .. tostring(e.n) .. " card(s).", { 1, 1, 1 })
+    panel.say(who(e.player) .. " opens the hunt with " .. tostring(e.n) .. " card(s).", { 1, 1, 1 })
 end
 
 handlers.joined = function(e)
     hide_played(e.player)
-    broadcastToAll(who(e.player) .. " joins the hunt.", { 1, 1, 1 })
+    panel.say(who(e.player) .. " joins the hunt.", { 1, 1, 1 })
 end
 
 handlers.passed = function(e)
@@ -549,12 +549,12 @@ handlers.passed = function(e)
     if e.forced then
         why = " (not enough cards)"
     end
-    broadcastToAll(who(e.player) .. " passes" .. why .. ".", { 1, 1, 1 })
+    panel.say(who(e.player) .. " passes" .. why .. ".", { 1, 1, 1 })
 end
 
 handlers.token_passed = function(e)
     place_first_token(e.to)
-    broadcastToAll("The first-player token goes from " .. who(e.from) .. " to " .. who(e["to"]) .. ".",
+    panel.say("The first-player token goes from " .. who(e.from) .. " to " .. who(e["to"]) .. ".",
         { 1, 1, 1 })
 end
 
@@ -567,7 +567,7 @@ handlers.revealed = function(e)
         table.insert(parts, who(seat) .. " " .. tostring((e.sums or {})[seat]))
     end
     table.sort(parts)
-    broadcastToAll("Revealed: " .. table.concat(parts, ", ") .. ".", { 1, 0.85, 0.4 })
+    panel.say("Revealed: " .. table.concat(parts, ", ") .. ".", { 1, 0.85, 0.4 })
 end
 
 handlers.winner = function(e)
@@ -584,9 +584,9 @@ handlers.winner = function(e)
         line = line .. ": "
     end
     if e.player == nil or e.player == false then
-        broadcastToAll(line .. "nobody wins the hunt: the unicorn runs away.", { 1, 0.85, 0.4 })
+        panel.say(line .. "nobody wins the hunt: the unicorn runs away.", { 1, 0.85, 0.4 })
     else
-        broadcastToAll(line .. who(e.player) .. " wins the hunt for now.", { 1, 0.85, 0.4 })
+        panel.say(line .. who(e.player) .. " wins the hunt for now.", { 1, 0.85, 0.4 })
     end
 end
 
@@ -598,7 +598,7 @@ handlers.trick_revealed = function(e)
     if kind ~= nil then
         text = ": " .. english(((data().tricks or {})[kind] or {}).text, "")
     end
-    broadcastToAll("Trick " .. tostring(e.slot) .. " (" .. who(e.owner) .. "'s): " .. name_of(kind or e.card) .. text,
+    panel.say("Trick " .. tostring(e.slot) .. " (" .. who(e.owner) .. "'s): " .. name_of(kind or e.card) .. text,
         { 1, 0.85, 0.4 })
 end
 
@@ -614,15 +614,15 @@ handlers.trick_applied = function(e)
             line = line .. "; the hunt now goes to " .. who(e.winner_after)
         end
     end
-    broadcastToAll(line .. ".", { 1, 0.85, 0.4 })
+    panel.say(line .. ".", { 1, 0.85, 0.4 })
 end
 
 handlers.trick_unplayed = function(e)
-    broadcastToAll(who(e.owner) .. "'s other trick is not played: it goes to their discard.", { 1, 1, 1 })
+    panel.say(who(e.owner) .. "'s other trick is not played: it goes to their discard.", { 1, 1, 1 })
 end
 
 handlers.ran_away = function(e)
-    broadcastToAll(name_of(e.unicorn) .. " runs away.", { 1, 0.85, 0.4 })
+    panel.say(name_of(e.unicorn) .. " runs away.", { 1, 0.85, 0.4 })
 end
 
 handlers.captured = function(e)
@@ -630,20 +630,20 @@ handlers.captured = function(e)
     if #(e.pinned or {}) > 0 then
         pinned = " (with " .. tostring(#e.pinned) .. " pinned trick(s))"
     end
-    broadcastToAll(who(e.player) .. " catches " .. name_of(e.unicorn) .. pinned .. ".", { 0.5, 1, 0.5 })
+    panel.say(who(e.player) .. " catches " .. name_of(e.unicorn) .. pinned .. ".", { 0.5, 1, 0.5 })
 end
 
 handlers.power_used = function(e)
-    broadcastToAll(who(e.player) .. " uses the " .. name_of(e.character) .. "'s power.", { 1, 0.85, 0.4 })
+    panel.say(who(e.player) .. " uses the " .. name_of(e.character) .. "'s power.", { 1, 0.85, 0.4 })
 end
 
 handlers.first_player = function(e)
     place_first_token(e.player)
-    broadcastToAll(who(e.player) .. " is first player.", { 1, 1, 1 })
+    panel.say(who(e.player) .. " is first player.", { 1, 1, 1 })
 end
 
 handlers.market_opened = function()
-    broadcastToAll("The black market opens: one purchase each, pay with the hunting cards in your hand.",
+    panel.say("The black market opens: one purchase each, pay with the hunting cards in your hand.",
         { 1, 1, 1 })
 end
 
@@ -652,7 +652,7 @@ handlers.bought = function(e)
     if e.unicorn ~= nil and e.unicorn ~= false then
         on = " on " .. name_of(e.unicorn)
     end
-    broadcastToAll(who(e.player) .. " buys " .. name_of(e.item) .. on .. ".", { 1, 1, 1 })
+    panel.say(who(e.player) .. " buys " .. name_of(e.item) .. on .. ".", { 1, 1, 1 })
 end
 
 handlers.skipped = function(e)
@@ -660,19 +660,19 @@ handlers.skipped = function(e)
     if e.forced then
         why = " (can afford nothing)"
     end
-    broadcastToAll(who(e.player) .. " buys nothing" .. why .. ".", { 1, 1, 1 })
+    panel.say(who(e.player) .. " buys nothing" .. why .. ".", { 1, 1, 1 })
 end
 
 handlers.unicorn_turned_in = function(e)
-    broadcastToAll(who(e.player) .. " turns in " .. name_of(e.unicorn) .. ".", { 1, 1, 1 })
+    panel.say(who(e.player) .. " turns in " .. name_of(e.unicorn) .. ".", { 1, 1, 1 })
 end
 
 handlers.day_ended = function(e)
-    broadcastToAll("Day " .. tostring(e.day) .. " ends.", { 1, 1, 1 })
+    panel.say("Day " .. tostring(e.day) .. " ends.", { 1, 1, 1 })
 end
 
 handlers.hands_returned = function()
-    broadcastToAll("Everybody takes their hunting cards back.", { 1, 1, 1 })
+    panel.say("Everybody takes their hunting cards back.", { 1, 1, 1 })
 end
 
 handlers.game_over = function(e)

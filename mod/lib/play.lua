@@ -309,7 +309,7 @@ function M.setup(colour)
         colours = bots.colours_in_play(data.player_colours)   -- bot seats play too
     end
     if #colours < data.min_players or #colours > data.max_players then
-        broadcastToAll(status_line(), { 1, 0.6, 0.2 })
+        panel.say(status_line(), { 1, 0.6, 0.2 })
         return
     end
     if game.deal ~= nil then
@@ -418,6 +418,7 @@ function M.load(script_state)
         step_delay = game.step_delay,
         settle_timeout = game.settle_timeout })
     busy = ledger.ruling ~= nil
+    panel.seated = function() return ledger.colours end   -- named in what panel.say journals
     if ledger.stopped then
         ledger.applied, ledger.stopped = ledger.applied - 1, nil   -- the event that waits for a player, again
     end

@@ -99,7 +99,7 @@ function M.game_over(outcome, name)
     for _, seat in ipairs(outcome.winners or {}) do
         table.insert(winners, name(seat))
     end
-    broadcastToAll("Game over: " .. table.concat(winners, " and ") .. " won (decided by "
+    panel.say("Game over: " .. table.concat(winners, " and ") .. " won (decided by "
         .. tostring(outcome.decided_by) .. ").", { 0.5, 1, 0.5 })
 end
 

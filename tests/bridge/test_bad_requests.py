@@ -128,3 +128,28 @@ def test_a_print_holding_a_lone_surrogate_is_mirrored_with_its_escape(kit):
 
     kit.run(scenario())
     assert shown == [("print", "bad\\ud800 print"), ("error", "bad\\udc00 error")]
+
+
+def test_a_broadcast_note_is_journaled_and_never_answered(kit, tmp_path):
+    """The mod's note of what the table told everyone (no id): the bridge journals it, counts it, answers nothing
+    (not even an error), and answers the next request as usual."""
+    journal = Journal(tmp_path / "j.jsonl")
+    note = {"ttsmod": 1, "type": "broadcast", "game": "toy", "body": {"text": "White passes.", "seats": ["White"]}}
+
+    async def scenario():
+        tts, bridge = await kit.start_pair(journal=journal)
+        try:
+            await tts.send_custom(note)
+            await kit.wait_for(lambda: bridge.session.stats["broadcasts"] == 1)
+            await tts.send_custom(kit.request(2, "double", {"n": 1}))
+            return await tts.next_custom(), dict(bridge.session.stats.counts)
+        finally:
+            await kit.stop_pair(tts, bridge)
+
+    after, counts = kit.run(scenario())
+    journal.close()
+    assert after["re"] == 2 and after["body"] == {"n": 2}   # the first reply is the request's: none for the note
+    assert counts["broadcasts"] == 1 and counts["requests"] == 1 and not counts.get("ignored_custom")
+    notes = [e.message["customMessage"] for e in read_journal(tmp_path / "j.jsonl")
+             if e.direction == "in" and e.message and e.message.get("messageID") == 4]
+    assert notes[0] == note

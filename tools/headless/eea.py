@@ -20,6 +20,12 @@ MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 READ_TIMEOUT = 5.0
 
 
+def expects_answer(custom: Any) -> bool:
+    """Whether a custom message the scripts send waits for a bridge's answer: every one but the mod's
+    ``broadcast`` note, which carries no id and is only journaled (docs/protocol.md)."""
+    return not (isinstance(custom, dict) and custom.get("type") == "broadcast" and "id" not in custom)
+
+
 class ExternalEditorEndpoint:
     def __init__(self, editor_port: int | None, listen_port: int = 0, host: str = "127.0.0.1") -> None:
         self.host = host
@@ -89,7 +95,8 @@ class ExternalEditorEndpoint:
         payload = json.dumps(message, indent=2).encode("utf-8")
         # Only a custom message (messageID 4) is a request a bridge answers; prints, errors, Execute Lua
         # results and "game loaded" notices expect nothing back, so waiting for an answer to them would stall.
-        owes = message.get("messageID") == 4
+        # Nor does the mod's broadcast note (no id: the bridge only journals it, docs/protocol.md).
+        owes = message.get("messageID") == 4 and expects_answer(message.get("customMessage"))
         if owes:
             with self._owed_lock:
                 self._owed += 1        # before sending: the answer may arrive before sendall returns

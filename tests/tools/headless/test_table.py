@@ -313,6 +313,25 @@ def test_run_until_waits_in_real_time_only_for_an_owed_answer():
         editor.close()
 
 
+def test_a_broadcast_note_is_owed_no_answer():
+    """The mod's note of what the table told everyone (no id) is only journaled by the bridge: the clock never
+    waits for an answer to it, while a request is still owed one."""
+    editor = _listener()
+    try:
+        with Table.load(_save("""
+            function onLoad()
+                sendExternalMessage({ttsmod = 1, type = "broadcast", game = "g", body = {text = "hi"}})
+            end"""), bridge_port=editor.getsockname()[1], listen_port=0) as table:
+            table.boot()
+            assert _recv_one(editor)["customMessage"]["type"] == "broadcast"
+            assert table.endpoint.owed == 0 and table.settled
+            table.send_external({"ttsmod": 1, "id": 2, "type": "broadcast"})   # with an id: a request like any
+            _recv_one(editor)
+            assert table.endpoint.owed == 1
+    finally:
+        editor.close()
+
+
 def test_json_writes_an_empty_table_as_an_empty_list_like_tts():
     table = Table.load(_save("""
         function onLoad() broadcastToAll(JSON.encode({list = {}, obj = {a = {}}})) end"""))

@@ -45,6 +45,8 @@ def _exchanges(game: Game) -> list[tuple[dict[str, Any], dict[str, Any] | None]]
             replies[reply["re"]] = whole_numbers(reply)
     seen, out = set(), list(getattr(game, "before_reload", []))
     for raw in game.table.sent_custom:
+        if raw.get("type") == "broadcast":   # what the table said (journaled, never answered): not a request
+            continue
         request = whole_numbers(raw)
         if request["id"] not in seen:
             seen.add(request["id"])

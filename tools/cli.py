@@ -58,7 +58,7 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("console", "console", "console_command", "Type Lua into the running TTS game and see the results."),
     CommandEntry("selftest", "selftest", "selftest_command", "Check a running TTS game against what the mod assumes."),
     CommandEntry("watch", "watch", "watch_command", "Rebuild and push to TTS as game files change."),
-    CommandEntry("replay", "replay", "replay_command", "Re-run a journal's adjudications and report changes."),
+    CommandEntry("replay", "replay", "replay_command", "Re-run a journal's rulings and report changes, or write a page."),
     CommandEntry("unpack", "unpack", "unpack_command", "Write a TTS save as a folder tree to keep in git."),
     CommandEntry("pack", "pack", "pack_command", "Build a TTS save from a folder tree made by unpack."),
     CommandEntry("bundle", "bundle", "bundle_command", "Bundle a Lua script and the modules it requires into one script."),

@@ -22,7 +22,7 @@ def _warn(text: str) -> None:
     click.secho(f"warning: {text}", fg="yellow", err=True)
 
 
-@click.command("replay", short_help="Re-run a journal's adjudications and report changes, or write it as a page.")
+@click.command("replay", short_help="Re-run a journal's rulings and report changes, or write a page.")
 @click.argument("journal", type=click.Path(dir_okay=False))
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the played game(s) as one self-contained HTML page to this file instead of re-checking.")

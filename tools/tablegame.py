@@ -26,7 +26,7 @@ from tools.render.layout import Layouts, load_layouts
 from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, render_art
 from tools.render.templatedraw import TemplateCard, TemplateRenderer, _file_digest
 from tools.save import DeckSheet, Save
-from tools.table import FILE as TABLE_FILE, PlacedDeck, TableSpec, compose_objects, load_table
+from tools.table import FILE as TABLE_FILE, PlacedDeck, TableSpec, compose_objects, load_table, table_names
 
 LAYOUTS_FILE = "layouts.toml"
 THUMBNAIL_SIZE = 256
@@ -99,6 +99,8 @@ class TablePlan:
     copies: Mapping[str, Mapping[str, int]]     # deck name → card image name → copies in the deck
     singles: tuple[str, ...]
     table: TableSpec
+    items: Mapping[str, Mapping[str, Mapping[str, Any]]]   # deck name → face image name → the card's data
+    layouts: Layouts
 
 
 def plan(data: TableData, game_dir: Path, *, lang: str, max_pixels: int | None = None) -> TablePlan:
@@ -112,8 +114,13 @@ def plan(data: TableData, game_dir: Path, *, lang: str, max_pixels: int | None =
     files: list[FileImage] = []
     decks: list[DeckPlan] = []
     copies: dict[str, dict[str, int]] = {}
+    items: dict[str, dict[str, Mapping[str, Any]]] = {}
     for index, spec in enumerate(table.decks):
         at = f"decks[{index}]"
+        if spec.back is None or "cards" in spec.templates:
+            raise DataError(TABLE_FILE, at, "sheet" if spec.back is None else "cards",
+                            "a game drawn from data draws its decks from a card list and layouts (give cards a "
+                            "list's name, and back); a deck the renderer packed is a builder's")
         for kind, field in ((spec.layout, "layout"), (spec.back, "back")):
             if kind not in layouts.layouts or layouts.layouts[kind].template is None:
                 raise DataError(TABLE_FILE, at, field, f'"{kind}" is not a layout with layers in {LAYOUTS_FILE}')
@@ -123,6 +130,7 @@ def plan(data: TableData, game_dir: Path, *, lang: str, max_pixels: int | None =
                                                     "or a [sheets] entry)")
         faces: list[str] = []
         counts: dict[str, int] = {}
+        data_of: dict[str, Mapping[str, Any]] = {}
         for file, position, entry in entries:
             ident = str(entry.get("id", position))
             label = f'{spec.cards} "{ident}"'
@@ -135,6 +143,7 @@ def plan(data: TableData, game_dir: Path, *, lang: str, max_pixels: int | None =
                 if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 1000:
                     raise DataError(file, label, spec.count, f"must be a whole number of copies 0..1000, not {count!r}")
             counts[name] = count
+            data_of[name] = {"id": ident, **entry}
             if count:
                 faces.append(name)
                 cards.append(TemplateCard(name, spec.layout, entry, file, label))
@@ -144,10 +153,15 @@ def plan(data: TableData, game_dir: Path, *, lang: str, max_pixels: int | None =
         cards.append(TemplateCard(back, spec.back, {}, TABLE_FILE, at))
         decks.append(DeckPlan(spec.name, tuple(faces), back))
         copies[spec.name] = counts
+        items[spec.name] = data_of
     singles: list[str] = []
     for index, spec in enumerate(table.objects):
         at = f"objects[{index}]"
         name = f"object:{spec.name}"
+        for field in ("art", "back_art"):
+            if field in spec.given:
+                raise DataError(TABLE_FILE, at, field, "names an image of a game's renderer; a game drawn from data "
+                                                       "gives image (a file of its folder) or layout")
         if spec.layout is not None:
             if spec.layout not in layouts.layouts or layouts.layouts[spec.layout].template is None:
                 raise DataError(TABLE_FILE, at, "layout", f'"{spec.layout}" is not a layout with layers in '
@@ -161,7 +175,12 @@ def plan(data: TableData, game_dir: Path, *, lang: str, max_pixels: int | None =
         singles.append(name)
     renderer = TableRenderer(layouts, cards, files, game_dir=Path(game_dir), bundled_fonts=assets_dir() / "fonts",
                              lang=lang, max_pixels=max_pixels)
-    return TablePlan(renderer, tuple(decks), copies, tuple(singles), table)
+    return TablePlan(renderer, tuple(decks), copies, tuple(singles), table, items, layouts)
+
+
+def _image_size(path: Path) -> tuple[int, int]:
+    with Image.open(path) as image:
+        return image.size
 
 
 def _thumbnail(image: Image.Image) -> Image.Image:
@@ -199,11 +218,13 @@ class TableBuilder:
             order = []
             for face, (sheet, index) in zip(deck_plan.faces, packed.placement):
                 order += [(face, sheet, index)] * made.copies[deck_plan.name][face]
-            placed[deck_plan.name] = PlacedDeck(order, sheets, packed.sideways)
+            placed[deck_plan.name] = PlacedDeck(order, sheets, packed.sideways, made.items[deck_plan.name])
         info = data.info
         colours = list(info.player_colours[:info.max_players])
-        objects, snaps = compose_objects(made.table, placed, lambda name: url_for(Path(art.images[f"object:{name}"])),
-                                         seat_colours=colours, lang=lang, game_id=info.id)
+        objects, snaps = compose_objects(
+            made.table, placed, lambda name: url_for(Path(art.images[f"object:{name}"])), seat_colours=colours,
+            lang=lang, game_id=info.id, mode=mode, names=table_names(info, made.layouts),
+            art_size=lambda name: _image_size(Path(art.images[name])))
         return Save(info.name.get(lang), objects, lua_script=lua_script, xml_ui=xml_ui, snap_points=snaps,
                     player_counts=(info.min_players, info.max_players), turn_order=colours)
 

@@ -286,10 +286,13 @@ class _At:
         return _At(self.entry, f"{self.prefix}.{prefix}" if self.prefix else prefix)
 
 
-def load_table(folder: Path) -> TableSpec:
-    """The ``table.toml`` of game ``folder`` (an empty table when there is none, but for hand zones)."""
+def load_table(folder: Path, *, required: bool = False) -> TableSpec:
+    """The ``table.toml`` of game ``folder`` (an empty table when there is none, but for hand zones; a
+    :class:`DataError` when it is ``required``: a builder laying its table from it)."""
     path = Path(folder) / FILE
     if not path.is_file():
+        if required:
+            raise DataError(FILE, None, None, f"missing from {folder} (the game lays its table out from it)")
         return TableSpec()
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -367,7 +370,7 @@ def _values(raw: Any) -> dict[str, Any]:
         if not VARIABLE.match(name) or name in RESERVED:
             raise DataError(FILE, "values", name, "must be a name of letters, digits and _ (not starting with a "
                                                   f"digit or _), none of {', '.join(RESERVED)}")
-    return dict(raw)
+    return {name: _compile(_At("values"), name, value) for name, value in raw.items()}
 
 
 def _order(raw: Any, names: Mapping[str, str], in_group: Mapping[str, str]) -> tuple[str, ...]:
@@ -922,8 +925,10 @@ class _Composer:
         for name in table.values:
             if name in names:
                 raise DataError(FILE, "values", name, "is a name the game's builder gives already")
-        base = {"seats": list(seat_colours), "mode": mode, "lang": lang, **names, **table.values}
+        base = {"seats": list(seat_colours), "mode": mode, "lang": lang, **names}
         self.scope = Scope(base, lang)
+        for name, value in table.values.items():     # a value may be an expression of the names before it
+            base[name] = self._evaluate(_At("values"), name, value, self.scope)
         self.keys: dict[str, str] = {}
         self.entries: dict[str, tuple[str, int, Any]] = {}
         for kind, specs in (("decks", table.decks), ("objects", table.objects), ("bags", table.bags),

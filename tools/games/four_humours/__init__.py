@@ -1,7 +1,7 @@
 """The Four Humours builder (:class:`tools.games.builder.GameBuilder`), registered on import.
 
 ``render`` draws the cards, boards and tokens (:mod:`.render`, humour icons in :mod:`.icons`); ``table`` lays
-them out (:mod:`.table`); ``payload`` is the mod's ``generated.game`` module (:mod:`.payload`).
+them out (:mod:`.table`, from the folder's ``table.toml``); ``payload`` is the mod's ``generated.game`` module (:mod:`.payload`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class FourHumoursBuilder:
                 game_dir: Path, lua_script: str, xml_ui: str) -> Save:
         return table.compose_table(data, art, mode=mode, url_for=url_for, lang=lang,
                                    slot_layouts=table.load_slot_layouts(game_dir), lua_script=lua_script,
-                                   xml_ui=xml_ui)
+                                   xml_ui=xml_ui, game_dir=game_dir)
 
     def mod_module(self, data: FourHumoursData, mode: str) -> str:
         return payload.generated_game_module(data, mode)

@@ -1,7 +1,8 @@
 """The Four Humours builder (:class:`tools.games.builder.GameBuilder`), registered on import.
 
 ``render`` draws the cards, boards and tokens (:mod:`.render`, humour icons in :mod:`.icons`); ``table`` lays
-them out (:mod:`.table`, from the folder's ``table.toml``); ``payload`` is the mod's ``generated.game`` module (:mod:`.payload`).
+them out (:mod:`.table`, from the folder's ``table.toml``); ``payload`` is the mod's ``generated.game`` module
+(:mod:`.payload`).
 """
 
 from __future__ import annotations

@@ -472,7 +472,8 @@ def _plain(value: Any, depth: int = 0) -> bool:
         return all(isinstance(k, str) and _plain(v, depth + 1) for k, v in value.items())
     if isinstance(value, list):
         return all(_plain(v, depth + 1) for v in value)
-    return isinstance(value, (str, int, float, bool))
+    # None only comes from a builder's records (TOML has no null): JSON's null
+    return value is None or isinstance(value, (str, int, float, bool))
 
 
 def _flag(at: _At, value: Any, field_: str) -> bool:

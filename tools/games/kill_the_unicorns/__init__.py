@@ -1,8 +1,8 @@
 """The Kill the Unicorns builder (:class:`tools.games.builder.GameBuilder`), registered on import.
 
-``render`` draws the cards, backs, boards and tokens (:mod:`.render`); ``table`` lays them out (:mod:`.table`);
-``payload`` is the mod's ``generated.game`` module (:mod:`.payload`); :mod:`.geometry` is where things lie on the
-boards and on the table, shared by the drawing and the table.
+``render`` draws the cards, backs, boards and tokens (:mod:`.render`); ``table`` lays them out (:mod:`.table`,
+from the folder's ``table.toml``); ``payload`` is the mod's ``generated.game`` module (:mod:`.payload`);
+:mod:`.geometry` is where things lie on the boards and on the table, shared by the drawing and the table.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class KillTheUnicornsBuilder:
                 game_dir: Path, lua_script: str, xml_ui: str) -> Save:
         return table.compose_table(data, art, mode=mode, lang=lang, url_for=url_for,
                                    layouts=render.load_unicorn_layouts(game_dir, data), lua_script=lua_script,
-                                   xml_ui=xml_ui)
+                                   xml_ui=xml_ui, game_dir=game_dir)
 
     def mod_module(self, data: KillTheUnicornsData, mode: str) -> str:
         return payload.generated_game_module(data, mode, mod_layout(data))

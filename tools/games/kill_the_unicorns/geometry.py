@@ -32,14 +32,8 @@ MARKET_WIDTH = 13.0
 TOKEN_SIZE = 0.8
 """Diameter of a market token on the table (a round tile of a square image)."""
 
-FIRST_PLAYER_SIZE = 1.4
-"""Diameter of the first-player token."""
-
 CHARACTER_WIDTH = 3.6
 """Width of a character card (a landscape tile) on the table."""
-
-SCORING_WIDTH = 4.0
-"""Width of the scoring reference card (a portrait tile) on the table."""
 
 CATCH_STEP = 0.6
 """Table units from one unicorn of a catch-area column to the next one laid, towards the mat's owner: the later
@@ -76,21 +70,12 @@ LINE_ROWS = ("above", "unicorn", "below")
 MAT_SPOTS = ("hunt_discard", "trick_discard", "character", "trick_deck")
 """The seat-mat boxes that hold one thing each, at their centre."""
 
-BOARD_Y = 1.0       # height of boards lying on the table
 LAY_Y = 1.3         # height the mod lays cards at (just above a board)
 
-# -- the table's plan -----------------------------------------------------------------------------------------
+# -- the table's plan: where the boards lie (the rest of the table is placed by the game folder's table.toml) --
 
 GROUND_AT = (0.0, 0.0)
-UNICORN_DECK_AT = (-8.2, 0.0)
-UNICORN_DISCARD_AT = (8.2, 0.0)
-START_DECK_AT = (-11.5, 3.2)
-FIRST_PLAYER_AT = (-11.5, -3.5)
-SCORING_AT = (-16.5, 0.0)
-BAGS_X, BAGS_Z0, BAGS_STEP = -22.0, -7.5, 2.5
 MARKET_AT = (17.5, 0.0)
-BOX_AT, BOX_SIZE = (27.5, 0.0), (5.0, 18.0)
-HAND_Z = 26.5
 MAT_Z = 16.6
 SOUTH_X = (20.4, 6.8, -6.8, -20.4)   # seats 0-3 along the south edge, clockwise (to each one's left)
 NORTH_X = (-13.6, 0.0, 13.6)          # seats 4-6 along the north edge, clockwise

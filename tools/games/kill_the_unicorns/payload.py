@@ -3,7 +3,7 @@
 The module returns ``{ game = <id>, mode = <mode>, data = "<JSON>" }``; ``data`` is one JSON text (the mod decodes
 it once) with the keys listed in ``docs/games/kill_the_unicorns/table-contract.md`` ("generated.game"): the seat
 colours, the player counts Setup accepts, the unicorn colours, the characters, every card id's facts, the market
-items and their tokens, the rule numbers and the table's geometry (:func:`tools.games.kill_the_unicorns.table.table_layout`).
+items and their tokens, the rule numbers and the table's geometry (:func:`tools.games.kill_the_unicorns.mod_layout`).
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping
+from typing import Any, Callable, Iterator, Sequence
 
 from bridge.errors import DataError
 from bridge.rules.game import LANGUAGES, TTS_SEAT_COLOURS

@@ -19,7 +19,8 @@ import ast
 import dataclasses
 import math
 import operator
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Mapping
+from typing import Any, Callable, Sequence
 
 from bridge.rules.game import LANGUAGES, Names
 
@@ -341,6 +342,8 @@ def item(value: Any, key: Any) -> Any:
 
 def localise(value: Any, lang: str) -> Any:
     """A text in several languages → the ``lang`` one (else the first given); any other value as it is."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, Names):
         return value.get(lang)
     if isinstance(value, Mapping) and value and set(value) <= set(LANGUAGES) \
@@ -360,8 +363,13 @@ def show(value: Any) -> str:
     return str(value)
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def evaluate(value: Any, scope: Scope) -> Any:
     """``value`` with every text of it holding braces evaluated (a list's and a table's too)."""
+    if type(value) is Template:
+        return value.value(scope)
     if isinstance(value, str):
         return template(value).value(scope) if is_template(value) else value
     if isinstance(value, Template):
@@ -387,6 +395,8 @@ def compiled(value: Any) -> Any:
 
 def plain(value: Any) -> Any:
     """``value`` with tuples made lists (what TOML and JSON hold), for a memo or a check."""
+    if type(value) in _SCALARS:
+        return value
     if isinstance(value, tuple):
         return [plain(v) for v in value]
     if isinstance(value, list):

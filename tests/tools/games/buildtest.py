@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Callable
 
 from click.testing import CliRunner
 
@@ -128,3 +129,48 @@ def mean_difference(a, b) -> float:
     from PIL import ImageChops, ImageStat
 
     return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+def rebuild_with_table(built: tuple[BuildResult, Path], tmp: Path, edit: Callable[[str], str], **options) -> dict:
+    """The save of a copy of a built game folder whose ``table.toml`` is ``edit(text)``, built into a copy of
+    the first build's folder (its cache and sheets: only the table is laid again). ``options`` go to the build
+    (a test's ``render``)."""
+    result, folder = built
+    copy = tmp / folder.name
+    shutil.copytree(folder, copy)
+    table = copy / "table.toml"
+    edited = edit(table.read_text(encoding="utf-8"))
+    table.write_text(edited, encoding="utf-8")
+    out = tmp / "out"
+    shutil.copytree(result.save_path.parent, out, ignore=shutil.ignore_patterns("*.lock"))
+    return build(copy, out, jobs=1, **options).save
+
+
+def placements(save: dict) -> dict[str, tuple[float, float, float]]:
+    """GUID → (posX, posZ, rotY) of every object of ``save``, contained ones too."""
+    found: dict[str, tuple[float, float, float]] = {}
+
+    def walk(objects: list[dict]) -> None:
+        for obj in objects:
+            t = obj["Transform"]
+            found[obj["GUID"]] = (t["posX"], t["posZ"], t["rotY"])
+            walk(obj.get("ContainedObjects", []))
+
+    walk(save["ObjectStates"])
+    return found
+
+
+def assert_only_these_moved(before: dict, after: dict, moved: Callable[[dict], bool],
+                            by: tuple[float, float]) -> list[dict]:
+    """Every top-level object of ``after`` for which ``moved(obj)`` holds lies ``by`` (x, z) from where it lay
+    in ``before`` (the cards of a deck with it), and no other object moved; gives the moved objects."""
+    old, new = placements(before), placements(after)
+    assert old.keys() == new.keys()
+    shifted = [o for o in after["ObjectStates"] if moved(o)]
+    assert shifted
+    for obj in shifted:
+        for guid in placements({"ObjectStates": [obj]}):
+            x, z, rot = old.pop(guid)
+            assert new.pop(guid) == (round(x + by[0], 4), round(z + by[1], 4), rot), obj["Nickname"]
+    assert old == new
+    return shifted

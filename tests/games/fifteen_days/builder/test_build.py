@@ -18,7 +18,8 @@ from tests.savejson import by_tag, memo, objects
 from tests.shared import REPO_ROOT as ROOT
 from tests.tools.games.buildtest import (assert_back_images_are_drawn_at_their_cells_size, assert_body_text_legible,
                                       assert_cells_agree_with_print_faces, assert_checks_clean,
-                                      assert_rebuild_identical, build_cli, build_copy, game_copy)
+                                      assert_only_these_moved, assert_rebuild_identical, build_cli, build_copy,
+                                      game_copy, rebuild_with_table)
 
 from bridge.luaproject.bundle import unbundle
 from tools.build import build
@@ -307,3 +308,15 @@ def test_the_season_emblems_are_pictures_of_the_game_folder_drawn_in_each_colour
     with pytest.raises(DataError, match=r"game.toml: seasons.winter: has no emblem: neither icons/winter.png nor "
                                         r"icons/season.png is in the game folder"):
         renderer().draw(f"season:{winter_card.id}")
+
+
+def test_the_table_is_laid_out_by_the_game_folder_s_table_toml(built, tmp_path):
+    """A value of assets/fifteen_days/table.toml moved moves what is placed by it, and nothing else: the wild deck,
+    its supply and offer zones and the offer spots lie east of the discard by its wild_x."""
+    after = rebuild_with_table(built, tmp_path, lambda text: text.replace("wild_x = 12.0 ", "wild_x = 14.5 "))
+    wild = ("fd-wild-deck", "fd-wild-supply", "fd-wild-offer")
+    moved = assert_only_these_moved(built[0].save, after, lambda o: bool(set(wild) & set(o.get("Tags", []))),
+                                    by=(2.5, 0))
+    assert sorted(t for o in moved for t in o["Tags"] if t in wild) == sorted(wild)
+    assert [p["Position"]["x"] for p in after["SnapPoints"]] == \
+        [round(p["Position"]["x"] + 2.5, 4) for p in built[0].save["SnapPoints"]]

@@ -20,7 +20,8 @@ from tests.savejson import by_tag, memo, objects
 from tests.shared import REPO_ROOT as ROOT
 from tests.tools.games.buildtest import (assert_back_images_are_drawn_at_their_cells_size, assert_body_text_legible,
                                       assert_cells_agree_with_print_faces, assert_checks_clean,
-                                      assert_rebuild_identical, build_cli, build_copy, game_copy)
+                                      assert_only_these_moved, assert_rebuild_identical, build_cli, build_copy,
+                                      game_copy, rebuild_with_table)
 from tools.build import build
 from tools.check import check_file
 
@@ -524,3 +525,17 @@ def test_a_card_drawn_from_layers_is_keyed_by_the_files_it_draws_and_copies_shar
     Image.new("RGBA", (64, 64), (0, 0, 255, 255)).save(copy / "icons" / "pin.png")
     after = keys()
     assert pinned and {n for n in before if before[n] != after[n]} == pinned
+
+
+def test_the_table_is_laid_out_by_the_game_folder_s_table_toml(built, tmp_path):
+    """An entry of assets/kill_the_unicorns/table.toml moved moves its objects, and nothing else: the box zone
+    and the scoring card lie where its values say."""
+    def edit(text: str) -> str:
+        return text.replace("box = [27.5, 0.0]", "box = [26.0, 1.5]").replace("scoring = [-16.5, 0.0]",
+                                                                               "scoring = [-15.0, 1.5]")
+
+    after = rebuild_with_table(built, tmp_path, edit)
+    moved = assert_only_these_moved(built[0].save, after,
+                                    lambda o: bool({"ku-box", "ku-scoring-card"} & set(o.get("Tags", []))),
+                                    by=(-1.5, 1.5))
+    assert len(moved) == 2

@@ -1,7 +1,8 @@
 """Card templates as data: the ``layers`` of a layout in ``layouts.toml`` → a validated :class:`Template`.
 
 A layout with ``layers`` needs no Python to be drawn (:mod:`tools.render.templatedraw` draws it): each layer is
-a shape, an image or a text, drawn in order over the ones before, as nanDECK and Squib lay a card out. Every
+a shape, an image or a text, drawn in order over the ones before, as nanDECK and Squib lay a card out (or a
+picture that a game's own renderer paints by name, for what layers cannot express). Every
 length is in the layout's ``units``: ``"px"`` (the default; the layout gives ``size = [w, h]``) or ``"mm"``
 (the layout gives ``size_mm = [w, h]`` and is designed at :data:`DESIGN_DPI`); font sizes are pixels in a
 ``px`` layout and points in a ``mm`` one. Each output draws the card at its own resolution from these numbers

@@ -146,6 +146,11 @@ def test_a_mm_layout_is_designed_at_300_dpi_and_keeps_its_printed_size(game):
     ('text = "{title}"', "layers[0].size", "missing"),
     ('text = "{title}"\nsize = [8, 12]\nrotation = 45', "layers[0].rotation", "0, 90, 180, 270"),
     ('image = "art/{id}.png"\nwhen = { field = "type" }', "layers[0].when", "field name"),
+    ('image = "art/{id}.png"\nplaceholder = "sky"', "layers[0].placeholder", 'not a colour of [colours]'),
+    ('picture = "two words"', "layers[0].picture", "picture's name"),
+    ('picture = "stars"\ncolours = "#ffffff"', "layers[0].colours", "must be a list"),
+    ('picture = "stars"\ncolours = ["#fff"]', "layers[0].colours", 'is not "#rrggbb"'),
+    ('picture = "stars"\nfit = "crop"', "layers[0].fit", "unknown field of a picture layer"),
 ])
 def test_a_bad_layer_is_reported_with_its_layout_index_and_field(tmp_path, layer, field, words):
     make_game(tmp_path, f'[layouts.card]\nunits = "mm"\nsize_mm = [63, 88]\n\n[[layouts.card.layers]]\n{layer}\n')

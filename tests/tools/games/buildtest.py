@@ -171,6 +171,7 @@ def assert_only_these_moved(before: dict, after: dict, moved: Callable[[dict], b
     for obj in shifted:
         for guid in placements({"ObjectStates": [obj]}):
             x, z, rot = old.pop(guid)
-            assert new.pop(guid) == (round(x + by[0], 4), round(z + by[1], 4), rot), obj["Nickname"]
+            now = new.pop(guid)
+            assert now == (round(x + by[0], 4), round(z + by[1], 4), rot), (obj["Nickname"], (x, z, rot), now)
     assert old == new
     return shifted

@@ -532,7 +532,7 @@ def test_the_table_is_laid_out_by_the_game_folder_s_table_toml(built, tmp_path):
     and the scoring card lie where its values say."""
     def edit(text: str) -> str:
         return text.replace("box = [27.5, 0.0]", "box = [26.0, 1.5]").replace("scoring = [-16.5, 0.0]",
-                                                                               "scoring = [-15.0, 1.5]")
+                                                                               "scoring = [-18.0, 1.5]")
 
     after = rebuild_with_table(built, tmp_path, edit)
     moved = assert_only_these_moved(built[0].save, after,

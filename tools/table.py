@@ -704,6 +704,8 @@ def _object(at: _At, spec: dict) -> ObjectSpec:
     if kind == "token" and "shape" in spec:
         raise at.error("shape", "is a tile's (a token is cut out along its image's transparency)")
     fields, templates = _fields(at, spec, OBJECT_FIELDS)
+    if "image" in templates:
+        raise at.error("image", "is a file of the game folder as written ({…} is not computed in it)")
     fields.setdefault("locked", kind == "board")
     count = _count_field(at, spec, 1)
     if "snap_points" in fields:
@@ -995,7 +997,7 @@ class _Composer:
         for inner, i in self._repetitions(at_, spec.repeat, scope):
             own = path + (i,) if spec.repeat.repeated or kind == "objects" else path
             if kind == "decks":
-                made = self._deck(at_, spec, inner, own)
+                made = self._deck(at_, spec, inner, own, i)
                 if made is not None:
                     out.append(made)
             elif kind == "objects":
@@ -1091,12 +1093,15 @@ class _Composer:
 
     # -- entries
 
-    def _deck(self, at_: _At, spec: DeckSpec, scope: Scope, path: tuple[int, ...]) -> GameObject | None:
+    def _deck(self, at_: _At, spec: DeckSpec, scope: Scope, path: tuple[int, ...],
+              index: int = 0) -> GameObject | None:
+        """The deck (or the one card) of ``spec``'s ``index``-th repetition on the table (0 in a bag)."""
         resolved: DeckSpec = self._resolved(at_, spec, scope)
         order = self._deck_cards(at_, spec, scope)
-        if spec.shuffle:
+        if resolved.shuffle:       # a computed shuffle counts as a written one
             random.Random(f"{self.game_id}|{spec.name}|{self.table.seed}").shuffle(order)
-        transform = at(*resolved.position, resolved.y, rot_y=180 + resolved.rotation, face_down=not resolved.face_up,
+        position = self._offset(resolved.position, spec.repeat, index)
+        transform = at(*position, resolved.y, rot_y=180 + resolved.rotation, face_down=not resolved.face_up,
                        scale=(resolved.scale, 1.0, resolved.scale))
         cards = []
         card_at = at_.sub("card")

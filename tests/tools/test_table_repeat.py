@@ -230,6 +230,37 @@ def test_a_bag_holds_copies_per_item_numbered_through_the_bag_and_a_deck():
     assert scenes.name == "Deck" and scenes.key == "bag:Red/scenes" and len(scenes.contained) == 3
 
 
+def test_a_repeated_deck_lies_a_step_further_each_time_and_a_computed_shuffle_shuffles():
+    toml = '''
+        hands = false
+        seed = {seed}
+        [[decks]]
+        name = "scene-deck"
+        for_each = "seats"
+        as = "seat"
+        cards = "scenes"
+        sheet = "scenes"
+        face = "scene:{{card.id}}"
+        key = "scenes:{{seat}}"
+        shuffle = "{{seat_index == 1}}"
+        position = [-4, 2]
+        step = [4, 0]
+        [decks.card]
+        key = "scenes:{{seat}}/{{card.id}}"
+    '''
+    listed = ["mill", "inn", "well"]
+    orders = set()
+    for seed in range(6):
+        objects, _ = compose(toml.format(seed=seed))
+        assert [where(d) for d in objects] == [(-4, 2), (0, 2), (4, 2)]
+        # TTS keeps a deck's top card last: read from the top
+        white, red, blue = ([c.key.split("/")[1] for c in reversed(d.contained)] for d in objects)
+        assert white == blue == listed                                   # shuffle false: the list's order
+        assert sorted(red) == sorted(listed)
+        orders.add(tuple(red))
+    assert len(orders) > 1                                               # shuffle true: the seed's order
+
+
 def test_table_snap_points_and_labels_repeat_too():
     objects, snaps = compose('''
         hands = false
@@ -283,6 +314,7 @@ def test_an_object_sized_by_width_keeps_its_aspect_and_uniform_scales_its_height
       "order": ["z"]}, None, "order[0]", "placed by groups[0]"),
     ({"order": ["ghost"]}, None, "order[0]", "not the name"),
     ({"values": {"_x": 1}}, "values", "_x", "letters, digits"),
+    ({"objects": [{"name": "x", "type": "tile", "image": "art/{mode}.png"}]}, "objects[0]", "image", "as written"),
 ])
 def test_a_bad_entry_names_its_table_index_and_field(raw, entry, field, words):
     with pytest.raises(DataError) as caught:

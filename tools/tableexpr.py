@@ -158,7 +158,7 @@ def expression(source: str) -> ast.expr:
 
 def _allowed(node: ast.AST, source: str) -> None:
     if isinstance(node, (ast.expr_context, ast.operator, ast.cmpop, ast.boolop, ast.unaryop, ast.keyword)):
-        if isinstance(node, ast.operator) and type(node) not in _BINARY:
+        if (isinstance(node, ast.operator) and type(node) not in _BINARY) or isinstance(node, ast.Invert):
             raise ExpressionError(f'"{source}": the operator {type(node).__name__} is not one a table uses')
         return
     if isinstance(node, ast.Constant):

@@ -79,6 +79,7 @@ def test_an_expression_that_cannot_be_evaluated_says_why(text, words):
     ("{(lambda: 1)()}", "the functions are"),
     ("{seats[0:2]}", "no slices"),
     ("{2 ** 99999}", "not one a table uses"),
+    ("{~3}", "the operator Invert is not one a table uses"),     # not read as +3
     ("{[x for x in seats]}", "not part of a table expression"),
     ("{len(*seats)}", "no * or **"),
     ("{", 'no "}" after it'),

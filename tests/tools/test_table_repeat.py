@@ -17,7 +17,7 @@ from bridge.errors import DataError
 from bridge.rules.game import Names
 from tools.cli import cli
 from tools.save import DeckSheet, SnapPoint, Vector
-from tools.table import ArtDeck, compose_objects, parse_table
+from tools.table import ArtDeck, PlacedDeck, compose_objects, parse_table
 
 SEATS = ["White", "Red", "Blue"]
 
@@ -365,3 +365,56 @@ def test_a_mistake_of_a_data_only_game_s_table_is_one_line_and_exit_status_2(tmp
     assert result.exit_code == 2
     assert result.output.strip().splitlines()[-1] == f"error: table.toml: {message}"
     assert "Traceback" not in result.output
+
+
+def documented_example() -> str:
+    """The table.toml of docs/data-format.md, "Repetition, conditions and expressions"."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "data-format.md").read_text(encoding="utf-8")
+    section = page.split("### Repetition, conditions and expressions", 1)[1]
+    return section.split("```toml\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_documented_repeated_table_lays_what_its_comments_say():
+    def names(en, uk):
+        return {"en": en, "uk": uk, "ru": en}
+
+    # a data-only game's card list: each card's data as the builder gives it ([decks.card] reads it as card)
+    cards = {"cards:ant": {"id": "ant", "title": names("Ant", "Мураха"), "modes": ["standard"]},
+             "cards:bee": {"id": "bee", "title": names("Bee", "Бджола"), "modes": ["expert"]},
+             "cards:cat": {"id": "cat", "title": names("Cat", "Кіт"), "modes": ["standard", "expert"]}}
+    sheet = DeckSheet("file:///cards.jpg", "file:///back.jpg", 3, 1)
+    placed = {"cards": PlacedDeck([("cards:ant", 0, 0), ("cards:bee", 0, 1), ("cards:cat", 0, 2),
+                                   ("cards:cat", 0, 2)], [sheet], items=cards)}
+    objects, snaps = compose_objects(parse_table(tomllib.loads(documented_example())), placed,
+                                     lambda name: f"file:///{name}.png", seat_colours=SEATS, lang="uk",
+                                     game_id="g", mode="standard")
+    # order: the board, the seat group (mat, hand per seat), then the deck, the bag, the zones; hands = false
+    # adds no hand zone of its own; no stock zone for gold (when), no cube on the table (count = 0)
+    assert [o.key for o in objects] == ["object/board/0", "mat:White", "hand:White", "mat:Red", "hand:Red",
+                                        "mat:Blue", "hand:Blue", "deck/cards", "bag/supply", "stock:wood",
+                                        "stock:ore"]
+    board, *seats, deck, bag, wood, ore = objects
+    assert board.name == "Custom_Board" and where(board) == (0, 4)
+    mats, hands = seats[0::2], seats[1::2]
+    assert [where(m) for m in mats] == [(-12, -14), (0, -14), (12, -14)]          # a row centred on the table
+    assert [where(h) for h in hands] == [(-12, -24), (0, -24), (12, -24)]         # 10 nearer White's side
+    assert [h.payload["FogColor"] for h in hands] == SEATS
+    assert [m.nickname for m in mats] == ["White's mat", "Red's mat", "Blue's mat"]
+    assert mats[1].tags == ("mat", "owner:Red")
+    assert memo(mats[2]) == {"role": "mat", "owner": "Blue", "seat": 2}        # "{seat_index}" stays a number
+    # the cards of mode "standard", in the build language, the list's first on top
+    top_first = list(reversed(deck.contained))
+    assert [c.nickname for c in top_first] == ["Мураха", "Кіт", "Кіт"]
+    assert [memo(c) for c in top_first] == [{"card": "ant"}, {"card": "cat"}, {"card": "cat"}]
+    # 6 wood and 4 ore cubes, keyed by their place in the bag; gold's count of 0 adds none
+    assert [c.key for c in bag.contained] == [f"cube:wood:{i}" for i in range(6)] + \
+        [f"cube:ore:{i}" for i in range(6, 10)]
+    assert [memo(c)["resource"] for c in bag.contained] == ["wood"] * 6 + ["ore"] * 4
+    assert all(where(c) == (14, 14) for c in bag.contained)
+    # the stock zones: a step of 6 from [-6, 14], the index counting only the zones placed
+    assert [where(z) for z in (wood, ore)] == [(-6, 14), (0, 14)]
+    assert [z.nickname for z in (wood, ore)] == ["Wood stock", "Ore stock"]
+    assert ore.tags == ("stock", "stock:ore")
+    # the grid: rows of 3, 2 apart, each row 2 nearer White's side
+    assert [(s.position.x, s.position.z) for s in snaps] == [(-2, 0), (0, 0), (2, 0), (-2, -2), (0, -2), (2, -2)]
+    assert [s.tags for s in snaps] == [("slot", f"slot:{i}") for i in range(6)]

@@ -971,3 +971,24 @@ def draw(save: Mapping[str, Any], images: ImageSource, *, size: int = DEFAULT_SI
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise ValueError(f"the size must be {MIN_SIZE} to {MAX_SIZE} pixels, not {size}")
     return _Drawer(save, images, size, state).draw()
+
+
+def preview_file(save_path: str | Path, out: str | Path, *, size: int = DEFAULT_SIZE, state: int | None = None,
+                 image_cache: str | Path | None = None, max_pixels: int | None = None) -> Preview:
+    """Draw the save at ``save_path`` (images from its folder and ``image_cache``: :class:`FolderImages`) and
+    write the picture to ``out`` as PNG, atomically. :class:`bridge.errors.InputError` for a file that is not a
+    save, a cache that is not a folder or a size out of range; :class:`bridge.errors.WriteError` when ``out``
+    cannot be written."""
+    from bridge.errors import InputError
+    from bridge.fsio import atomic_write_bytes
+    from bridge.luaproject.savetree import read_save
+
+    if not MIN_SIZE <= size <= MAX_SIZE:
+        raise InputError(f"--size must be {MIN_SIZE} to {MAX_SIZE} pixels, not {size}")
+    if image_cache is not None and not Path(image_cache).is_dir():
+        raise InputError(f"{image_cache}: the image cache is not a folder")
+    save = read_save(save_path)
+    result = draw(save, FolderImages(Path(save_path).absolute().parent, image_cache, max_pixels=max_pixels),
+                  size=size, state=state)
+    atomic_write_bytes(out, result.png())
+    return result

@@ -694,12 +694,15 @@ class _Drawer:
         order = sorted((p for p in pieces if p.kind not in ("zone",)),
                        key=lambda p: (p.placement.position.y, p.index))
         zones = [p for p in pieces if p.kind == "zone"] + hands
+        shown: list[_Piece] = []
         for piece in order + zones:
             entry = self.draw_piece(canvas, paint, view, piece)
-            drawn.append(entry)
+            if entry is not None:
+                drawn.append(entry)
+                shown.append(piece)
             for x, z in snaps.get(id(piece), ()):
                 self.dot(paint, view, x, z, dot)
-        self.labels(canvas, view, order + zones, drawn)
+        self.labels(canvas, view, shown, drawn)
         warnings = [f"{name}: {count} object(s) of a type ttsmod does not know, drawn as "
                     f"{UNKNOWN_SIZE[0]:g} x {UNKNOWN_SIZE[1]:g} outlines" for name, count in sorted(self.unknown.items())]
         if self.missing_state:
@@ -781,7 +784,7 @@ class _Drawer:
         px, py = view.to_pixel(x, z)
         paint.ellipse((px - radius, py - radius, px + radius, py + radius), fill=SNAP_COLOUR, outline=(40, 40, 40))
 
-    def draw_piece(self, canvas: Image.Image, paint: ImageDraw.ImageDraw, view: View, p: _Piece) -> Drawn:
+    def draw_piece(self, canvas: Image.Image, paint: ImageDraw.ImageDraw, view: View, p: _Piece) -> Drawn | None:
         polygon = self.world_polygon(p)
         pixels = [view.to_pixel(x, z) for x, z in polygon]
         cx, cz = p.placement.position.x, p.placement.position.z
@@ -867,15 +870,25 @@ class _Drawer:
         canvas.paste(patch, (x0, y0), mask)
         return None
 
-    def draw_text(self, canvas: Image.Image, view: View, p: _Piece, entry: Drawn) -> Drawn:
+    def draw_text(self, canvas: Image.Image, view: View, p: _Piece, entry: Drawn) -> Drawn | None:
+        """A ``3DText``'s text, upright, centred where it lies; its entry's footprint is the text's box. None
+        (reported as not drawn) for an empty text or one too small to read in this picture."""
         height = round(2 * p.hz * p.placement.scale.z * view.scale)
         if not p.text.strip() or height < 6:
-            entry.drawn, entry.why = "outline", "text too small to read" if p.text.strip() else "no text"
-            return entry
+            self.not_drawn.append({"what": "object", "guid": entry.guid, "name": entry.name,
+                                   "nickname": entry.nickname,
+                                   "reason": "its text is too small to read at this size" if p.text.strip()
+                                   else "no text"})
+            return None
         font = _font(min(height, 400))
         paint = ImageDraw.Draw(canvas)
         px, py = view.to_pixel(p.placement.position.x, p.placement.position.z)
         paint.multiline_text((px, py), p.text, font=font, fill=p.colour, anchor="mm", align="center")
+        x0, y0, x1, y1 = paint.multiline_textbbox((px, py), p.text, font=font, anchor="mm", align="center")
+        left, right = view.min_x + x0 / view.scale, view.min_x + x1 / view.scale
+        top, bottom = view.max_z - y0 / view.scale, view.max_z - y1 / view.scale
+        entry.polygon = [(left, bottom), (right, bottom), (right, top), (left, top)]
+        entry.width, entry.depth = right - left, top - bottom
         return entry
 
     # -------------------------------------------------------------- labels and counts

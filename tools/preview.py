@@ -76,6 +76,9 @@ FIGURINE_WIDTH = 1.0
 UNKNOWN_SIZE = (2.0, 2.0)
 TEXT_UNITS_PER_POINT = 1 / 64
 """A ``3DText`` is drawn this many units high per point of its ``fontSize`` (times its scale)."""
+STRAIGHT = 0.25
+"""An image whose edges lean less than this many pixels across the object is drawn as turned by a multiple of
+90 degrees: resized to its box in whole pixels, not resampled (a small token's lines stay sharp)."""
 FAR = 100_000.0
 """Objects farther from the centre, or larger, than this many units are not drawn (a broken transform)."""
 
@@ -834,7 +837,7 @@ class _Drawer:
         height_px = math.dist(origin, down)
         box = _bbox(pixels, canvas.size)
         if box is None or width_px < 0.5 or height_px < 0.5:
-            return None if box is None else None
+            return None          # too small to show: nothing to lay
         columns, rows = (face.cell[2], face.cell[3]) if face.cell else (1, 1)
         want = (max(1, math.ceil(width_px * columns)), max(1, math.ceil(height_px * rows)))
         try:
@@ -847,21 +850,47 @@ class _Drawer:
             w, h = image.size
             image = image.crop((round(column * w / columns), round(row * h / rows),
                                 round((column + 1) * w / columns), round((row + 1) * h / rows)))
-        target = (max(1, round(width_px)), max(1, round(height_px)))
-        if target[0] < image.width or target[1] < image.height:
-            image = image.resize(target, Image.Resampling.BOX)
-        w, h = image.size
-        # picture = origin + A (ix, iy); Pillow wants the inverse, for each pixel of the patch at the box's corner
-        a, b = (right[0] - origin[0]) / w, (down[0] - origin[0]) / h
-        c, d = (right[1] - origin[1]) / w, (down[1] - origin[1]) / h
-        det = a * d - b * c
-        if abs(det) < 1e-12:
-            return None
-        x0, y0, x1, y1 = box
-        ox, oy = x0 - origin[0], y0 - origin[1]
-        inverse = (d / det, -b / det, (d * ox - b * oy) / det, -c / det, a / det, (-c * ox + a * oy) / det)
-        size = (x1 - x0, y1 - y0)
-        patch = image.transform(size, Image.Transform.AFFINE, inverse, resample=Image.Resampling.BILINEAR)
+        rx, ry = right[0] - origin[0], right[1] - origin[1]
+        dx, dy = down[0] - origin[0], down[1] - origin[1]
+        if (abs(ry) < STRAIGHT and abs(dx) < STRAIGHT) or (abs(rx) < STRAIGHT and abs(dy) < STRAIGHT):
+            # turned by a multiple of 90 degrees: the image is turned and resized to its box in whole pixels,
+            # not resampled at a fraction of a pixel (which blurs a small token's lines)
+            horizontal, vertical = rx, dy
+            if abs(rx) < STRAIGHT:
+                image = image.transpose(Image.Transpose.TRANSPOSE)
+                horizontal, vertical = dx, ry
+            if horizontal < 0:
+                image = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT)
+            if vertical < 0:
+                image = image.transpose(Image.Transpose.FLIP_TOP_BOTTOM)
+            xs, ys = (origin[0], origin[0] + rx + dx), (origin[1], origin[1] + ry + dy)
+            x0, y0 = round(min(xs)), round(min(ys))
+            size = (round(max(xs)) - x0, round(max(ys)) - y0)
+            if size[0] < 1 or size[1] < 1:
+                return None
+            smaller = size[0] <= image.width and size[1] <= image.height
+            patch = image.resize(size, Image.Resampling.BOX if smaller else Image.Resampling.BILINEAR)
+        else:
+            target = (max(1, round(width_px)), max(1, round(height_px)))
+            if target[0] < image.width or target[1] < image.height:
+                image = image.resize(target, Image.Resampling.BOX)
+            w, h = image.size
+            # picture = origin + A (ix, iy); Pillow wants the inverse, for each pixel of the patch at the box's
+            # corner
+            a, b = rx / w, dx / h
+            c, d = ry / w, dy / h
+            det = a * d - b * c
+            if abs(det) < 1e-12:
+                return None
+            x0, y0, x1, y1 = box
+            ox, oy = x0 - origin[0], y0 - origin[1]
+            # sampled from the image with a border of its own edge pixels (hence the +1): the resampling at its
+            # edge then mixes the image's own colours, not the black beyond it (a dark fringe on every object)
+            inverse = (d / det, -b / det, (d * ox - b * oy) / det + 1, -c / det, a / det,
+                       (-c * ox + a * oy) / det + 1)
+            size = (x1 - x0, y1 - y0)
+            patch = _bordered(image).transform(size, Image.Transform.AFFINE, inverse,
+                                               resample=Image.Resampling.BILINEAR)
         mask = Image.new("L", size, 0)
         ImageDraw.Draw(mask).polygon([(x - x0, y - y0) for x, y in pixels], fill=255)
         if patch.mode == "RGBA":
@@ -962,6 +991,18 @@ class _Drawer:
 def _seat(owner: str) -> tuple[int, int, int]:
     value = SEAT_COLOURS.get(owner, "#b0b0b0").lstrip("#")
     return int(value[0:2], 16), int(value[2:4], 16), int(value[4:6], 16)
+
+
+def _bordered(image: Image.Image) -> Image.Image:
+    """``image`` with a one-pixel border repeating its edge pixels (corners included)."""
+    w, h = image.size
+    out = Image.new(image.mode, (w + 2, h + 2))
+    out.paste(image, (1, 1))
+    out.paste(image.crop((0, 0, w, 1)), (1, 0))
+    out.paste(image.crop((0, h - 1, w, h)), (1, h + 1))
+    out.paste(out.crop((1, 0, 2, h + 2)), (0, 0))
+    out.paste(out.crop((w, 0, w + 1, h + 2)), (w + 1, 0))
+    return out
 
 
 def _bbox(pixels: list[tuple[float, float]], size: tuple[int, int]) -> tuple[int, int, int, int] | None:

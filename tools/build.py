@@ -19,11 +19,11 @@ envelope version, the game id and the mode).
 
 Order and atomicity: the Lua bundle is made first (a missing ``global.lua``, a missing module or a computed
 require fails before anything is written), then the art, then the table in memory.  The save is linted with
-:mod:`tools.check` before it is written — an error or warning is a bug and fails the build.  The thumbnail and
-then the save are written last, each atomically, so an error at any earlier step leaves the previous save and
-thumbnail as they were (the renderer only adds new, content-hashed sheet files until it finishes).  Unchanged
-outputs are not rewritten (the preview is written with the thumbnail, before the save).  The same inputs give byte-identical files, so a build whose inputs and outputs are
-as the last one left them (:mod:`tools.buildstamp`) returns at once without reading or writing anything.
+:mod:`tools.check` before it is written — an error or warning is a bug and fails the build.  The thumbnail, the
+preview and then the save are written last, each atomically, so an error at any earlier step leaves the previous
+save and thumbnail as they were (the renderer only adds new, content-hashed sheet files until it finishes).
+Unchanged outputs are not rewritten.  The same inputs give byte-identical files, so a build whose inputs and
+outputs are as the last one left them (:mod:`tools.buildstamp`) returns at once without reading or writing anything.
 """
 
 from __future__ import annotations

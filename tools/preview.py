@@ -707,7 +707,8 @@ class _Drawer:
                 self.dot(paint, view, x, z, dot)
         self.labels(canvas, view, shown, drawn)
         warnings = [f"{name}: {count} object(s) of a type ttsmod does not know, drawn as "
-                    f"{UNKNOWN_SIZE[0]:g} x {UNKNOWN_SIZE[1]:g} outlines" for name, count in sorted(self.unknown.items())]
+                    f"{UNKNOWN_SIZE[0]:g} x {UNKNOWN_SIZE[1]:g} outlines"
+                    for name, count in sorted(self.unknown.items())]
         if self.missing_state:
             warnings.append(f"--state {self.state}: {self.missing_state} object(s) with States have no state "
                             f"{self.state}; drawn in the state they are in")

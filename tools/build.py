@@ -48,7 +48,7 @@ from bridge.paths import mod_dir
 from bridge.rules.game import GameMeta
 from tools import buildstamp
 from tools.buildstamp import default_out_dir
-from tools.check import CheckReport, ImageProbes, check_data
+from tools.check import CheckReport, CleanObjects, ImageProbes, check_data
 from tools.folderlock import folder_lock
 from tools.games.builder import GameBuilder, builder_of
 from tools.render.pipeline import IMAGE_FORMATS, THUMBNAIL
@@ -65,6 +65,9 @@ PREVIEW = "preview.png"
 """The table drawn from above (:mod:`tools.preview`), beside the save."""
 PREVIEW_KEY = ".cache/preview-key.json"
 """What the preview was last drawn from and the hash of what was written (:func:`write_preview`)."""
+CLEAN_OBJECTS = ".cache/check-clean.bin"
+"""The objects of the save whose own checks found nothing, kept for the next build's check
+(:class:`tools.check.CleanObjects`)."""
 LUA_LEX = ".cache/lua-lex.json"
 """What lexing the Lua found (each source's requires, the bundle unbundling), kept for the next build
 (:class:`bridge.luaproject.bundle.LexMemo`)."""
@@ -467,7 +470,9 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     raw = encode(save_data, known=known)
     probes_path = out_dir / IMAGE_PROBES
     probes = ImageProbes.load(probes_path) if use_cache else ImageProbes()
-    report = check_data(save_data, source="build", memo=known, probes=probes, lex=lex)
+    clean_path = out_dir / CLEAN_OBJECTS
+    clean = CleanObjects.load(clean_path) if use_cache else CleanObjects()
+    report = check_data(save_data, source="build", memo=known, probes=probes, lex=lex, clean=clean)
     problems = [f for f in report.findings if f.severity in ("error", "warning")]
     if problems:
         raise BuildError(f"the built save does not check clean: {problems[0]}")
@@ -485,6 +490,7 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     changed = _write_if_changed(save_path, raw)
     known.save(texts_path)   # a cache: one it cannot write only means encoding every object next time
     probes.save(probes_path)
+    clean.save(clean_path)
     save_lex_memo(lex, out_dir / LUA_LEX)
 
     for name in art.stale:

@@ -203,6 +203,9 @@ class UrlMemo(Protocol):
     def remember(self, obj: dict[str, Any], urls: list[tuple[str, str]]) -> None:
         """Keep the pairs just found below ``obj``."""
 
+    def name(self, obj: dict[str, Any]) -> bytes | None:
+        """A digest naming ``obj``'s value (the same for the same value, whatever build made it), or None."""
+
 
 class ImageProbes:
     """What :func:`tools.imageio.probe_image` found in local image files, kept between checks (a build's cache
@@ -259,23 +262,87 @@ class ImageProbes:
         return mode, (width, height)
 
 
+CHECKS_VERSION = 1
+"""Bump when what an object's own checks find changes (:func:`_check_cards`, :func:`_check_scripts`): the
+verdicts kept (:class:`CleanObjects`) are then forgotten."""
+
+
+class CleanObjects:
+    """The objects whose own checks (their cards, decks and script: what depends on the object's value alone)
+    found nothing, kept between checks by the name of their value (:meth:`UrlMemo.name`; a build's cache folder
+    holds them: :meth:`load`, :meth:`save`). A rebuild after one edit checks the 10,000 cards it did not change
+    again otherwise. Only a clean object is kept: one with a finding is checked each time (a finding names the
+    object's place, which its value does not fix), and so is a card whose checks read its deck's
+    ``CustomDeck`` (that is always a finding: an info or an error).
+
+    The file is a header naming :data:`CHECKS_VERSION` and ttsmod's version (another one forgets every
+    verdict), then the names, each :data:`NAME_SIZE` bytes. A cache: a missing or unreadable file is none."""
+
+    NAME_SIZE = 18
+    FORMAT = b"ttsmod clean objects"
+
+    def __init__(self, known: frozenset[bytes] = frozenset()) -> None:
+        self.known = known
+        self.used: set[bytes] = set()
+
+    @classmethod
+    def _header(cls) -> bytes:
+        from bridge import __version__
+
+        return cls.FORMAT + f" {CHECKS_VERSION} {__version__}\n".encode("utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> "CleanObjects":
+        try:
+            raw = Path(path).read_bytes()
+        except OSError:
+            return cls()
+        header, size = cls._header(), cls.NAME_SIZE
+        body = raw[len(header):]
+        if not raw.startswith(header) or len(body) % size:
+            return cls()
+        return cls(frozenset(body[i:i + size] for i in range(0, len(body), size)))
+
+    def save(self, path: Path) -> None:
+        """Keep the names of the objects found clean by this check (those of earlier checks no longer in the
+        save are forgotten); nothing is written when they are the ones read. Not synced; a file that cannot
+        be written is left as it is."""
+        if self.used == self.known:
+            return
+        try:
+            atomic_write_bytes(path, self._header() + b"".join(sorted(self.used)), durable=False)
+        except OSError:
+            pass
+
+
 def check_data(data: dict[str, Any], source: str = "<save>", *,
                max_pixels: int = DEFAULT_MAX_PIXELS, memo: UrlMemo | None = None,
-               probes: ImageProbes | None = None, lex: LexMemo | None = None) -> CheckReport:
+               probes: ImageProbes | None = None, lex: LexMemo | None = None,
+               clean: CleanObjects | None = None) -> CheckReport:
     """Lint a parsed save or Saved Object (see the module docstring for the findings).
 
     ``memo`` answers the URLs of objects whose value it knows, ``probes`` the sizes and modes of image files it
-    has probed as they are, ``lex`` whether a Global script it has lexed unbundles (the findings are the same
-    with or without any of them)."""
+    has probed as they are, ``lex`` whether a Global script it has lexed unbundles, ``clean`` (with ``memo``,
+    which names the objects) which objects' own checks found nothing (the findings are the same with or
+    without any of them)."""
     report = CheckReport(source)
-    add = report.findings.append
+    findings = report.findings
+    add = findings.append
     objects = data.get("ObjectStates")
     walked = list(_walk(objects if isinstance(objects, list) else [], add))
 
     _check_guids(walked, add)
+    name_of = memo.name if memo is not None and clean is not None else None
     for w in walked:
+        name = name_of(w.obj) if name_of is not None else None
+        if name is not None and name in clean.known:   # type: ignore[union-attr]
+            clean.used.add(name)   # type: ignore[union-attr]
+            continue
+        before = len(findings)
         _check_cards(w, add)
         _check_scripts(w, add)
+        if name is not None and len(findings) == before:
+            clean.used.add(name)   # type: ignore[union-attr]
     if not is_saved_object(data):
         _check_global_script(data, add, lex)
     _check_urls(data, walked, add, max_pixels, memo, probes)

@@ -226,8 +226,13 @@ def test_a_rebuild_after_editing_one_card_is_byte_for_byte_the_cold_build_of_the
     data = folder / recipe["file"]
     head, marker, last = data.read_text(encoding="utf-8").rpartition(f"[[{recipe['table']}]]\n")
     data.write_text(head + marker + last.replace('en = "', 'en = "Edited ', 1), encoding="utf-8")
+    caches = tmp_path / "incremental" / ".cache"
+    kept = {name: (caches / name).read_bytes() for name in ("check-clean.bin", "texts-checked.txt")}
     again = build(folder, tmp_path / "incremental", asset_base_url=url)
     cold = build(folder, tmp_path / "cold", asset_base_url=url, use_cache=False)
+    # the first build kept its verdicts (glyphs, objects checked clean); the second took in the edited card
+    for name, before in kept.items():
+        assert (caches / name).read_bytes() != before
     assert again.save_path.read_bytes() == cold.save_path.read_bytes() != first_save
     assert again.thumbnail_path.read_bytes() == cold.thumbnail_path.read_bytes()
     assert [p.name for p in again.sheets] == [p.name for p in cold.sheets]

@@ -132,6 +132,61 @@ def test_a_url_memo_changes_no_finding_and_cannot_hide_a_file_deleted_since(tmp_
     assert [f.code for f in found].count("image-missing") == 1 and check_data(again).exit_status == 1
 
 
+def checked(data, path, texts):
+    """check_data with the verdicts kept in ``path`` and object names from ``texts`` (a build's caches)."""
+    from tools.check import CleanObjects
+    from tools.save import dumps
+
+    dumps(data, known=texts)
+    clean = CleanObjects.load(path)
+    report = check_data(data, memo=texts, clean=clean)
+    clean.save(path)
+    return report, clean
+
+
+def test_kept_verdicts_change_no_finding_and_an_object_edited_since_is_checked_again(tmp_path):
+    from tools.save.save import ObjectTexts
+
+    path = tmp_path / ".cache" / "check-clean.bin"
+    texts = ObjectTexts()
+    first, clean = checked(good_save(tmp_path), path, texts)
+    assert first.findings == check_data(good_save(tmp_path)).findings and len(clean.used) == 5   # 3 cards, 2 tokens
+    again, clean = checked(good_save(tmp_path), path, texts)
+    assert again.findings == first.findings and clean.used == clean.known   # every card answered from the file
+    # an edited card has another value, so it is checked: its index outside the sheet is found with the verdicts
+    edited = good_save(tmp_path)
+    edited["ObjectStates"][0]["ContainedObjects"][2]["CardID"] = 307
+    found, clean = checked(edited, path, texts)
+    assert found.findings == check_data(edited).findings and "card-index" in codes(found)
+    assert len(clean.used) == 4   # the card with a finding is not kept: it is checked at every build
+    found, _ = checked(edited, path, texts)
+    assert found.findings == check_data(edited).findings
+
+
+def test_a_card_read_against_its_deck_is_never_kept_and_verdicts_of_another_version_are_forgotten(tmp_path,
+                                                                                                   monkeypatch):
+    import bridge
+    from tools.check import CleanObjects
+    from tools.save.save import ObjectTexts
+
+    path = tmp_path / "check-clean.bin"
+    data = good_save(tmp_path)
+    stale = data["ObjectStates"][0]["ContainedObjects"][1]
+    stale["CustomDeck"] = {"7": stale["CustomDeck"]["3"]}   # its CardID's sheet only in its deck's CustomDeck
+    report, clean = checked(data, path, ObjectTexts())
+    assert "card-stale-custom-deck" in codes(report) and len(clean.used) == 4
+    # its deck losing the sheet makes it an error, found although the card itself is unchanged
+    del data["ObjectStates"][0]["CustomDeck"]["3"]
+    report, _ = checked(data, path, ObjectTexts())
+    assert report.findings == check_data(data).findings and "card-id" in codes(report)
+    assert len(CleanObjects.load(path).known) == 4
+    monkeypatch.setattr(bridge, "__version__", "another")
+    assert CleanObjects.load(path).known == frozenset()
+    path.write_bytes(path.read_bytes()[:-1])   # a torn file: none kept
+    monkeypatch.undo()
+    assert CleanObjects.load(path).known == frozenset()
+
+
 def test_a_url_memo_gives_nothing_for_an_object_it_did_not_encode(tmp_path):
     from tools.save.save import ObjectTexts
 

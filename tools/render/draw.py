@@ -66,6 +66,32 @@ def paste_icon(canvas: Image.Image, icon: Image.Image, centre: tuple[float, floa
     canvas.paste(icon, (x, y), icon)
 
 
+def composite_icon(canvas: Image.Image, icon: Image.Image, centre: tuple[float, float]) -> None:
+    """Lay ``icon`` over an RGBA ``canvas`` centred at ``centre`` (placed as :func:`paste_icon` places it, clipped
+    at the canvas's edges), by its transparency: on a clear canvas the icon's own pixels, so the picture laid on a
+    card later is the icon pasted straight on it."""
+    x = round(centre[0] - icon.width / 2)
+    y = round(centre[1] - icon.height / 2)
+    left, top = max(0, -x), max(0, -y)
+    right, bottom = min(icon.width, canvas.width - x), min(icon.height, canvas.height - y)
+    if right > left and bottom > top:
+        canvas.alpha_composite(icon.convert("RGBA"), (x + left, y + top), (left, top, right, bottom))
+
+
+def hatching(size: tuple[int, int], colour: tuple[int, int, int], step: float, width: int, *,
+             rising: bool = False) -> Image.Image:
+    """Parallel lines at 45 degrees, ``step`` px apart and ``width`` px wide, in ``colour`` on a clear ``size``
+    canvas (RGBA): falling from left to right, or ``rising``. With a step in proportion to the size (it may be
+    fractional: :func:`stripes`), a pattern drawn at another size has its lines at the same places, scaled."""
+    w, h = size
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    fill = (*colour[:3], 255)
+    for x in stripes(-h, w + h, step):
+        draw.line([(x + h, 0), (x, h)] if rising else [(x, 0), (x + h, h)], fill=fill, width=width)
+    return image
+
+
 def disc(size: int, fill: tuple[int, int, int], background: tuple[int, int, int], supersample: int = SUPERSAMPLE
          ) -> Image.Image:
     """An antialiased filled circle touching the edges of a ``size`` square of ``background``.  RGB."""

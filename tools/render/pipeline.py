@@ -59,6 +59,7 @@ from bridge.errors import DataError, InputError
 from bridge.fsio import atomic_write_bytes, atomic_write_text
 from tools.defaults import IMAGE_FORMATS
 from tools.imageio import image_size, to_rgb
+from tools.render.heap import keep_freed_image_memory
 from tools.render.sizing import body_text_height, measure_text
 from tools.sheets import (LETTERBOX, FittedFace, PackedDeck, Sheet, cell_size_for, choose_grid, deck_sheets, encode,
                           fit_face, hashed_name, shape_differs, sheet_layout, write_image)
@@ -617,6 +618,7 @@ _backs: dict[tuple[str, tuple[int, int]], Image.Image] = {}   # (back file, cell
 def _init_worker(renderer: FaceRenderer) -> None:
     global _worker
     _worker = renderer
+    keep_freed_image_memory()   # a worker draws and frees image after image: see tools.render.heap
     _backs.clear()
 
 

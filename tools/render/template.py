@@ -1,7 +1,8 @@
 """Card templates as data: the ``layers`` of a layout in ``layouts.toml`` → a validated :class:`Template`.
 
 A layout with ``layers`` needs no Python to be drawn (:mod:`tools.render.templatedraw` draws it): each layer is
-a shape, an image or a text, drawn in order over the ones before, as nanDECK and Squib lay a card out. Every
+a shape, an image or a text, drawn in order over the ones before, as nanDECK and Squib lay a card out (or a
+picture that a game's own renderer paints by name, for what layers cannot express). Every
 length is in the layout's ``units``: ``"px"`` (the default; the layout gives ``size = [w, h]``) or ``"mm"``
 (the layout gives ``size_mm = [w, h]`` and is designed at :data:`DESIGN_DPI`); font sizes are pixels in a
 ``px`` layout and points in a ``mm`` one. Each output draws the card at its own resolution from these numbers
@@ -25,7 +26,12 @@ Format (``docs/data-format.md``, "Card templates")::
     image = "art/{id}.png"
     box = [4, 12, 55, 40]
     fit = "crop"                     # crop (cover, centred), fit (contain) or fill (stretch)
+    placeholder = "paper"            # a file that is not there is drawn as a stand-in in this colour
     when = "id"                      # shown only when the card has a value for this field …
+
+    [[layouts.card.layers]]          # a picture the game's renderer paints by name (TemplateRenderer's pictures)
+    picture = "hatching"             # a name, or "{field}" naming one
+    colours = ["#5a4a3a", "{ink}"]   # handed to the painter in order ("{field}" holding a list: each of its colours)
 
     [[layouts.card.layers]]          # a text: fixed words and {field}s, **bold**, *italic*, {icon:name}
     name = "rules"
@@ -62,6 +68,8 @@ MAX_LAYERS = 200
 DEFAULT_FONT = "DejaVuSans.ttf"
 FONT_SUFFIXES = (".ttf", ".otf", ".ttc")
 
+PICTURE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""The name of a picture a game's renderer paints (a picture layer's ``picture``)."""
 FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*)\}")
 """A ``{field}`` (or ``{field.sub.key}``) reference in a template string."""
 _BRACES = re.compile(r"\{\{|\}\}|\{icon:[^{}]*\}|\{[^{}]*\}|[{}]")
@@ -90,7 +98,8 @@ class Font:
 
 @dataclass(frozen=True)
 class Layer:
-    """One layer of a template; lengths in the template's units. ``kind`` is ``shape``, ``image`` or ``text``."""
+    """One layer of a template; lengths in the template's units. ``kind`` is ``shape``, ``image``, ``picture`` or
+    ``text``."""
 
     kind: str
     name: str
@@ -106,6 +115,10 @@ class Layer:
     image: str = ""
     fit: str = "crop"
     tint: str | None = None          # the picture in this colour, its transparency kept (a silhouette recoloured)
+    placeholder: str | None = None   # a colour: a missing file is drawn as a stand-in (tools.render.draw.placeholder)
+    # picture: painted by the renderer's painter of that name, at the layer's pixel size, with these colours
+    picture: str = ""
+    colours: tuple[str, ...] = ()
     # text
     text: str = ""
     font: Font | None = None
@@ -122,7 +135,8 @@ class Layer:
     def fields(self) -> tuple[str, ...]:
         """The card fields this layer reads (its strings' ``{field}`` references and its conditions)."""
         found: list[str] = []
-        for text in (self.fill, self.outline, self.image, self.tint, self.text, self.colour):
+        for text in (self.fill, self.outline, self.image, self.tint, self.placeholder, self.picture, *self.colours,
+                     self.text, self.colour):
             if text:
                 found += FIELD.findall(text)
         found += [c.field for c in self.conditions]
@@ -182,11 +196,12 @@ def parse_template(file: str, kind: str, spec: Mapping[str, Any], *, width: floa
     return Template(kind, units, float(width), float(height), tuple(layers), transparent)
 
 
-_KINDS = {"shape": "shape", "image": "image", "text": "text"}
+_KINDS = {"shape": "shape", "image": "image", "picture": "picture", "text": "text"}
 _COMMON = {"name", "box", "when", "unless"}
 _FIELDS = {
     "shape": _COMMON | {"shape", "fill", "outline", "stroke", "radius"},
-    "image": _COMMON | {"image", "fit", "tint"},
+    "image": _COMMON | {"image", "fit", "tint", "placeholder"},
+    "picture": _COMMON | {"picture", "colours", "tint"},
     "text": _COMMON | {"text", "font", "bold_font", "italic_font", "size", "colour", "align", "valign",
                        "line_spacing", "rotation", "body"},
 }
@@ -199,7 +214,7 @@ def _layer(file: str, entry: str, at: str, index: int, spec: dict, width: float,
 
     kinds = [k for k in _KINDS if k in spec]
     if len(kinds) != 1:
-        raise error(None, 'give exactly one of "shape", "image" and "text"')
+        raise error(None, 'give exactly one of "shape", "image", "picture" and "text"')
     kind = kinds[0]
     unknown = sorted(set(spec) - _FIELDS[kind])
     if unknown:
@@ -225,6 +240,18 @@ def _layer(file: str, entry: str, at: str, index: int, spec: dict, width: float,
     elif kind == "image":
         values["image"] = _template_string(spec["image"], error, "image")
         values["fit"] = _choice(spec.get("fit", "crop"), FITS, error, "fit")
+        for key in ("tint", "placeholder"):
+            if key in spec:
+                values[key] = _colour(spec[key], error, key)
+    elif kind == "picture":
+        picture = spec["picture"]
+        if not isinstance(picture, str) or not (PICTURE_NAME.fullmatch(picture) or FIELD.fullmatch(picture)):
+            raise error("picture", 'must be a picture\'s name (letters, digits, _ and -) or "{field}" naming one')
+        values["picture"] = picture
+        colours = spec.get("colours", [])
+        if not isinstance(colours, list) or len(colours) > 32:
+            raise error("colours", 'must be a list of at most 32 colours ("#rrggbb", names of [colours], "{field}")')
+        values["colours"] = tuple(_colour(c, error, "colours") for c in colours)
         if "tint" in spec:
             values["tint"] = _colour(spec["tint"], error, "tint")
     else:
@@ -330,8 +357,9 @@ def _font(value: Any, error, field: str, game_fonts: Path | None, bundled_fonts:
 def check_colour_names(template: Template, colours: Mapping[str, Any], file: str) -> None:
     """A colour name a layer uses must be one of ``[colours]`` (fields are checked when a card is drawn)."""
     for index, layer in enumerate(template.layers):
-        for key in ("fill", "outline", "colour"):
-            value = getattr(layer, key)
+        for key, value in (("fill", layer.fill), ("outline", layer.outline), ("colour", layer.colour),
+                           ("tint", layer.tint), ("placeholder", layer.placeholder),
+                           *(("colours", c) for c in layer.colours)):
             if value and not is_colour(value) and not FIELD.fullmatch(value) and value not in colours:
                 raise DataError(file, f'layout "{template.kind}"', f"layers[{index}].{key}",
                                 f'"{value}" is not a colour of [colours]')

@@ -8,6 +8,13 @@ print face — with every length scaled from the template's units, text fitted a
 looked up inside the game folder only (``bridge.catalog.asset_path``); icons come from its ``icons/``, fonts
 from its ``fonts/`` (else ttsmod's). A bad value raises :class:`bridge.errors.DataError` naming the card's data
 file, its entry and the field.
+
+A picture layer (``picture = "name"``) is painted in code: a game's renderer hands the drawer its painters by
+name (``pictures``), and each is called with a :class:`PictureRequest` — the layer's box in pixels at the size
+being drawn, its colours, the card's fields — for every size a card is drawn at, so a picture is as sharp on a
+print page as on a sheet cell and nothing of it is resampled. What the templates cannot express (a pattern, an
+emblem drawn in the data's colours, a row of as many stars as a card has) is such a painter; the frames, fills,
+texts and places around it stay layers.
 """
 
 from __future__ import annotations
@@ -17,9 +24,9 @@ import json
 import os
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from PIL import Image, ImageChops, ImageDraw, ImageOps
 
@@ -29,6 +36,7 @@ from bridge.rules.game import LANGUAGES
 from tools.imageio import ImageError, open_image, to_rgb
 from tools.render import richtext
 from tools.render.colour import is_colour, parse_colour
+from tools.render.draw import mirror_pad, placeholder
 from tools.render.layout import Layouts
 from tools.render.template import FIELD, Condition, Layer, Template
 
@@ -47,6 +55,36 @@ class TemplateCard:
     values: Mapping[str, Any]
     file: str
     entry: str
+
+
+@dataclass(frozen=True)
+class PictureRequest:
+    """What a painter paints from: ``size`` (the layer's box in pixels at the size the card is drawn at), the
+    layer's ``colours`` resolved in order (a ``{field}`` holding a list gives each of its colours), the card's
+    ``fields`` as its data gives them (a language table whole: :func:`lookup` with ``lang`` reduces it), and
+    ``scale``, the pixels per unit of the template at this size. A painter paints from these alone: the card's
+    cache key (:meth:`TemplateRenderer.card_key`) hashes them, so whatever else a picture showed would not
+    draw it again when it changed."""
+
+    size: tuple[int, int]
+    colours: tuple[tuple[int, int, int], ...]
+    fields: Mapping[str, Any]
+    lang: str
+    scale: float
+
+
+Painter = Callable[[PictureRequest], Image.Image]
+"""A picture's painter: an RGBA image of exactly ``request.size`` (its transparency shows the layers below).
+A module-level function or a :func:`functools.partial` of one, so the renderer holding it can be pickled."""
+
+
+class PictureError(ValueError):
+    """A painter's refusal of what a layer or card gives it (too few colours, a field it cannot read): reported as a
+    :class:`DataError` naming the card's ``field`` when given, else the layer's ``colours`` in the layouts file."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 _MISSING = object()
@@ -86,8 +124,11 @@ class TemplateRenderer:
     """Draws ``cards`` from the templates of ``layouts`` (each card's kind must be a layout with layers)."""
 
     def __init__(self, layouts: Layouts, cards: Sequence[TemplateCard], *, game_dir: Path, bundled_fonts: Path,
-                 lang: str, max_pixels: int | None = None) -> None:
+                 lang: str, max_pixels: int | None = None, pictures: Mapping[str, Painter] | None = None) -> None:
+        """``pictures``: the painters of the picture layers by name (none: a layout with a picture layer naming
+        one is a :class:`DataError`)."""
         self.layouts = layouts
+        self.pictures: dict[str, Painter] = dict(pictures or {})
         self.cards: dict[str, TemplateCard] = {}
         for card in cards:
             if card.name in self.cards:
@@ -103,6 +144,24 @@ class TemplateRenderer:
                 raise DataError(card.file, card.entry, None,
                                 f'layout "{card.kind}" is not a layout with layers in {layouts.file}')
         self._check_fields(cards)
+        self._check_pictures()
+
+    def _check_pictures(self) -> None:
+        """Every picture a layer names outright must be one of :attr:`pictures` (a ``{field}`` naming one is
+        looked up when its card is drawn)."""
+        for kind, layout in self.layouts.layouts.items():
+            if layout.template is None:
+                continue
+            for index, layer in enumerate(layout.template.layers):
+                named = layer.kind == "picture" and not FIELD.fullmatch(layer.picture)
+                if named and layer.picture not in self.pictures:
+                    raise DataError(self.layouts.file, f'layout "{kind}"', f"layers[{index}].picture",
+                                    self._no_picture(layer.picture))
+
+    def _no_picture(self, name: str) -> str:
+        known = ", ".join(sorted(self.pictures))
+        return (f'no picture "{name}": the game\'s renderer paints ' + (known if known else "none") +
+                " (a picture layer is painted by the code of a game's own renderer)")
 
     def _check_fields(self, cards: Sequence[TemplateCard]) -> None:
         """A field a template reads must be a field of some card of its kind: a misspelt name is an error, not an
@@ -150,6 +209,8 @@ class TemplateRenderer:
         for path in self._files(card):
             digest.update(str(path).encode())
             digest.update(_file_digest(str(path)))
+        for painter in self._painters(card):   # which code paints them (a layout's names are in its fingerprint)
+            digest.update(_painter_id(painter).encode())
         return digest.hexdigest()[:32]
 
     draws_bleed = True
@@ -171,8 +232,6 @@ class TemplateRenderer:
         edges mirrored outward, then every fill and cropped image that reaches a card edge drawn again past it —
         an art larger than its box gives its own pixels to the bleed, as far as it has them. Outlines and texts
         stay where they are on the card, so what is cut is the card as the sheets show it."""
-        from tools.render.draw import mirror_pad
-
         canvas = mirror_pad(to_rgb(self.draw(card, template, size)), bleed)   # a print is on white paper
         width, height = size
         sx, sy = width / template.width, height / template.height
@@ -197,7 +256,9 @@ class TemplateRenderer:
                     self._shape(canvas, square, card, grown, scale)
                 if layer.outline is not None:
                     self._shape(canvas, replace(layer, fill=None), card, on_canvas, scale)
-            elif layer.fit == "crop" and any(grow):
+            elif layer.kind == "picture":
+                self._picture(canvas, layer, card, on_canvas, scale, margins=grow)
+            elif any(grow) and (layer.fit == "crop" or self._stand_in(layer, card)):
                 self._image(canvas, layer, card, on_canvas, margins=grow)
             else:
                 self._image(canvas, layer, card, on_canvas)
@@ -256,6 +317,8 @@ class TemplateRenderer:
                 self._shape(image, layer, card, rect, scale)
             elif layer.kind == "image":
                 self._image(image, layer, card, rect)
+            elif layer.kind == "picture":
+                self._picture(image, layer, card, rect, scale)
             else:
                 self._text(image, layer, card, template, rect, scale)
         return image
@@ -348,15 +411,28 @@ class TemplateRenderer:
         except DataError:
             return None
 
+    def _stand_in(self, layer: Layer, card: TemplateCard) -> bool:
+        """Whether image ``layer`` draws its placeholder on ``card``: it has one and its file is not there."""
+        if layer.placeholder is None:
+            return False
+        path = self._image_path(layer, card)
+        return path is not None and not path.is_file()
+
     def _image(self, image: Image.Image, layer: Layer, card: TemplateCard, rect,
                margins: tuple[int, int, int, int] = (0, 0, 0, 0)) -> None:
         field = self._field_of(layer.image, card, layer)
         relative = self._fill(layer.image, card, layer)
         path = asset_path(self.game_dir, relative, file=card.file, entry=card.entry, field=field)
-        if not path.is_file():
-            raise DataError(card.file, card.entry, field, f"{relative}: no such file in the game folder "
-                                                          f'(layer "{layer.name}")')
         left, top, right, bottom = rect
+        if not path.is_file():
+            if layer.placeholder is None:
+                raise DataError(card.file, card.entry, field, f"{relative}: no such file in the game folder "
+                                                              f'(layer "{layer.name}")')
+            # A stand-in where the art will go (drawn on past the card's edges for print, as the art would be).
+            left, top, right, bottom = left - margins[0], top - margins[1], right + margins[2], bottom + margins[3]
+            colour = self._colour(layer.placeholder, card, layer, "placeholder")
+            image.paste(placeholder((right - left, bottom - top), colour), (left, top))
+            return
         try:
             if any(margins):
                 picture, (dx, dy) = _cropped_with_margins(str(path), _file_digest(str(path)),
@@ -371,6 +447,67 @@ class TemplateRenderer:
         picture = self._tinted(picture, layer, card)
         offset = ((right - left - picture.width) // 2, (bottom - top - picture.height) // 2)
         image.paste(picture, (left + offset[0], top + offset[1]), picture)
+
+    def _painters(self, card: TemplateCard) -> list[Painter]:
+        """The painters of ``card``'s picture layers shown on it (a name no painter has is left to the drawing)."""
+        found = []
+        for layer in self.template(card.kind).layers:
+            if layer.kind == "picture" and self._shown(layer, card):
+                try:
+                    found.append(self._painter(layer, card))
+                except DataError:
+                    continue   # reported when the card is drawn
+        return found
+
+    def _painter(self, layer: Layer, card: TemplateCard) -> Painter:
+        name = self._fill(layer.picture, card, layer)
+        painter = self.pictures.get(name)
+        if painter is None:
+            raise DataError(card.file, card.entry, self._field_of(layer.picture, card, layer),
+                            f'{self._no_picture(name)} (layer "{layer.name}")')
+        return painter
+
+    def _picture_colours(self, layer: Layer, card: TemplateCard) -> tuple[tuple[int, int, int], ...]:
+        """The layer's ``colours`` resolved in order; a ``{field}`` holding a list gives each of its colours."""
+        out: list[tuple[int, int, int]] = []
+        for value in layer.colours:
+            found = FIELD.fullmatch(value)
+            held = lookup(card.values, found.group(1), self.lang) if found else None
+            if isinstance(held, list):
+                for index, item in enumerate(held):
+                    if not isinstance(item, str) or not (is_colour(item) or item in self.layouts.colours):
+                        raise DataError(card.file, card.entry, f"{found.group(1)}[{index}]",
+                                        f'"{item}" is not "#rrggbb" nor a colour of [colours] '
+                                        f'(layer "{layer.name}" colours)')
+                    out.append(parse_colour(item) if is_colour(item) else self.layouts.colours[item])
+            else:
+                out.append(self._colour(value, card, layer, "colours"))
+        return tuple(out)
+
+    def _picture(self, image: Image.Image, layer: Layer, card: TemplateCard, rect, scale: float,
+                 margins: tuple[int, int, int, int] = (0, 0, 0, 0)) -> None:
+        """Picture ``layer`` painted at its box's pixel size, laid over the layers below by its transparency; with
+        ``margins``, its edges mirrored past the box that far (a pattern reaching the card's edges, for print)."""
+        painter = self._painter(layer, card)
+        left, top, right, bottom = rect
+        size = (right - left, bottom - top)
+        request = PictureRequest(size, self._picture_colours(layer, card), card.values, self.lang, scale)
+        try:
+            picture = painter(request)
+        except PictureError as exc:
+            if exc.field is not None:
+                raise DataError(card.file, card.entry, exc.field, f'{exc} (layer "{layer.name}")') from None
+            index = self.template(card.kind).layers.index(layer)
+            raise DataError(self.layouts.file, f'layout "{card.kind}"', f"layers[{index}].colours",
+                            f'picture "{self._fill(layer.picture, card, layer)}": {exc}') from None
+        if picture.size != size or picture.mode != "RGBA":
+            raise ValueError(f'picture painter for layer "{layer.name}" gave a {picture.mode} image of '
+                             f"{picture.width}x{picture.height}, not RGBA of {size[0]}x{size[1]}")
+        picture = self._tinted(picture, layer, card)
+        if any(margins):
+            picture = _mirror_out(picture, margins)
+            left, top = left - margins[0], top - margins[1]
+        image.paste(picture, (left, top), picture)
 
     def _tinted(self, picture: Image.Image, layer: Layer, card: TemplateCard) -> Image.Image:
         """``picture`` in the layer's ``tint`` colour where it has one, its transparency kept."""
@@ -462,6 +599,24 @@ class TemplateRenderer:
         turned = canvas.transpose({90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180,
                                    270: Image.Transpose.ROTATE_270}[layer.rotation])
         image.paste(turned, (left, top), turned)
+
+
+def _painter_id(painter: Painter) -> str:
+    """Which code a painter is, the same in every process (a partial: its function and bound arguments)."""
+    if isinstance(painter, partial):
+        keywords = sorted(painter.keywords.items())
+        return f"{_painter_id(painter.func)}({painter.args!r}, {keywords!r})"
+    return f"{getattr(painter, '__module__', '')}.{getattr(painter, '__qualname__', type(painter).__qualname__)}"
+
+
+def _mirror_out(picture: Image.Image, margins: tuple[int, int, int, int]) -> Image.Image:
+    """``picture`` with ``margins`` (left, top, right, bottom) px more on each side, mirrors of its edges."""
+    border = max(margins)
+    colour = mirror_pad(picture.convert("RGB"), border)
+    alpha = mirror_pad(picture.getchannel("A").convert("RGB"), border).getchannel(0)
+    padded = Image.merge("RGBA", (*colour.split(), alpha))
+    return padded.crop((border - margins[0], border - margins[1], border + picture.width + margins[2],
+                        border + picture.height + margins[3]))
 
 
 _PLACES = re.compile(r"\{\{|\}\}|\{icon:[^{}]*\}|\{[^{}]*\}")

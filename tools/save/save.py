@@ -324,6 +324,11 @@ class ObjectTexts:
         known = self._keys.get(id(obj))
         return known[1] if known is not None and known[0] is obj else None
 
+    def name(self, obj: dict[str, Any]) -> bytes | None:
+        """The key of ``obj``'s text (its nesting level and the digest of its value) when this gave its text,
+        else None: a name of the object's value for the check's verdicts (:class:`tools.check.CleanObjects`)."""
+        return self._key(obj)
+
     def urls(self, obj: dict[str, Any]) -> list[tuple[str, str]] | None:
         """The ``(key, url)`` pairs kept for ``obj`` (an object whose text this gave), or None."""
         key = self._key(obj)

@@ -40,6 +40,7 @@ from bridge.rules.four_humours.records import (
     Tile,
 )
 from bridge.rules.game import TOOL_TABLES, GameMeta, parse_game_meta
+from bridge.rules.game import Names
 from bridge.rules.game import read_names as _names
 from bridge.rules.reader import At as _DataAt
 from bridge.rules.reader import array as _array
@@ -49,7 +50,9 @@ from bridge.rules.reader import choice as _choice
 from bridge.rules.reader import entry_name as _entry_name
 from bridge.rules.reader import expect as _expect
 from bridge.rules.reader import ident as _ident
+from bridge.rules.reader import ID_PATTERN, MAX_ID_LENGTH
 from bridge.rules.reader import integer as _int
+from bridge.rules.reader import is_text as _is_text
 from bridge.rules.reader import keys as _keys
 from bridge.rules.reader import number as _number
 from bridge.rules.reader import show as _show
@@ -103,6 +106,15 @@ _EPSILON = 1e-9
 
 def _At(file: str, entry: str | None = None, field: str | None = None) -> _DataAt:
     return _DataAt.data(file, entry, field)
+
+
+def _title(at: _DataAt, value: Any) -> Names:
+    """``read_names(at.sub("title"), value)``, the place made only for a value read_names may refuse."""
+    if type(value) is dict and len(value) == 3:   # what read_names takes at once, taken alike
+        en, uk, ru = value.get("en"), value.get("uk"), value.get("ru")
+        if _is_text(en) and _is_text(uk) and _is_text(ru):
+            return Names(en, uk, ru)
+    return _names(at.sub("title"), value)
 
 
 def _humour(at: _At, value: Any) -> str:
@@ -498,13 +510,23 @@ def _parse_scenes(doc: dict[str, Any], kingdom: Board, citizens: Mapping[str, Ci
     scenes: list[SceneCard] = []
     ats: list[_At] = []
     slot_lists: dict[str, tuple[Slot, ...]] = {}
+    kinds = ("location", "animal")
+    # A 10,000-card game reads 60,000 fields here. Each one a reader accepts as it is is taken at once (the same
+    # value the reader gives); only one it might refuse is read through it, with its place made then: the
+    # errors, and the order they are found in, are the readers'.
     for index, item in enumerate(_array(_At(file, None, "scenes"), top["scenes"], non_empty=True)):
         at = _At(file, _entry_name("scene", "scenes", item, index))
         table = _table(at, item)
         _keys(at, table, ("id", "kind", "zone", "slots"), ("title", "cell", "resolution"))
-        ident = _ident(at.sub("id"), table["id"])
-        kind = _choice(at.sub("kind"), table["kind"], ("location", "animal"), "a scene kind")
-        zone = _string(at.sub("zone"), table["zone"])
+        ident = table["id"]
+        if not (type(ident) is str and len(ident) <= MAX_ID_LENGTH and ID_PATTERN.match(ident)):
+            ident = _ident(at.sub("id"), ident)
+        kind = table["kind"]
+        if not (type(kind) is str and kind in kinds):
+            kind = _choice(at.sub("kind"), kind, kinds, "a scene kind")
+        zone = table["zone"]
+        if not _is_text(zone):
+            zone = _string(at.sub("zone"), zone)
         if zone not in tile_ids:
             raise at.sub("zone").error(f"{_show(zone)} is not a map tile")
         cell_id: str | None = None
@@ -513,18 +535,26 @@ def _parse_scenes(doc: dict[str, Any], kingdom: Board, citizens: Mapping[str, Ci
                 raise at.sub("cell").error("an animal scene has a zone but no cell")
             if "title" not in table:
                 raise at.sub("title").error("missing")
-            title = _names(at.sub("title"), table["title"])
+            title = _title(at, table["title"])
         else:
             if "cell" not in table:
                 raise at.sub("cell").error("missing: a location scene names its map cell")
-            cell_id = _string(at.sub("cell"), table["cell"])
+            cell_id = table["cell"]
+            if not _is_text(cell_id):
+                cell_id = _string(at.sub("cell"), cell_id)
             cell = kingdom.cell_by_id.get(cell_id)
             if cell is None:
                 raise at.sub("cell").error(f"{_show(cell_id)} is not a map cell")
             if cell.tile != zone:
                 raise at.sub("cell").error(f"{_show(cell_id)} lies on tile {_show(cell.tile)}, not in zone {_show(zone)}")
-            title = _names(at.sub("title"), table["title"]) if "title" in table else cell.name
-        slots = _slots(at.sub("slots"), table["slots"], citizens, slot_lists)
+            if "title" in table:
+                title = _title(at, table["title"])
+            else:
+                title = cell.name
+        # the slot lists read before, by their text (see _slots), looked up before a place is made for them
+        slots = slot_lists.get(repr(table["slots"]))
+        if slots is None:
+            slots = _slots(at.sub("slots"), table["slots"], citizens, slot_lists)
         resolution = _steps(at.sub("resolution"), table["resolution"]) if "resolution" in table else None
         scenes.append(SceneCard(ident, title, kind, zone, cell_id, slots, resolution))
         ats.append(at)

@@ -146,6 +146,11 @@ def test_a_mm_layout_is_designed_at_300_dpi_and_keeps_its_printed_size(game):
     ('text = "{title}"', "layers[0].size", "missing"),
     ('text = "{title}"\nsize = [8, 12]\nrotation = 45', "layers[0].rotation", "0, 90, 180, 270"),
     ('image = "art/{id}.png"\nwhen = { field = "type" }', "layers[0].when", "field name"),
+    ('image = "art/{id}.png"\nplaceholder = "sky"', "layers[0].placeholder", 'not a colour of [colours]'),
+    ('picture = "two words"', "layers[0].picture", "picture's name"),
+    ('picture = "stars"\ncolours = "#ffffff"', "layers[0].colours", "must be a list"),
+    ('picture = "stars"\ncolours = ["#fff"]', "layers[0].colours", 'is not "#rrggbb"'),
+    ('picture = "stars"\nfit = "crop"', "layers[0].fit", "unknown field of a picture layer"),
 ])
 def test_a_bad_layer_is_reported_with_its_layout_index_and_field(tmp_path, layer, field, words):
     make_game(tmp_path, f'[layouts.card]\nunits = "mm"\nsize_mm = [63, 88]\n\n[[layouts.card.layers]]\n{layer}\n')
@@ -438,3 +443,171 @@ tint = "{colour}"
     assert green.getpixel((50, 50)) == (0, 255, 0) and green.getpixel((2, 2)) == (255, 255, 255)   # a red disc
     with pytest.raises(DataError, match=r'row "blue": colour: "blue" is not "#rrggbb" .* \(layer "image-1" tint\)'):
         drawer.render("chip:blue")
+
+
+# -- pictures a renderer paints -------------------------------------------------------------------------------
+
+PICTURE_LAYOUT = '''
+[colours]
+ink = "#101010"
+
+[layouts.back]
+size = [200, 280]
+
+[[layouts.back.layers]]
+shape = "rect"
+fill = "#ffffff"
+
+[[layouts.back.layers]]
+name = "pattern"
+picture = "{pattern}"
+box = [20, 40, 160, 100]
+colours = ["ink", "{shades}"]
+
+[[layouts.back.layers]]
+name = "edge"
+picture = "checks"
+box = [0, 200, 200, 80]
+colours = ["ink", "#ffffff"]
+'''
+
+
+def paint_checks(request):
+    """A chequer of single pixels in the first two colours: any resampling of it would show as greys."""
+    first, second = request.colours[:2]
+    image = Image.new("RGBA", request.size, (*second, 255))
+    draw = ImageDraw.Draw(image)
+    for y in range(request.size[1]):
+        for x in range(y % 2, request.size[0], 2):
+            draw.point((x, y), fill=(*first, 255))
+    return image
+
+
+def paint_bands(request):
+    """A band of each colour, side by side, on a clear ground; refuses a card whose field ``shades`` is empty."""
+    from tools.render.templatedraw import PictureError
+
+    if len(request.colours) < 2:
+        raise PictureError("takes at least 2 colours", field="shades" if not request.fields["shades"] else None)
+    w, h = request.size
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    step = w / len(request.colours)
+    for i, colour in enumerate(request.colours):
+        ImageDraw.Draw(image).rectangle((round(i * step), h // 4, round((i + 1) * step) - 1, h - h // 4 - 1),
+                                        fill=(*colour, 255))
+    return image
+
+
+def picture_drawer(folder: Path, *cards: TemplateCard, pictures=None) -> TemplateRenderer:
+    make_game(folder, PICTURE_LAYOUT)
+    layouts = load_layouts(folder / "layouts.toml", fonts_dir=FONTS)
+    return TemplateRenderer(layouts, list(cards), game_dir=folder, bundled_fonts=FONTS, lang="en",
+                            pictures={"checks": paint_checks, "bands": paint_bands} if pictures is None else pictures)
+
+
+def back(**values) -> TemplateCard:
+    return TemplateCard("back", "back", {"pattern": "bands", "shades": ["#ff0000", "#0000ff"], **values},
+                        "backs.csv", "row 2")
+
+
+def test_a_picture_is_painted_at_its_layers_pixel_size_at_every_size_the_card_is_drawn_at(tmp_path):
+    calls = []
+
+    def recording(request):
+        calls.append((request.size, request.colours, dict(request.fields), round(request.scale, 3)))
+        return paint_checks(request)
+
+    drawer = picture_drawer(tmp_path, back(), pictures={"checks": recording, "bands": paint_bands})
+    for size, scale in (((200, 280), 1.0), ((500, 700), 2.5)):
+        calls.clear()
+        image = drawer.render("back", size)
+        box = (0, round(200 * scale), size[0], size[1])
+        # painted at the box's own pixel size, with the layer's colours and the card's fields
+        assert calls == [((box[2] - box[0], box[3] - box[1]), ((16, 16, 16), (255, 255, 255)),
+                          {"pattern": "bands", "shades": ["#ff0000", "#0000ff"]}, scale)]
+        # and laid on the card as painted: every pixel of the chequer still pure ink or pure white, none resampled
+        colours = {c for _, c in image.crop(box).getcolors(maxcolors=1 << 16)}
+        assert colours == {(16, 16, 16), (255, 255, 255)}
+        assert image.getpixel((box[0], box[1])) == (16, 16, 16) and image.getpixel((box[0] + 1, box[1])) == (255,) * 3
+    # a field holding a list gives each of its colours, after the layer's own: ink, red, blue across the box
+    image = drawer.render("back", (200, 280))
+    assert [image.getpixel((x, 90)) for x in (40, 100, 160)] == [(16, 16, 16), (255, 0, 0), (0, 0, 255)]
+    assert image.getpixel((100, 45)) == (255, 255, 255)      # the picture's clear ground shows the layer below
+
+
+def test_a_picture_no_painter_has_is_named_with_its_file_entry_and_field(tmp_path):
+    with pytest.raises(DataError, match=r'^layouts.toml: layout "back": layers\[2\].picture: no picture "checks": '
+                                        r"the game's renderer paints bands"):
+        picture_drawer(tmp_path / "a", back(), pictures={"bands": paint_bands})
+    drawer = picture_drawer(tmp_path / "b", back(pattern="waves"))
+    with pytest.raises(DataError, match=r'^backs.csv: row 2: pattern: no picture "waves": the game\'s renderer '
+                                        r'paints bands, checks .*\(layer "pattern"\)'):
+        drawer.render("back")
+    # a painter's refusal is named too: the card's field it blames, else the layer's colours
+    with pytest.raises(DataError, match=r'^backs.csv: row 2: shades: takes at least 2 colours \(layer "pattern"\)'):
+        picture_drawer(tmp_path / "c", back(shades=[])).render("back")
+    with pytest.raises(DataError, match=r'^backs.csv: row 2: shades\[1\]: "teal" is not "#rrggbb"'):
+        picture_drawer(tmp_path / "d", back(shades=["#ff0000", "teal"])).render("back")
+
+
+def test_the_key_of_a_card_follows_what_its_pictures_are_painted_from(tmp_path):
+    from functools import partial
+
+    def key(card=None, pictures=None):
+        return picture_drawer(tmp_path, card or back(), pictures=pictures).card_key(card or back())
+
+    first = key()
+    assert key() == first                                                   # the same in every run
+    assert key(back(shades=["#ff0000", "#00ff00"])) != first                # a colour it is handed
+    assert key(back(pattern="checks")) != first                             # the picture a field names
+    assert key(pictures={"checks": paint_bands, "bands": paint_bands}) != first                    # another painter
+    bound = {"checks": partial(paint_checks), "bands": partial(paint_bands)}
+    assert key(pictures=bound) == key(pictures={"checks": partial(paint_checks), "bands": partial(paint_bands)})
+
+
+def test_a_picture_reaching_the_cards_edge_is_mirrored_past_it_for_print(tmp_path):
+    drawer = picture_drawer(tmp_path, back())
+    card = drawer.render("back", (200, 280))
+    bled = drawer.render("back", (200, 280), bleed=6)
+    assert bled.crop((6, 6, 206, 286)).tobytes() == card.tobytes()          # the card itself unchanged
+    # below the cut line, the chequer's bottom rows mirrored (not the white fill grown past it)
+    assert [bled.getpixel((6 + x, 286 + 1)) for x in range(4)] == [card.getpixel((x, 278)) for x in range(4)]
+
+
+def test_missing_art_with_a_placeholder_is_a_stand_in_until_the_file_is_there(tmp_path):
+    layouts = LAYOUTS.replace('fit = "crop"\n', 'fit = "crop"\nplaceholder = "#3070c0"\n', 1)
+    folder = make_game(tmp_path / "game", layouts)
+    missing = card("b", id="b")
+    drawer = renderer(folder, missing)
+    stand_in = drawer.render("card:b", (372, 520))
+    r, g, b = stand_in.getpixel((186, 180))
+    assert b > r and b > g and (r, g, b) != BLUE                     # the placeholder's blue, not art
+    key = drawer.card_key(missing)
+    Image.new("RGB", (400, 300), RED).save(folder / "art" / "b.png")
+    assert drawer.card_key(missing) != key                           # drawn again once the art is there
+    assert drawer.render("card:b", (372, 520)).getpixel((186, 180)) == RED
+    with pytest.raises(DataError, match=r"art/c.png: no such file"):   # a layer without one still stops
+        renderer(make_game(tmp_path / "plain"), card("c", id="c")).render("card:c")
+
+
+def test_the_documented_picture_example_loads_and_draws(tmp_path):
+    page = (Path(__file__).resolve().parents[3] / "docs" / "data-format.md").read_text(encoding="utf-8")
+    example = page.split("## Card templates (layers)", 1)[1].split("```toml\n", 3)[2].split("```", 1)[0]
+    make_game(tmp_path, example)
+    layouts = load_layouts(tmp_path / "layouts.toml", fonts_dir=FONTS)
+    with pytest.raises(DataError, match=r'layers\[1\].picture: no picture "hatching"'):
+        TemplateRenderer(layouts, [], game_dir=tmp_path, bundled_fonts=FONTS, lang="en")
+    sizes = []
+
+    def hatching(request):
+        from tools.render.draw import hatching as lines
+
+        sizes.append(request.size)
+        return lines(request.size, request.colours[1], step=request.size[0] / 8, width=3)
+
+    drawer = TemplateRenderer(layouts, [TemplateCard("back", "back", {"ink": "#f0e0a0"}, "backs.csv", "row 2")],
+                              game_dir=tmp_path, bundled_fonts=FONTS, lang="en", pictures={"hatching": hatching})
+    image = drawer.render("back", (372, 520))
+    assert sizes == [(372, 520)]
+    assert (0xf0, 0xe0, 0xa0) in {c for _, c in image.getcolors(maxcolors=1 << 18)}   # the hatching's lines
+    assert image.getpixel((186, 260))[2] < 180                       # the art's stand-in, not the violet fill

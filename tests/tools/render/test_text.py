@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from bridge.errors import DataError
 from bridge.paths import assets_dir
 from tools.render.layout import Box
-from tools.render.text import check_glyphs, draw_text, fit_text, has_glyph, load_font, missing_glyphs
+from tools.render.text import CheckedKeys, check_glyphs, draw_text, fit_text, has_glyph, load_font, missing_glyphs
 
 FONTS = assets_dir() / "fonts"
 SANS = str(FONTS / "DejaVuSans.ttf")
@@ -122,3 +122,19 @@ def test_a_text_drawn_at_another_size_keeps_its_design_lines():
     assert drawn.lines == at_design.lines and abs(drawn.size - 2 * at_design.size) <= 4
     left, top, right, bottom = drawn.ink
     assert 0 <= left and 0 <= top and right <= large.width and bottom <= large.height
+
+
+def test_checked_keys_are_kept_between_builds_and_forgotten_by_another_version(tmp_path, monkeypatch):
+    import tools.render.text as module
+
+    path = tmp_path / ".cache" / "texts-checked.txt"
+    assert CheckedKeys.load(path).known == frozenset()   # no file yet: nothing passed
+    CheckedKeys().save(path, {"b" * 64, "a" * 64})
+    assert CheckedKeys.load(path).known == {"a" * 64, "b" * 64}
+    kept = CheckedKeys.load(path)
+    kept.save(path, {"a" * 64})   # the keys of this build only: an image gone is forgotten
+    assert CheckedKeys.load(path).known == {"a" * 64}
+    monkeypatch.setattr(module, "__version__", "another")   # an upgrade may check glyphs otherwise
+    assert CheckedKeys.load(path).known == frozenset()
+    path.write_bytes(b"\xff\xfe not ascii")
+    assert CheckedKeys.load(path).known == frozenset()

@@ -37,11 +37,13 @@ from bridge.rules.game import LANGUAGES
 from tools.games.fifteen_days import geometry
 from tools.imageio import ImageError
 from tools.render.colour import to_hex
-from tools.render.draw import SUPERSAMPLE, contrast, cover_fit, mix, paste_icon, star_icon, stripes
+from tools.render.draw import (SUPERSAMPLE, composite_icon, contrast, cover_fit, hatching, mix, paste_icon,
+                               star_icon)
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts, parse_colour
 from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, check_image_options, render_art
 from tools.render.sizing import DrawsAtSize
-from tools.render.templatedraw import TemplateCard, TemplateRenderer, _file_digest, fitted_picture
+from tools.render.templatedraw import (PictureError, PictureRequest, TemplateCard, TemplateRenderer, _file_digest,
+                                       fitted_picture)
 from tools.render.text import check_glyphs, draw_text, fit_text
 
 RENDERER_VERSION = "3"
@@ -50,11 +52,14 @@ RENDERER_VERSION = "3"
 LAYOUTS_FILE = "layouts.toml"
 THUMBNAIL_SIZE = 256
 
-TEMPLATE_KINDS = ("season", "animal")
-"""Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives.
-The other kinds are drawn here because the templates cannot express them yet: hatching and a chequer of stars
-(the backs), four dots in the seasons' colours (the wild card), a feather in two colours, rows laid out per
-animal (the overview) and boards whose card places are table geometry."""
+TEMPLATE_KINDS = ("season", "season_back", "wild", "wild_back", "feather", "animal")
+"""Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives and
+the pictures it paints (:data:`PICTURES`: the backs' hatching and chequer of stars, the wild's dots in the
+seasons' colours, the feather). Two kinds stay drawn here, because a layout cannot repeat its layers over a list
+of the data: the overview (a row per animal, as many as the data has, the powers box split evenly among them:
+its disc, emblem and power line) and the board (its corners' card places are table geometry,
+:mod:`tools.games.fifteen_days.geometry`, a card place per value of the rules, and its token places one per
+animal and feather)."""
 
 EMBLEMS_DIR = "icons"
 FALLBACK_EMBLEM = "season"
@@ -62,11 +67,7 @@ FALLBACK_EMBLEM = "season"
 printed in (its transparency is its shape); a season with no picture of its own gets ``icons/season.png``."""
 
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
-    "season_back": {"title": True, "emblem": False, "subtitle": True},
-    "wild": {"title": True, "emblem": False, "text": True},
-    "wild_back": {"title": True},
     "overview": {"title": True, "text": True, "powers": True},
-    "feather": {"emblem": False},
     "board": {**{f"corner_{k}": False for k in range(4)}, **{f"arrow_{k}": False for k in range(4)},
               **{f"label_{k}": True for k in range(4)}, "name": True, "animals": True, "feathers": True},
 }
@@ -139,14 +140,6 @@ class Renderer(DrawsAtSize):
         """What image ``name`` shows, without ids where copies look alike (they then share a cache entry)."""
         d = self.data
         head, _, ident = name.partition(":")
-        if head == "season-back":
-            return (ident, d.season_by_id[ident], d.info.name)
-        if head == "wild":
-            wild = next(w for w in d.wilds if w.id == ident)
-            return (wild.title, wild.text)
-        if head == "feather":
-            feather = next(f for f in d.feathers if f.id == ident)
-            return (feather.title, feather.text)
         if head == "board":
             return (d.board_by_id[ident], d.rules.values, d.animals, len(d.feathers))
         if head == "overview":
@@ -166,8 +159,7 @@ class Renderer(DrawsAtSize):
             return digest.hexdigest()
         layout = self.layouts.layouts[kind]
         fonts = sorted({b.font for b in layout.boxes.values() if b.font})
-        seasons = [name.partition(":")[2]] if kind == "season_back" else \
-            sorted({a.season for a in self.data.animals}) if kind == "overview" else []
+        seasons = sorted({a.season for a in self.data.animals}) if kind == "overview" else []
         emblems = [_file_digest(str(self._emblem_files[season])).hex() for season in seasons]
         digest = hashlib.sha256()
         for part in (RENDERER_VERSION, self.lang, kind, layout.fingerprint(), self.layouts.fingerprint(),
@@ -188,13 +180,6 @@ class Renderer(DrawsAtSize):
     def texts(self) -> Iterator[tuple[_Text, Box]]:
         """Every text drawn, with the box it is drawn in (for the checks before rendering)."""
         d, L, lang = self.data, self.layouts.layouts, self.lang
-        for back in BACK_SEASONS:
-            yield _Text(d.info.name.get(lang), "game.toml", "[game]", f"name.{lang}"), L["season_back"].box("title")
-            yield self.season_name(back), L["season_back"].box("subtitle")
-        for wild in d.wilds:
-            yield _Text(wild.title.get(lang), "components.toml", "wild", f"title.{lang}"), L["wild"].box("title")
-            yield _Text(wild.text.get(lang), "components.toml", "wild", f"text.{lang}"), L["wild"].box("text")
-            yield _Text(wild.title.get(lang), "components.toml", "wild", f"title.{lang}"), L["wild_back"].box("title")
         board = L["board"]
         for spec in d.boards:
             yield _Text(spec.name.get(lang), "components.toml", f'board "{spec.id}"', f"name.{lang}"), board.box("name")
@@ -252,16 +237,8 @@ class Renderer(DrawsAtSize):
         d = self.data
         if head == "season":
             return self.season_card(ident)
-        if head == "season-back":
-            return self.season_back(ident)
-        if head == "wild":
-            return self.wild(next(w for w in d.wilds if w.id == ident))
-        if head == "wild-back":
-            return self.wild_back()
-        if head == "feather":
-            return self.feather()
-        if head == "animal":
-            return self.animal(ident)
+        if head in ("season-back", "wild", "wild-back", "feather", "animal"):
+            return self._from_layers(self._card(name))
         if head == "board":
             return self.board(ident)
         if head == "overview":
@@ -287,6 +264,10 @@ class Renderer(DrawsAtSize):
         """A season card, drawn from the layers of its layout with the card's fields and its season's."""
         return self._from_layers(self._card(f"season:{card_id}"))
 
+    def season_back(self, back: str) -> Image.Image:
+        """The back of the cards with back season ``back``, drawn from the layers of its layout."""
+        return self._from_layers(self._card(f"season-back:{back}"))
+
     def _card(self, name: str) -> TemplateCard:
         """Image ``name`` of a kind drawn from its layers (:data:`TEMPLATE_KINDS`) as a card of its layout with the
         fields the layout reads: the data's, and what this renderer adds (colours mixed from the season's or the
@@ -306,13 +287,32 @@ class Renderer(DrawsAtSize):
             values = {"name": animal.name.to_json(), "colour": animal.colour,
                       "ink": to_hex(contrast(parse_colour(animal.colour))), "emblem": self._emblem_name(animal.season)}
             return TemplateCard(name, "animal", values, "components.toml", f'animal "{animal.id}"')
+        if head == "season-back":
+            colour = self.season_colour(ident)
+            dark = mix(colour, (0, 0, 0), 0.35)
+            values = {"game": d.info.name.to_json(), "season": d.season_by_id[ident].name.to_json(),
+                      "dark": to_hex(dark), "hatch": to_hex(mix(dark, colour, 0.45)),
+                      "emblem": self._emblem_name(ident)}
+            return TemplateCard(name, "season_back", values, "game.toml", f"seasons.{ident}")
+        if head == "wild":
+            wild = next(w for w in d.wilds if w.id == ident)
+            values = {"title": wild.title.to_json(), "text": wild.text.to_json(),
+                      "season_colours": [season.colour for season in d.seasons]}
+            return TemplateCard(name, "wild", values, "components.toml", "wild")
+        if head == "wild-back":
+            back = mix(self.colours["wild"], (0, 0, 0), 0.3)
+            values = {"title": d.wilds[0].title.to_json(), "back": to_hex(back),
+                      "star": to_hex(mix(back, (255, 255, 255), 0.2))}
+            return TemplateCard(name, "wild_back", values, "components.toml", "wild")
+        if head == "feather":
+            return TemplateCard(name, "feather", {}, "components.toml", f'feather "{ident}"')
         raise DataError("render", None, None, f'"{name}" is not drawn from layers')
 
     @cached_property
     def _layers(self) -> TemplateRenderer:
         """The drawer of the layouts with layers (it keeps no card: each is handed to it)."""
         return TemplateRenderer(self.layouts, [], game_dir=self.game_dir, bundled_fonts=self.fonts_dir,
-                                lang=self.lang)
+                                lang=self.lang, pictures=PICTURES)
 
     def _from_layers(self, card: TemplateCard) -> Image.Image:
         """``card`` drawn from its layout's layers at this renderer's size of that layout."""
@@ -350,77 +350,6 @@ class Renderer(DrawsAtSize):
         square = Image.new("RGBA", (size, size), (0, 0, 0, 0))
         square.paste(picture, ((size - picture.width) // 2, (size - picture.height) // 2))
         return square
-
-    def season_back(self, back: str) -> Image.Image:
-        layout = self.layouts.layouts["season_back"]
-        colour = self.season_colour(back)
-        dark = mix(colour, (0, 0, 0), 0.35)
-        image, draw = self._base(layout, dark, self.colours["back_ink"])
-        w, h = layout.width, layout.height
-        step = max(16 * self.scale, min(w, h) / 12)
-        hatch = mix(dark, colour, 0.45)
-        for x in stripes(-h, w + h, step):
-            draw.line([(x, 0), (x + h, h)], fill=hatch, width=max(1, round(step / 6)))
-        b = layout.boxes
-        ink = self.colours["back_ink"]
-        self._text(draw, _Text(self.data.info.name.get(self.lang), "game.toml", "[game]", f"name.{self.lang}"),
-                   b["title"], ink)
-        emblem = b["emblem"]
-        paste_icon(image, self.emblem(back, ink, min(emblem.width, emblem.height)),
-                   (emblem.x + emblem.width / 2, emblem.y + emblem.height / 2))
-        self._text(draw, self.season_name(back), b["subtitle"], ink)
-        return image
-
-    def wild(self, wild) -> Image.Image:
-        layout = self.layouts.layouts["wild"]
-        back = self.colours["wild"]
-        image, draw = self._base(layout, back, self.colours["back_ink"])
-        b = layout.boxes
-        ink = self.colours["back_ink"]
-        self._text(draw, _Text(wild.title.get(self.lang), "components.toml", "wild", f"title.{self.lang}"),
-                   b["title"], ink)
-        emblem = b["emblem"]
-        # The four season colours around a star: a wild stands for a value of any season.
-        size = min(emblem.width, emblem.height)
-        cx, cy = emblem.x + emblem.width / 2, emblem.y + emblem.height / 2
-        for i, season in enumerate(self.data.seasons):
-            angle = math.pi / 4 + i * math.pi / 2
-            r = size * 0.36
-            dot = size * 0.14
-            x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
-            draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=parse_colour(season.colour))
-        paste_icon(image, star_icon((236, 196, 64), round(size * 0.6)), (cx, cy))
-        self._text(draw, _Text(wild.text.get(self.lang), "components.toml", "wild", f"text.{self.lang}"),
-                   b["text"], ink)
-        return image
-
-    def wild_back(self) -> Image.Image:
-        layout = self.layouts.layouts["wild_back"]
-        back = mix(self.colours["wild"], (0, 0, 0), 0.3)
-        image, draw = self._base(layout, back, self.colours["back_ink"])
-        w, h = layout.width, layout.height
-        size = min(w, h) // 5
-        for row in range(h // size + 1):
-            for col in range(w // size + 1):
-                if (row + col) % 2 == 0:
-                    paste_icon(image, star_icon(mix(back, (255, 255, 255), 0.2), size // 2),
-                               (col * size + size / 2, row * size + size / 2))
-        wild = self.data.wilds[0]
-        self._text(draw, _Text(wild.title.get(self.lang), "components.toml", "wild", f"title.{self.lang}"),
-                   layout.box("title"), self.colours["back_ink"])
-        return image
-
-    def feather(self) -> Image.Image:
-        layout = self.layouts.layouts["feather"]
-        image = Image.new("RGB", (layout.width, layout.height), self.colours["feather"])
-        box = layout.box("emblem")
-        paste_icon(image, feather_icon(self.colours["frame"], min(box.width, box.height)),
-                   (box.x + box.width / 2, box.y + box.height / 2))
-        return image
-
-    def animal(self, animal_id: str) -> Image.Image:
-        """An animal token, drawn from the layers of its layout: its colour, its season's emblem, its name."""
-        return self._from_layers(self._card(f"animal:{animal_id}"))
 
     def board(self, board_id: str) -> Image.Image:
         spec = self.data.board_by_id[board_id]
@@ -499,6 +428,68 @@ class Renderer(DrawsAtSize):
 
 
 # -- pictures drawn in code ---------------------------------------------------------------------------
+
+def _colours(request: PictureRequest, least: int, most: int | None = None) -> tuple[tuple[int, int, int], ...]:
+    """The request's colours, refused when there are fewer than ``least`` or more than ``most``."""
+    count = len(request.colours)
+    if count < least or (most is not None and count > most):
+        wanted = f"{least}" if most == least else f"at least {least}" if most is None else f"{least} to {most}"
+        raise PictureError(f"takes {wanted} colours, not {count}")
+    return request.colours
+
+
+def paint_hatching(request: PictureRequest) -> Image.Image:
+    """The backs' hatching: lines in its one colour, a twelfth of the box's smaller side apart."""
+    (colour,) = _colours(request, 1, 1)
+    step = min(request.size) / 12
+    return hatching(request.size, colour, step, max(1, round(step / 6)))
+
+
+def paint_wild(request: PictureRequest) -> Image.Image:
+    """The wild's emblem, centred in its box: a star in the first colour amid a dot of each other colour (the
+    seasons': a wild stands for a value of any season), the dots a quarter turn apart from the lower right."""
+    star, *dots = _colours(request, 2)
+    w, h = request.size
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    size = min(w, h)
+    cx, cy = w / 2, h / 2
+    r, dot = size * 0.36, size * 0.14
+    for i, colour in enumerate(dots):
+        angle = math.pi / 4 + i * 2 * math.pi / len(dots)
+        x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
+        draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=(*colour, 255))
+    composite_icon(image, star_icon(star, round(size * 0.6)), (cx, cy))
+    return image
+
+
+def paint_star_chequer(request: PictureRequest) -> Image.Image:
+    """A star of its one colour in every other square of a fifth of the box's smaller side (the wilds' back)."""
+    (colour,) = _colours(request, 1, 1)
+    w, h = request.size
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    size = max(2, min(w, h) // 5)
+    star = star_icon(colour, size // 2)
+    for row in range(h // size + 1):
+        for col in range(w // size + 1):
+            if (row + col) % 2 == 0:
+                composite_icon(image, star, (col * size + size / 2, row * size + size / 2))
+    return image
+
+
+def paint_feather(request: PictureRequest) -> Image.Image:
+    """A feather in its one colour, centred in its box (:func:`feather_icon`)."""
+    (colour,) = _colours(request, 1, 1)
+    image = Image.new("RGBA", request.size, (0, 0, 0, 0))
+    composite_icon(image, feather_icon(colour, min(request.size)), (request.size[0] / 2, request.size[1] / 2))
+    return image
+
+
+PICTURES = {"hatching": paint_hatching, "wild": paint_wild, "star_chequer": paint_star_chequer,
+            "feather": paint_feather}
+"""The pictures the layouts' picture layers name (tools.render.templatedraw.PictureRequest): what a layer cannot
+draw, painted at each size a card is drawn at from the layer's colours."""
+
 
 def feather_icon(colour: tuple[int, int, int], size: int) -> Image.Image:
     """A feather (vane and quill) in ``colour``, lying diagonally on a transparent square (RGBA)."""

@@ -32,7 +32,9 @@ That machinery is shared by every game (:func:`tools.render.pipeline.render_art`
 images, keys them and draws them (:class:`Renderer`).
 
 Before anything is drawn every text is checked against its font (a missing glyph is a :class:`DataError`
-naming file, entry and field); a text that cannot fit its box even at the minimum size is one too.
+naming file, entry and field); a text that cannot fit its box even at the minimum size is one too. The keys of
+the images whose texts passed are kept in ``.cache/texts-checked.txt`` (:class:`tools.render.text.CheckedKeys`):
+a rebuild checks the texts of images with a new key only (a key fixes the image's texts and fonts).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ import hashlib
 import math
 from functools import cached_property
 from pathlib import Path
-from typing import Callable, Iterator, Mapping, NamedTuple
+from typing import Callable, Collection, Iterator, Mapping, NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -67,12 +69,14 @@ from tools.render.draw import (
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts
 from tools.render.pipeline import Art, DeckPlan, ThumbnailPlan, check_image_options, render_art
 from tools.render.sizing import DrawsAtSize
-from tools.render.text import check_glyphs, draw_fitted, draw_text, fit_text
+from tools.render.text import CheckedKeys, check_glyphs, draw_fitted, draw_text, fit_text
 
 RENDERER_VERSION = "2"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
+CHECKED_TEXTS = "texts-checked.txt"
+"""The file of ``out_dir/.cache/`` keeping the keys of images whose texts passed the glyph check."""
 _NO_ART_DIGEST = hashlib.sha256(b"art:none").digest()   # what a key holds for an image without an art file
 THUMBNAIL_SIZE = 256
 
@@ -223,8 +227,17 @@ class Renderer(DrawsAtSize):
                                                           *(self._font_hashes[f] for f in fonts), self._context))
         return part
 
+    _kept_keys: Mapping[str, str] | None = None
+    """Image name → key while a build runs (:func:`render_game`): the glyph check and the pipeline ask for the
+    same keys, made once. Outside a build each key is made when asked (an art file may have come since)."""
+
     def key(self, name: str, kind: str) -> str:
         """The cache key of image ``name``: a hash of everything that affects its pixels."""
+        kept = self._kept_keys
+        if kept is not None:
+            found = kept.get(name)
+            if found is not None:
+                return found
         # No art file and an empty art file must not share a key: the first draws a placeholder, the second
         # is an error, and a cached placeholder would hide it.
         art_digest = _NO_ART_DIGEST
@@ -233,10 +246,29 @@ class Renderer(DrawsAtSize):
             path = find_art(self.game_dir, ident, file=f"{head}s.toml", entry=f'{head} "{ident}"')
             if path is not None:
                 art_digest = hashlib.sha256(b"art:file:" + path.read_bytes()).digest()
-        # The parts, each followed by a NUL, fed at once: the same bytes as one update per part.
-        digest = hashlib.sha256(b"".join((self._key_head, name.encode("utf-8"), b"\0", self._kind_part(kind),
-                                          repr(self._record(name)).encode("utf-8"), b"\0", art_digest)))
+        # The parts, each followed by a NUL: what every image of a kind shares first (its layout, fonts and the
+        # game's context: 6 KB in Four Humours), hashed once per kind and copied, then the image's own.
+        digest = self._kind_hash(kind).copy()
+        digest.update(b"".join((name.encode("utf-8"), b"\0", repr(self._record(name)).encode("utf-8"), b"\0",
+                                art_digest)))
         return digest.hexdigest()
+
+    def _kind_hash(self, kind: str):
+        hashes = self.__dict__.setdefault("_kind_hashes", {})
+        found = hashes.get(kind)
+        if found is None:
+            found = hashes[kind] = hashlib.sha256(self._key_head + self._kind_part(kind))
+        return found
+
+    def keys(self) -> dict[str, str]:
+        """Every image's key (name → :meth:`key`), in :meth:`items` order."""
+        return {name: self.key(name, kind) for name, kind in self.items()}
+
+    def __getstate__(self) -> dict:
+        state = super().__getstate__()
+        state.pop("_kept_keys", None)   # a worker draws; it asks for no key
+        state.pop("_kind_hashes", None)   # hash objects do not pickle
+        return state
 
     @cached_property
     def _key_head(self) -> bytes:
@@ -287,19 +319,30 @@ class Renderer(DrawsAtSize):
 
     def texts(self) -> Iterator[tuple[_Text, str]]:
         """Every text drawn, with the font file it is drawn in (for the glyph check before rendering)."""
+        for _, texts in self._text_groups():
+            yield from texts
+
+    def _text_groups(self) -> Iterator[tuple[str | None, Iterator[tuple[_Text, str]]]]:
+        """The texts of :meth:`texts` in the same order, each with the image it is drawn on (its name), or None
+        for texts shared by many images (the layouts' strings, the citizens' names): each group is made only when
+        read, so an image whose texts need no check costs nothing but its name."""
         d, L, lang = self.data, self.layouts.layouts, self.lang
 
         def font(kind: str, box: str) -> str:
             return L[kind].boxes[box].font or ""
 
-        for key in REQUIRED_STRINGS:
-            for kind, box in (("scene", "subtitle"), ("scene_back", "subtitle"), ("scene", "resolution")):
-                yield self.string(key), font(kind, box)
+        def strings() -> Iterator[tuple[_Text, str]]:
+            for key in REQUIRED_STRINGS:
+                for kind, box in (("scene", "subtitle"), ("scene_back", "subtitle"), ("scene", "resolution")):
+                    yield self.string(key), font(kind, box)
+
+        yield None, strings()
         if d.scenes:
             title_font, zone_font = font("scene", "title"), font("scene", "subtitle")
             slot_font, step_font = font("scene", "slots"), font("scene", "resolution")
             title_field = f"title.{lang}"
-        for s in d.scenes:
+
+        def scene(s: SceneCard) -> Iterator[tuple[_Text, str]]:
             entry = f'scene "{s.id}"'
             yield _Text(s.title.get(lang), "scenes.toml", entry, title_field), title_font
             yield self.tile_name(s.zone, "scenes.toml", entry), zone_font
@@ -307,43 +350,68 @@ class Renderer(DrawsAtSize):
                 yield self.citizen_name(slot, "scenes.toml", entry, i), slot_font
             for _, text in self.steps_of(s, "scenes.toml", entry):
                 yield text, step_font
-        for p in d.parties:
+
+        for s in d.scenes:
+            yield f"scene:{s.id}", scene(s)
+
+        def party(p: PartyTile) -> Iterator[tuple[_Text, str]]:
             entry = f'party "{p.id}"'
             yield _Text(p.title.get(lang), "parties.toml", entry, f"title.{lang}"), font("party", "title")
             for i, slot in enumerate(p.slots):
                 yield self.citizen_name(slot, "parties.toml", entry, i), font("party", "slots")
             for _, text in self.steps_of(p, "parties.toml", entry):
                 yield text, font("party", "resolution")
-        for g in d.goals:
+
+        for p in d.parties:
+            yield f"party:{p.id}", party(p)
+
+        def goal(g: Goal) -> Iterator[tuple[_Text, str]]:
             entry = f'goal "{g.id}"'
             yield _Text(g.title.get(lang), "goals.toml", entry, f"title.{lang}"), font("goal", "title")
             yield _Text(g.text.get(lang), "goals.toml", entry, f"text.{lang}"), font("goal", "text")
-        for c in d.citizens:
-            yield (_Text(c.name.get(lang), "game.toml", f'citizen "{c.id}"', f"name.{lang}"), font("party", "subtitle"))
+
+        for g in d.goals:
+            yield f"goal:{g.id}", goal(g)
+        yield None, ((_Text(c.name.get(lang), "game.toml", f'citizen "{c.id}"', f"name.{lang}"),
+                      font("party", "subtitle")) for c in d.citizens)
         for kind in ("scene_back", "goal_back", "party_back"):
-            yield _Text(d.info.name.get(lang), "game.toml", "game", f"name.{lang}"), font(kind, "title")
-        for board, kind, file in [(d.kingdom, "kingdom", "map.toml")] + [(f, "fief", "fiefs.toml") for f in d.fiefs]:
+            yield kind.replace("_", "-"), iter([(_Text(d.info.name.get(lang), "game.toml", "game", f"name.{lang}"),
+                                                 font(kind, "title"))])
+
+        def board(board: Board, kind: str, file: str) -> Iterator[tuple[_Text, str]]:
             for t in board.tiles:
                 yield _Text(t.name.get(lang), file, f'tile "{t.id}"', f"name.{lang}"), font(kind, "tile_name")
             for c in board.cells:
                 yield _Text(c.name.get(lang), file, f'cell "{c.id}"', f"name.{lang}"), font(kind, "cell_name")
 
-    def check_texts(self) -> None:
-        """Raise :class:`DataError` (file/entry/field) for the first text whose font lacks one of its glyphs."""
+        yield "kingdom", board(d.kingdom, "kingdom", "map.toml")
+        for f in d.fiefs:
+            yield f"fief:{f.id}", board(f, "fief", "fiefs.toml")
+
+    def check_texts(self, passed: Collection[str] = frozenset(), keys: Mapping[str, str] | None = None) -> None:
+        """Raise :class:`DataError` (file/entry/field) for the first text whose font lacks one of its glyphs.
+
+        ``passed``: image keys whose texts passed before (:class:`tools.render.text.CheckedKeys`) and ``keys``
+        each image's key (name → :meth:`key`): an image whose key passed is not checked again, its key fixing
+        its texts and their fonts (the first failing text is still the same, none of them being on such an
+        image). Shared texts are always checked."""
         # A big game checks well over 100,000 texts in a handful of fonts, most of them the same few names and
         # steps again: each font's path is made once, and each text is checked once per font (a text that
         # passed once passes again; the first failing one is still reported with its own place).
         paths: dict[str, str] = {}
-        passed: dict[str, set[str]] = {}
-        for text, font in self.texts():
-            done = passed.get(font)
-            if done is None:
-                done = passed[font] = set()
-                paths[font] = str(self.fonts_dir / font)
-            elif text.text in done:
+        done_by_font: dict[str, set[str]] = {}
+        for name, texts in self._text_groups():
+            if name is not None and passed and keys is not None and keys.get(name) in passed:
                 continue
-            check_glyphs(text.text, paths[font], file=text.file, entry=text.entry, field=text.field)
-            done.add(text.text)
+            for text, font in texts:
+                done = done_by_font.get(font)
+                if done is None:
+                    done = done_by_font[font] = set()
+                    paths[font] = str(self.fonts_dir / font)
+                elif text.text in done:
+                    continue
+                check_glyphs(text.text, paths[font], file=text.file, entry=text.entry, field=text.field)
+                done.add(text.text)
 
     # -- drawing helpers ---------------------------------------------------------------------------------
 
@@ -721,7 +789,11 @@ def render_game(
     game_dir = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
     layouts = load_four_humours_layouts(game_dir)
     renderer = Renderer(data, layouts, game_dir, assets_dir() / "fonts", lang, max_pixels)
-    renderer.check_texts()
+    keys = renderer.keys()
+    checked_path = Path(out_dir) / ".cache" / CHECKED_TEXTS
+    checked = CheckedKeys.load(checked_path) if use_cache else CheckedKeys()
+    renderer.check_texts(checked.known, keys)
+    checked.save(checked_path, set(keys.values()))
 
     names = [name for name, _ in renderer.items()]
     decks = [DeckPlan(deck, tuple(n for n in names if n.startswith(prefix + ":")), back)
@@ -729,9 +801,13 @@ def render_game(
                                         ("parties", "party", "party-back"))]
     singles = [n for n in names if n == "kingdom" or n.split(":")[0] in
                ("fief", "potion", "potion-back", "party", "goal-marker", "scene-marker")]
-    return render_art(renderer, out_dir, decks=decks, singles=singles,
-                      thumbnail=ThumbnailPlan("kingdom", lambda image: _thumbnail(renderer, image)),
-                      fmt=fmt, quality=quality, use_cache=use_cache, jobs=jobs, progress=progress, prune=prune)
+    renderer._kept_keys = keys
+    try:
+        return render_art(renderer, out_dir, decks=decks, singles=singles,
+                          thumbnail=ThumbnailPlan("kingdom", lambda image: _thumbnail(renderer, image)),
+                          fmt=fmt, quality=quality, use_cache=use_cache, jobs=jobs, progress=progress, prune=prune)
+    finally:
+        renderer._kept_keys = None   # the art keeps its renderer (print_faces): later keys are made anew
 
 
 def _thumbnail(renderer: Renderer, kingdom: Image.Image) -> Image.Image:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from pathlib import Path
 from typing import Mapping
 
@@ -43,12 +43,12 @@ from bridge.paths import assets_dir
 from bridge.rules.game import LANGUAGES
 from bridge.rules.kill_the_unicorns.records import STOCK_PER_PLAYER, KillTheUnicornsData
 from tools.games.kill_the_unicorns import geometry
-from tools.render.draw import SUPERSAMPLE, contrast, cover_fit, mix, paste_icon, star_icon, stripes
+from tools.render.draw import SUPERSAMPLE, composite_icon, contrast, cover_fit, hatching, mix, star_icon
 from tools.render.colour import to_hex
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts, parse_colour
 from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, check_image_options, render_art
 from tools.render.sizing import DrawsAtSize
-from tools.render.templatedraw import TemplateCard, TemplateRenderer
+from tools.render.templatedraw import PictureError, PictureRequest, TemplateCard, TemplateRenderer
 from tools.render.text import draw_text, fit_text
 from tools.save.objects import SEAT_COLOURS
 
@@ -60,13 +60,8 @@ THUMBNAIL_SIZE = 256
 GOLD = (224, 180, 40)
 
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
-    "hunting_back": {"title": True, "emblem": False, "character": True, "kind": True},
-    "trick_back": {"title": True, "emblem": False, "character": True, "kind": True},
-    "unicorn": {"stars": False, "star_count": True, "colour": True, "emblem": False, "name": True, "start": True},
-    "unicorn_back": {"title": True, "emblem": False, "subtitle": True},
     "scoring": {"title": True, "stars": True, "modifiers": True, "collections": True, "table": True,
                 "rainbow": True, "legendary": True, "tie": True},
-    "first_player": {"emblem": False, "name": True},
     "ground": {"line": False, "label": True, "number": True},
     "seat_mat": {"catch_label": True, "catch": False, "hunt_discard": False, "hunt": False, "trick_discard": False,
                  "character": False, "title": True, "trick_deck": False, "spot_label": True},
@@ -84,12 +79,16 @@ REQUIRED_STRINGS = (
 )
 REQUIRED_COLOURS = ("background", "ink", "frame", "back_ink", "legendary", "board", "slot", "pin", "start",
                     "first_player", "token")
-TEMPLATE_KINDS = ("hunting", "trick", "character", "token")
-"""Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives.
-The other kinds are drawn here because the templates cannot express them yet: pictures drawn in code in the
-colours of the data (unicorns and stars in each unicorn colour, the backs' emblems in each character's colour),
-hatching, a strip of every unicorn colour, tables laid out from the rules' numbers, and boards whose card places
-are table geometry."""
+TEMPLATE_KINDS = ("hunting", "hunting_back", "trick", "trick_back", "character", "unicorn", "unicorn_back", "token",
+                  "first_player")
+"""Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives and
+the pictures it paints (:data:`PICTURES`: the unicorn emblem in the data's colours, a unicorn's row of stars,
+the backs' hatchings, a band of every unicorn colour). The other kinds stay drawn here, because a layout cannot
+repeat its layers over what the data counts: the scoring card (its collection table has a column per collection
+size up to the rules' ``collection_cap``, its cells the rules' bonuses) and the boards, whose card and token
+places are table geometry (:mod:`tools.games.kill_the_unicorns.geometry`): the hunting ground (a column per
+unicorn of the day), the seat mats (a catch column per unicorn colour) and the black market (a market card per
+item, each with a place per token of its stock; the market cards are drawn only there)."""
 
 
 @dataclass(frozen=True)
@@ -183,14 +182,6 @@ class Renderer(DrawsAtSize):
         kinds drawn from layers are keyed by their cards (:meth:`_card`)."""
         d = self.data
         head, _, ident = name.partition(":")
-        if head in ("hunting-back", "trick-back"):
-            c = d.character_by_id[ident]
-            return (head, c.name, c.colour, d.info.name)
-        if head == "unicorn":
-            u = d.unicorn_by_id[ident]
-            return (u.name, u.stars, u.start, u.colour and d.colours[u.colour])
-        if head == "unicorn-back":
-            return (d.info.name, tuple(d.colours.values()))  # a stripe of every colour
         if head == "scoring":
             r = d.rules
             return (r.collection_bonus, r.collection_cap, r.rainbow_bonus, r.tie_break)
@@ -266,19 +257,6 @@ class Renderer(DrawsAtSize):
         checks before rendering: a bad text is reported before any image is drawn)."""
         d, L, lang = self.data, self.layouts.layouts, self.lang
         game = _Text(d.info.name.get(lang), "game.toml", "[game]", f"name.{lang}")
-        for c in d.characters:
-            name, entry = self.character_name(c.id), f'character "{c.id}"'
-            for kind in ("hunting_back", "trick_back"):
-                yield name, L[kind].box("character")
-                yield game, L[kind].box("title")
-        for u in d.unicorns:
-            yield self.names(u.name, "cards.toml", f'unicorn "{u.id}"', "name"), L["unicorn"].box("name")
-        for colour in d.colours.values():
-            yield self.names(colour.name, "game.toml", f"colours.{colour.id}", "name"), L["unicorn"].box("colour")
-        yield self.string("legendary"), L["unicorn"].box("colour")
-        yield self.string("start"), L["unicorn"].box("start")
-        yield game, L["unicorn_back"].box("title")
-        yield self.string("unicorn"), L["unicorn_back"].box("subtitle")
         for m in d.market:
             entry = f'market "{m.id}"'
             yield self.names(m.name, "cards.toml", entry, "name"), L["market_card"].box("name")
@@ -287,7 +265,6 @@ class Renderer(DrawsAtSize):
         for key, box in (("stock_per_player", "stock"), ("on_unicorn", "target"), ("in_front", "target")):
             yield self.string(key), L["market_card"].box(box)
         yield self.string("black_market"), L["market_board"].box("title")
-        yield self.string("first_player"), L["first_player"].box("name")
         scoring = L["scoring"]
         for key, box in (("scoring", "title"), ("score_stars", "stars"), ("score_modifiers", "modifiers"),
                          ("score_legendary", "legendary"), ("score_tie", "tie")):
@@ -299,7 +276,12 @@ class Renderer(DrawsAtSize):
 
     def check_texts(self) -> None:
         """Raise :class:`DataError` for a text the font cannot draw or that cannot fit its box (for the layouts
-        drawn from layers, :data:`TEMPLATE_KINDS`: by drawing each such card once, at its design size)."""
+        drawn from layers, :data:`TEMPLATE_KINDS`: a character the font cannot draw on any card, and a text that
+        cannot fit by drawing each card with texts of its own once, at its design size; a unicorn's fit is named
+        when it is drawn)."""
+        for name, kind in self.items():
+            if kind in TEMPLATE_KINDS:
+                self._layers.check_glyphs(self._card(name))
         seen: set[tuple[str, str]] = set()
         for text, box in self.texts():
             if (text.text, repr(box)) in seen:
@@ -323,6 +305,11 @@ class Renderer(DrawsAtSize):
                 self.trick(card_id)
         for item in self.data.market:
             self.token(item.id)
+        for c in self.data.characters:
+            self.hunting_back(c.id)
+            self.trick_back(c.id)
+        self.unicorn_back()
+        self.first_player()
 
     # -- drawing -----------------------------------------------------------------------------------------
 
@@ -362,43 +349,11 @@ class Renderer(DrawsAtSize):
         """A hunting card, drawn from the layers of its layout with the card's value and its character's fields."""
         return self._from_layers(self._card(f"hunting:{card_id}"))
 
-    def _back(self, kind: str, character_id: str, word: str) -> Image.Image:
-        c = self.data.character_by_id[character_id]
-        colour = parse_colour(c.colour)
-        layout = self.layouts.layouts[kind]
-        image, draw = self._base(layout, colour, mix(colour, (0, 0, 0), 0.4))
-        w, h = layout.width, layout.height
-        step = max(16 * self.scale, min(w, h) / 10)
-        hatch = mix(colour, (0, 0, 0), 0.15) if kind == "hunting_back" else mix(colour, (255, 255, 255), 0.15)
-        for x in stripes(-h, w + h, step):  # hunting backs hatch one way, trick backs the other
-            line = [(x, 0), (x + h, h)] if kind == "hunting_back" else [(x + h, 0), (x, h)]
-            draw.line(line, fill=hatch, width=max(1, round(step / 5)))
-        b = layout.boxes
-        ink = contrast(colour)
-        self._text(draw, _Text(self.data.info.name.get(self.lang), "game.toml", "[game]", f"name.{self.lang}"),
-                   b["title"], ink)
-        emblem = b["emblem"]
-        size = min(emblem.width, emblem.height)
-        centre = (emblem.x + emblem.width / 2, emblem.y + emblem.height / 2)
-        if kind == "hunting_back":
-            paste_icon(image, unicorn_icon(ink, mix(colour, ink, 0.5), size), centre)
-        else:
-            # A question mark in a ring: a trick is a surprise (a pin here would look like a pinned trick).
-            draw.ellipse((centre[0] - size / 2, centre[1] - size / 2, centre[0] + size / 2, centre[1] + size / 2),
-                         outline=ink, width=max(self.px(4), size // 18))
-            title = b["title"]
-            mark = Box("emblem", emblem.x + size // 6, emblem.y + size // 6, emblem.width - size // 3,
-                       emblem.height - size // 3, title.font, self.px(20), size, "center", "middle", ink)
-            self._text(draw, _Text("?", LAYOUTS_FILE, f'layout "{kind}"', "boxes.emblem"), mark, ink)
-        self._text(draw, self.character_name(c.id), b["character"], ink)
-        self._text(draw, self.string(word), b["kind"], ink)
-        return image
-
     def hunting_back(self, character_id: str) -> Image.Image:
-        return self._back("hunting_back", character_id, "hunting")
+        return self._from_layers(self._card(f"hunting-back:{character_id}"))
 
     def trick_back(self, character_id: str) -> Image.Image:
-        return self._back("trick_back", character_id, "trick")
+        return self._from_layers(self._card(f"trick-back:{character_id}"))
 
     def trick(self, card_id: str) -> Image.Image:
         """A trick card, drawn from the layers of its layout with its kind's fields and its character's."""
@@ -445,13 +400,49 @@ class Renderer(DrawsAtSize):
             initial = self.names(item.name, "cards.toml", f'market "{item.id}"', "name").text[:1].upper()
             return TemplateCard(name, "token", {"name": item.name.to_json(), "letter": initial}, "cards.toml",
                                 f'market "{item.id}"')
+        if head in ("hunting-back", "trick-back"):
+            c = d.character_by_id[ident]
+            colour = parse_colour(c.colour)
+            ink = contrast(colour)
+            hunting = head == "hunting-back"
+            hatch = mix(colour, (0, 0, 0), 0.15) if hunting else mix(colour, (255, 255, 255), 0.15)
+            values = {"game": d.info.name.to_json(), "name": c.name.to_json(),
+                      "kind_words": self.string("hunting" if hunting else "trick").text, "colour": c.colour,
+                      "frame": to_hex(mix(colour, (0, 0, 0), 0.4)), "hatch": to_hex(hatch), "ink": to_hex(ink),
+                      "emblem_outline": to_hex(mix(colour, ink, 0.5))}
+            return TemplateCard(name, head.replace("-", "_"), values, "cards.toml", f'character "{c.id}"')
+        if head == "unicorn":
+            u = d.unicorn_by_id[ident]
+            colour = self.unicorn_colour(u.colour)
+            legendary = u.colour is None
+            label = self.string("legendary").text if legendary else d.colours[u.colour].name.to_json()
+            values = {"name": u.name.to_json(), "stars": u.stars,
+                      "star_count": "" if 1 <= u.stars <= 5 else str(u.stars).replace("-", "\u2212"),
+                      "label": label, "colour": to_hex(colour),
+                      "paper": to_hex(mix(colour, self.colours["background"], 0.78)),
+                      "frame": to_hex(GOLD if legendary else mix(colour, (0, 0, 0), 0.3)),
+                      "badge": to_hex(mix(colour, (255, 255, 255), 0.75)), "ink": to_hex(contrast(colour)),
+                      "head": to_hex(mix(colour, (255, 255, 255), 0.35)),
+                      "head_outline": to_hex(mix(colour, (0, 0, 0), 0.45)), "start": u.start,
+                      "start_words": self.string("start").text if u.start else "",
+                      "start_ink": to_hex(contrast(self.colours["start"]))}
+            return TemplateCard(name, "unicorn", values, "cards.toml", f'unicorn "{u.id}"')
+        if head == "unicorn-back":
+            base = mix(self.colours["frame"], (0, 0, 0), 0.2)
+            values = {"game": d.info.name.to_json(), "words": self.string("unicorn").text, "base": to_hex(base),
+                      "stripes": [to_hex(mix(base, parse_colour(c.hex), 0.35)) for c in d.colours.values()]}
+            return TemplateCard(name, "unicorn_back", values, "game.toml", "[game]")
+        if head == "first-player":
+            values = {"words": self.string("first_player").text,
+                      "ink": to_hex(contrast(self.colours["first_player"]))}
+            return TemplateCard(name, "first_player", values, LAYOUTS_FILE, 'string "first_player"')
         raise DataError("render", None, None, f'"{name}" is not drawn from layers')
 
     @cached_property
     def _layers(self) -> TemplateRenderer:
         """The drawer of the layouts with layers (it keeps no card: each is handed to it)."""
         return TemplateRenderer(self.layouts, [], game_dir=self.game_dir, bundled_fonts=self.fonts_dir,
-                                lang=self.lang)
+                                lang=self.lang, pictures=PICTURES)
 
     def _from_layers(self, card: TemplateCard) -> Image.Image:
         """``card`` drawn from its layout's layers at this renderer's size of that layout."""
@@ -464,70 +455,11 @@ class Renderer(DrawsAtSize):
         return parse_colour(self.data.colours[colour_id].hex)
 
     def unicorn(self, unicorn_id: str) -> Image.Image:
-        u = self.data.unicorn_by_id[unicorn_id]
-        colour = self.unicorn_colour(u.colour)
-        layout = self.layouts.layouts["unicorn"]
-        legendary = u.colour is None
-        image, draw = self._base(layout, mix(colour, self.colours["background"], 0.78),
-                                 GOLD if legendary else mix(colour, (0, 0, 0), 0.3))
-        b = layout.boxes
-        entry = f'unicorn "{u.id}"'
-        # The upper strip in the full colour: with the stars, what stays visible when unicorns overlap.
-        self._strip(draw, layout, b["stars"], colour, pad=12)
-        ink = contrast(colour)
-        stars = b["stars"]
-        size = min(stars.height, stars.width // 5)
-        # A light badge under the stars keeps gold stars readable on every colour, gold included.
-        draw.rounded_rectangle((stars.x - self.px(6), stars.y + self.px(2), stars.x + stars.width,
-                                stars.y + stars.height - self.px(2)),
-                               radius=stars.height // 3, fill=mix(colour, (255, 255, 255), 0.75))
-        if 1 <= u.stars <= 5:
-            for i in range(u.stars):
-                paste_icon(image, star_icon(GOLD, size), (stars.x + size * (i + 0.5), stars.y + stars.height / 2))
-        else:
-            # No stars, a penalty (a pigicorn) or more than five: one star and the number.
-            paste_icon(image, star_icon(GOLD if u.stars > 0 else (150, 150, 150), size),
-                       (stars.x + size / 2, stars.y + stars.height / 2))
-            count = b["star_count"]
-            gap = size + self.px(8)
-            shifted = Box(count.name, count.x + gap, count.y, count.width - gap, count.height, count.font,
-                          count.size_min, count.size_max, count.align, count.valign, count.colour, count.line_spacing)
-            self._text(draw, _Text(str(u.stars).replace("-", "\u2212"), "cards.toml", entry, "stars"), shifted,
-                       self.colours["ink"])
-        if legendary:
-            label = self.string("legendary")
-        else:
-            label = self.names(self.data.colours[u.colour].name, "game.toml", f"colours.{u.colour}", "name")
-        self._text(draw, label, b["colour"], ink)
-        emblem = b["emblem"]
-        paste_icon(image, unicorn_icon(mix(colour, (255, 255, 255), 0.35), mix(colour, (0, 0, 0), 0.45),
-                                       min(emblem.width, emblem.height), horn=GOLD),
-                   (emblem.x + emblem.width / 2, emblem.y + emblem.height / 2))
-        self._text(draw, self.names(u.name, "cards.toml", entry, "name"), b["name"], self.colours["ink"])
-        if u.start:
-            ribbon = b["start"]
-            draw.rounded_rectangle(ribbon.rect, radius=ribbon.height // 3, fill=self.colours["start"])
-            self._text(draw, self.string("start"), ribbon, contrast(self.colours["start"]))
-        return image
+        """A unicorn, drawn from the layers of its layout with its fields and its colour's."""
+        return self._from_layers(self._card(f"unicorn:{unicorn_id}"))
 
     def unicorn_back(self) -> Image.Image:
-        layout = self.layouts.layouts["unicorn_back"]
-        base = mix(self.colours["frame"], (0, 0, 0), 0.2)
-        image, draw = self._base(layout, base, self.colours["back_ink"])
-        w, h = layout.width, layout.height
-        band = h / (2 * len(self.data.colours))
-        for i, colour in enumerate(self.data.colours.values()):  # faint stripes of every unicorn colour
-            y = (2 * i + 0.5) * band
-            draw.rectangle((0, y, w, y + band * 0.6), fill=mix(base, parse_colour(colour.hex), 0.35))
-        b = layout.boxes
-        ink = self.colours["back_ink"]
-        self._text(draw, _Text(self.data.info.name.get(self.lang), "game.toml", "[game]", f"name.{self.lang}"),
-                   b["title"], ink)
-        emblem = b["emblem"]
-        paste_icon(image, unicorn_icon(ink, base, min(emblem.width, emblem.height), horn=GOLD),
-                   (emblem.x + emblem.width / 2, emblem.y + emblem.height / 2))
-        self._text(draw, self.string("unicorn"), b["subtitle"], ink)
-        return image
+        return self._from_layers(self._card("unicorn-back"))
 
     def scoring(self) -> Image.Image:
         rules = self.data.rules
@@ -587,15 +519,7 @@ class Renderer(DrawsAtSize):
         return self._from_layers(self._card(f"token:{item_id}"))
 
     def first_player(self) -> Image.Image:
-        layout = self.layouts.layouts["first_player"]
-        colour = self.colours["first_player"]
-        image = Image.new("RGB", (layout.width, layout.height), colour)
-        draw = ImageDraw.Draw(image)
-        box = layout.box("emblem")
-        paste_icon(image, unicorn_icon(self.colours["ink"], colour, min(box.width, box.height), horn=(255, 255, 255)),
-                   (box.x + box.width / 2, box.y + box.height / 2))
-        self._text(draw, self.string("first_player"), layout.box("name"), contrast(colour))
-        return image
+        return self._from_layers(self._card("first-player"))
 
     def _place(self, draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: tuple[float, float],
                label: _Text | None, style: Box, *, fill=None, dashed: bool = False) -> None:
@@ -703,7 +627,69 @@ class Renderer(DrawsAtSize):
         return image
 
 
-# -- icons -----------------------------------------------------------------------------------------------
+# -- pictures drawn in code -------------------------------------------------------------------------------
+
+def _colours(request: PictureRequest, count: int) -> tuple[tuple[int, int, int], ...]:
+    """The request's ``count`` colours, refused when it has another number."""
+    if len(request.colours) != count:
+        raise PictureError(f"takes {count} colours, not {len(request.colours)}")
+    return request.colours
+
+
+def paint_hatching(request: PictureRequest, *, rising: bool = False) -> Image.Image:
+    """A back's hatching: lines in its one colour a tenth of the box's smaller side apart, falling from left to
+    right (hunting backs) or ``rising`` (trick backs)."""
+    (colour,) = _colours(request, 1)
+    step = min(request.size) / 10
+    return hatching(request.size, colour, step, max(1, round(step / 5)), rising=rising)
+
+
+def paint_unicorn(request: PictureRequest) -> Image.Image:
+    """The unicorn emblem (:func:`unicorn_icon`) in its three colours (head, outline, horn), centred in its box."""
+    head, outline, horn = _colours(request, 3)
+    image = Image.new("RGBA", request.size, (0, 0, 0, 0))
+    composite_icon(image, unicorn_icon(head, outline, min(request.size), horn=horn),
+                   (request.size[0] / 2, request.size[1] / 2))
+    return image
+
+
+def paint_stars(request: PictureRequest) -> Image.Image:
+    """A unicorn's stars from the left of its box, each as high as the box or a fifth of its width: as many as
+    the card's field ``stars`` from 1 to 5 in the first colour; otherwise one star (its number is a text of the
+    layout), in the second colour for none or a penalty."""
+    gold, grey = _colours(request, 2)
+    stars = request.fields.get("stars")
+    if not isinstance(stars, int) or isinstance(stars, bool):
+        raise PictureError("must be a whole number of stars", field="stars")
+    w, h = request.size
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    size = max(1, min(h, w // 5))
+    row = [gold] * stars if 1 <= stars <= 5 else [gold if stars > 0 else grey]
+    for i, colour in enumerate(row):
+        composite_icon(image, star_icon(colour, size), (size * (i + 0.5), h / 2))
+    return image
+
+
+def paint_colour_stripes(request: PictureRequest) -> Image.Image:
+    """A band of each of its colours across its box, evenly down it (each 0.3 of its share of the height, starting
+    a quarter of its share down): the unicorns' back shows every unicorn colour."""
+    if not request.colours:
+        raise PictureError("takes at least 1 colour, not 0")
+    w, h = request.size
+    image = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    band = h / (2 * len(request.colours))
+    for i, colour in enumerate(request.colours):
+        y = (2 * i + 0.5) * band
+        draw.rectangle((0, y, w, y + band * 0.6), fill=(*colour, 255))
+    return image
+
+
+PICTURES = {"hatching": paint_hatching, "hatching_rising": partial(paint_hatching, rising=True),
+            "unicorn": paint_unicorn, "stars": paint_stars, "colour_stripes": paint_colour_stripes}
+"""The pictures the layouts' picture layers name (tools.render.templatedraw.PictureRequest): what a layer cannot
+draw, painted at each size a card is drawn at."""
+
 
 def unicorn_icon(colour: tuple[int, int, int], outline: tuple[int, int, int], size: int,
                  horn: tuple[int, int, int] = GOLD) -> Image.Image:

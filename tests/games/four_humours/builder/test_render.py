@@ -89,8 +89,8 @@ def test_art_file_is_used_and_only_its_card_s_sheet_redrawn(game, game_dir, tmp_
         columns = sheet.columns
         scale = sheet.cell_width / 1050
         x0, y0 = (1 % columns) * sheet.cell_width, (1 // columns) * sheet.cell_height
-        # the middle of the art box [40, 146, 600, 300] of scene 1 shows the art colour
-        pixel = image.getpixel((x0 + round(340 * scale), y0 + round(296 * scale)))
+        # the middle of the art box [40, 146, 540, 320] of scene 1 shows the art colour
+        pixel = image.getpixel((x0 + round(310 * scale), y0 + round(306 * scale)))
         assert abs(pixel[0] - 0) < 10 and abs(pixel[1] - 200) < 10 and abs(pixel[2] - 255) < 10
 
 
@@ -103,6 +103,32 @@ def test_a_missing_glyph_fails_before_rendering_with_file_entry_field(game, game
     assert (caught.value.file, caught.value.entry, caught.value.field) == ("scenes.toml", 'scene "scene-0"', "title.uk")
     assert not (tmp_path / "out" / "sheets").exists()
     render_game(bad, tmp_path / "en", game_dir=game_dir, lang="en", jobs=1)  # the English text is fine
+
+
+def test_a_rebuild_checks_only_new_images_texts_and_still_finds_a_missing_glyph(game, game_dir, tmp_path,
+                                                                                 monkeypatch):
+    import tools.games.four_humours.render as module
+
+    out = tmp_path / "out"
+    render_game(game, out, game_dir=game_dir, lang="uk", jobs=1)
+    places = []
+    real = module.check_glyphs
+    monkeypatch.setattr(module, "check_glyphs", lambda text, font, **where: (places.append(where), real(text, font,
+                                                                                                         **where)))
+    render_game(game, out, game_dir=game_dir, lang="uk", jobs=1)
+    # only the texts many images share (the layouts' strings, the citizens' names) are checked again
+    assert places and all(p["file"] in ("layouts.toml", "game.toml") for p in places)
+
+    scenes = list(game.scenes)
+    scenes[3] = dataclasses.replace(scenes[3], title=dataclasses.replace(scenes[3].title, uk="Млин 中"))
+    bad = dataclasses.replace(game, scenes=tuple(scenes))
+    for use_cache in (True, False):
+        places.clear()
+        with pytest.raises(DataError) as caught:
+            render_game(bad, out, game_dir=game_dir, lang="uk", jobs=1, use_cache=use_cache)
+        assert (caught.value.file, caught.value.entry, caught.value.field) == ("scenes.toml", 'scene "scene-3"',
+                                                                             "title.uk")
+        assert any(p["entry"] == 'scene "scene-2"' for p in places) != use_cache   # the others: cold only
 
 
 def test_text_too_long_for_its_box_is_a_data_error_from_a_worker(game, game_dir, tmp_path):

@@ -515,6 +515,38 @@ def test_broken_data_names_file_entry_and_field(docs: Docs, case: str) -> None:
     assert str(error) == f"{expected_prefix}: {error.message}"
 
 
+ODD_VALUES = [5, True, 1.5, "", " ", "\t", "x" * 65, "x" * 1001, "bad id!", "-lead", [], {}, ["T1"], {"en": "a"},
+              {"en": "a", "uk": "b", "ru": 3}, {"en": "a", "uk": "b", "xx": "c"}, {"en": " ", "uk": "b", "ru": "c"}]
+
+
+@pytest.mark.parametrize("field", ["id", "kind", "zone", "cell", "title"])
+def test_a_scene_field_read_at_once_when_good_is_refused_as_its_reader_refuses_it(docs: Docs, field: str) -> None:
+    from bridge.rules import reader
+    from bridge.rules.game import read_names
+
+    readers = {"id": reader.ident, "zone": reader.string, "cell": reader.string, "title": read_names,
+               "kind": lambda at, v: reader.choice(at, v, ("location", "animal"), "a scene kind")}
+    index = next(i for i, entry in enumerate(docs["scenes.toml"]["scenes"]) if entry["id"] == "mill")
+    for value in ODD_VALUES:
+        case = copy.deepcopy(docs)
+        scene = case["scenes.toml"]["scenes"][index]
+        scene[field] = value
+        at = reader.At.data("scenes.toml", reader.entry_name("scene", "scenes", scene, index))
+        try:
+            expected = readers[field](at.sub(field), value)
+        except DataError as refused:
+            error = raises(case)
+            assert (error.entry, error.field, error.message) == (refused.entry, refused.field, refused.message), \
+                (field, value)
+            continue
+        try:   # a value its reader takes, read as the reader reads it (the scene may still mean nothing)
+            parsed = parse_four_humours(case).scenes[index]
+        except DataError as error:
+            assert (error.entry, error.field) == (at.entry, field), (value, str(error))
+            continue
+        assert getattr(parsed, field) == expected, (field, value)
+
+
 def test_a_missing_document_is_named(docs: Docs) -> None:
     del docs["fiefs.toml"]
     assert str(raises(docs)) == "fiefs.toml: file is missing"

@@ -524,3 +524,39 @@ def test_a_card_drawn_from_layers_is_keyed_by_the_files_it_draws_and_copies_shar
     Image.new("RGBA", (64, 64), (0, 0, 255, 255)).save(copy / "icons" / "pin.png")
     after = keys()
     assert pinned and {n for n in before if before[n] != after[n]} == pinned
+
+
+def test_pictures_are_drawn_again_when_the_colours_they_are_painted_in_change(tmp_path):
+    """The unicorn emblem and the back's bands are pictures the renderer paints from the data's colours: a colour
+    edited in game.toml draws again its unicorns, the unicorns' back and the seat mats (their catch columns' chips),
+    and nothing else."""
+    import shutil
+
+    from bridge.catalog import load
+    from bridge.paths import assets_dir
+    from tools.games.kill_the_unicorns.render import Renderer, load_unicorn_layouts
+
+    copy = tmp_path / "ku"
+    shutil.copytree(load("kill-the-unicorns").folder, copy)
+
+    def renderer() -> Renderer:
+        data = load(copy).data
+        return Renderer(data, load_unicorn_layouts(copy, data), assets_dir() / "fonts", "en", copy)
+
+    def keys() -> dict[str, str]:
+        drawer = renderer()
+        return {name: drawer.key(name, kind) for name, kind in drawer.items()}
+
+    before = keys()
+    game = copy / "game.toml"
+    text = game.read_text(encoding="utf-8")
+    assert text.count('hex = "#3f7fd9"') == 1
+    game.write_text(text.replace('hex = "#3f7fd9"', 'hex = "#30c0c0"'), encoding="utf-8")
+    after = keys()
+    blue = {f"unicorn:{u.id}" for u in load(copy).data.unicorns if u.colour == "blue"}
+    mats = {n for n in before if n.startswith("seat-mat:")}
+    assert blue and {n for n in before if before[n] != after[n]} == blue | {"unicorn-back"} | mats
+    face = renderer().draw(sorted(blue)[0])
+    assert face.getpixel((338, 24)) == (0x30, 0xc0, 0xc0)        # the strip in the new colour …
+    head = tuple(round(c + (255 - c) * 0.35) for c in (0x30, 0xc0, 0xc0))
+    assert head in {colour for _, colour in face.getcolors(maxcolors=1 << 20)}   # … and the emblem's head

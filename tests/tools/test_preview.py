@@ -18,8 +18,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
+from bridge.catalog import builtin_games, load
 from bridge.errors import InputError, WriteError
 from bridge.luaproject.savetree import read_save
 from tests.everygame import GAMES
@@ -373,3 +374,22 @@ def test_preview_file_writes_atomically_and_refuses_what_is_not_a_save(tmp_path,
     with pytest.raises(InputError, match="not a folder"):
         preview_file(save_path, tmp_path / "bad.png", image_cache=save_path)
     assert not (tmp_path / "bad.png").exists()
+
+
+# ------------------------------------------------------------------------------------------------ the docs' pictures
+
+@pytest.mark.parametrize("game", list(builtin_games()))
+def test_each_built_in_game_s_table_contract_shows_the_table_its_build_lays(game, tmp_path_factory, repo_root):
+    """docs/building.md promises that each game's table-contract page shows its table: the page embeds
+    images/preview.png, and that picture is the preview of this run's build, but for small drawing changes
+    (refresh it with ``ttsmod build GAME --out DIR`` and a copy of DIR/preview.png when the table changes)."""
+    mod = load(game).meta.mod
+    page = repo_root / "docs" / "games" / mod / "table-contract.md"
+    assert "](images/preview.png)" in page.read_text(encoding="utf-8")
+    folder = shared_build_folder(tmp_path_factory, repo_root, game)
+    with Image.open(page.parent / "images" / "preview.png") as shown, Image.open(folder / "preview.png") as built:
+        assert shown.size == built.size
+        difference = ImageChops.difference(shown.convert("RGB"), built.convert("RGB")).convert("L")
+    # another Pillow may shade a glyph's edge otherwise; a moved deck changes thousands of pixels
+    changed = sum(difference.point(lambda v: 255 if v > 24 else 0).histogram()[255:])
+    assert changed <= 500, f"docs/games/{mod}/images/preview.png is not this build's table ({changed} pixels differ)"

@@ -7,6 +7,8 @@ its ``game.toml``), which renders the art, composes the table and writes the mod
 
 - ``sheets/`` — card sheets, boards and tokens (content-hashed names; the render cache lives in ``.cache/``);
 - ``<Game>.png`` — the thumbnail TTS shows in its load menu;
+- ``preview.png`` — the table drawn from above (:mod:`tools.preview`, from the sheets at hand), drawn again
+  only when the save's bytes or the drawing code changed (:func:`write_preview`);
 - ``<Game>.json`` — the save.  Its image URLs are ``file:///`` paths (this computer only) or
   ``<asset_base_url>/<file name>`` for hosted play (``ttsmod publish`` uploads the files to the same place).
 
@@ -17,16 +19,17 @@ envelope version, the game id and the mode).
 
 Order and atomicity: the Lua bundle is made first (a missing ``global.lua``, a missing module or a computed
 require fails before anything is written), then the art, then the table in memory.  The save is linted with
-:mod:`tools.check` before it is written — an error or warning is a bug and fails the build.  The thumbnail and
-then the save are written last, each atomically, so an error at any earlier step leaves the previous save and
-thumbnail as they were (the renderer only adds new, content-hashed sheet files until it finishes).  Unchanged
-outputs are not rewritten.  The same inputs give byte-identical files, so a build whose inputs and outputs are
-as the last one left them (:mod:`tools.buildstamp`) returns at once without reading or writing anything.
+:mod:`tools.check` before it is written — an error or warning is a bug and fails the build.  The thumbnail, the
+preview and then the save are written last, each atomically, so an error at any earlier step leaves the previous
+save and thumbnail as they were (the renderer only adds new, content-hashed sheet files until it finishes).
+Unchanged outputs are not rewritten.  The same inputs give byte-identical files, so a build whose inputs and
+outputs are as the last one left them (:mod:`tools.buildstamp`) returns at once without reading or writing anything.
 """
 
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
 import re
 from contextlib import contextmanager
@@ -58,6 +61,10 @@ OBJECT_TEXTS = ".cache/save-objects.bin"
 """The save's object texts kept for the next build (:class:`tools.save.save.ObjectTexts`), in the output folder."""
 IMAGE_PROBES = ".cache/image-probes.json"
 """What the build's check found in the image files, kept for the next build (:class:`tools.check.ImageProbes`)."""
+PREVIEW = "preview.png"
+"""The table drawn from above (:mod:`tools.preview`), beside the save."""
+PREVIEW_KEY = ".cache/preview-key.json"
+"""What the preview was last drawn from and the hash of what was written (:func:`write_preview`)."""
 CLEAN_OBJECTS = ".cache/check-clean.bin"
 """The objects of the save whose own checks found nothing, kept for the next build's check
 (:class:`tools.check.CleanObjects`)."""
@@ -100,6 +107,8 @@ class BuildResult:
     save_changed: bool = True  # the save file's bytes differ from the previous build's
     check: CheckReport | None = None
     decks: tuple[dict[str, Any], ...] = ()  # each deck's sheets, cell size and body text height (deck_report)
+    preview_path: Path | None = None   # the table drawn from above (PREVIEW)
+    preview_written: bool = False      # this build drew it anew and its bytes changed
 
 
 def deck_report(art) -> tuple[dict[str, Any], ...]:
@@ -320,6 +329,40 @@ def _write_if_changed(path: Path, raw: bytes) -> bool:
     return True
 
 
+def write_preview(save: dict[str, Any], raw: bytes, images: dict[str, Path], out_dir: Path, *,
+                  use_cache: bool = True) -> tuple[Path, bool]:
+    """Draw ``save`` (whose encoding is ``raw``; ``images``: each image URL of the save → its file) into
+    ``out_dir/preview.png``; returns the path and whether its bytes changed. The drawing is skipped when
+    :data:`PREVIEW_KEY` says the file holds the picture of the same save bytes by the same ttsmod (its version
+    and the drawing module's source) and the file is still as it was written: a rebuild that changed nothing the
+    picture shows draws nothing. Written atomically; the same save and images give the same bytes."""
+    import json
+
+    from tools import preview
+
+    path = Path(out_dir) / PREVIEW
+    key_path = Path(out_dir) / PREVIEW_KEY
+    digest = hashlib.sha256(raw)
+    digest.update(b"\0" + __version__.encode() + b"\0" + Path(preview.__file__).read_bytes())
+    digest.update(f"\0{preview.DEFAULT_SIZE}".encode())
+    key = digest.hexdigest()
+    if use_cache:
+        try:
+            kept = json.loads(key_path.read_text(encoding="utf-8"))
+            if kept.get("key") == key and hashlib.sha256(path.read_bytes()).hexdigest() == kept.get("png"):
+                return path, False
+        except (OSError, ValueError, AttributeError):
+            pass
+    png = preview.draw(save, preview.MappedImages(images)).png()
+    written = _write_if_changed(path, png)
+    try:   # a cache: one it cannot write only means drawing the preview again next time
+        atomic_write_bytes(key_path, json.dumps({"key": key, "png": hashlib.sha256(png).hexdigest()}).encode(),
+                           durable=False)
+    except OSError:
+        pass
+    return path, written
+
+
 def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: str | None = None,
           fmt: str = "jpg", use_cache: bool = True, jobs: int | None = None, mode: str | None = None,
           progress: Callable[[int, int], None] | None = None, render=None,
@@ -398,7 +441,7 @@ def _unchanged_result(stamped: buildstamp.StampedBuild) -> BuildResult:
 
     return BuildResult(stamped.save_path, stamped.thumbnail_path, stamped.sheets, (),
                        json.loads(stamped.save_path.read_text(encoding="utf-8")), local_urls=stamped.local_urls,
-                       save_changed=False, decks=stamped.decks)
+                       save_changed=False, decks=stamped.decks, preview_path=stamped.preview_path)
 
 
 def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, script: Bundle, xml: str,
@@ -437,16 +480,19 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     stem = output_stem(game.meta.name.en)
     save_path = out_dir / f"{stem}.json"
     thumbnail_path = out_dir / f"{stem}.png"
+    sheets_dir = out_dir / "sheets"
+    used = {p for d in art.decks.values() for p in (d.back_path, *(s.path for s in d.sheets))}
+    used |= {Path(p) for k, p in art.images.items() if k != THUMBNAIL}
     _write_if_changed(thumbnail_path, Path(art.images[THUMBNAIL]).read_bytes())
+    # drawn from the files the save's URLs name, hosted or not: the sheets are at hand
+    preview_path, preview_written = write_preview(save_data, raw, {url_for(p): p for p in sorted(used)}, out_dir,
+                                                  use_cache=use_cache)
     changed = _write_if_changed(save_path, raw)
     known.save(texts_path)   # a cache: one it cannot write only means encoding every object next time
     probes.save(probes_path)
     clean.save(clean_path)
     save_lex_memo(lex, out_dir / LUA_LEX)
 
-    sheets_dir = out_dir / "sheets"
-    used = {p for d in art.decks.values() for p in (d.back_path, *(s.path for s in d.sheets))}
-    used |= {Path(p) for k, p in art.images.items() if k != THUMBNAIL}
     for name in art.stale:
         if sheets_dir / name not in used:
             (sheets_dir / name).unlink(missing_ok=True)
@@ -455,4 +501,4 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     changed_sheets = tuple(sorted(path for path in (sheets_dir / name for name in art.repacked) if path in used))
     return BuildResult(save_path, thumbnail_path, tuple(sorted(used)), changed_sheets, save_data,
                        local_urls=asset_base_url is None, save_changed=changed, check=report,
-                       decks=deck_report(art))
+                       decks=deck_report(art), preview_path=preview_path, preview_written=preview_written)

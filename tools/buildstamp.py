@@ -9,7 +9,7 @@ files, not a parse, a render check, a Lua bundle, a compose and a lint. After ev
   spreadsheets its ``[sheets]`` names, even in a hidden folder), ttsmod's ``mod/`` (the shared Lua), the fonts,
   and ttsmod's own Python source (a changed renderer changes the images) — each with its size, modification
   time and SHA-256;
-- the **outputs**: the save, the thumbnail and every image the save references, each with its size and
+- the **outputs**: the save, the thumbnail, the preview and every image the save references, each with its size and
   modification time, and what the build reported.
 
 :func:`fresh_build` answers the stamp's report when the key is the same, no input's content changed (a file whose
@@ -54,6 +54,8 @@ class StampedBuild:
     changed_sheets: tuple[Path, ...] = ()
     save_changed: bool = False
     decks: tuple[dict[str, Any], ...] = ()
+    preview_path: Path | None = None
+    preview_written: bool = False
 
 
 def default_out_dir(game_id: str, folder: Path | None = None) -> Path:
@@ -211,7 +213,7 @@ def _stats_of(resolved: Iterable[str]) -> dict[str, list[int]] | None:
 def record(out_dir: Path, key: Mapping[str, Any], inputs: Mapping[str, list[Any]], result: Any) -> None:
     """Write the stamp of a successful build (``result``: a :class:`tools.build.BuildResult`)."""
     out_dir = Path(out_dir)
-    paths = [result.save_path, result.thumbnail_path, *result.sheets]
+    paths = [result.save_path, result.thumbnail_path, result.preview_path, *result.sheets]
     resolved = _resolved(paths)
     outputs = _stats_of(resolved)
     if outputs is None:   # an output vanished already: leave no stamp, the next build builds
@@ -219,7 +221,7 @@ def record(out_dir: Path, key: Mapping[str, Any], inputs: Mapping[str, list[Any]
     root = os.path.join(os.path.realpath(out_dir), "")
     names = [p[len(root):] if p.startswith(root) else os.path.relpath(p, root) for p in resolved]
     stamp = {"stamp": STAMP_FORMAT, "key": dict(key), "inputs": dict(inputs), "outputs": outputs,
-             "result": {"save": names[0], "thumbnail": names[1], "sheets": names[2:],
+             "result": {"save": names[0], "thumbnail": names[1], "preview": names[2], "sheets": names[3:],
                         "local_urls": result.local_urls, "decks": list(getattr(result, "decks", ()))}}
     # a cache, written without fsync: a stamp lost to a power cut only costs a full build
     atomic_write_bytes(Path(out_dir) / STAMP_NAME, json.dumps(stamp, sort_keys=True).encode("utf-8"), durable=False)
@@ -249,13 +251,13 @@ def fresh_build(game_dir: Path, out_dir: Path, options: Mapping[str, Any]) -> St
                 return None
         report = stamp["result"]
         outputs = [Path(out_dir) / report["save"], Path(out_dir) / report["thumbnail"],
-                   *(Path(out_dir) / p for p in report["sheets"])]
+                   Path(out_dir) / report["preview"], *(Path(out_dir) / p for p in report["sheets"])]
         if _output_stats(outputs) != stamp["outputs"]:
             return None
         decks = report.get("decks", [])
         if not isinstance(decks, list) or not all(isinstance(d, dict) for d in decks):
             return None
-        return StampedBuild(outputs[0], outputs[1], tuple(outputs[2:]), bool(report["local_urls"]),
-                            decks=tuple(decks))
+        return StampedBuild(outputs[0], outputs[1], tuple(outputs[3:]), bool(report["local_urls"]),
+                            decks=tuple(decks), preview_path=outputs[2])
     except (KeyError, TypeError, ValueError):
         return None

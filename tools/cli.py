@@ -48,6 +48,7 @@ COMMANDS: tuple[CommandEntry, ...] = (
     CommandEntry("build", "build", "build", "Build a game into a TTS save with card sheets."),
     CommandEntry("data", "data", "data", "Export a game's card lists as CSV or XLSX sheets."),
     CommandEntry("check", "check", "check", "Lint a TTS save and report problems."),
+    CommandEntry("preview", "preview", "preview_command", "Draw a TTS save's table from above as a picture."),
     CommandEntry("pnp", "pnp", "pnp_command", "Write a game's cards as a print-and-play PDF."),
     CommandEntry("install", "install", "install", "Copy a built save into the TTS Saves folder."),
     CommandEntry("publish", "publish", "publish", "Upload a build's images to a web host."),

@@ -55,13 +55,17 @@ class ImageTooLargeError(ImageError):
                                f"{max_pixels:,} pixels")
 
 
-def open_image(path: str | os.PathLike, *, max_pixels: int | None = None) -> Image.Image:
+def open_image(path: str | os.PathLike, *, max_pixels: int | None = None,
+               at_least: tuple[int, int] | None = None) -> Image.Image:
     """Decode the image at ``path``, as it is meant to be seen, with the file closed again.
 
     Contract:
 
     - ``max_pixels`` (default :data:`DEFAULT_MAX_PIXELS`): an image whose stored width × height is larger
       raises :class:`ImageTooLargeError` before its pixels are decoded;
+    - ``at_least`` (width, height as shown): a JPEG may be decoded at 1/2, 1/4 or 1/8 of its size, the smallest
+      of these still at least that large (Pillow's ``draft``: far cheaper than decoding it whole to shrink it
+      after); other formats, and ``None``, are decoded at their full size;
     - EXIF orientation is applied (the result has no orientation tag left to apply twice);
     - 16-bit greyscale comes back as 8-bit ``L`` with its greys scaled (65535 → 255), not clipped;
     - every other mode is returned as decoded (``RGB``, ``RGBA``, ``P``, ``LA``, …): callers convert;
@@ -71,6 +75,15 @@ def open_image(path: str | os.PathLike, *, max_pixels: int | None = None) -> Ima
     image = _open_checked(Path(path), limit)
     try:
         with image:
+            if at_least is not None and image.format == "JPEG":
+                try:
+                    orientation = image.getexif().get(_EXIF_ORIENTATION_TAG)
+                except (OSError, SyntaxError, ValueError, EOFError):
+                    orientation = None
+                width, height = at_least
+                if orientation in _SWAPPING_ORIENTATIONS:   # the size asked for is as shown, draft's as stored
+                    width, height = height, width
+                image.draft(image.mode, (max(1, int(width)), max(1, int(height))))
             image.load()
             image = ImageOps.exif_transpose(image)
     except (OSError, SyntaxError, ValueError, EOFError) as exc:

@@ -7,7 +7,8 @@ by a :class:`Debouncer` and acted on once the folders have been quiet for ``quie
 one action. A batch is classified by :func:`classify`:
 
 * Lua or XML under ``mod/`` → the scripts are bundled again and pushed (Save & Play);
-* anything under ``assets/<game>/`` (the game folder) → an incremental build; the objects whose sheets changed
+* anything under ``assets/<game>/`` (the game folder) → an incremental build (which draws the build's
+  ``preview.png`` again when the save changed: reported); the objects whose sheets changed
   are updated in place through Execute Lua (no reload). That includes the CSV and XLSX card lists its
   ``game.toml`` names in ``[sheets]`` (:func:`tools.buildstamp.sheet_files`; they lie in the game folder): an edited
   spreadsheet rebuilds like an edited ``cards.toml``, even in a folder whose name is otherwise ignored, while
@@ -432,6 +433,9 @@ class GameUpdater:
 
         if change.assets:
             result = self.hooks.build(self.game, **self.hooks.build_options)
+            # the build drew the table from above again if the save changed (tools.build.write_preview)
+            if getattr(result, "preview_written", False):
+                self.report("info", f"redrew {result.preview_path}")
             objects = affected_objects(result.save, result.changed_sheets)
             lua = live_update_lua(objects)
             if lua is None:

@@ -32,8 +32,8 @@ def build(game: str, out_dir: Path | None, lang: str, mode: str | None, asset_ba
           no_cache: bool, jobs: int | None, max_pixels: int, as_json: bool) -> None:
     """Build GAME (a built-in game id, or a game data folder) into a TTS save.
 
-    Writes <Game>.json, the <Game>.png thumbnail and sheets/ into the output folder; install the save
-    with ttsmod install.
+    Writes <Game>.json, the <Game>.png thumbnail, preview.png (the table from above) and sheets/ into the
+    output folder; install the save with ttsmod install.
     """
     result = None
     if not no_cache:
@@ -49,6 +49,7 @@ def build(game: str, out_dir: Path | None, lang: str, mode: str | None, asset_ba
     state = "written" if result.save_changed else "unchanged"
     click.echo(f"{result.save_path}  save ({state})")
     click.echo(f"{result.thumbnail_path}  thumbnail")
+    click.echo(f"{result.preview_path}  preview (the table from above)")
     click.echo(f"{result.save_path.parent / 'sheets'}  {len(result.sheets)} image(s), "
                f"{len(result.changed_sheets)} written this build")
     if result.local_urls:
@@ -76,6 +77,7 @@ def build_report(result) -> dict:
         "save": str(result.save_path.absolute()),
         "save_written": result.save_changed,
         "thumbnail": str(result.thumbnail_path.absolute()),
+        "preview": str(result.preview_path.absolute()),
         "sheets_dir": str((result.save_path.parent / "sheets").absolute()),
         "images": [str(p.absolute()) for p in result.sheets],
         "images_written": [str(p.absolute()) for p in result.changed_sheets],

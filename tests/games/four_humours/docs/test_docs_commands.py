@@ -191,6 +191,10 @@ def test_build_json_reports_what_was_written_as_documented(tmp_path, monkeypatch
     out = (tmp_path / "out").resolve()
     assert Path(report["save"]) == out / "FourHumours.json" and Path(report["save"]).is_file()
     assert Path(report["thumbnail"]).is_file() and Path(report["sheets_dir"]) == out / "sheets"
+    # the table from above, beside the save
+    assert Path(report["preview"]) == out / "preview.png"
+    with Image.open(report["preview"]) as preview:
+        assert preview.format == "PNG" and max(preview.size) == 800
     assert report["images"] and all(Path(p).is_file() and Path(p).parent == out / "sheets" for p in report["images"])
     # A cold build writes every image the save uses (and counts nothing else), then a rebuild writes none.
     assert report["images"] == report["images_written"] and report["save_written"] is True
@@ -203,7 +207,7 @@ def test_build_json_reports_what_was_written_as_documented(tmp_path, monkeypatch
         assert set(deck) == set(documented[0]) and deck["sheets"] >= 1 and len(deck["cell"]) == 2
         assert deck["text_height"] >= 24
     again = json.loads(CliRunner().invoke(cli, ["build", "four-humours", "--out", "out", "--json"]).stdout)
-    assert again["images_written"] == [] and again["save_written"] is False
+    assert again["images_written"] == [] and again["save_written"] is False and again["preview"] == report["preview"]
     assert again["decks"] == report["decks"]   # a no-op rebuild reports them from its stamp
 
 

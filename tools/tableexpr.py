@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import math
 import operator
 from collections.abc import Mapping
@@ -220,7 +221,7 @@ class Scope:
 
     def evaluate(self, node: ast.expr) -> Any:
         try:
-            value = self._eval(node)
+            value = _code(node)(self)
         except ExpressionError:
             raise
         except (TypeError, ValueError, ZeroDivisionError, OverflowError, IndexError, KeyError) as exc:
@@ -229,64 +230,119 @@ class Scope:
             raise ExpressionError(f'"{ast.unparse(node)}" makes a value longer than {MAX_TEXT}')
         return value
 
-    def _eval(self, node: ast.expr) -> Any:
-        ev = self._eval
-        if isinstance(node, ast.Constant):
-            return node.value
-        if isinstance(node, ast.Name):
-            if node.id in ("true", "false"):
-                return node.id == "true"
-            return self.lookup(node.id)
-        if isinstance(node, ast.Attribute):
-            return localise(member(ev(node.value), node.attr), self.lang)
-        if isinstance(node, ast.Subscript):
-            return localise(item(ev(node.value), ev(node.slice)), self.lang)
-        if isinstance(node, ast.BinOp):
-            left, right = ev(node.left), ev(node.right)
-            if type(node.op) is ast.Add and isinstance(left, (str, list, tuple)):
-                if type(left) is not type(right):
-                    raise ExpressionError(f'"{ast.unparse(node)}": cannot add {_kind(right)} to {_kind(left)}')
-                if len(left) + len(right) > MAX_TEXT:
-                    raise ExpressionError(f'"{ast.unparse(node)}" makes a value longer than {MAX_TEXT}')
-                return left + right
-            return _BINARY[type(node.op)](_numeric(left), _numeric(right))
-        if isinstance(node, ast.UnaryOp):
-            value = ev(node.operand)
-            if isinstance(node.op, ast.Not):
-                return not value
-            value = _numeric(value)
-            return -value if isinstance(node.op, ast.USub) else +value
-        if isinstance(node, ast.BoolOp):
-            if isinstance(node.op, ast.And):
-                result = True
-                for part in node.values:
-                    result = ev(part)
+
+Code = Callable[[Scope], Any]
+
+_CODES: dict[int, tuple[ast.expr, Code]] = {}
+"""id(node) → (the node, its code): each expression is turned into code once (the node is kept with it, so its
+id names it while the entry lives)."""
+_CODES_KEPT = 1 << 14
+
+
+def _code(node: ast.expr) -> Code:
+    """The code of ``node`` (made by :func:`_compile` the first time it is asked for)."""
+    found = _CODES.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    if len(_CODES) >= _CODES_KEPT:
+        _CODES.clear()
+    code = _compile(node)
+    _CODES[id(node)] = (node, code)
+    return code
+
+
+def _compile(node: ast.expr) -> Code:
+    """``node`` as a function of the scope, doing what reading the tree each time would: a table places a deck's
+    thousands of cards with the same few expressions, and walking the tree for each was most of placing them."""
+    if isinstance(node, ast.Constant):
+        constant = node.value
+        return lambda scope: constant
+    if isinstance(node, ast.Name):
+        name = node.id
+        if name in ("true", "false"):
+            truth = name == "true"
+            return lambda scope: truth
+        return lambda scope: scope.lookup(name)
+    if isinstance(node, ast.Attribute):
+        of, attr = _compile(node.value), node.attr
+        return lambda scope: localise(member(of(scope), attr), scope.lang)
+    if isinstance(node, ast.Subscript):
+        of, key = _compile(node.value), _compile(node.slice)
+        return lambda scope: localise(item(of(scope), key(scope)), scope.lang)
+    if isinstance(node, ast.BinOp):
+        return _compile_binary(node)
+    if isinstance(node, ast.UnaryOp):
+        operand = _compile(node.operand)
+        if isinstance(node.op, ast.Not):
+            return lambda scope: not operand(scope)
+        if isinstance(node.op, ast.USub):
+            return lambda scope: -_numeric(operand(scope))
+        return lambda scope: +_numeric(operand(scope))
+    if isinstance(node, ast.BoolOp):
+        parts = [_compile(part) for part in node.values]
+        if isinstance(node.op, ast.And):
+            def all_of(scope: Scope) -> Any:
+                result: Any = True
+                for part in parts:
+                    result = part(scope)
                     if not result:
                         return result
                 return result
-            result = False
-            for part in node.values:
-                result = ev(part)
+            return all_of
+
+        def any_of(scope: Scope) -> Any:
+            result: Any = False
+            for part in parts:
+                result = part(scope)
                 if result:
                     return result
             return result
-        if isinstance(node, ast.Compare):
-            left = ev(node.left)
-            for op, right_node in zip(node.ops, node.comparators):
-                right = ev(right_node)
-                if not _COMPARE[type(op)](left, right):
+        return any_of
+    if isinstance(node, ast.Compare):
+        first = _compile(node.left)
+        chain = [(_COMPARE[type(op)], _compile(right)) for op, right in zip(node.ops, node.comparators)]
+
+        def compare(scope: Scope) -> bool:
+            left = first(scope)
+            for holds, right_code in chain:
+                right = right_code(scope)
+                if not holds(left, right):
                     return False
                 left = right
             return True
-        if isinstance(node, ast.IfExp):
-            return ev(node.body) if ev(node.test) else ev(node.orelse)
-        if isinstance(node, (ast.List, ast.Tuple)):
-            return [ev(e) for e in node.elts]
-        if isinstance(node, ast.Call):
-            args = [ev(a) for a in node.args]
-            keywords = {k.arg: ev(k.value) for k in node.keywords}
-            return FUNCTIONS[node.func.id](*args, **keywords)
+        return compare
+    if isinstance(node, ast.IfExp):
+        test, body, orelse = _compile(node.test), _compile(node.body), _compile(node.orelse)
+        return lambda scope: body(scope) if test(scope) else orelse(scope)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        elements = [_compile(e) for e in node.elts]
+        return lambda scope: [e(scope) for e in elements]
+    if isinstance(node, ast.Call):
+        function = FUNCTIONS[node.func.id]   # type: ignore[attr-defined]
+        args = [_compile(a) for a in node.args]
+        keywords = [(k.arg, _compile(k.value)) for k in node.keywords]
+        return lambda scope: function(*[a(scope) for a in args], **{k: v(scope) for k, v in keywords})
+
+    def refused(scope: Scope) -> Any:
         raise ExpressionError(f'"{ast.unparse(node)}" cannot be evaluated')
+    return refused
+
+
+def _compile_binary(node: ast.BinOp) -> Code:
+    left_code, right_code = _compile(node.left), _compile(node.right)
+    adding = type(node.op) is ast.Add
+    apply = _BINARY[type(node.op)]
+
+    def binary(scope: Scope) -> Any:
+        left, right = left_code(scope), right_code(scope)
+        if adding and isinstance(left, (str, list, tuple)):
+            if type(left) is not type(right):
+                raise ExpressionError(f'"{ast.unparse(node)}": cannot add {_kind(right)} to {_kind(left)}')
+            if len(left) + len(right) > MAX_TEXT:
+                raise ExpressionError(f'"{ast.unparse(node)}" makes a value longer than {MAX_TEXT}')
+            return left + right
+        return apply(_numeric(left), _numeric(right))
+    return binary
 
 
 def _numeric(value: Any) -> int | float:
@@ -317,12 +373,18 @@ def member(value: Any, name: str) -> Any:
         if name in value:
             return value[name]
         raise ExpressionError(f'has no field "{name}" (fields: {", ".join(sorted(map(str, value)))})')
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = [f.name for f in dataclasses.fields(value)]
+    fields = _record_fields(type(value))
+    if fields is not None:
         if name in fields:
             return getattr(value, name)
         raise ExpressionError(f'has no field "{name}" (fields: {", ".join(fields)})')
     raise ExpressionError(f'{_kind(value)} has no fields (asked for "{name}")')
+
+
+@functools.lru_cache(maxsize=256)
+def _record_fields(kind: type) -> tuple[str, ...] | None:
+    """The field names of a record type (a dataclass), or None for any other type."""
+    return tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
 
 
 def item(value: Any, key: Any) -> Any:

@@ -235,7 +235,7 @@ json_values = st.recursive(
 @given(st.dictionaries(st.sampled_from(["messageID", "scriptStates", "customMessage", "returnID", "returnValue",
                                          "guid", "error", "message", "savePath", "errorMessagePrefix"]),
                        json_values | st.integers(min_value=0, max_value=8)))
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 def test_decode_raises_only_protocol_errors_on_arbitrary_objects(obj):
     try:
         message = p.decode(json.dumps(obj).encode())

@@ -170,7 +170,7 @@ _save = st.fixed_dictionaries(
               "TabStates": st.dictionaries(st.integers(0, 11).map(str), _json, max_size=2)})
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_save)
 def test_generated_saves_round_trip_value_identical(save):
     with tempfile.TemporaryDirectory() as tmp:

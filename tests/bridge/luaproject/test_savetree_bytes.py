@@ -212,7 +212,7 @@ def test_an_edited_script_in_a_reference_save_changes_only_its_line(tmp_path):
     assert changed[1].endswith('\\n-- edited",')
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(generated_save_strategy)
 def test_generated_saves_in_tts_layout_come_back_byte_for_byte(save):
     with tempfile.TemporaryDirectory() as tmp:

@@ -8,7 +8,7 @@ its ``game.toml``), which renders the art, composes the table and writes the mod
 - ``sheets/`` — card sheets, boards and tokens (content-hashed names; the render cache lives in ``.cache/``);
 - ``<Game>.png`` — the thumbnail TTS shows in its load menu;
 - ``preview.png`` — the table drawn from above (:mod:`tools.preview`, from the sheets at hand), drawn again
-  only when the save's bytes or the drawing code changed (:func:`write_preview`);
+  only when what it shows of the save or the drawing code changed (:func:`write_preview`);
 - ``<Game>.json`` — the save.  Its image URLs are ``file:///`` paths (this computer only) or
   ``<asset_base_url>/<file name>`` for hosted play (``ttsmod publish`` uploads the files to the same place).
 
@@ -329,20 +329,21 @@ def _write_if_changed(path: Path, raw: bytes) -> bool:
     return True
 
 
-def write_preview(save: dict[str, Any], raw: bytes, images: dict[str, Path], out_dir: Path, *,
+def write_preview(save: dict[str, Any], images: dict[str, Path], out_dir: Path, *,
                   use_cache: bool = True) -> tuple[Path, bool]:
-    """Draw ``save`` (whose encoding is ``raw``; ``images``: each image URL of the save → its file) into
-    ``out_dir/preview.png``; returns the path and whether its bytes changed. The drawing is skipped when
-    :data:`PREVIEW_KEY` says the file holds the picture of the same save bytes by the same ttsmod (its version
-    and the drawing module's source) and the file is still as it was written: a rebuild that changed nothing the
-    picture shows draws nothing. Written atomically; the same save and images give the same bytes."""
+    """Draw ``save`` (``images``: each image URL of the save → its file) into ``out_dir/preview.png``; returns
+    the path and whether its bytes changed. The drawing is skipped when :data:`PREVIEW_KEY` says the file holds
+    the picture of the same visible part of the save (:func:`tools.preview.visible_part`: what a drawing reads) by
+    the same ttsmod (its version and the drawing module's source) and the file is still as it was written: a
+    rebuild that changed nothing the picture shows (an edited card inside a deck) draws nothing. Written atomically; the same save and images give the same bytes."""
     import json
 
     from tools import preview
 
     path = Path(out_dir) / PREVIEW
     key_path = Path(out_dir) / PREVIEW_KEY
-    digest = hashlib.sha256(raw)
+    shown = preview.visible_part(save)
+    digest = hashlib.sha256(json.dumps(shown, ensure_ascii=False, separators=(",", ":")).encode())
     digest.update(b"\0" + __version__.encode() + b"\0" + Path(preview.__file__).read_bytes())
     digest.update(f"\0{preview.DEFAULT_SIZE}".encode())
     key = digest.hexdigest()
@@ -353,7 +354,7 @@ def write_preview(save: dict[str, Any], raw: bytes, images: dict[str, Path], out
                 return path, False
         except (OSError, ValueError, AttributeError):
             pass
-    png = preview.draw(save, preview.MappedImages(images)).png()
+    png = preview.draw(shown, preview.MappedImages(images)).png()
     written = _write_if_changed(path, png)
     try:   # a cache: one it cannot write only means drawing the preview again next time
         atomic_write_bytes(key_path, json.dumps({"key": key, "png": hashlib.sha256(png).hexdigest()}).encode(),
@@ -485,7 +486,7 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     used |= {Path(p) for k, p in art.images.items() if k != THUMBNAIL}
     _write_if_changed(thumbnail_path, Path(art.images[THUMBNAIL]).read_bytes())
     # drawn from the files the save's URLs name, hosted or not: the sheets are at hand
-    preview_path, preview_written = write_preview(save_data, raw, {url_for(p): p for p in sorted(used)}, out_dir,
+    preview_path, preview_written = write_preview(save_data, {url_for(p): p for p in sorted(used)}, out_dir,
                                                   use_cache=use_cache)
     changed = _write_if_changed(save_path, raw)
     known.save(texts_path)   # a cache: one it cannot write only means encoding every object next time

@@ -486,7 +486,7 @@ def _font(size: int) -> ImageFont.FreeTypeFont:
 
 class _Drawer:
     def __init__(self, save: Mapping[str, Any], images: ImageSource, size: int, state: int | None) -> None:
-        self.save = save
+        self.save = save   # read at its DRAWN_KEYS only (visible_part keeps those)
         self.images = images
         self.size = size
         self.state = state
@@ -1016,6 +1016,48 @@ def _bbox(pixels: list[tuple[float, float]], size: tuple[int, int]) -> tuple[int
 
 def _overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+DRAWN_KEYS = ("ObjectStates", "Hands", "SnapPoints", "Table")
+"""The keys of a save :class:`_Drawer` reads (``self.save.get``): keep it so when it reads another."""
+
+
+def visible_part(save: Mapping[str, Any]) -> dict[str, Any]:
+    """``save`` without what :func:`draw` (with no ``state``) never reads: its scripts and every other key but
+    :data:`DRAWN_KEYS`, a bag's contents but their count, a
+    deck's cards but the one on top and their count (its ``DeckIDs`` all that card, its ``CustomDeck`` that card's
+    sheet). ``draw(visible_part(save), images)`` is ``draw(save, images)``, pixel for pixel; a build keys its
+    preview by it, so an edit of a card inside a deck draws nothing again (a 10,000-card deck's edit redrew an
+    unchanged picture otherwise). Anything it cannot be sure of is kept as it is."""
+    shown = {key: save[key] for key in DRAWN_KEYS if key in save}
+    objects = shown.get("ObjectStates")
+    if isinstance(objects, list):
+        shown["ObjectStates"] = [_visible_object(obj) for obj in objects]
+    return shown
+
+
+def _visible_object(obj: Any) -> Any:
+    if not isinstance(obj, dict):
+        return obj
+    name = obj.get("Name")
+    contained = obj.get("ContainedObjects")
+    if name in BAGS and isinstance(contained, list):
+        return {**obj, "ContainedObjects": [0] * len(contained)}
+    if name not in DECKS:
+        return obj
+    ids = [i for i in obj.get("DeckIDs") or () if isinstance(i, int) and not isinstance(i, bool)]
+    decks = obj.get("CustomDeck")
+    if not ids or not isinstance(decks, dict):
+        return obj
+    try:
+        face_down = placement_of(obj).face_down
+    except ValueError:
+        return obj
+    card_id = ids[0 if face_down else -1]
+    key = str(card_id // 100)
+    if card_id < 0 or key not in decks:
+        return obj
+    return {**obj, "DeckIDs": [card_id] * len(ids), "ContainedObjects": [], "CustomDeck": {key: decks[key]}}
 
 
 def draw(save: Mapping[str, Any], images: ImageSource, *, size: int = DEFAULT_SIZE,

@@ -65,3 +65,46 @@ def test_the_build_draws_preview_png_beside_its_save_and_only_again_when_the_sav
     assert edited.save_changed and edited.preview_written
     assert preview.read_bytes() != before[0] and preview.read_bytes() == draw(edited.save, FolderImages(out)).png()
     assert [o.count for o in draw(edited.save, FolderImages(out)).objects if o.name == "Deck"] == [9]
+
+
+def test_only_what_the_preview_shows_draws_it_again(game, tmp_path, monkeypatch):
+    """A deck shows its top card and its count: a card inside it edited draws nothing again; a card fewer, or the
+    top card's sheet edited, draws the picture again."""
+    from tools.build import file_urls, write_preview
+
+    out = tmp_path / "out"
+    result = build(game, out, jobs=1)
+    save = result.save
+    url_for = file_urls()
+    images = {url_for(p): p for p in result.sheets}
+    deck = next(o for o in save["ObjectStates"] if o["Name"] == "Deck")
+    assert len(deck["ContainedObjects"]) >= 3
+
+    def edited(change) -> dict:
+        copy = json.loads(json.dumps(save))
+        change(next(o for o in copy["ObjectStates"] if o["Name"] == "Deck"))
+        return copy
+
+    def middle_card(d):
+        d["ContainedObjects"][1]["Nickname"] = "Renamed"
+        d["ContainedObjects"][1]["Memo"] = "{}"
+
+    with monkeypatch.context() as patched:
+        _no_drawing(patched)
+        assert write_preview(edited(middle_card), images, out) == (out / "preview.png", False)
+
+    def one_card_fewer(d):
+        d["ContainedObjects"].pop(1)
+        d["DeckIDs"].pop(1)
+
+    def top_sheet(d):
+        shown = str(d["DeckIDs"][0] // 100)
+        d["CustomDeck"][shown]["BackURL"] += "?edited"
+
+    for change in (one_card_fewer, top_sheet):
+        drawn = []
+        monkeypatch.setattr(tools.preview, "draw", lambda *a, real=tools.preview.draw, **k: drawn.append(1) or
+                            real(*a, **k))
+        write_preview(edited(change), images, out)
+        assert drawn == [1], change.__name__
+        monkeypatch.undo()

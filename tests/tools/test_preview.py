@@ -26,7 +26,7 @@ from bridge.luaproject.savetree import read_save
 from tests.everygame import GAMES
 from tests.sharedbuild import shared_build_folder
 from tests.tools.previewpixels import Checker, blend
-from tools.preview import (FLOOR_COLOUR, SNAP_COLOUR, TABLE_COLOUR, FolderImages, Preview, cache_name, draw,
+from tools.preview import (FLOOR_COLOUR, visible_part, SNAP_COLOUR, TABLE_COLOUR, FolderImages, Preview, cache_name, draw,
                            preview_file)
 
 RED, GREEN, BLUE, YELLOW = (220, 30, 30), (30, 200, 40), (30, 60, 220), (240, 220, 20)
@@ -124,6 +124,8 @@ def test_a_built_game_is_drawn_with_every_object_where_its_save_puts_it(built):
     assert [o for o in preview.not_drawn if o["what"] == "image"] == []    # a build's images are all at hand
     # the build's own preview.png, beside its save, is this picture to the byte (drawn in another process)
     assert (folder / "preview.png").read_bytes() == preview.png()
+    # and so is the drawing of only what shows (the build keys its preview by it)
+    assert draw(visible_part(save), FolderImages(folder)).png() == preview.png()
 
 
 def test_a_built_game_with_an_object_moved_or_gone_fails_the_check(built):
@@ -147,6 +149,7 @@ def test_a_real_save_is_drawn_where_its_objects_lie_and_says_what_it_could_not_d
     assert {o["reason"] for o in preview.not_drawn if o["what"] == "image"} <= {
         "an http(s) image: no --image-cache folder named"}
     assert all(o.drawn != "image" for o in preview.objects)
+    assert draw(visible_part(save), images).png() == preview.png()
     _assert_moved_or_gone_fails(save, preview, images)
 
 

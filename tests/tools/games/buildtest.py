@@ -23,10 +23,19 @@ def game_copy(tmp: Path, folder_name: str) -> Path:
 
 
 def build_copy(tmp_path_factory, folder_name: str, jobs: int = 2) -> tuple[BuildResult, Path]:
-    """A copy of the game folder, built: (the build's result, the folder)."""
+    """A copy of the game folder, built: (the build's result, the folder). Its own, to edit or break; built
+    from a copy of the run's one cold build of such a copy (each test process of the run would draw every image
+    again otherwise), so the build it makes draws nothing and lays, encodes and checks the table anew — the bytes
+    of a cold build, as every build's (``assert_rebuild_identical`` checks it against one with nothing cached)."""
+    from tests.sharedbuild import _made_once, _run_lock
+
     tmp = tmp_path_factory.mktemp(folder_name)
     folder = game_copy(tmp, folder_name)
-    return build(folder, tmp / "out", jobs=jobs), folder
+    out = tmp / "out"
+    with _run_lock(tmp_path_factory, f"build-copy-{folder_name}") as seed:
+        _made_once(seed, lambda into: build(game_copy(into, folder_name), into / "out", jobs=jobs))
+        shutil.copytree(seed / "out", out, ignore=shutil.ignore_patterns("*.lock"))
+    return build(folder, out, jobs=jobs), folder
 
 
 def build_cli(folder: Path, out: Path):

@@ -289,12 +289,17 @@ def _edit_a_card(folder, faces) -> int:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_pdf_draws_each_card_face_once_at_print_size_and_after_an_edited_card_only_that_one(game, tmp_path):
+def test_a_pdf_draws_each_card_face_once_at_print_size_and_after_an_edited_card_only_that_one(game, tmp_path,
+                                                                                               tmp_path_factory,
+                                                                                               repo_root):
+    from tests.sharedbuild import shared_build_folder
     from tools.build import build
 
     require(load(game), "print_sizes", "card_lists")
     folder = _game_with_sheets(game, tmp_path / "game")
-    out = tmp_path / "build"
+    # built into a copy of the run's build of the game (no print faces in it): its sheets are drawn already
+    out = copy_of(shared_build_folder(tmp_path_factory, repo_root, game), tmp_path / "build")
+    assert not (out / ".cache" / "print").exists()
     first = build(str(folder), out, jobs=2)
     renders, faces = [], []
     art = game_art(str(folder), out_dir=out, jobs=2, progress=lambda done, total: renders.append(total),

@@ -877,6 +877,22 @@ def art_decks(decks: Mapping[str, Any], faces: Mapping[str, Sequence[str]], url_
     return out
 
 
+def compose_rendered(table: TableSpec, art: Any, faces: Mapping[str, Sequence[str]],
+                     url_for: Callable[[Path], str], *, seat_colours: Sequence[str], lang: str, game_id: str,
+                     mode: str | None, names: Mapping[str, Any]) -> tuple[list[GameObject], list[SnapPoint]]:
+    """:func:`compose_objects` for a game whose renderer drew the table's images and packed its decks (``art``: a
+    :class:`tools.render.pipeline.Art`; ``faces``: each packed deck's face names, in its order): each image's
+    URL is ``url_for(its file)``, an object drawn from data is the image ``object:<name>``, and an image's pixel
+    size is read from its file."""
+    from tools.imageio import image_size
+
+    images = art.images
+    return compose_objects(
+        table, {}, lambda name: url_for(images[f"object:{name}"]), seat_colours=seat_colours, lang=lang,
+        game_id=game_id, mode=mode, names=names, art=art_decks(art.decks, faces, url_for),
+        art_url=lambda name: url_for(images[name]), art_size=lambda name: image_size(images[name]))
+
+
 def table_names(info: Any, layouts: Any) -> dict[str, Any]:
     """The names every game's ``table.toml`` may read beside the seats, mode and language: ``game`` (its
     ``[game]`` table), ``strings`` (the ``[strings]`` of its layouts) and ``layouts`` (each layout's pixel

@@ -30,7 +30,7 @@ from tools.render.layout import Layouts
 from tools.render.pipeline import Art
 from tools.save import Save, SnapPoint
 from tools.save.geometry import image_point_to_local, tile_half_extents
-from tools.table import art_decks, compose_objects, load_table, table_names as common_names
+from tools.table import compose_rendered, load_table, table_names as common_names
 
 CARD_TAG = "fd-card"    # season and wild cards; every card snap point carries it (tagged points attract only it)
 TOKEN_TAG = "fd-token"  # feathers and animals; every token snap point carries it
@@ -98,20 +98,14 @@ def compose_table(data: FifteenDaysData, art: Art, *, mode: str, lang: str, layo
     folder = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
     table = load_table(folder, required=True)
 
-    def image(name: str) -> Path:
-        if name not in art.images:
-            raise KeyError(name)
-        return art.images[name]
-
     # The renderer packs each deck's faces in the data's order (render.render_game), each face named so.
     faces = dict(art.faces)
     for back in BACK_SEASONS:
         faces.setdefault(f"seasons-{back}", tuple(f"season:{c.id}" for c in data.cards_with_back(back)))
     faces.setdefault("wilds", tuple(f"wild:{w.id}" for w in data.wilds))
-    objects, snaps = compose_objects(
-        table, {}, lambda name: url_for(image(f"object:{name}")), seat_colours=colours, lang=lang,
-        game_id=data.info.id, mode=mode, names={**common_names(data.info, layouts), **table_names(data, layouts)},
-        art=art_decks(art.decks, faces, url_for), art_url=lambda name: url_for(image(name)))
+    objects, snaps = compose_rendered(
+        table, art, faces, url_for, seat_colours=colours, lang=lang, game_id=data.info.id, mode=mode,
+        names={**common_names(data.info, layouts), **table_names(data, layouts)})
     sample = " (sample data)" if data.info.sample_data else ""
     note = (f"{data.info.name.get(lang)}{sample}. Built by ttsmod; run `ttsmod bridge` to adjudicate.")
     return Save(data.info.name.get(lang), objects, lua_script=lua_script, xml_ui=xml_ui, note=note,

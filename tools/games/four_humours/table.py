@@ -37,7 +37,7 @@ from tools.games.four_humours.render import cell_positions, load_four_humours_la
 from tools.save import Save, SnapPoint
 from tools.save.geometry import card_half_extents, image_point_to_local, slot_centres, tile_half_extents
 from tools.sheets import PackedDeck
-from tools.table import art_decks, compose_objects, load_table
+from tools.table import compose_rendered, load_table
 
 # Tags of the slot and cell snap points. A tagged snap point attracts only objects sharing one of its tags
 # (Knowledge Base, Object Tags), so each carries the potions' own tag besides the tags the mod reads.
@@ -170,22 +170,13 @@ def compose_table(
     table = load_table(folder, required=True)
     names = table_names(data, art, mode=mode, slot_layouts=slot_layouts)
     names["game"] = data.info
-    images = art.images
-
-    def image(name: str) -> Path:
-        if name not in images:
-            raise KeyError(name)
-        return images[name]
-
     # The renderer packs the scenes and goals in the data's order (render.render_game): each face is named so.
     faces = dict(getattr(art, "faces", None) or {})
     faces.setdefault("scenes", tuple(f"scene:{s.id}" for s in data.scenes))
     faces.setdefault("goals", tuple(f"goal:{g.id}" for g in data.goals))
     colours = player_colours(data)
-    objects, snaps = compose_objects(
-        table, {}, lambda name: url_for(image(f"object:{name}")), seat_colours=colours, lang=lang,
-        game_id=data.info.id, mode=mode, names=names, art=art_decks(art.decks, faces, url_for),
-        art_url=lambda name: url_for(image(name)), art_size=lambda name: image_size(image(name)))
+    objects, snaps = compose_rendered(table, art, faces, url_for, seat_colours=colours, lang=lang,
+                                      game_id=data.info.id, mode=mode, names=names)
     save = Save(
         data.info.name.get(lang), objects, lua_script=lua_script, xml_ui=xml_ui, snap_points=snaps,
         note=_note(data, mode, lang), player_counts=(data.info.min_players, data.info.max_players),

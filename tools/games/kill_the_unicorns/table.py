@@ -25,7 +25,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from PIL import Image
 
 from bridge.catalog import resolve_game_dir
 from bridge.errors import DataError
@@ -35,7 +34,7 @@ from tools.games.kill_the_unicorns.render import catch_columns, seat_colours
 from tools.render.layout import Layouts
 from tools.render.pipeline import Art
 from tools.save import Save, SnapPoint
-from tools.table import art_decks, compose_objects, load_table, table_names as common_names
+from tools.table import compose_rendered, load_table, table_names as common_names
 
 MARGIN = 0.3                    # a ground zone is a card plus this margin (as table.toml's margin)
 
@@ -180,24 +179,12 @@ def compose_table(data: KillTheUnicornsData, art: Art, *, mode: str, lang: str, 
     folder = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
     table = load_table(folder, required=True)
 
-    def image(name: str) -> Path:
-        if name not in art.images:
-            raise KeyError(name)
-        return art.images[name]
-
     colours = seat_colours(data)
-    objects, snaps = compose_objects(
-        table, {}, lambda name: url_for(image(f"object:{name}")), seat_colours=colours, lang=lang,
-        game_id=data.info.id, mode=mode, names={**common_names(data.info, layouts), **table_names(data, layouts)},
-        art=art_decks(art.decks, art.faces, url_for), art_url=lambda name: url_for(image(name)),
-        art_size=lambda name: _image_size(image(name)))
+    objects, snaps = compose_rendered(
+        table, art, art.faces, url_for, seat_colours=colours, lang=lang, game_id=data.info.id, mode=mode,
+        names={**common_names(data.info, layouts), **table_names(data, layouts)})
     sample = " (sample data)" if data.info.sample_data else ""
     note = f"{data.info.name.get(lang)}{sample}. Built by ttsmod; run `ttsmod bridge` to adjudicate."
     return Save(data.info.name.get(lang), objects, lua_script=lua_script, xml_ui=xml_ui, note=note,
                 player_counts=(data.info.min_players, data.info.max_players), turn_order=colours,
                 snap_points=snaps)
-
-
-def _image_size(path: Path) -> tuple[int, int]:
-    with Image.open(path) as image:
-        return image.size

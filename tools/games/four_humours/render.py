@@ -42,13 +42,14 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Callable, Collection, Iterator, Mapping, NamedTuple
 
 from PIL import Image, ImageDraw
 
 from bridge.rules.four_humours.records import (
+    HUMOURS,
     Board,
     Count,
     FourHumoursData,
@@ -63,15 +64,18 @@ from bridge.errors import DataError, InputError
 from bridge.paths import assets_dir
 from bridge.rules.game import LANGUAGES
 from tools.games.four_humours.icons import humour_icon
+from tools.render.colour import to_hex
 from tools.render.draw import (
-    SUPERSAMPLE, contrast, cover_fit, find_art, load_art, mix, paste_icon, placeholder, star_icon, stripes,
+    SUPERSAMPLE, composite_icon, contrast, cover_fit, find_art, hatching, load_art, mix, paste_icon, placeholder,
+    star_icon,
 )
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts
 from tools.render.pipeline import Art, DeckPlan, ThumbnailPlan, check_image_options, render_art
 from tools.render.sizing import DrawsAtSize
+from tools.render.templatedraw import PictureError, PictureRequest, TemplateCard, TemplateRenderer
 from tools.render.text import CheckedKeys, check_glyphs, draw_fitted, draw_text, fit_text
 
-RENDERER_VERSION = "2"
+RENDERER_VERSION = "3"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
@@ -84,9 +88,6 @@ REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
     "scene": {"title": True, "subtitle": True, "art": False, "resolution": True, "slots": True},
     "party": {"title": True, "subtitle": True, "slots": True, "resolution": True},
     "goal": {"title": True, "subtitle": True, "art": False, "text": True},
-    "scene_back": {"title": True, "subtitle": True},
-    "goal_back": {"title": True, "subtitle": True},
-    "party_back": {"title": True, "subtitle": True},
     "potion": {},
     "potion_back": {},
     "goal_marker": {},
@@ -95,6 +96,13 @@ REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
     "fief": {"tile_name": True, "cell_name": True},
 }
 """Card kind → its boxes (``True``: a text box) that ``layouts.toml`` must define."""
+
+TEMPLATE_KINDS = ("scene_back", "goal_back", "party_back")
+"""Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives and
+the pictures it paints (:data:`PICTURES`: the backs' crossed hatching, a humour's potion in its colour)."""
+
+BACK_WORDS = {"scene_back": "scenes", "goal_back": "goals", "party_back": "parties"}
+"""Each back's layout → the string naming its deck on it."""
 
 REQUIRED_STRINGS = ("win", "discard", "sneak", "kingdom", "fief", "party", "animal", "scenes", "goals", "parties")
 REQUIRED_COLOURS = ("background", "ink", "frame", "back", "back_ink", "slot", "path", "bridge", "cell", "zones")
@@ -232,12 +240,16 @@ class Renderer(DrawsAtSize):
     same keys, made once. Outside a build each key is made when asked (an art file may have come since)."""
 
     def key(self, name: str, kind: str) -> str:
-        """The cache key of image ``name``: a hash of everything that affects its pixels."""
+        """The cache key of image ``name``: a hash of everything that affects its pixels (for a kind drawn from
+        its layers, the template drawer's key of its card: layout, fields, language and every file it draws)."""
         kept = self._kept_keys
         if kept is not None:
             found = kept.get(name)
             if found is not None:
                 return found
+        if kind in TEMPLATE_KINDS:
+            card_key = self._layers.card_key(self._card(name))
+            return hashlib.sha256(f"{RENDERER_VERSION}\0{card_key}".encode()).hexdigest()
         # No art file and an empty art file must not share a key: the first draws a placeholder, the second
         # is an error, and a cached placeholder would hide it.
         art_digest = _NO_ART_DIGEST
@@ -318,7 +330,8 @@ class Renderer(DrawsAtSize):
         return _Text(tile.name.get(self.lang), "map.toml", f'tile "{tile.id}"', f"name.{self.lang}")
 
     def texts(self) -> Iterator[tuple[_Text, str]]:
-        """Every text drawn, with the font file it is drawn in (for the glyph check before rendering)."""
+        """Every text drawn in code (not on the kinds of :data:`TEMPLATE_KINDS`), with the font file it is drawn in
+        (for the glyph check before rendering)."""
         for _, texts in self._text_groups():
             yield from texts
 
@@ -333,7 +346,7 @@ class Renderer(DrawsAtSize):
 
         def strings() -> Iterator[tuple[_Text, str]]:
             for key in REQUIRED_STRINGS:
-                for kind, box in (("scene", "subtitle"), ("scene_back", "subtitle"), ("scene", "resolution")):
+                for kind, box in (("scene", "subtitle"), ("scene", "resolution")):
                     yield self.string(key), font(kind, box)
 
         yield None, strings()
@@ -374,9 +387,6 @@ class Renderer(DrawsAtSize):
             yield f"goal:{g.id}", goal(g)
         yield None, ((_Text(c.name.get(lang), "game.toml", f'citizen "{c.id}"', f"name.{lang}"),
                       font("party", "subtitle")) for c in d.citizens)
-        for kind in ("scene_back", "goal_back", "party_back"):
-            yield kind.replace("_", "-"), iter([(_Text(d.info.name.get(lang), "game.toml", "game", f"name.{lang}"),
-                                                 font(kind, "title"))])
 
         def board(board: Board, kind: str, file: str) -> Iterator[tuple[_Text, str]]:
             for t in board.tiles:
@@ -394,10 +404,14 @@ class Renderer(DrawsAtSize):
         ``passed``: image keys whose texts passed before (:class:`tools.render.text.CheckedKeys`) and ``keys``
         each image's key (name → :meth:`key`): an image whose key passed is not checked again, its key fixing
         its texts and their fonts (the first failing text is still the same, none of them being on such an
-        image). Shared texts are always checked."""
+        image). Shared texts are always checked. The kinds drawn from layers are checked by the template drawer
+        (:meth:`TemplateRenderer.check_glyphs`: a character its layer's font cannot draw), likewise once per key."""
         # A big game checks well over 100,000 texts in a handful of fonts, most of them the same few names and
         # steps again: each font's path is made once, and each text is checked once per font (a text that
         # passed once passes again; the first failing one is still reported with its own place).
+        for name, kind in self.items():
+            if kind in TEMPLATE_KINDS and not (passed and keys is not None and keys.get(name) in passed):
+                self._layers.check_glyphs(self._card(name))
         paths: dict[str, str] = {}
         done_by_font: dict[str, set[str]] = {}
         for name, texts in self._text_groups():
@@ -516,7 +530,7 @@ class Renderer(DrawsAtSize):
         if head == "party":
             return self.party(d.party_by_id[ident])
         if head in ("scene-back", "goal-back", "party-back"):
-            return self.back(head.replace("-", "_"))
+            return self._from_layers(self._card(name))
         if head == "kingdom":
             return self.board(d.kingdom, "kingdom", 0)
         if head == "fief":
@@ -577,34 +591,31 @@ class Renderer(DrawsAtSize):
         self._text(draw, _Text(goal.text.get(lang), file, entry, f"text.{lang}"), b["text"])
         return image
 
-    def back(self, kind: str) -> Image.Image:
-        layout = self.layouts.layouts[kind]
-        back, ink = self.colours["back"], self.colours["back_ink"]
-        image, draw = self._base(layout, back, ink)
-        w, h = layout.width, layout.height
-        step = max(16 * self.scale, min(w, h) / 14)
-        hatch = mix(back, (255, 255, 255), 0.08)
-        for x in stripes(-h, w + h, step):
-            draw.line([(x, 0), (x + h, h)], fill=hatch, width=max(1, round(step / 5)))
-            draw.line([(x, h), (x + h, 0)], fill=hatch, width=max(1, round(step / 5)))
-        self._base_frame_again(draw, layout, ink)
-        icon = layout.params.get("icon_size", self.px(90))
-        frame = layout.params.get("frame", 0)
-        margin = frame + icon * 0.75
-        corners = [(margin, margin), (w - margin, margin), (margin, h - margin), (w - margin, h - margin)]
-        for (x, y), humour in zip(corners, self.data.humours):
-            paste_icon(image, humour_icon(humour.id, _hex(humour.colour), icon), (x, y))
-        lang = self.lang
-        self._text(draw, _Text(self.data.info.name.get(lang), "game.toml", "game", f"name.{lang}"),
-                   layout.boxes["title"])
-        word = {"scene_back": "scenes", "goal_back": "goals", "party_back": "parties"}[kind]
-        self._text(draw, self.string(word), layout.boxes["subtitle"])
-        return image
+    def _card(self, name: str) -> TemplateCard:
+        """Image ``name`` of a kind drawn from its layers (:data:`TEMPLATE_KINDS`) as a card of its layout with the
+        fields the layout reads: the data's, and what this renderer adds to them (colours mixed from the layouts',
+        words of [strings]). No id among them: copies that look alike share one cached image."""
+        head, _, ident = name.partition(":")
+        d = self.data
+        if head in ("scene-back", "goal-back", "party-back"):
+            kind = head.replace("-", "_")
+            back, ink = self.colours["back"], self.colours["back_ink"]
+            values = {"name": d.info.name.to_json(), "words": self.string(BACK_WORDS[kind]).text,
+                      "hatch": to_hex(mix(back, (255, 255, 255), 0.08)), "line": to_hex(mix(ink, (0, 0, 0), 0.35)),
+                      "humours": [h.id for h in d.humours], "humour_colours": [h.colour for h in d.humours]}
+            return TemplateCard(name, kind, values, "game.toml", "game")
+        raise DataError("render", None, None, f'"{name}" is not drawn from layers')
 
-    def _base_frame_again(self, draw: ImageDraw.ImageDraw, layout: CardLayout, colour) -> None:
-        frame = layout.params.get("frame", 0)
-        if frame:
-            draw.rectangle((0, 0, layout.width - 1, layout.height - 1), outline=colour, width=frame)
+    @cached_property
+    def _layers(self) -> TemplateRenderer:
+        """The drawer of the layouts with layers (it keeps no card: each is handed to it)."""
+        return TemplateRenderer(self.layouts, [], game_dir=self.game_dir, bundled_fonts=self.fonts_dir,
+                                lang=self.lang, max_pixels=self.max_pixels, pictures=PICTURES)
+
+    def _from_layers(self, card: TemplateCard) -> Image.Image:
+        """``card`` drawn from its layout's layers at this renderer's size of that layout."""
+        layout = self.layouts.layouts[card.kind]
+        return self._layers.draw(card, layout.template, (layout.width, layout.height))
 
     def _token(self, kind: str, fill) -> Image.Image:
         layout = self.layouts.layouts[kind]
@@ -750,12 +761,52 @@ def _hex(text: str) -> tuple[int, int, int]:
     return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
 
 
+# -- pictures drawn in code ---------------------------------------------------------------------------
+
+def _colours(request: PictureRequest, count: int) -> tuple[tuple[int, int, int], ...]:
+    """The request's colours, refused unless there are exactly ``count``."""
+    if len(request.colours) != count:
+        raise PictureError(f"takes {count} colour{'s' if count > 1 else ''}, not {len(request.colours)}")
+    return request.colours
+
+
+def paint_crosshatch(request: PictureRequest) -> Image.Image:
+    """The backs' hatching: lines both ways at 45 degrees in its one colour, a fourteenth of the box's smaller side
+    apart (16 design pixels at least), a fifth of that wide."""
+    (colour,) = _colours(request, 1)
+    step = max(16 * request.scale, min(request.size) / 14)
+    width = max(1, round(step / 5))
+    image = hatching(request.size, colour, step, width)
+    image.alpha_composite(hatching(request.size, colour, step, width, rising=True))
+    return image
+
+
+def paint_humour(humour: str, request: PictureRequest) -> Image.Image:
+    """``humour``'s potion (:func:`tools.games.four_humours.icons.humour_icon`) in its one colour, as large as the
+    box's smaller side, centred in it."""
+    (colour,) = _colours(request, 1)
+    image = Image.new("RGBA", request.size, (0, 0, 0, 0))
+    composite_icon(image, humour_icon(humour, colour, min(request.size)), (request.size[0] / 2, request.size[1] / 2))
+    return image
+
+
+PICTURES = {"crosshatch": paint_crosshatch, **{humour: partial(paint_humour, humour) for humour in HUMOURS}}
+"""The pictures the layouts' picture layers name (tools.render.templatedraw.PictureRequest): the backs' hatching,
+and each humour's potion by the humour's id (a layer names one with a field: ``picture = "{humours.1}"``)."""
+
+
 # -- the build ------------------------------------------------------------------------------------------
 
 def load_four_humours_layouts(game_dir: Path) -> Layouts:
-    """Read and validate ``game_dir/layouts.toml`` against what this renderer draws."""
-    return load_layouts(game_dir / LAYOUTS_FILE, fonts_dir=assets_dir() / "fonts", required=REQUIRED_BOXES,
-                        required_strings=REQUIRED_STRINGS, required_colours=REQUIRED_COLOURS)
+    """Read and validate ``game_dir/layouts.toml`` against what this renderer draws: every box it needs, and the
+    layouts of :data:`TEMPLATE_KINDS` with their layers."""
+    layouts = load_layouts(game_dir / LAYOUTS_FILE, fonts_dir=assets_dir() / "fonts", required=REQUIRED_BOXES,
+                           required_strings=REQUIRED_STRINGS, required_colours=REQUIRED_COLOURS)
+    for kind in TEMPLATE_KINDS:
+        if kind not in layouts.layouts or layouts.layouts[kind].template is None:
+            raise DataError(LAYOUTS_FILE, f'layout "{kind}"', "layers",
+                            "missing: this layout is drawn from its layers (docs/data-format.md, Card templates)")
+    return layouts
 
 
 def render_game(

@@ -157,3 +157,30 @@ def test_the_shipped_sample_game_renders_in_all_languages(tmp_path):
         for sheet in art.decks["scenes"].sheets:
             assert sheet.columns <= 10 and sheet.rows <= 7
             assert sheet.columns * sheet.cell_width <= 4096 and sheet.rows * sheet.cell_height <= 4096
+
+
+def keys_of(data, game_dir, lang="en"):
+    from bridge.paths import assets_dir
+    from tools.games.four_humours.render import Renderer, load_four_humours_layouts
+
+    return Renderer(data, load_four_humours_layouts(game_dir), game_dir, assets_dir() / "fonts", lang).keys()
+
+
+def changed(before, after):
+    return {name for name in before if before[name] != after[name]}
+
+
+def test_a_back_s_key_changes_with_what_it_shows_and_nothing_else(game, game_dir):
+    before = keys_of(game, game_dir)
+    backs = {"scene-back", "goal-back", "party-back"}
+    renamed = dataclasses.replace(game, info=dataclasses.replace(game.info, name=dataclasses.replace(
+        game.info.name, en="Five Humours")))
+    assert backs <= changed(before, keys_of(renamed, game_dir))
+    humours = list(game.humours)
+    humours[2] = dataclasses.replace(humours[2], colour="#123456")
+    recoloured = changed(before, keys_of(dataclasses.replace(game, humours=tuple(humours)), game_dir))
+    assert backs <= recoloured
+    assert backs <= changed(before, keys_of(game, game_dir, "uk"))   # another language's words
+    scenes = list(game.scenes)
+    scenes[0] = dataclasses.replace(scenes[0], title=dataclasses.replace(scenes[0].title, en="Renamed"))
+    assert changed(before, keys_of(dataclasses.replace(game, scenes=tuple(scenes)), game_dir)) == {"scene:scene-0"}

@@ -53,7 +53,6 @@ from bridge.rules.four_humours.records import (
     Board,
     Count,
     FourHumoursData,
-    Goal,
     PartyTile,
     SceneCard,
     Slot,
@@ -87,7 +86,6 @@ THUMBNAIL_SIZE = 256
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
     "scene": {"title": True, "subtitle": True, "art": False, "resolution": True, "slots": True},
     "party": {"title": True, "subtitle": True, "slots": True, "resolution": True},
-    "goal": {"title": True, "subtitle": True, "art": False, "text": True},
     "potion": {},
     "potion_back": {},
     "goal_marker": {},
@@ -97,7 +95,7 @@ REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
 }
 """Card kind → its boxes (``True``: a text box) that ``layouts.toml`` must define."""
 
-TEMPLATE_KINDS = ("scene_back", "goal_back", "party_back")
+TEMPLATE_KINDS = ("goal", "scene_back", "goal_back", "party_back")
 """Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives and
 the pictures it paints (:data:`PICTURES`: the backs' crossed hatching, a humour's potion in its colour)."""
 
@@ -254,8 +252,8 @@ class Renderer(DrawsAtSize):
         # is an error, and a cached placeholder would hide it.
         art_digest = _NO_ART_DIGEST
         head, _, ident = name.partition(":")
-        if head in ("scene", "goal"):
-            path = find_art(self.game_dir, ident, file=f"{head}s.toml", entry=f'{head} "{ident}"')
+        if head == "scene":
+            path = find_art(self.game_dir, ident, file="scenes.toml", entry=f'scene "{ident}"')
             if path is not None:
                 art_digest = hashlib.sha256(b"art:file:" + path.read_bytes()).digest()
         # The parts, each followed by a NUL: what every image of a kind shares first (its layout, fonts and the
@@ -378,13 +376,6 @@ class Renderer(DrawsAtSize):
         for p in d.parties:
             yield f"party:{p.id}", party(p)
 
-        def goal(g: Goal) -> Iterator[tuple[_Text, str]]:
-            entry = f'goal "{g.id}"'
-            yield _Text(g.title.get(lang), "goals.toml", entry, f"title.{lang}"), font("goal", "title")
-            yield _Text(g.text.get(lang), "goals.toml", entry, f"text.{lang}"), font("goal", "text")
-
-        for g in d.goals:
-            yield f"goal:{g.id}", goal(g)
         yield None, ((_Text(c.name.get(lang), "game.toml", f'citizen "{c.id}"', f"name.{lang}"),
                       font("party", "subtitle")) for c in d.citizens)
 
@@ -526,7 +517,7 @@ class Renderer(DrawsAtSize):
         if head == "scene":
             return self.scene(d.scene_by_id[ident])
         if head == "goal":
-            return self.goal(d.goal_by_id[ident])
+            return self._from_layers(self._card(name))
         if head == "party":
             return self.party(d.party_by_id[ident])
         if head in ("scene-back", "goal-back", "party-back"):
@@ -578,25 +569,21 @@ class Renderer(DrawsAtSize):
         self._resolution(image, draw, b["resolution"], self.steps_of(tile, file, entry), icon)
         return image
 
-    def goal(self, goal: Goal) -> Image.Image:
-        layout = self.layouts.layouts["goal"]
-        file, entry, lang = "goals.toml", f'goal "{goal.id}"', self.lang
-        colour = self.colours["frame"]
-        image, draw = self._base(layout, self.colours["background"], colour)
-        b = layout.boxes
-        self._text(draw, _Text(goal.title.get(lang), file, entry, f"title.{lang}"), b["title"])
-        self._text(draw, self.string(goal.mode), b["subtitle"])
-        self._art(image, b["art"], goal.id, self.layouts.zone_colours[0] if goal.mode == "kingdom"
-                  else self.layouts.zone_colours[-1], file, entry)
-        self._text(draw, _Text(goal.text.get(lang), file, entry, f"text.{lang}"), b["text"])
-        return image
-
     def _card(self, name: str) -> TemplateCard:
         """Image ``name`` of a kind drawn from its layers (:data:`TEMPLATE_KINDS`) as a card of its layout with the
         fields the layout reads: the data's, and what this renderer adds to them (colours mixed from the layouts',
         words of [strings]). No id among them: copies that look alike share one cached image."""
         head, _, ident = name.partition(":")
         d = self.data
+        if head == "goal":
+            goal = d.goal_by_id[ident]
+            file, entry = "goals.toml", f'goal "{goal.id}"'
+            zones = self.layouts.zone_colours
+            values = {"title": goal.title.to_json(), "text": goal.text.to_json(),
+                      "mode_words": self.string(goal.mode).text, "art": self._art_file(goal.id, file, entry),
+                      "art_colour": to_hex(zones[0] if goal.mode == "kingdom" else zones[-1]),
+                      "line": to_hex(mix(self.colours["frame"], (0, 0, 0), 0.35))}
+            return TemplateCard(name, "goal", values, file, entry)
         if head in ("scene-back", "goal-back", "party-back"):
             kind = head.replace("-", "_")
             back, ink = self.colours["back"], self.colours["back_ink"]
@@ -605,6 +592,14 @@ class Renderer(DrawsAtSize):
                       "humours": [h.id for h in d.humours], "humour_colours": [h.colour for h in d.humours]}
             return TemplateCard(name, kind, values, "game.toml", "game")
         raise DataError("render", None, None, f'"{name}" is not drawn from layers')
+
+    def _art_file(self, card_id: str, file: str, entry: str) -> str:
+        """The art file of card ``card_id`` relative to the game folder (``art/<id>.png``, ``.jpg`` or ``.jpeg``), or
+        ``art/<id>.png`` when it has none (its image layer then draws its stand-in)."""
+        path = find_art(self.game_dir, card_id, file=file, entry=entry)
+        if path is None:
+            return f"art/{card_id}.png"
+        return path.relative_to(Path(self.game_dir).resolve()).as_posix()
 
     @cached_property
     def _layers(self) -> TemplateRenderer:

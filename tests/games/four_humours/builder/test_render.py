@@ -184,3 +184,26 @@ def test_a_back_s_key_changes_with_what_it_shows_and_nothing_else(game, game_dir
     scenes = list(game.scenes)
     scenes[0] = dataclasses.replace(scenes[0], title=dataclasses.replace(scenes[0].title, en="Renamed"))
     assert changed(before, keys_of(dataclasses.replace(game, scenes=tuple(scenes)), game_dir)) == {"scene:scene-0"}
+
+
+def test_a_goal_s_art_is_drawn_in_its_box_and_its_key_follows_the_file(game, game_dir):
+    from bridge.paths import assets_dir
+    from tools.games.four_humours.render import Renderer, load_four_humours_layouts
+
+    drawing = Renderer(game, load_four_humours_layouts(game_dir), game_dir, assets_dir() / "fonts", "en")
+    without, other = drawing.key("goal:tour", "goal"), drawing.key("goal:line", "goal")
+    placeholder = drawing.render("goal:tour").getpixel((315, 336))   # the middle of the art box [36, 176, 558, 320]
+    Image.new("RGB", (90, 60), (0, 200, 255)).save(game_dir / "art" / "tour.jpg", quality=95)
+    with_jpg = drawing.key("goal:tour", "goal")
+    pixel = drawing.render("goal:tour").getpixel((315, 336))
+    assert with_jpg != without and pixel != placeholder
+    assert abs(pixel[0] - 0) < 10 and abs(pixel[1] - 200) < 10 and abs(pixel[2] - 255) < 10
+    Image.new("RGB", (90, 60), (200, 0, 0)).save(game_dir / "art" / "tour.jpg", quality=95)
+    assert drawing.key("goal:tour", "goal") not in (without, with_jpg)
+    assert drawing.key("goal:line", "goal") == other   # the other goal shows no art of this one
+    (game_dir / "art" / "tour.jpg").unlink()
+    (game_dir / "art" / "tour.png").write_bytes(b"")
+    with pytest.raises(DataError) as caught:
+        drawing.render("goal:tour")
+    assert (caught.value.file, caught.value.entry, caught.value.field) == ("goals.toml", 'goal "tour"', "art")
+    assert "art/tour.png" in caught.value.message

@@ -85,7 +85,7 @@ THUMBNAIL_SIZE = 256
 
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
     "scene": {"title": True, "subtitle": True, "art": False, "resolution": True, "slots": True},
-    "party": {"title": True, "subtitle": True, "slots": True, "resolution": True},
+    "party_body": {"slots": True, "resolution": True},
     "potion": {},
     "potion_back": {},
     "goal_marker": {},
@@ -95,9 +95,12 @@ REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
 }
 """Card kind → its boxes (``True``: a text box) that ``layouts.toml`` must define."""
 
-TEMPLATE_KINDS = ("goal", "scene_back", "goal_back", "party_back")
+TEMPLATE_KINDS = ("party", "goal", "scene_back", "goal_back", "party_back")
 """Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives and
 the pictures it paints (:data:`PICTURES`: the backs' crossed hatching, a humour's potion in its colour)."""
+
+BODY_LAYOUTS = {"party": "party_body"}
+"""A kind drawn from its layers → the layout (boxes, in the same pixels) of its body, drawn in code over them."""
 
 BACK_WORDS = {"scene_back": "scenes", "goal_back": "goals", "party_back": "parties"}
 """Each back's layout → the string naming its deck on it."""
@@ -247,7 +250,10 @@ class Renderer(DrawsAtSize):
                 return found
         if kind in TEMPLATE_KINDS:
             card_key = self._layers.card_key(self._card(name))
-            return hashlib.sha256(f"{RENDERER_VERSION}\0{card_key}".encode()).hexdigest()
+            if kind not in BODY_LAYOUTS:
+                return hashlib.sha256(f"{RENDERER_VERSION}\0{card_key}".encode()).hexdigest()
+        else:
+            card_key = ""
         # No art file and an empty art file must not share a key: the first draws a placeholder, the second
         # is an error, and a cached placeholder would hide it.
         art_digest = _NO_ART_DIGEST
@@ -258,9 +264,10 @@ class Renderer(DrawsAtSize):
                 art_digest = hashlib.sha256(b"art:file:" + path.read_bytes()).digest()
         # The parts, each followed by a NUL: what every image of a kind shares first (its layout, fonts and the
         # game's context: 6 KB in Four Humours), hashed once per kind and copied, then the image's own.
-        digest = self._kind_hash(kind).copy()
+        # A kind drawn from its layers with a body drawn in code: its layout of boxes, then the card's key too.
+        digest = self._kind_hash(BODY_LAYOUTS.get(kind, kind)).copy()
         digest.update(b"".join((name.encode("utf-8"), b"\0", repr(self._record(name)).encode("utf-8"), b"\0",
-                                art_digest)))
+                                art_digest, card_key.encode("ascii"))))
         return digest.hexdigest()
 
     def _kind_hash(self, kind: str):
@@ -367,17 +374,13 @@ class Renderer(DrawsAtSize):
 
         def party(p: PartyTile) -> Iterator[tuple[_Text, str]]:
             entry = f'party "{p.id}"'
-            yield _Text(p.title.get(lang), "parties.toml", entry, f"title.{lang}"), font("party", "title")
             for i, slot in enumerate(p.slots):
-                yield self.citizen_name(slot, "parties.toml", entry, i), font("party", "slots")
+                yield self.citizen_name(slot, "parties.toml", entry, i), font("party_body", "slots")
             for _, text in self.steps_of(p, "parties.toml", entry):
-                yield text, font("party", "resolution")
+                yield text, font("party_body", "resolution")
 
         for p in d.parties:
             yield f"party:{p.id}", party(p)
-
-        yield None, ((_Text(c.name.get(lang), "game.toml", f'citizen "{c.id}"', f"name.{lang}"),
-                      font("party", "subtitle")) for c in d.citizens)
 
         def board(board: Board, kind: str, file: str) -> Iterator[tuple[_Text, str]]:
             for t in board.tiles:
@@ -555,18 +558,15 @@ class Renderer(DrawsAtSize):
         return image
 
     def party(self, tile: PartyTile) -> Image.Image:
-        layout = self.layouts.layouts["party"]
-        file, entry, lang = "parties.toml", f'party "{tile.id}"', self.lang
-        image, draw = self._base(layout, self.colours["background"], self.colours["frame"])
-        b = layout.boxes
-        self._text(draw, _Text(tile.title.get(lang), file, entry, f"title.{lang}"), b["title"])
-        subtitle = f"{self.string('party').text} {tile.order + 1}"
-        if tile.estate and tile.estate in self.data.citizen_by_id:
-            subtitle += f" · {self.data.citizen_by_id[tile.estate].name.get(lang)}"
-        self._text(draw, _Text(subtitle, file, entry, "estate"), b["subtitle"])
-        icon = layout.params.get("icon_size", self.px(52))
-        self._slots(image, draw, b["slots"], tile.slots, icon, file, entry)
-        self._resolution(image, draw, b["resolution"], self.steps_of(tile, file, entry), icon)
+        """A party tile: drawn from the layers of its layout (frame, title, subtitle), then its slots and its
+        resolution drawn over them in the boxes of layout ``party_body``."""
+        image = self._from_layers(self._card(f"party:{tile.id}"))
+        draw = ImageDraw.Draw(image)
+        body = self.layouts.layouts["party_body"]
+        file, entry = "parties.toml", f'party "{tile.id}"'
+        icon = body.params.get("icon_size", self.px(52))
+        self._slots(image, draw, body.boxes["slots"], tile.slots, icon, file, entry)
+        self._resolution(image, draw, body.boxes["resolution"], self.steps_of(tile, file, entry), icon)
         return image
 
     def _card(self, name: str) -> TemplateCard:
@@ -575,6 +575,13 @@ class Renderer(DrawsAtSize):
         words of [strings]). No id among them: copies that look alike share one cached image."""
         head, _, ident = name.partition(":")
         d = self.data
+        if head == "party":
+            tile = d.party_by_id[ident]
+            estate = d.citizen_by_id.get(tile.estate) if tile.estate else None
+            values = {"title": tile.title.to_json(), "party": f"{self.string('party').text} {tile.order + 1}",
+                      "estate": estate.name.to_json() if estate is not None else "",
+                      "line": to_hex(mix(self.colours["frame"], (0, 0, 0), 0.35))}
+            return TemplateCard(name, "party", values, "parties.toml", f'party "{tile.id}"')
         if head == "goal":
             goal = d.goal_by_id[ident]
             file, entry = "goals.toml", f'goal "{goal.id}"'
@@ -801,6 +808,11 @@ def load_four_humours_layouts(game_dir: Path) -> Layouts:
         if kind not in layouts.layouts or layouts.layouts[kind].template is None:
             raise DataError(LAYOUTS_FILE, f'layout "{kind}"', "layers",
                             "missing: this layout is drawn from its layers (docs/data-format.md, Card templates)")
+    for kind, body in BODY_LAYOUTS.items():
+        face, drawn = layouts.layouts[kind], layouts.layouts[body]
+        if (drawn.width, drawn.height) != (face.width, face.height):
+            raise DataError(LAYOUTS_FILE, f'layout "{body}"', "size", f"must be the size of layout \"{kind}\" "
+                            f"({face.width}x{face.height} px): its boxes are drawn on that face")
     return layouts
 
 

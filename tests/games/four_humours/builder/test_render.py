@@ -207,3 +207,21 @@ def test_a_goal_s_art_is_drawn_in_its_box_and_its_key_follows_the_file(game, gam
         drawing.render("goal:tour")
     assert (caught.value.file, caught.value.entry, caught.value.field) == ("goals.toml", 'goal "tour"', "art")
     assert "art/tour.png" in caught.value.message
+
+
+def test_a_party_tile_s_key_changes_with_its_layers_fields_and_its_body(game, game_dir):
+    before = keys_of(game, game_dir)
+    citizens = list(game.citizens)
+    citizens[0] = dataclasses.replace(citizens[0], name=dataclasses.replace(citizens[0].name, en="Lord"))
+    # the ball's estate (its subtitle) and its slot's name are the noble's
+    assert "party:ball" in changed(before, keys_of(dataclasses.replace(game, citizens=tuple(citizens)), game_dir))
+    tile = game.parties[0]
+    for edit in (dict(title=dataclasses.replace(tile.title, en="Masque")), dict(order=3), dict(estate=None),
+                 dict(slots=tile.slots * 2), dict(resolution=game.rules.default_resolution[:2])):
+        edited = dataclasses.replace(game, parties=(dataclasses.replace(tile, **edit),))
+        assert changed(before, keys_of(edited, game_dir)) == {"party:ball"}, edit
+    body = game_dir / "layouts.toml"
+    body.write_text(body.read_text(encoding="utf-8").replace("[layouts.party_body]\nsize = [600, 600]\nicon_size = 52",
+                                                             "[layouts.party_body]\nsize = [600, 600]\nicon_size = 40"),
+                    encoding="utf-8")
+    assert changed(before, keys_of(game, game_dir)) == {"party:ball"}

@@ -1,4 +1,6 @@
-"""Four Humours card faces, boards and tokens, rendered from the game records and ``layouts.toml``.
+"""Four Humours card faces, boards and tokens, rendered from the game records and ``layouts.toml``: the goal
+cards, the backs, the tokens and the party tiles drawn from the layers of their layouts (:data:`TEMPLATE_KINDS`),
+the party tiles' slots and resolution, the scene cards and the boards in code (that docstring says why).
 
 Entry point for the build::
 
@@ -24,7 +26,9 @@ cold build):
 
 Incremental rebuilds: each image has a key, the SHA-256 of everything that affects its pixels — the record
 (its ``repr``), the shared context (humours, citizens, tiles, default resolution, game info), the layout and
-palette, the bytes of the fonts and the art file, the language and :data:`RENDERER_VERSION`.  Rendered
+palette, the bytes of the fonts and the art file, the language and :data:`RENDERER_VERSION`; an image of a kind
+drawn from layers hashes the template drawer's key of its card instead (its layout, fields, language, files and
+pictures' painters), a party tile both (its body is drawn in code).  Rendered
 images are cached as ``.cache/faces/<key>.png``; only missing keys are rendered, in parallel over ``jobs``
 processes (all cores by default; 1 renders in-process).  A sheet is re-packed only when one of its faces'
 keys changed (``.cache/manifest.json``).  Files this renderer wrote before and no longer uses are deleted.
@@ -65,7 +69,7 @@ from bridge.rules.game import LANGUAGES
 from tools.games.four_humours.icons import humour_icon
 from tools.render.colour import to_hex
 from tools.render.draw import (
-    SUPERSAMPLE, composite_icon, contrast, cover_fit, find_art, hatching, load_art, mix, paste_icon, placeholder,
+    composite_icon, contrast, cover_fit, find_art, hatching, load_art, mix, paste_icon, placeholder,
     star_icon,
 )
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts
@@ -86,18 +90,27 @@ THUMBNAIL_SIZE = 256
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
     "scene": {"title": True, "subtitle": True, "art": False, "resolution": True, "slots": True},
     "party_body": {"slots": True, "resolution": True},
-    "potion": {},
-    "potion_back": {},
-    "goal_marker": {},
-    "scene_marker": {},
     "kingdom": {"tile_name": True, "cell_name": True},
     "fief": {"tile_name": True, "cell_name": True},
 }
 """Card kind → its boxes (``True``: a text box) that ``layouts.toml`` must define."""
 
-TEMPLATE_KINDS = ("party", "goal", "scene_back", "goal_back", "party_back")
+TEMPLATE_KINDS = ("party", "goal", "scene_back", "goal_back", "party_back", "potion", "potion_back", "goal_marker",
+                  "scene_marker")
 """Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives and
-the pictures it paints (:data:`PICTURES`: the backs' crossed hatching, a humour's potion in its colour)."""
+the pictures it paints (:data:`PICTURES`: the backs' crossed hatching, a humour's potion in its colour, the goal
+markers' star). A party tile's layers draw its frame, title and subtitle; its slot panels and resolution rows are
+drawn here over them, in the boxes of layout ``party_body`` (:data:`BODY_LAYOUTS`), because a layout cannot repeat
+its layers over a list of the data: a panel per slot and a row per step, as many as the tile has, the names of a
+row sharing one font size. The other kinds stay drawn here:
+
+- the scene card, whose body is the same two lists. Its frame, title, zone and art could be layers as a party
+  tile's are, but drawn that way a scene takes about twice as long (the template drawer fits each text afresh,
+  where the code's fitting keeps the layouts it made and the lines it drew), and the 1,000-scene cold build of
+  ``benchmarks/largegame.py`` (``--jobs 1``) went from 7.4-9.0 s to 10.8-11.8 s user time: a big game's scenes
+  are what its cold build spends its time on;
+- the kingdom map and the fief boards: their cells lie where the data's coordinates put them
+  (:func:`cell_positions`), with a path or a bridge along each edge, as many as the map has."""
 
 BODY_LAYOUTS = {"party": "party_body"}
 """A kind drawn from its layers → the layout (boxes, in the same pixels) of its body, drawn in code over them."""
@@ -196,23 +209,16 @@ class Renderer(DrawsAtSize):
         return out
 
     def _record(self, name: str) -> object:
+        """The record image ``name`` is drawn from in code (the kinds drawn from layers are keyed by their cards)."""
         d = self.data
         head, _, ident = name.partition(":")
         if head == "scene":
             return d.scene_by_id[ident]
-        if head == "goal":
-            return d.goal_by_id[ident]
         if head == "party":
             return d.party_by_id[ident]
         if head == "fief":
             return (d.fiefs.index(d.fief_by_id[ident]), d.fief_by_id[ident])
-        if head == "kingdom":
-            return d.kingdom
-        if head == "potion":
-            return next(h for h in d.humours if h.id == ident)
-        if head in ("potion-back", "goal-marker"):
-            return (ident, self.layouts.player_colours.get(ident))
-        return d.info
+        return d.kingdom
 
     @cached_property
     def _context(self) -> str:
@@ -530,14 +536,8 @@ class Renderer(DrawsAtSize):
         if head == "fief":
             board = d.fief_by_id[ident]
             return self.board(board, "fief", d.fiefs.index(board))
-        if head == "potion":
-            return self.potion(ident)
-        if head == "potion-back":
-            return self.potion_back(ident)
-        if head == "goal-marker":
-            return self.goal_marker(ident)
-        if head == "scene-marker":
-            return self.scene_marker()
+        if head in ("potion", "potion-back", "goal-marker", "scene-marker"):
+            return self._from_layers(self._card(name))
         raise KeyError(name)
 
     def scene(self, card: SceneCard) -> Image.Image:
@@ -591,6 +591,20 @@ class Renderer(DrawsAtSize):
                       "art_colour": to_hex(zones[0] if goal.mode == "kingdom" else zones[-1]),
                       "line": to_hex(mix(self.colours["frame"], (0, 0, 0), 0.35))}
             return TemplateCard(name, "goal", values, file, entry)
+        if head == "potion":
+            humour = next(h for h in d.humours if h.id == ident)
+            return TemplateCard(name, "potion", {"humour": humour.id, "colour": humour.colour}, "game.toml",
+                                f"humours.{humour.id}")
+        if head == "potion-back":
+            colour = self.player_colour(ident)
+            values = {"colour": to_hex(colour), "ink": to_hex(contrast(colour))}
+            return TemplateCard(name, "potion_back", values, LAYOUTS_FILE, "player_colours")
+        if head == "goal-marker":
+            colour = self.player_colour(ident)
+            values = {"colour": to_hex(colour), "paper": to_hex(mix(colour, (255, 255, 255), 0.55))}
+            return TemplateCard(name, "goal_marker", values, LAYOUTS_FILE, "player_colours")
+        if head == "scene-marker":
+            return TemplateCard(name, "scene_marker", {}, LAYOUTS_FILE, 'layout "scene_marker"')
         if head in ("scene-back", "goal-back", "party-back"):
             kind = head.replace("-", "_")
             back, ink = self.colours["back"], self.colours["back_ink"]
@@ -619,61 +633,11 @@ class Renderer(DrawsAtSize):
         layout = self.layouts.layouts[card.kind]
         return self._layers.draw(card, layout.template, (layout.width, layout.height))
 
-    def _token(self, kind: str, fill) -> Image.Image:
-        layout = self.layouts.layouts[kind]
-        return Image.new("RGB", (layout.width, layout.height), fill)
-
-    def potion(self, humour: str) -> Image.Image:
-        colour = self.humour_colour(humour)
-        image = self._token("potion", colour)
-        size = min(image.size)
-        paste_icon(image, humour_icon(humour, colour, round(size * 0.96)), (image.width / 2, image.height / 2))
-        return image
-
     def player_colour(self, name: str) -> tuple[int, int, int]:
         if name not in self.layouts.player_colours:
             raise DataError(LAYOUTS_FILE, "player_colours", name,
                             "no colour for this seat colour of game.toml player_colours")
         return self.layouts.player_colours[name]
-
-    def potion_back(self, colour_name: str) -> Image.Image:
-        colour = self.player_colour(colour_name)
-        image = self._token("potion_back", colour)
-        s = min(image.size) * SUPERSAMPLE
-        layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(layer)
-        ink = contrast(colour)
-        ring = s // 22
-        draw.ellipse((ring, ring, s - 1 - ring, s - 1 - ring), outline=ink, width=ring)
-        # a flask: round body, neck, stopper
-        draw.ellipse((s * 0.28, s * 0.38, s * 0.72, s * 0.82), fill=ink)
-        draw.rectangle((s * 0.44, s * 0.22, s * 0.56, s * 0.45), fill=ink)
-        draw.rounded_rectangle((s * 0.40, s * 0.16, s * 0.60, s * 0.25), radius=s // 60, fill=ink)
-        draw.ellipse((s * 0.36, s * 0.5, s * 0.5, s * 0.62), fill=colour + (255,))
-        layer = layer.resize(image.size, Image.Resampling.LANCZOS)
-        image.paste(layer, (0, 0), layer)
-        return image
-
-    def goal_marker(self, colour_name: str) -> Image.Image:
-        colour = self.player_colour(colour_name)
-        image = self._token("goal_marker", mix(colour, (255, 255, 255), 0.55))
-        paste_icon(image, star_icon(colour, round(min(image.size) * 0.86)), (image.width / 2, image.height / 2))
-        return image
-
-    def scene_marker(self) -> Image.Image:
-        image = self._token("scene_marker", self.colours["background"])
-        s = min(image.size) * SUPERSAMPLE
-        layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(layer)
-        ink, red = self.colours["ink"], (178, 34, 34)
-        ring = s // 22
-        draw.ellipse((ring, ring, s - 1 - ring, s - 1 - ring), outline=ink, width=ring)
-        arm = s * 0.13
-        draw.rectangle((s / 2 - arm, s * 0.22, s / 2 + arm, s * 0.78), fill=red)
-        draw.rectangle((s * 0.22, s / 2 - arm, s * 0.78, s / 2 + arm), fill=red)
-        layer = layer.resize(image.size, Image.Resampling.LANCZOS)
-        image.paste(layer, (0, 0), layer)
-        return image
 
     def board(self, board: Board, kind: str, index: int) -> Image.Image:
         """The kingdom map or a fief board: tiles in their grid, edges, then cells with their names."""
@@ -783,6 +747,15 @@ def paint_crosshatch(request: PictureRequest) -> Image.Image:
     return image
 
 
+def paint_star(request: PictureRequest) -> Image.Image:
+    """A five-pointed star in its one colour with an outline that reads on it
+    (:func:`tools.render.draw.star_icon`), as large as the box's smaller side, centred in it."""
+    (colour,) = _colours(request, 1)
+    image = Image.new("RGBA", request.size, (0, 0, 0, 0))
+    composite_icon(image, star_icon(colour, min(request.size)), (request.size[0] / 2, request.size[1] / 2))
+    return image
+
+
 def paint_humour(humour: str, request: PictureRequest) -> Image.Image:
     """``humour``'s potion (:func:`tools.games.four_humours.icons.humour_icon`) in its one colour, as large as the
     box's smaller side, centred in it."""
@@ -792,9 +765,11 @@ def paint_humour(humour: str, request: PictureRequest) -> Image.Image:
     return image
 
 
-PICTURES = {"crosshatch": paint_crosshatch, **{humour: partial(paint_humour, humour) for humour in HUMOURS}}
+PICTURES = {"crosshatch": paint_crosshatch, "star": paint_star,
+            **{humour: partial(paint_humour, humour) for humour in HUMOURS}}
 """The pictures the layouts' picture layers name (tools.render.templatedraw.PictureRequest): the backs' hatching,
-and each humour's potion by the humour's id (a layer names one with a field: ``picture = "{humours.1}"``)."""
+the goal markers' star, and each humour's potion by the humour's id (a layer names one with a field:
+``picture = "{humours.1}"``)."""
 
 
 # -- the build ------------------------------------------------------------------------------------------

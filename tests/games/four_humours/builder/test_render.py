@@ -170,7 +170,7 @@ def changed(before, after):
     return {name for name in before if before[name] != after[name]}
 
 
-def test_a_back_s_key_changes_with_what_it_shows_and_nothing_else(game, game_dir):
+def test_a_back_s_and_a_token_s_key_change_with_what_they_show_and_nothing_else(game, game_dir):
     before = keys_of(game, game_dir)
     backs = {"scene-back", "goal-back", "party-back"}
     renamed = dataclasses.replace(game, info=dataclasses.replace(game.info, name=dataclasses.replace(
@@ -180,6 +180,8 @@ def test_a_back_s_key_changes_with_what_it_shows_and_nothing_else(game, game_dir
     humours[2] = dataclasses.replace(humours[2], colour="#123456")
     recoloured = changed(before, keys_of(dataclasses.replace(game, humours=tuple(humours)), game_dir))
     assert backs <= recoloured
+    assert "potion:melancholic" in recoloured and "potion:choleric" not in recoloured   # a token shows its own humour
+    assert not {n for n in recoloured if n.startswith(("potion-back:", "goal-marker:", "scene-marker"))}
     assert backs <= changed(before, keys_of(game, game_dir, "uk"))   # another language's words
     scenes = list(game.scenes)
     scenes[0] = dataclasses.replace(scenes[0], title=dataclasses.replace(scenes[0].title, en="Renamed"))

@@ -227,3 +227,14 @@ def test_a_party_tile_s_key_changes_with_its_layers_fields_and_its_body(game, ga
                                                              "[layouts.party_body]\nsize = [600, 600]\nicon_size = 40"),
                     encoding="utf-8")
     assert changed(before, keys_of(game, game_dir)) == {"party:ball"}
+
+
+def test_a_missing_glyph_on_a_face_drawn_from_layers_fails_before_rendering(game, game_dir, tmp_path):
+    goal = dataclasses.replace(game.goals[0], title=dataclasses.replace(game.goals[0].title, uk="Тур 中"))
+    tile = dataclasses.replace(game.parties[0], title=dataclasses.replace(game.parties[0].title, uk="Бал 中"))
+    for bad, where in ((dataclasses.replace(game, goals=(goal, *game.goals[1:])), ("goals.toml", 'goal "tour"')),
+                       (dataclasses.replace(game, parties=(tile,)), ("parties.toml", 'party "ball"'))):
+        with pytest.raises(DataError) as caught:
+            render_game(bad, tmp_path / "out", game_dir=game_dir, lang="uk", jobs=1)
+        assert (caught.value.file, caught.value.entry, caught.value.field) == (*where, "title.uk")
+        assert "中" in caught.value.message and not (tmp_path / "out" / "sheets").exists()

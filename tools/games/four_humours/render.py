@@ -1,4 +1,6 @@
-"""Four Humours card faces, boards and tokens, rendered from the game records and ``layouts.toml``.
+"""Four Humours card faces, boards and tokens, rendered from the game records and ``layouts.toml``: the goal
+cards, the backs, the tokens and the party tiles drawn from the layers of their layouts (:data:`TEMPLATE_KINDS`),
+the party tiles' slots and resolution, the scene cards and the boards in code (that docstring says why).
 
 Entry point for the build::
 
@@ -24,7 +26,9 @@ cold build):
 
 Incremental rebuilds: each image has a key, the SHA-256 of everything that affects its pixels — the record
 (its ``repr``), the shared context (humours, citizens, tiles, default resolution, game info), the layout and
-palette, the bytes of the fonts and the art file, the language and :data:`RENDERER_VERSION`.  Rendered
+palette, the bytes of the fonts and the art file, the language and :data:`RENDERER_VERSION`; an image of a kind
+drawn from layers hashes the template drawer's key of its card instead (its layout, fields, language, files and
+pictures' painters), a party tile both (its body is drawn in code).  Rendered
 images are cached as ``.cache/faces/<key>.png``; only missing keys are rendered, in parallel over ``jobs``
 processes (all cores by default; 1 renders in-process).  A sheet is re-packed only when one of its faces'
 keys changed (``.cache/manifest.json``).  Files this renderer wrote before and no longer uses are deleted.
@@ -42,17 +46,17 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Callable, Collection, Iterator, Mapping, NamedTuple
 
 from PIL import Image, ImageDraw
 
 from bridge.rules.four_humours.records import (
+    HUMOURS,
     Board,
     Count,
     FourHumoursData,
-    Goal,
     PartyTile,
     SceneCard,
     Slot,
@@ -63,15 +67,18 @@ from bridge.errors import DataError, InputError
 from bridge.paths import assets_dir
 from bridge.rules.game import LANGUAGES
 from tools.games.four_humours.icons import humour_icon
+from tools.render.colour import to_hex
 from tools.render.draw import (
-    SUPERSAMPLE, contrast, cover_fit, find_art, load_art, mix, paste_icon, placeholder, star_icon, stripes,
+    composite_icon, contrast, cover_fit, find_art, hatching, load_art, mix, paste_icon, placeholder,
+    star_icon,
 )
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts
 from tools.render.pipeline import Art, DeckPlan, ThumbnailPlan, check_image_options, render_art
 from tools.render.sizing import DrawsAtSize
+from tools.render.templatedraw import PictureError, PictureRequest, TemplateCard, TemplateRenderer
 from tools.render.text import CheckedKeys, check_glyphs, draw_fitted, draw_text, fit_text
 
-RENDERER_VERSION = "2"
+RENDERER_VERSION = "3"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
@@ -82,19 +89,34 @@ THUMBNAIL_SIZE = 256
 
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
     "scene": {"title": True, "subtitle": True, "art": False, "resolution": True, "slots": True},
-    "party": {"title": True, "subtitle": True, "slots": True, "resolution": True},
-    "goal": {"title": True, "subtitle": True, "art": False, "text": True},
-    "scene_back": {"title": True, "subtitle": True},
-    "goal_back": {"title": True, "subtitle": True},
-    "party_back": {"title": True, "subtitle": True},
-    "potion": {},
-    "potion_back": {},
-    "goal_marker": {},
-    "scene_marker": {},
+    "party_body": {"slots": True, "resolution": True},
     "kingdom": {"tile_name": True, "cell_name": True},
     "fief": {"tile_name": True, "cell_name": True},
 }
 """Card kind → its boxes (``True``: a text box) that ``layouts.toml`` must define."""
+
+TEMPLATE_KINDS = ("party", "goal", "scene_back", "goal_back", "party_back", "potion", "potion_back", "goal_marker",
+                  "scene_marker")
+"""Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives and
+the pictures it paints (:data:`PICTURES`: the backs' crossed hatching, a humour's potion in its colour, the goal
+markers' star). A party tile's layers draw its frame, title and subtitle; its slot panels and resolution rows are
+drawn here over them, in the boxes of layout ``party_body`` (:data:`BODY_LAYOUTS`), because a layout cannot repeat
+its layers over a list of the data: a panel per slot and a row per step, as many as the tile has, the names of a
+row sharing one font size. The other kinds stay drawn here:
+
+- the scene card, whose body is the same two lists. Its frame, title, zone and art could be layers as a party
+  tile's are, but drawn that way a scene takes about twice as long (the template drawer fits each text afresh,
+  where the code's fitting keeps the layouts it made and the lines it drew), and the 1,000-scene cold build of
+  ``benchmarks/largegame.py`` (``--jobs 1``) went from 7.4-9.0 s to 10.8-11.8 s user time: a big game's scenes
+  are what its cold build spends its time on;
+- the kingdom map and the fief boards: their cells lie where the data's coordinates put them
+  (:func:`cell_positions`), with a path or a bridge along each edge, as many as the map has."""
+
+BODY_LAYOUTS = {"party": "party_body"}
+"""A kind drawn from its layers → the layout (boxes, in the same pixels) of its body, drawn in code over them."""
+
+BACK_WORDS = {"scene_back": "scenes", "goal_back": "goals", "party_back": "parties"}
+"""Each back's layout → the string naming its deck on it."""
 
 REQUIRED_STRINGS = ("win", "discard", "sneak", "kingdom", "fief", "party", "animal", "scenes", "goals", "parties")
 REQUIRED_COLOURS = ("background", "ink", "frame", "back", "back_ink", "slot", "path", "bridge", "cell", "zones")
@@ -187,23 +209,16 @@ class Renderer(DrawsAtSize):
         return out
 
     def _record(self, name: str) -> object:
+        """The record image ``name`` is drawn from in code (the kinds drawn from layers are keyed by their cards)."""
         d = self.data
         head, _, ident = name.partition(":")
         if head == "scene":
             return d.scene_by_id[ident]
-        if head == "goal":
-            return d.goal_by_id[ident]
         if head == "party":
             return d.party_by_id[ident]
         if head == "fief":
             return (d.fiefs.index(d.fief_by_id[ident]), d.fief_by_id[ident])
-        if head == "kingdom":
-            return d.kingdom
-        if head == "potion":
-            return next(h for h in d.humours if h.id == ident)
-        if head in ("potion-back", "goal-marker"):
-            return (ident, self.layouts.player_colours.get(ident))
-        return d.info
+        return d.kingdom
 
     @cached_property
     def _context(self) -> str:
@@ -232,25 +247,33 @@ class Renderer(DrawsAtSize):
     same keys, made once. Outside a build each key is made when asked (an art file may have come since)."""
 
     def key(self, name: str, kind: str) -> str:
-        """The cache key of image ``name``: a hash of everything that affects its pixels."""
+        """The cache key of image ``name``: a hash of everything that affects its pixels (for a kind drawn from
+        its layers, the template drawer's key of its card: layout, fields, language and every file it draws)."""
         kept = self._kept_keys
         if kept is not None:
             found = kept.get(name)
             if found is not None:
                 return found
+        if kind in TEMPLATE_KINDS:
+            card_key = self._layers.card_key(self._card(name))
+            if kind not in BODY_LAYOUTS:
+                return hashlib.sha256(f"{RENDERER_VERSION}\0{card_key}".encode()).hexdigest()
+        else:
+            card_key = ""
         # No art file and an empty art file must not share a key: the first draws a placeholder, the second
         # is an error, and a cached placeholder would hide it.
         art_digest = _NO_ART_DIGEST
         head, _, ident = name.partition(":")
-        if head in ("scene", "goal"):
-            path = find_art(self.game_dir, ident, file=f"{head}s.toml", entry=f'{head} "{ident}"')
+        if head == "scene":
+            path = find_art(self.game_dir, ident, file="scenes.toml", entry=f'scene "{ident}"')
             if path is not None:
                 art_digest = hashlib.sha256(b"art:file:" + path.read_bytes()).digest()
         # The parts, each followed by a NUL: what every image of a kind shares first (its layout, fonts and the
         # game's context: 6 KB in Four Humours), hashed once per kind and copied, then the image's own.
-        digest = self._kind_hash(kind).copy()
+        # A kind drawn from its layers with a body drawn in code: its layout of boxes, then the card's key too.
+        digest = self._kind_hash(BODY_LAYOUTS.get(kind, kind)).copy()
         digest.update(b"".join((name.encode("utf-8"), b"\0", repr(self._record(name)).encode("utf-8"), b"\0",
-                                art_digest)))
+                                art_digest, card_key.encode("ascii"))))
         return digest.hexdigest()
 
     def _kind_hash(self, kind: str):
@@ -318,7 +341,8 @@ class Renderer(DrawsAtSize):
         return _Text(tile.name.get(self.lang), "map.toml", f'tile "{tile.id}"', f"name.{self.lang}")
 
     def texts(self) -> Iterator[tuple[_Text, str]]:
-        """Every text drawn, with the font file it is drawn in (for the glyph check before rendering)."""
+        """Every text drawn in code (not on the kinds of :data:`TEMPLATE_KINDS`), with the font file it is drawn in
+        (for the glyph check before rendering)."""
         for _, texts in self._text_groups():
             yield from texts
 
@@ -333,7 +357,7 @@ class Renderer(DrawsAtSize):
 
         def strings() -> Iterator[tuple[_Text, str]]:
             for key in REQUIRED_STRINGS:
-                for kind, box in (("scene", "subtitle"), ("scene_back", "subtitle"), ("scene", "resolution")):
+                for kind, box in (("scene", "subtitle"), ("scene", "resolution")):
                     yield self.string(key), font(kind, box)
 
         yield None, strings()
@@ -356,27 +380,13 @@ class Renderer(DrawsAtSize):
 
         def party(p: PartyTile) -> Iterator[tuple[_Text, str]]:
             entry = f'party "{p.id}"'
-            yield _Text(p.title.get(lang), "parties.toml", entry, f"title.{lang}"), font("party", "title")
             for i, slot in enumerate(p.slots):
-                yield self.citizen_name(slot, "parties.toml", entry, i), font("party", "slots")
+                yield self.citizen_name(slot, "parties.toml", entry, i), font("party_body", "slots")
             for _, text in self.steps_of(p, "parties.toml", entry):
-                yield text, font("party", "resolution")
+                yield text, font("party_body", "resolution")
 
         for p in d.parties:
             yield f"party:{p.id}", party(p)
-
-        def goal(g: Goal) -> Iterator[tuple[_Text, str]]:
-            entry = f'goal "{g.id}"'
-            yield _Text(g.title.get(lang), "goals.toml", entry, f"title.{lang}"), font("goal", "title")
-            yield _Text(g.text.get(lang), "goals.toml", entry, f"text.{lang}"), font("goal", "text")
-
-        for g in d.goals:
-            yield f"goal:{g.id}", goal(g)
-        yield None, ((_Text(c.name.get(lang), "game.toml", f'citizen "{c.id}"', f"name.{lang}"),
-                      font("party", "subtitle")) for c in d.citizens)
-        for kind in ("scene_back", "goal_back", "party_back"):
-            yield kind.replace("_", "-"), iter([(_Text(d.info.name.get(lang), "game.toml", "game", f"name.{lang}"),
-                                                 font(kind, "title"))])
 
         def board(board: Board, kind: str, file: str) -> Iterator[tuple[_Text, str]]:
             for t in board.tiles:
@@ -394,10 +404,14 @@ class Renderer(DrawsAtSize):
         ``passed``: image keys whose texts passed before (:class:`tools.render.text.CheckedKeys`) and ``keys``
         each image's key (name → :meth:`key`): an image whose key passed is not checked again, its key fixing
         its texts and their fonts (the first failing text is still the same, none of them being on such an
-        image). Shared texts are always checked."""
+        image). Shared texts are always checked. The kinds drawn from layers are checked by the template drawer
+        (:meth:`TemplateRenderer.check_glyphs`: a character its layer's font cannot draw), likewise once per key."""
         # A big game checks well over 100,000 texts in a handful of fonts, most of them the same few names and
         # steps again: each font's path is made once, and each text is checked once per font (a text that
         # passed once passes again; the first failing one is still reported with its own place).
+        for name, kind in self.items():
+            if kind in TEMPLATE_KINDS and not (passed and keys is not None and keys.get(name) in passed):
+                self._layers.check_glyphs(self._card(name))
         paths: dict[str, str] = {}
         done_by_font: dict[str, set[str]] = {}
         for name, texts in self._text_groups():
@@ -512,24 +526,18 @@ class Renderer(DrawsAtSize):
         if head == "scene":
             return self.scene(d.scene_by_id[ident])
         if head == "goal":
-            return self.goal(d.goal_by_id[ident])
+            return self._from_layers(self._card(name))
         if head == "party":
             return self.party(d.party_by_id[ident])
         if head in ("scene-back", "goal-back", "party-back"):
-            return self.back(head.replace("-", "_"))
+            return self._from_layers(self._card(name))
         if head == "kingdom":
             return self.board(d.kingdom, "kingdom", 0)
         if head == "fief":
             board = d.fief_by_id[ident]
             return self.board(board, "fief", d.fiefs.index(board))
-        if head == "potion":
-            return self.potion(ident)
-        if head == "potion-back":
-            return self.potion_back(ident)
-        if head == "goal-marker":
-            return self.goal_marker(ident)
-        if head == "scene-marker":
-            return self.scene_marker()
+        if head in ("potion", "potion-back", "goal-marker", "scene-marker"):
+            return self._from_layers(self._card(name))
         raise KeyError(name)
 
     def scene(self, card: SceneCard) -> Image.Image:
@@ -550,117 +558,86 @@ class Renderer(DrawsAtSize):
         return image
 
     def party(self, tile: PartyTile) -> Image.Image:
-        layout = self.layouts.layouts["party"]
-        file, entry, lang = "parties.toml", f'party "{tile.id}"', self.lang
-        image, draw = self._base(layout, self.colours["background"], self.colours["frame"])
-        b = layout.boxes
-        self._text(draw, _Text(tile.title.get(lang), file, entry, f"title.{lang}"), b["title"])
-        subtitle = f"{self.string('party').text} {tile.order + 1}"
-        if tile.estate and tile.estate in self.data.citizen_by_id:
-            subtitle += f" · {self.data.citizen_by_id[tile.estate].name.get(lang)}"
-        self._text(draw, _Text(subtitle, file, entry, "estate"), b["subtitle"])
-        icon = layout.params.get("icon_size", self.px(52))
-        self._slots(image, draw, b["slots"], tile.slots, icon, file, entry)
-        self._resolution(image, draw, b["resolution"], self.steps_of(tile, file, entry), icon)
+        """A party tile: drawn from the layers of its layout (frame, title, subtitle), then its slots and its
+        resolution drawn over them in the boxes of layout ``party_body``."""
+        image = self._from_layers(self._card(f"party:{tile.id}"))
+        draw = ImageDraw.Draw(image)
+        body = self.layouts.layouts["party_body"]
+        file, entry = "parties.toml", f'party "{tile.id}"'
+        icon = body.params.get("icon_size", self.px(52))
+        self._slots(image, draw, body.boxes["slots"], tile.slots, icon, file, entry)
+        self._resolution(image, draw, body.boxes["resolution"], self.steps_of(tile, file, entry), icon)
         return image
 
-    def goal(self, goal: Goal) -> Image.Image:
-        layout = self.layouts.layouts["goal"]
-        file, entry, lang = "goals.toml", f'goal "{goal.id}"', self.lang
-        colour = self.colours["frame"]
-        image, draw = self._base(layout, self.colours["background"], colour)
-        b = layout.boxes
-        self._text(draw, _Text(goal.title.get(lang), file, entry, f"title.{lang}"), b["title"])
-        self._text(draw, self.string(goal.mode), b["subtitle"])
-        self._art(image, b["art"], goal.id, self.layouts.zone_colours[0] if goal.mode == "kingdom"
-                  else self.layouts.zone_colours[-1], file, entry)
-        self._text(draw, _Text(goal.text.get(lang), file, entry, f"text.{lang}"), b["text"])
-        return image
+    def _card(self, name: str) -> TemplateCard:
+        """Image ``name`` of a kind drawn from its layers (:data:`TEMPLATE_KINDS`) as a card of its layout with the
+        fields the layout reads: the data's, and what this renderer adds to them (colours mixed from the layouts',
+        words of [strings]). No id among them: copies that look alike share one cached image."""
+        head, _, ident = name.partition(":")
+        d = self.data
+        if head == "party":
+            tile = d.party_by_id[ident]
+            estate = d.citizen_by_id.get(tile.estate) if tile.estate else None
+            values = {"title": tile.title.to_json(), "party": f"{self.string('party').text} {tile.order + 1}",
+                      "estate": estate.name.to_json() if estate is not None else "",
+                      "line": to_hex(mix(self.colours["frame"], (0, 0, 0), 0.35))}
+            return TemplateCard(name, "party", values, "parties.toml", f'party "{tile.id}"')
+        if head == "goal":
+            goal = d.goal_by_id[ident]
+            file, entry = "goals.toml", f'goal "{goal.id}"'
+            zones = self.layouts.zone_colours
+            values = {"title": goal.title.to_json(), "text": goal.text.to_json(),
+                      "mode_words": self.string(goal.mode).text, "art": self._art_file(goal.id, file, entry),
+                      "art_colour": to_hex(zones[0] if goal.mode == "kingdom" else zones[-1]),
+                      "line": to_hex(mix(self.colours["frame"], (0, 0, 0), 0.35))}
+            return TemplateCard(name, "goal", values, file, entry)
+        if head == "potion":
+            humour = next(h for h in d.humours if h.id == ident)
+            return TemplateCard(name, "potion", {"humour": humour.id, "colour": humour.colour}, "game.toml",
+                                f"humours.{humour.id}")
+        if head == "potion-back":
+            colour = self.player_colour(ident)
+            values = {"colour": to_hex(colour), "ink": to_hex(contrast(colour))}
+            return TemplateCard(name, "potion_back", values, LAYOUTS_FILE, "player_colours")
+        if head == "goal-marker":
+            colour = self.player_colour(ident)
+            values = {"colour": to_hex(colour), "paper": to_hex(mix(colour, (255, 255, 255), 0.55))}
+            return TemplateCard(name, "goal_marker", values, LAYOUTS_FILE, "player_colours")
+        if head == "scene-marker":
+            return TemplateCard(name, "scene_marker", {}, LAYOUTS_FILE, 'layout "scene_marker"')
+        if head in ("scene-back", "goal-back", "party-back"):
+            kind = head.replace("-", "_")
+            back, ink = self.colours["back"], self.colours["back_ink"]
+            values = {"name": d.info.name.to_json(), "words": self.string(BACK_WORDS[kind]).text,
+                      "hatch": to_hex(mix(back, (255, 255, 255), 0.08)), "line": to_hex(mix(ink, (0, 0, 0), 0.35)),
+                      "humours": [h.id for h in d.humours], "humour_colours": [h.colour for h in d.humours]}
+            return TemplateCard(name, kind, values, "game.toml", "game")
+        raise DataError("render", None, None, f'"{name}" is not drawn from layers')
 
-    def back(self, kind: str) -> Image.Image:
-        layout = self.layouts.layouts[kind]
-        back, ink = self.colours["back"], self.colours["back_ink"]
-        image, draw = self._base(layout, back, ink)
-        w, h = layout.width, layout.height
-        step = max(16 * self.scale, min(w, h) / 14)
-        hatch = mix(back, (255, 255, 255), 0.08)
-        for x in stripes(-h, w + h, step):
-            draw.line([(x, 0), (x + h, h)], fill=hatch, width=max(1, round(step / 5)))
-            draw.line([(x, h), (x + h, 0)], fill=hatch, width=max(1, round(step / 5)))
-        self._base_frame_again(draw, layout, ink)
-        icon = layout.params.get("icon_size", self.px(90))
-        frame = layout.params.get("frame", 0)
-        margin = frame + icon * 0.75
-        corners = [(margin, margin), (w - margin, margin), (margin, h - margin), (w - margin, h - margin)]
-        for (x, y), humour in zip(corners, self.data.humours):
-            paste_icon(image, humour_icon(humour.id, _hex(humour.colour), icon), (x, y))
-        lang = self.lang
-        self._text(draw, _Text(self.data.info.name.get(lang), "game.toml", "game", f"name.{lang}"),
-                   layout.boxes["title"])
-        word = {"scene_back": "scenes", "goal_back": "goals", "party_back": "parties"}[kind]
-        self._text(draw, self.string(word), layout.boxes["subtitle"])
-        return image
+    def _art_file(self, card_id: str, file: str, entry: str) -> str:
+        """The art file of card ``card_id`` relative to the game folder (``art/<id>.png``, ``.jpg`` or ``.jpeg``), or
+        ``art/<id>.png`` when it has none (its image layer then draws its stand-in)."""
+        path = find_art(self.game_dir, card_id, file=file, entry=entry)
+        if path is None:
+            return f"art/{card_id}.png"
+        return path.relative_to(Path(self.game_dir).resolve()).as_posix()
 
-    def _base_frame_again(self, draw: ImageDraw.ImageDraw, layout: CardLayout, colour) -> None:
-        frame = layout.params.get("frame", 0)
-        if frame:
-            draw.rectangle((0, 0, layout.width - 1, layout.height - 1), outline=colour, width=frame)
+    @cached_property
+    def _layers(self) -> TemplateRenderer:
+        """The drawer of the layouts with layers (it keeps no card: each is handed to it)."""
+        return TemplateRenderer(self.layouts, [], game_dir=self.game_dir, bundled_fonts=self.fonts_dir,
+                                lang=self.lang, max_pixels=self.max_pixels, pictures=PICTURES)
 
-    def _token(self, kind: str, fill) -> Image.Image:
-        layout = self.layouts.layouts[kind]
-        return Image.new("RGB", (layout.width, layout.height), fill)
-
-    def potion(self, humour: str) -> Image.Image:
-        colour = self.humour_colour(humour)
-        image = self._token("potion", colour)
-        size = min(image.size)
-        paste_icon(image, humour_icon(humour, colour, round(size * 0.96)), (image.width / 2, image.height / 2))
-        return image
+    def _from_layers(self, card: TemplateCard) -> Image.Image:
+        """``card`` drawn from its layout's layers at this renderer's size of that layout."""
+        layout = self.layouts.layouts[card.kind]
+        return self._layers.draw(card, layout.template, (layout.width, layout.height))
 
     def player_colour(self, name: str) -> tuple[int, int, int]:
         if name not in self.layouts.player_colours:
             raise DataError(LAYOUTS_FILE, "player_colours", name,
                             "no colour for this seat colour of game.toml player_colours")
         return self.layouts.player_colours[name]
-
-    def potion_back(self, colour_name: str) -> Image.Image:
-        colour = self.player_colour(colour_name)
-        image = self._token("potion_back", colour)
-        s = min(image.size) * SUPERSAMPLE
-        layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(layer)
-        ink = contrast(colour)
-        ring = s // 22
-        draw.ellipse((ring, ring, s - 1 - ring, s - 1 - ring), outline=ink, width=ring)
-        # a flask: round body, neck, stopper
-        draw.ellipse((s * 0.28, s * 0.38, s * 0.72, s * 0.82), fill=ink)
-        draw.rectangle((s * 0.44, s * 0.22, s * 0.56, s * 0.45), fill=ink)
-        draw.rounded_rectangle((s * 0.40, s * 0.16, s * 0.60, s * 0.25), radius=s // 60, fill=ink)
-        draw.ellipse((s * 0.36, s * 0.5, s * 0.5, s * 0.62), fill=colour + (255,))
-        layer = layer.resize(image.size, Image.Resampling.LANCZOS)
-        image.paste(layer, (0, 0), layer)
-        return image
-
-    def goal_marker(self, colour_name: str) -> Image.Image:
-        colour = self.player_colour(colour_name)
-        image = self._token("goal_marker", mix(colour, (255, 255, 255), 0.55))
-        paste_icon(image, star_icon(colour, round(min(image.size) * 0.86)), (image.width / 2, image.height / 2))
-        return image
-
-    def scene_marker(self) -> Image.Image:
-        image = self._token("scene_marker", self.colours["background"])
-        s = min(image.size) * SUPERSAMPLE
-        layer = Image.new("RGBA", (s, s), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(layer)
-        ink, red = self.colours["ink"], (178, 34, 34)
-        ring = s // 22
-        draw.ellipse((ring, ring, s - 1 - ring, s - 1 - ring), outline=ink, width=ring)
-        arm = s * 0.13
-        draw.rectangle((s / 2 - arm, s * 0.22, s / 2 + arm, s * 0.78), fill=red)
-        draw.rectangle((s * 0.22, s / 2 - arm, s * 0.78, s / 2 + arm), fill=red)
-        layer = layer.resize(image.size, Image.Resampling.LANCZOS)
-        image.paste(layer, (0, 0), layer)
-        return image
 
     def board(self, board: Board, kind: str, index: int) -> Image.Image:
         """The kingdom map or a fief board: tiles in their grid, edges, then cells with their names."""
@@ -750,12 +727,68 @@ def _hex(text: str) -> tuple[int, int, int]:
     return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
 
 
+# -- pictures drawn in code ---------------------------------------------------------------------------
+
+def _colours(request: PictureRequest, count: int) -> tuple[tuple[int, int, int], ...]:
+    """The request's colours, refused unless there are exactly ``count``."""
+    if len(request.colours) != count:
+        raise PictureError(f"takes {count} colour{'s' if count > 1 else ''}, not {len(request.colours)}")
+    return request.colours
+
+
+def paint_crosshatch(request: PictureRequest) -> Image.Image:
+    """The backs' hatching: lines both ways at 45 degrees in its one colour, a fourteenth of the box's smaller side
+    apart (16 design pixels at least), a fifth of that wide."""
+    (colour,) = _colours(request, 1)
+    step = max(16 * request.scale, min(request.size) / 14)
+    width = max(1, round(step / 5))
+    image = hatching(request.size, colour, step, width)
+    image.alpha_composite(hatching(request.size, colour, step, width, rising=True))
+    return image
+
+
+def paint_star(request: PictureRequest) -> Image.Image:
+    """A five-pointed star in its one colour with an outline that reads on it
+    (:func:`tools.render.draw.star_icon`), as large as the box's smaller side, centred in it."""
+    (colour,) = _colours(request, 1)
+    image = Image.new("RGBA", request.size, (0, 0, 0, 0))
+    composite_icon(image, star_icon(colour, min(request.size)), (request.size[0] / 2, request.size[1] / 2))
+    return image
+
+
+def paint_humour(humour: str, request: PictureRequest) -> Image.Image:
+    """``humour``'s potion (:func:`tools.games.four_humours.icons.humour_icon`) in its one colour, as large as the
+    box's smaller side, centred in it."""
+    (colour,) = _colours(request, 1)
+    image = Image.new("RGBA", request.size, (0, 0, 0, 0))
+    composite_icon(image, humour_icon(humour, colour, min(request.size)), (request.size[0] / 2, request.size[1] / 2))
+    return image
+
+
+PICTURES = {"crosshatch": paint_crosshatch, "star": paint_star,
+            **{humour: partial(paint_humour, humour) for humour in HUMOURS}}
+"""The pictures the layouts' picture layers name (tools.render.templatedraw.PictureRequest): the backs' hatching,
+the goal markers' star, and each humour's potion by the humour's id (a layer names one with a field:
+``picture = "{humours.1}"``)."""
+
+
 # -- the build ------------------------------------------------------------------------------------------
 
 def load_four_humours_layouts(game_dir: Path) -> Layouts:
-    """Read and validate ``game_dir/layouts.toml`` against what this renderer draws."""
-    return load_layouts(game_dir / LAYOUTS_FILE, fonts_dir=assets_dir() / "fonts", required=REQUIRED_BOXES,
-                        required_strings=REQUIRED_STRINGS, required_colours=REQUIRED_COLOURS)
+    """Read and validate ``game_dir/layouts.toml`` against what this renderer draws: every box it needs, and the
+    layouts of :data:`TEMPLATE_KINDS` with their layers."""
+    layouts = load_layouts(game_dir / LAYOUTS_FILE, fonts_dir=assets_dir() / "fonts", required=REQUIRED_BOXES,
+                           required_strings=REQUIRED_STRINGS, required_colours=REQUIRED_COLOURS)
+    for kind in TEMPLATE_KINDS:
+        if kind not in layouts.layouts or layouts.layouts[kind].template is None:
+            raise DataError(LAYOUTS_FILE, f'layout "{kind}"', "layers",
+                            "missing: this layout is drawn from its layers (docs/data-format.md, Card templates)")
+    for kind, body in BODY_LAYOUTS.items():
+        face, drawn = layouts.layouts[kind], layouts.layouts[body]
+        if (drawn.width, drawn.height) != (face.width, face.height):
+            raise DataError(LAYOUTS_FILE, f'layout "{body}"', "size", f"must be the size of layout \"{kind}\" "
+                            f"({face.width}x{face.height} px): its boxes are drawn on that face")
+    return layouts
 
 
 def render_game(

@@ -8,7 +8,8 @@ expressions read (:func:`table_names`):
 
 - the snap points of the boards (one per cell, at the centre the renderer draws it:
   :func:`tools.games.four_humours.render.cell_positions`) and of each scene card and party tile (one per slot,
-  the ``slots`` box of ``layouts.toml`` split into equal columns, the split the renderer draws:
+  the ``slots`` box of ``layouts.toml`` split into equal columns, the split the renderer draws; a party tile's
+  is in layout ``party_body``, :data:`tools.games.four_humours.render.BODY_LAYOUTS`:
   :func:`tools.save.geometry.slot_centres`; geometry in :mod:`tools.save.geometry`, inferred, see there);
 - the size of a scene and a goal card on the table (``scene_card``, ``goal_card``: from the packed faces' shape);
 - the parties in resolution order, and each humour's count in a bag (``rules.bag_composition`` in the canonical
@@ -33,7 +34,7 @@ from bridge.catalog import resolve_game_dir
 from bridge.rules.four_humours.records import HUMOURS, Board, FourHumoursData
 from bridge.errors import DataError
 from tools.games.four_humours.payload import player_colours
-from tools.games.four_humours.render import cell_positions, load_four_humours_layouts
+from tools.games.four_humours.render import BODY_LAYOUTS, cell_positions, load_four_humours_layouts
 from tools.save import Save, SnapPoint
 from tools.save.geometry import card_half_extents, image_point_to_local, slot_centres, tile_half_extents
 from tools.sheets import PackedDeck
@@ -61,7 +62,7 @@ def image_size(path: Path) -> tuple[int, int]:
 
 
 def _layout_box(layouts, kind: str) -> tuple[tuple[int, int, int, int], tuple[int, int]]:
-    layout = layouts.layouts[kind]
+    layout = layouts.layouts[BODY_LAYOUTS.get(kind, kind)]   # a face drawn from layers has its slots in its body
     box = layout.box("slots")
     return (box.x, box.y, box.width, box.height), (layout.width, layout.height)
 

@@ -157,3 +157,84 @@ def test_the_shipped_sample_game_renders_in_all_languages(tmp_path):
         for sheet in art.decks["scenes"].sheets:
             assert sheet.columns <= 10 and sheet.rows <= 7
             assert sheet.columns * sheet.cell_width <= 4096 and sheet.rows * sheet.cell_height <= 4096
+
+
+def keys_of(data, game_dir, lang="en"):
+    from bridge.paths import assets_dir
+    from tools.games.four_humours.render import Renderer, load_four_humours_layouts
+
+    return Renderer(data, load_four_humours_layouts(game_dir), game_dir, assets_dir() / "fonts", lang).keys()
+
+
+def changed(before, after):
+    return {name for name in before if before[name] != after[name]}
+
+
+def test_a_back_s_and_a_token_s_key_change_with_what_they_show_and_nothing_else(game, game_dir):
+    before = keys_of(game, game_dir)
+    backs = {"scene-back", "goal-back", "party-back"}
+    renamed = dataclasses.replace(game, info=dataclasses.replace(game.info, name=dataclasses.replace(
+        game.info.name, en="Five Humours")))
+    assert backs <= changed(before, keys_of(renamed, game_dir))
+    humours = list(game.humours)
+    humours[2] = dataclasses.replace(humours[2], colour="#123456")
+    recoloured = changed(before, keys_of(dataclasses.replace(game, humours=tuple(humours)), game_dir))
+    assert backs <= recoloured
+    assert "potion:melancholic" in recoloured and "potion:choleric" not in recoloured   # a token shows its own humour
+    assert not {n for n in recoloured if n.startswith(("potion-back:", "goal-marker:", "scene-marker"))}
+    assert backs <= changed(before, keys_of(game, game_dir, "uk"))   # another language's words
+    scenes = list(game.scenes)
+    scenes[0] = dataclasses.replace(scenes[0], title=dataclasses.replace(scenes[0].title, en="Renamed"))
+    assert changed(before, keys_of(dataclasses.replace(game, scenes=tuple(scenes)), game_dir)) == {"scene:scene-0"}
+
+
+def test_a_goal_s_art_is_drawn_in_its_box_and_its_key_follows_the_file(game, game_dir):
+    from bridge.paths import assets_dir
+    from tools.games.four_humours.render import Renderer, load_four_humours_layouts
+
+    drawing = Renderer(game, load_four_humours_layouts(game_dir), game_dir, assets_dir() / "fonts", "en")
+    without, other = drawing.key("goal:tour", "goal"), drawing.key("goal:line", "goal")
+    placeholder = drawing.render("goal:tour").getpixel((315, 336))   # the middle of the art box [36, 176, 558, 320]
+    Image.new("RGB", (90, 60), (0, 200, 255)).save(game_dir / "art" / "tour.jpg", quality=95)
+    with_jpg = drawing.key("goal:tour", "goal")
+    pixel = drawing.render("goal:tour").getpixel((315, 336))
+    assert with_jpg != without and pixel != placeholder
+    assert abs(pixel[0] - 0) < 10 and abs(pixel[1] - 200) < 10 and abs(pixel[2] - 255) < 10
+    Image.new("RGB", (90, 60), (200, 0, 0)).save(game_dir / "art" / "tour.jpg", quality=95)
+    assert drawing.key("goal:tour", "goal") not in (without, with_jpg)
+    assert drawing.key("goal:line", "goal") == other   # the other goal shows no art of this one
+    (game_dir / "art" / "tour.jpg").unlink()
+    (game_dir / "art" / "tour.png").write_bytes(b"")
+    with pytest.raises(DataError) as caught:
+        drawing.render("goal:tour")
+    assert (caught.value.file, caught.value.entry, caught.value.field) == ("goals.toml", 'goal "tour"', "art")
+    assert "art/tour.png" in caught.value.message
+
+
+def test_a_party_tile_s_key_changes_with_its_layers_fields_and_its_body(game, game_dir):
+    before = keys_of(game, game_dir)
+    citizens = list(game.citizens)
+    citizens[0] = dataclasses.replace(citizens[0], name=dataclasses.replace(citizens[0].name, en="Lord"))
+    # the ball's estate (its subtitle) and its slot's name are the noble's
+    assert "party:ball" in changed(before, keys_of(dataclasses.replace(game, citizens=tuple(citizens)), game_dir))
+    tile = game.parties[0]
+    for edit in (dict(title=dataclasses.replace(tile.title, en="Masque")), dict(order=3), dict(estate=None),
+                 dict(slots=tile.slots * 2), dict(resolution=game.rules.default_resolution[:2])):
+        edited = dataclasses.replace(game, parties=(dataclasses.replace(tile, **edit),))
+        assert changed(before, keys_of(edited, game_dir)) == {"party:ball"}, edit
+    body = game_dir / "layouts.toml"
+    body.write_text(body.read_text(encoding="utf-8").replace("[layouts.party_body]\nsize = [600, 600]\nicon_size = 52",
+                                                             "[layouts.party_body]\nsize = [600, 600]\nicon_size = 40"),
+                    encoding="utf-8")
+    assert changed(before, keys_of(game, game_dir)) == {"party:ball"}
+
+
+def test_a_missing_glyph_on_a_face_drawn_from_layers_fails_before_rendering(game, game_dir, tmp_path):
+    goal = dataclasses.replace(game.goals[0], title=dataclasses.replace(game.goals[0].title, uk="Тур 中"))
+    tile = dataclasses.replace(game.parties[0], title=dataclasses.replace(game.parties[0].title, uk="Бал 中"))
+    for bad, where in ((dataclasses.replace(game, goals=(goal, *game.goals[1:])), ("goals.toml", 'goal "tour"')),
+                       (dataclasses.replace(game, parties=(tile,)), ("parties.toml", 'party "ball"'))):
+        with pytest.raises(DataError) as caught:
+            render_game(bad, tmp_path / "out", game_dir=game_dir, lang="uk", jobs=1)
+        assert (caught.value.file, caught.value.entry, caught.value.field) == (*where, "title.uk")
+        assert "中" in caught.value.message and not (tmp_path / "out" / "sheets").exists()

@@ -122,8 +122,14 @@ def table_names(data: FourHumoursData, art: ArtLike, *, mode: str,
     # A card's slots depend only on how many it has: made once (snap points are frozen values) for a deck of
     # thousands.
     snaps_by_count: dict[int, tuple[SnapPoint, ...]] = {}
-    names["scenes"] = [{"id": scene.id, "title": scene.title, "snap_points": snaps_by_count.setdefault(
-        len(scene.slots), _slot_snaps(box, box_size, len(scene.slots), chx, chz))} for scene in data.scenes]
+
+    def slot_snaps(count: int) -> tuple[SnapPoint, ...]:
+        if count not in snaps_by_count:   # (setdefault would make them for every card before looking)
+            snaps_by_count[count] = _slot_snaps(box, box_size, count, chx, chz)
+        return snaps_by_count[count]
+
+    names["scenes"] = [{"id": scene.id, "title": scene.title, "snap_points": slot_snaps(len(scene.slots))}
+                       for scene in data.scenes]
     names["scene_card"] = {"width": 2 * chx, "depth": 2 * chz}
 
     party_box = (slot_layouts or {}).get("party")

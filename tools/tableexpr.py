@@ -71,16 +71,17 @@ class Template:
 
     text: str
     parts: tuple[str | ast.expr, ...]
+    whole: bool = dataclasses.field(init=False, compare=False, repr=False)
+    """True when the text is one expression and nothing else (its value is kept as it is)."""
 
-    @property
-    def whole(self) -> bool:
-        """True when the text is one expression and nothing else (its value is kept as it is)."""
-        return len(self.parts) == 1 and not isinstance(self.parts[0], str)
+    def __post_init__(self) -> None:
+        # worked out once: a deck's thousands of cards each evaluate the same few templates
+        object.__setattr__(self, "whole", len(self.parts) == 1 and not isinstance(self.parts[0], str))
 
     def value(self, scope: "Scope") -> Any:
         if self.whole:
             return scope.evaluate(self.parts[0])
-        out = "".join(part if isinstance(part, str) else show(scope.evaluate(part)) for part in self.parts)
+        out = "".join([part if type(part) is str else show(scope.evaluate(part)) for part in self.parts])
         if len(out) > MAX_TEXT:
             raise ExpressionError(f"makes a text longer than {MAX_TEXT} characters")
         return out
@@ -367,9 +368,16 @@ def _kind(value: Any) -> str:
     return "a record"
 
 
+@functools.lru_cache(maxsize=256)
+def _is_mapping(kind: type) -> bool:
+    """``isinstance(value, Mapping)`` for a value of type ``kind``, asked once per type (an ABC's check is slow, and
+    a table's cards ask it of every record)."""
+    return issubclass(kind, Mapping)
+
+
 def member(value: Any, name: str) -> Any:
     """Field ``name`` of a table (a key) or of a record (a dataclass field; nothing else of it)."""
-    if isinstance(value, Mapping):
+    if _is_mapping(type(value)):
         if name in value:
             return value[name]
         raise ExpressionError(f'has no field "{name}" (fields: {", ".join(sorted(map(str, value)))})')
@@ -408,7 +416,7 @@ def localise(value: Any, lang: str) -> Any:
         return value
     if isinstance(value, Names):
         return value.get(lang)
-    if isinstance(value, Mapping) and value and set(value) <= set(LANGUAGES) \
+    if _is_mapping(type(value)) and value and set(value) <= set(LANGUAGES) \
             and all(isinstance(v, str) for v in value.values()):
         return value.get(lang) or next(iter(value.values()))
     return value

@@ -1124,8 +1124,7 @@ class _Composer:
         # What every card carries is read once, and only a field with braces is evaluated card by card (without
         # a new CardSpec each time): a deck's ten thousand cards were most of the time a table took to lay.
         fixed = {attr: getattr(spec.card, attr) for attr in ("key", "nickname", "description", "tags", "memo")}
-        computed = [(attr, key, check, value) for attr, (key, check, value) in spec.card.templates.items()
-                    if attr != "cards"]
+        computed = [(attr, key, check, value) for attr, (key, check, value) in spec.card.templates.items()]
         snaps = None if any(attr == "snap_points" for attr, *_ in computed) else self._snaps(spec.card.snap_points)
         for n, (face, key, index, sheet, sideways, item) in enumerate(order):
             own = fixed

@@ -580,7 +580,7 @@ class Renderer(DrawsAtSize):
             estate = d.citizen_by_id.get(tile.estate) if tile.estate else None
             values = {"title": tile.title.to_json(), "party": f"{self.string('party').text} {tile.order + 1}",
                       "estate": estate.name.to_json() if estate is not None else "",
-                      "line": to_hex(mix(self.colours["frame"], (0, 0, 0), 0.35))}
+                      "line": self._frame_line}
             return TemplateCard(name, "party", values, "parties.toml", f'party "{tile.id}"')
         if head == "goal":
             goal = d.goal_by_id[ident]
@@ -589,7 +589,7 @@ class Renderer(DrawsAtSize):
             values = {"title": goal.title.to_json(), "text": goal.text.to_json(),
                       "mode_words": self.string(goal.mode).text, "art": self._art_file(goal.id, file, entry),
                       "art_colour": to_hex(zones[0] if goal.mode == "kingdom" else zones[-1]),
-                      "line": to_hex(mix(self.colours["frame"], (0, 0, 0), 0.35))}
+                      "line": self._frame_line}
             return TemplateCard(name, "goal", values, file, entry)
         if head == "potion":
             humour = next(h for h in d.humours if h.id == ident)
@@ -613,6 +613,11 @@ class Renderer(DrawsAtSize):
                       "humours": [h.id for h in d.humours], "humour_colours": [h.colour for h in d.humours]}
             return TemplateCard(name, kind, values, "game.toml", "game")
         raise DataError("render", None, None, f'"{name}" is not drawn from layers')
+
+    @cached_property
+    def _frame_line(self) -> str:
+        """The inner line of a card's frame: the frame's colour darkened (as the backs darken their ink)."""
+        return to_hex(mix(self.colours["frame"], (0, 0, 0), 0.35))
 
     def _art_file(self, card_id: str, file: str, entry: str) -> str:
         """The art file of card ``card_id`` relative to the game folder (``art/<id>.png``, ``.jpg`` or ``.jpeg``), or

@@ -147,18 +147,7 @@ class ImageSource:
 
     def size(self, url: str) -> tuple[int, int]:
         """The image's ``(width, height)`` from its header; :class:`ImageRefused` when it cannot be had."""
-        found = self._sizes.get(url)
-        if found is None:
-            try:
-                found = image_size(self.path_of(url), max_pixels=self.max_pixels)
-            except ImageRefused as exc:
-                found = exc
-            except ImageError as exc:
-                found = ImageRefused(exc.reason)
-            self._sizes[url] = found
-        if isinstance(found, ImageRefused):
-            raise found
-        return found
+        return _remembered(self._sizes, url, lambda: image_size(self.path_of(url), max_pixels=self.max_pixels))
 
     def image(self, url: str, at_least: tuple[int, int]) -> Image.Image:
         """The image decoded (``RGB`` or ``RGBA``), at least ``at_least`` pixels large where the format lets a
@@ -168,21 +157,29 @@ class ImageSource:
         reduction = 1
         while reduction < 8 and full[0] // (reduction * 2) >= at_least[0] and full[1] // (reduction * 2) >= at_least[1]:
             reduction *= 2
-        key = (url, reduction, 0)
-        found = self._decoded.get(key)
-        if found is None:
-            try:
-                image = open_image(self.path_of(url), max_pixels=self.max_pixels,
-                                   at_least=(-(-full[0] // reduction), -(-full[1] // reduction)))
-                found = image.convert("RGBA" if _has_alpha(image) else "RGB")
-            except ImageRefused as exc:
-                found = exc
-            except ImageError as exc:
-                found = ImageRefused(exc.reason)
-            self._decoded[key] = found
-        if isinstance(found, ImageRefused):
-            raise found
-        return found
+
+        def decode() -> Image.Image:
+            image = open_image(self.path_of(url), max_pixels=self.max_pixels,
+                               at_least=(-(-full[0] // reduction), -(-full[1] // reduction)))
+            return image.convert("RGBA" if _has_alpha(image) else "RGB")
+        return _remembered(self._decoded, (url, reduction, 0), decode)
+
+
+def _remembered(cache: dict, key: Any, make: Callable[[], Any]) -> Any:
+    """``cache[key]``, made by ``make()`` the first time; an image that cannot be had is remembered as its
+    :class:`ImageRefused` (an :class:`ImageError` becomes one) and raised each time it is asked for."""
+    found = cache.get(key)
+    if found is None:
+        try:
+            found = make()
+        except ImageRefused as exc:
+            found = exc
+        except ImageError as exc:
+            found = ImageRefused(exc.reason)
+        cache[key] = found
+    if isinstance(found, ImageRefused):
+        raise found
+    return found
 
 
 def _has_alpha(image: Image.Image) -> bool:

@@ -14,9 +14,10 @@ A game's renderer (a :class:`FaceRenderer`) only names its images, keys them and
 - a renderer that draws at any size (:class:`tools.render.sizing.DrawsAtSize`: the games' renderers) draws each
   deck face straight at its cell's size, never at another size to be resampled: a deck's grid and cell size
   come from its face's design size and count (:func:`tools.sheets.deck_sheets`), its cells large enough for
-  its body text to stand :data:`BODY_TEXT_TARGET` px high (measured once on its first face, ``probes`` in the
+  its body text to stand :data:`BODY_TEXT_TARGET` px high (found once on its first face, ``scales`` in the
   manifest), and each face drawn records its body text's height (``heights``, reported as
-  :attr:`tools.sheets.PackedDeck.text_height`). The back is drawn at its cell's size too, and the deck's back
+  :attr:`tools.sheets.PackedDeck.text_height`); a deck with a face under the target is laid out again at the
+  scale that face needs and its sheets drawn again (``raised``, kept for the same faces). The back is drawn at its cell's size too, and the deck's back
   image (its ``BackURL``) is the back as it lies in the deck's largest cell. Any other renderer's faces are
   packed exactly as :func:`tools.sheets.pack_faces` packs them (scaled into their cells: the same bytes);
 - a face drawn at its cell's size is not cached: repacking a sheet after one card changed draws the sheet's
@@ -47,6 +48,7 @@ import concurrent.futures
 import hashlib
 import io
 import json
+import math
 import os
 import zlib
 from dataclasses import dataclass, field
@@ -82,9 +84,11 @@ PRINT_QUALITY = 95
 BODY_TEXT_TARGET = 24
 """The cap-to-baseline height in pixels a deck's body text should reach on its sheet: legible in TTS without
 zooming in. The deck's grid is chosen for it (:func:`tools.sheets.deck_sheets`)."""
-BODY_TEXT_MARGIN = 1.1
-"""How much larger than the scale measured on the deck's first face its cells are asked to be: another face's
-text may fit a little smaller (a longer title, another wrap)."""
+RAISES = 4
+"""How many times a deck's scale is raised at most, for its first face (:func:`_legible_scale`) or for a face whose
+body text fits smaller (a build draws such a deck's sheets again)."""
+RAISE_STEP = 1.02
+"""The least a raise grows a deck's scale by (a font size one pixel short rounds the same at a hair more)."""
 
 
 @dataclass(frozen=True)
@@ -178,19 +182,28 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
     plans = [plan for plan in decks if plan.faces]
     sized = draws_at_size(renderer)
     own_sizes: dict[str, tuple[int, int]] = {}
-    probes: dict[str, int] = manifest["probes"]
+    scales: dict[str, float] = manifest["scales"]
+    raised: dict[str, list] = manifest["raised"]
     min_scales: dict[str, float] = {}
+    digests: dict[str, str] = {}
     if sized:
         # A deck face's size is its layout's: known without drawing it. Its cells are drawn at the size the deck's
-        # grid gives them, chosen for its body text (measured once on its first face, ``probes`` in the manifest).
+        # grid gives them, chosen for its body text: at least the scale at which its first face's stands
+        # BODY_TEXT_TARGET px high (found once, ``scales`` in the manifest), or the larger scale an earlier build
+        # found these very faces to need (``raised``: see _raise_illegible).
         for plan in plans:
             for name in plan.faces:
                 own_sizes[name] = _design_size(renderer, name)
             first = keys[plan.faces[0]]
             sizes[first] = list(own_sizes[plan.faces[0]])
-            if first not in probes:
-                probes[first] = _probe(renderer, plan.faces[0], [n for n, _ in items])
-            min_scales[plan.name] = BODY_TEXT_TARGET * BODY_TEXT_MARGIN / probes[first] if probes[first] else 0.0
+            if first not in scales:
+                scales[first] = _legible_scale(renderer, plan.faces[0], [n for n, _ in items])
+            min_scales[plan.name] = scales[first]
+            if scales[first]:
+                digests[plan.name] = _faces_digest(plan, keys, scales[first])
+                found = raised.get(plan.name)
+                if found is not None and found[0] == digests[plan.name]:
+                    min_scales[plan.name] = found[1]
 
     # Images needed whole: backs (a renderer drawing at any size draws a back in its cells instead, and its
     # BackURL image from them: see _deck_back), singles, the thumbnail's source, and each deck's first face while
@@ -295,14 +308,44 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
                 else:
                     reused[(plan.name, entry[0])] = entry[1]
         done = {(task.deck, task.number): outcome for task, outcome in workers.pack_sheets(tasks, tracker, order)}
+        heights: dict[str, int] = manifest["heights"]
+        for outcome in done.values():
+            heights.update(outcome.heights)
+        for _ in range(RAISES):
+            # Every face drawn at its cell's size was measured. A deck with a face whose body text came out under
+            # the target (it fits its text smaller than the first face does: a longer name, another wrap) gets
+            # the larger cells that face needs, and its sheets are drawn again.
+            low = {plan.name: height for plan in plans if min_scales.get(plan.name)
+                   for height in [_lowest_height(plan, layouts[plan.name], keys, heights)]
+                   if height is not None and height < BODY_TEXT_TARGET}
+            if not low:
+                break
+            again: list[_SheetTask] = []
+            for plan in plans:
+                if plan.name not in low:
+                    continue
+                for number in range(len(layouts[plan.name].groups)):
+                    reused.pop((plan.name, number), None)
+                    outcome = done.pop((plan.name, number), None)
+                    if outcome is not None:   # written this run, now used by nothing
+                        (sheets_dir / outcome.file).unlink(missing_ok=True)
+                min_scales[plan.name] *= max(BODY_TEXT_TARGET / max(1, low[plan.name]), RAISE_STEP)
+                raised[plan.name] = [digests[plan.name], min_scales[plan.name]]
+                layouts[plan.name] = layout_of(plan)
+                for entry in sheet_tasks(plan, layouts[plan.name]):
+                    if isinstance(entry, _SheetTask):
+                        again.append(entry)
+                    else:
+                        reused[(plan.name, entry[0])] = entry[1]
+            tracker.recount(tracker.total + sum(len({key for _, key, _, _, _ in task.faces}) for task in again))
+            for task, outcome in workers.pack_sheets(again, tracker, order):
+                done[(task.deck, task.number)] = outcome
+                heights.update(outcome.heights)
     rendered = tracker.rendered
     written: list[str] = []
 
     packed: dict[str, PackedDeck] = {}
     used_cells: set[str] = set()
-    heights: dict[str, int] = manifest["heights"]
-    for outcome in done.values():
-        heights.update(outcome.heights)
     for plan in plans:
         layout = layouts[plan.name]
         back_key = layout.back_key(plan.back, keys)
@@ -355,7 +398,9 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
     used_keys = set(keys.values())
     manifest["sizes"] = {k: v for k, v in sorted(sizes.items()) if k in used_keys}
     manifest["decks"] = {plan.name: list(layouts[plan.name].size) for plan in plans}
-    manifest["probes"] = {k: v for k, v in sorted(probes.items()) if k in used_keys}
+    manifest["scales"] = {k: v for k, v in sorted(scales.items()) if k in used_keys}
+    manifest["raised"] = {name: raised[name] for name in sorted(raised)
+                          if name in digests and raised[name][0] == digests[name]}
     manifest["heights"] = {k: v for k, v in sorted(heights.items()) if k in used_cells}
     # The whole-image and print caches keep every image still current: a build reads a deck face from its cell,
     # never from them, so keeping one costs it nothing, and an edited face's old files go.
@@ -439,15 +484,48 @@ def _design_size(renderer: FaceRenderer, name: str) -> tuple[int, int]:
     return tuple(size)
 
 
-def _probe(renderer: FaceRenderer, name: str, order: list[str]) -> int:
-    """The body text height of ``name`` drawn at its design size (0 when it has none): what the scale of its
-    deck's cells is worked out from."""
+def _legible_scale(renderer: FaceRenderer, name: str, order: list[str]) -> float:
+    """The smallest scale of its design size at which face ``name``'s body text stands :data:`BODY_TEXT_TARGET` px
+    high, cap to baseline (from the scale its height at the design size suggests, a little larger each time its
+    font sizes round below); 0.0 for a face without body text. A deck's cells are at least this scale of its first face (:func:`tools.sheets.deck_sheets`), so the
+    first face is legible on its sheet, however its font sizes round at that size."""
     boxes = tuple(renderer.body_boxes(name))   # type: ignore[attr-defined]
     if not boxes:
-        return 0   # nothing to measure: no drawing
+        return 0.0   # nothing to measure: no drawing
+    design = _design_size(renderer, name)
+    height = _body_height(renderer, name, None, boxes, order)
+    if not height:
+        return 0.0
+    scale = BODY_TEXT_TARGET / height
+    for _ in range(RAISES):
+        size = (max(1, math.floor(design[0] * scale)), max(1, math.floor(design[1] * scale)))
+        height = _body_height(renderer, name, size, boxes, order)
+        if height >= BODY_TEXT_TARGET:
+            break
+        scale *= max(BODY_TEXT_TARGET / max(1, height), RAISE_STEP)
+    return scale
+
+
+def _body_height(renderer: FaceRenderer, name: str, size: tuple[int, int] | None, boxes: tuple[str, ...],
+                 order: list[str]) -> int:
+    """The body text height of ``name`` drawn at ``size`` (its design size when None); 0 when it has none."""
     with measure_text() as record:
-        _draw(renderer, name, None, order)
+        _draw(renderer, name, size, order)
     return body_text_height(record, boxes) or 0
+
+
+def _faces_digest(plan: DeckPlan, keys: Mapping[str, str], scale: float) -> str:
+    """What a deck's raised scale was found for: its faces (their keys, in order) and its first face's scale."""
+    return hashlib.sha256("|".join([repr(scale), *(keys[n] for n in plan.faces)]).encode()).hexdigest()
+
+
+def _lowest_height(plan: DeckPlan, layout: "_DeckLayout", keys: Mapping[str, str],
+                   heights: Mapping[str, int]) -> int | None:
+    """The smallest body text height measured on a face of ``plan`` as ``layout`` lays it out (None: none
+    measured; a face without body text does not count)."""
+    found = [heights.get(layout.cell_id(keys[n], number))
+             for number, (start, count) in enumerate(layout.groups) for n in plan.faces[start:start + count]]
+    return min((h for h in found if h), default=None)
 
 
 def print_bytes(face: Image.Image) -> bytes:
@@ -491,7 +569,7 @@ class _CacheFiles(Mapping[str, Path]):
 
 
 def _empty_manifest() -> dict:
-    return {"sheets": {}, "images": {}, "sizes": {}, "decks": {}, "probes": {}, "heights": {}}
+    return {"sheets": {}, "images": {}, "sizes": {}, "decks": {}, "scales": {}, "raised": {}, "heights": {}}
 
 
 def _one_per_key(names: list[str], keys: Mapping[str, str]) -> list[str]:
@@ -935,12 +1013,19 @@ def _read_manifest(path: Path) -> dict:
     if (not isinstance(manifest, dict) or not isinstance(manifest.get("sheets"), dict)
             or not isinstance(manifest.get("images"), dict)):
         return _empty_manifest()
-    # Measured text heights (a deck's probe by its first face's key, a cell's by its cell id): a wrong one only
-    # changes a report or a deck's grid (the sheet keys then differ, nothing is mixed); kept only when whole.
-    for table in ("probes", "heights"):
-        found = manifest.get(table)
-        manifest[table] = {k: v for k, v in found.items() if isinstance(v, int) and not isinstance(v, bool)
+    # Measured text heights (a cell's by its cell id) and legible scales (a deck's by its first face's key, or by
+    # its name once raised, with its faces' digest): a wrong one only changes a report or a deck's grid (the sheet
+    # keys then differ, nothing is mixed); kept only when whole.
+    found = manifest.get("heights")
+    manifest["heights"] = {k: v for k, v in found.items() if isinstance(v, int) and not isinstance(v, bool)
                            and 0 <= v <= 4096} if isinstance(found, dict) else {}
+    found = manifest.get("scales")
+    manifest["scales"] = {k: v for k, v in found.items() if isinstance(v, float) and 0 <= v <= 4096
+                          } if isinstance(found, dict) else {}
+    found = manifest.get("raised")
+    manifest["raised"] = {k: v for k, v in found.items() if isinstance(v, list) and len(v) == 2
+                          and isinstance(v[0], str) and isinstance(v[1], float) and 0 < v[1] <= 4096
+                          } if isinstance(found, dict) else {}
     # Sizes are a cache too: an entry that is not two positive integers is dropped (the image is measured again;
     # a deck's size only sets the progress count's expectation).
     for table in ("sizes", "decks"):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 from typing import Iterator, Mapping
 
 from PIL import Image
@@ -118,6 +119,7 @@ def measure_text() -> Iterator[list[tuple]]:
         _text.recorder = previous
 
 
+@functools.lru_cache(maxsize=1024)
 def cap_height(font_path: str, size: int) -> int:
     """The height in pixels of a capital H above the baseline, in the font at ``font_path`` and ``size``."""
     top = load_font(font_path, size).getbbox("H", anchor="ls")[1]

@@ -30,6 +30,13 @@ _NOTDEF_PROBE = "\U0010ffff"
 _IGNORED = {"\n", "\r", "\t"}
 
 
+@lru_cache(maxsize=64)
+def font_file(fonts_dir: Path, font: str) -> str:
+    """The path of font ``font`` in ``fonts_dir`` as text (the key :func:`load_font` and the glyph check use): made
+    once per font, as a card's dozen texts would each join the same path again."""
+    return str(fonts_dir / font)
+
+
 @lru_cache(maxsize=256)
 def load_font(path: str, size: int) -> ImageFont.FreeTypeFont:
     """The TrueType font at ``path`` in ``size`` px (cached per process)."""
@@ -220,7 +227,7 @@ def fit_text(text: str, box: Box, fonts_dir: Path, *, file: str, entry: str | No
     """
     if box.font is None:
         raise ValueError(f"box {box.name} has no font")
-    font_path = str(fonts_dir / box.font)
+    font_path = font_file(fonts_dir, box.font)
     check_glyphs(text, font_path, file=file, entry=entry, field=field)
     best = _best_layout(text, box, font_path, size_max)
     if best is None:
@@ -277,7 +284,7 @@ def draw_fitted(draw: ImageDraw.ImageDraw, fitted: FittedText, box: Box, fonts_d
                 colour: tuple[int, int, int] | None = None) -> None:
     """Draw a :class:`FittedText` into ``box`` (positions from :func:`layout_text`)."""
     assert box.font is not None
-    path = str(fonts_dir / box.font)
+    path = font_file(fonts_dir, box.font)
     if recorder is not None and fitted.lines:
         left, top, right, bottom = fitted.ink
         recorder.append((box.name, path, fitted.size, box.rect,

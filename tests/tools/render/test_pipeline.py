@@ -10,7 +10,10 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bridge.errors import DataError, InputError
-from tools.render.pipeline import DeckPlan, ThumbnailPlan, _read_cell, print_bytes, print_faces, render_art
+from tools.render import text as text_module
+from tools.render.pipeline import (BODY_TEXT_TARGET, DeckPlan, ThumbnailPlan, _read_cell, print_bytes, print_faces,
+                                   render_art)
+from tools.render.sizing import body_text_height, measure_text
 from tools.sheets import pack_faces
 
 
@@ -354,3 +357,65 @@ def test_a_face_in_several_decks_is_drawn_and_counted_once_whatever_the_jobs(tmp
     # four faces of one colour each, the odd one, the back and the board: seven images
     assert art.rendered == 7 and calls[0] == (0, 7) and calls[-1] == (7, 7)
     assert len(art.decks["blue"].placement) == 4
+
+
+BODY_FONT = str(Path(__file__).resolve().parents[3] / "assets" / "fonts" / "DejaVuSans.ttf")
+
+
+@dataclass
+class Lettered(Drawn):
+    """Drawn tiles whose cards each carry a line of body text: ``body`` maps a card to its font size at the design
+    size (default 40 px, a cap height of 29 px), scaled with the drawing as a layout's text is (a face whose text
+    fits smaller has a smaller ``body``). The text is only recorded, as the games' text drawing records it."""
+
+    body: dict[str, int] = field(default_factory=dict)
+
+    def key(self, name: str, kind: str) -> str:
+        return hashlib.sha256(repr((super().key(name, kind), self.body.get(name))).encode()).hexdigest()
+
+    def body_boxes(self, name: str) -> tuple[str, ...]:
+        return ("body",) if name.startswith("card:") else ()
+
+    def render(self, name: str, size: tuple[int, int] | None = None) -> Image.Image:
+        image = super().render(name, size)
+        if name.startswith("card:") and text_module.recorder is not None:
+            points = max(1, round(self.body.get(name, 40) * image.width / self.design_size(name)[0]))
+            text_module.recorder.append(("body", BODY_FONT, points, (0, 0, 0, 0), (0, 0, 0, 0)))
+        return image
+
+
+def _heights(renderer: Lettered, art) -> list[int]:
+    """The body text height of each card face as it lies on its sheet, measured by drawing it at its cell's size."""
+    deck = art.decks["cards"]
+    found = []
+    for index, (number, _) in enumerate(deck.placement):
+        sheet = deck.sheets[number]
+        with measure_text() as record:
+            renderer.render(FACES[index], (sheet.cell_width, sheet.cell_height))
+        found.append(body_text_height(record, ("body",)))
+    return found
+
+
+def test_a_deck_is_laid_out_for_the_face_whose_body_text_is_smallest_and_stays_so_exactly(tmp_path):
+    # the first face's text stands 29 px at the design size: the cells need no more than the design size
+    plain = run(Lettered(tiles().colours), tmp_path / "plain", jobs=1)
+    assert (plain.decks["cards"].sheets[0].cell_width, plain.decks["cards"].text_height) == (40, 29)
+    # the fourth face fits its text at 30 px (22 px high): every cell grows until it too stands 24 px high
+    small = Lettered(tiles().colours, body={"card:3": 30})
+    art = run(small, tmp_path / "small", jobs=1)
+    deck = art.decks["cards"]
+    assert deck.sheets[0].cell_width > 40
+    assert deck.text_height == min(_heights(small, art)) >= BODY_TEXT_TARGET
+    assert len(list((tmp_path / "small" / "sheets").glob("cards-*"))) == 1 + 1   # the first try's sheet is gone
+    # the raised cells are remembered for these very faces: a rebuild draws nothing
+    again = Lettered(tiles().colours, body={"card:3": 30})
+    assert run(again, tmp_path / "small", jobs=1).rendered == 0 and again.drawn == []
+    # an edit of another face gives what a cold build of the same faces gives, byte for byte
+    edited = {"card:1": (9, 9, 9)}
+    warm = run(Lettered(tiles(**edited).colours, body={"card:3": 30}), tmp_path / "small", jobs=1)
+    cold = run(Lettered(tiles(**edited).colours, body={"card:3": 30}), tmp_path / "cold", jobs=1)
+    assert [s.path.read_bytes() for s in warm.decks["cards"].sheets] == \
+        [s.path.read_bytes() for s in cold.decks["cards"].sheets]
+    # the small text fixed, the cells shrink back to what the first face asks for
+    fixed = run(Lettered(tiles(**edited).colours), tmp_path / "small", jobs=1)
+    assert (fixed.decks["cards"].sheets[0].cell_width, fixed.decks["cards"].text_height) == (40, 29)

@@ -970,8 +970,9 @@ class _Workers:
             yield name
 
     def pack_sheets(self, tasks: list[_SheetTask], tracker: _Progress, order: list[str]):
-        results = list(self._run([(_work_sheet_tagged, (t,), _pack_sheet_tagged, (t,)) for t in tasks], order))
-        for task, outcome in results:
+        # Advanced as each sheet is done (a big deck's sheets are most of a cold build's time); a failure is
+        # raised once every sheet has finished, as _run promises.
+        for task, outcome in self._run([(_work_sheet_tagged, (t,), _pack_sheet_tagged, (t,)) for t in tasks], order):
             tracker.advance(outcome.rendered)
             yield task, outcome
 

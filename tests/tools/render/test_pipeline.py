@@ -294,6 +294,18 @@ def _counted(renderer: Tiles, out: Path, **options) -> tuple[object, list[tuple[
     return art, calls
 
 
+def test_the_count_moves_on_as_each_sheet_is_done_not_all_at_the_end(tmp_path):
+    colours = {f"card:{i}": (i % 256, (7 * i) % 256, 90) for i in range(150)} | {"back": (0, 0, 0), "board": (1, 2, 3)}
+    renderer = Drawn(colours)
+    seen: list[tuple[int, int]] = []   # (the count reported, faces drawn by then)
+    art = run(renderer, tmp_path, jobs=1,
+              progress=lambda done, total: seen.append((done, sum(n.startswith("card:") for n in renderer.drawn))))
+    assert len(art.decks["cards"].sheets) == 3
+    # the board first, then the three sheets (69, 69 and 12 faces): each counted once it is done, before the
+    # next one is drawn
+    assert [(done, drawn) for done, drawn in seen if drawn] == [(1 + 69, 69), (1 + 138, 138), (151, 150)]
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_changed_first_face_is_announced_and_drawn_alone(tmp_path, jobs):
     # The first face sets the deck's cells, so it is drawn whole before the sheets: the other faces, unchanged,

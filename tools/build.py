@@ -49,6 +49,7 @@ from bridge.rules.game import GameMeta
 from tools import buildstamp
 from tools.buildstamp import default_out_dir
 from tools.check import CheckReport, CleanObjects, ImageProbes, check_data
+from tools.entrykeys import EntryKeys
 from tools.folderlock import folder_lock
 from tools.games.builder import GameBuilder, builder_of
 from tools.render.pipeline import IMAGE_FORMATS, THUMBNAIL
@@ -399,7 +400,11 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
     # A big game's build holds millions of objects (records, the save's values) and makes few reference
     # cycles: the cyclic collector's full passes over them cost more than a third of a rebuild after one edit.
     with collector_paused():
-        out_dir = Path(out) if out is not None else default_out_dir(*_id_and_folder(game))
+        found = resolve_game(game)
+        out_dir = Path(out) if out is not None else default_out_dir(found.meta.id, found.folder)
+        # The inputs' sizes and times before anything is read: the caches keyed by entry are written only when
+        # they are the same once the save is written (tools.entrykeys).
+        stats = buildstamp.input_stats(found.folder, out_dir) if use_cache or render is None else None
         # The data files' parsed entries are kept beside the render cache: a rebuild after editing one card of a
         # long list parses that card's entry only (bridge.catalog.read_toml).
         data_cache = TomlCache(out_dir / ".cache") if use_cache else None
@@ -407,18 +412,23 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
         check_lang(loaded.meta, lang)
         mode = check_mode(loaded.meta, mode)
         builder = builder_of(loaded.meta, loaded.folder)
-        # Fingerprinted before anything is read, so an edit made while the build runs leaves the stamp stale.
-        stamp_inputs = buildstamp.fingerprint_inputs(loaded.folder, out_dir) if render is None else None
+        takes_entries = use_cache and getattr(builder, "takes_entries", False)
+        stamp_inputs = (buildstamp.fingerprint_inputs(loaded.folder, out_dir, stats)
+                        if stats is not None and (render is None or takes_entries) else None)
+        entries = (EntryKeys.of_build(loaded.folder, out_dir, options, loaded.entries, stamp_inputs, stats)
+                   if takes_entries and stamp_inputs is not None else None)
 
         # What lexing the Lua found last time: the same sources are not lexed again (a cache, like the others).
         lex = load_lex_memo(out_dir / LUA_LEX) if use_cache else LexMemo()
         script, xml = global_bundle(loaded, builder, mode, lex=lex)
         object_scripts = tag_scripts(loaded, lex=lex)
 
+        render_given = render
         if render is None:
             # Stale images are deleted only once the new save is written: a failure in between must leave the
             # previous build whole, images included.
-            render = partial(builder.render, prune=False, max_pixels=max_pixels)
+            render = partial(builder.render, prune=False, max_pixels=max_pixels,
+                             **({"entries": entries} if takes_entries else {}))
         with folder_lock(out_dir, what="build"):
             result = _render_and_write(loaded, builder, out_dir, script, xml, object_scripts, lex, lang=lang,
                                        asset_base_url=asset_base_url,
@@ -426,14 +436,11 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
                                        render=render)
             if data_cache is not None:
                 data_cache.save()   # only now: a build that fails leaves no new file
-            if stamp_inputs is not None:
+            if entries is not None:
+                entries.save()
+            if stamp_inputs is not None and render_given is None:
                 buildstamp.record(out_dir, buildstamp.stamp_key(loaded.folder, out_dir, options), stamp_inputs, result)
             return result
-
-
-def _id_and_folder(game) -> tuple[str, Path]:
-    found = resolve_game(game)
-    return found.meta.id, found.folder
 
 
 def _unchanged_result(stamped: buildstamp.StampedBuild) -> BuildResult:

@@ -433,7 +433,7 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
             result = _render_and_write(loaded, builder, out_dir, script, xml, object_scripts, lex, lang=lang,
                                        asset_base_url=asset_base_url,
                                        fmt=fmt, use_cache=use_cache, jobs=jobs, mode=mode, progress=progress,
-                                       render=render)
+                                       render=render, entries=entries if takes_entries else False)
             if data_cache is not None:
                 data_cache.save()   # only now: a build that fails leaves no new file
             if entries is not None:
@@ -455,7 +455,7 @@ def _unchanged_result(stamped: buildstamp.StampedBuild) -> BuildResult:
 def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, script: Bundle, xml: str,
                       object_scripts: dict[str, str], lex: LexMemo, *,
                       lang: str, asset_base_url: str | None, fmt: str, use_cache: bool, jobs: int | None,
-                      mode: str, progress, render) -> BuildResult:
+                      mode: str, progress, render, entries: EntryKeys | None | bool = False) -> BuildResult:
     """The part of :func:`build` that writes ``out_dir``: run only while holding its folder lock."""
     art = render(game.data, out_dir, lang=lang, fmt=fmt, quality=JPEG_QUALITY, use_cache=use_cache, jobs=jobs,
                  progress=progress, game_dir=game.folder)
@@ -466,8 +466,10 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
         def url_for(path: Path) -> str:
             return hosted_url(asset_base_url, path)
 
+    # ``entries``: False for a builder that takes none (tools.games.builder.GameBuilder.takes_entries)
+    given = {} if entries is False else {"entries": entries}
     save = builder.compose(game.data, art, mode=mode, lang=lang, url_for=url_for, game_dir=game.folder,
-                           lua_script=script.text, xml_ui=xml)
+                           lua_script=script.text, xml_ui=xml, **given)
     save_data = save.to_json()
     attach_tag_scripts(save_data, object_scripts)
     # The texts of the objects of the previous save, by what each object is: a rebuild after an edit encodes only

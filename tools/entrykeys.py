@@ -53,8 +53,9 @@ class EntryKeys:
                  lists: Mapping[tuple[str, str], EntryList], inputs: Mapping[str, list[Any]],
                  stats: Mapping[str, tuple[int, int]]) -> "EntryKeys":
         """The entry keys of a build of ``game_dir`` into ``out_dir`` with ``options``: ``lists`` as the load read
-        them, ``inputs`` the build stamp's fingerprints of every input file (:func:`tools.buildstamp.fingerprint_inputs`)
-        and ``stats`` their sizes and times as they were taken (:func:`tools.buildstamp.input_stats`)."""
+        them, ``inputs`` the build stamp's fingerprints of every input file
+        (:func:`tools.buildstamp.fingerprint_inputs`) and ``stats`` their sizes and times as they were taken
+        (:func:`tools.buildstamp.input_stats`)."""
         listed = {str((Path(game_dir) / file).resolve()) for file, _ in lists}
         digest = hashlib.sha256(CONTEXT_FORMAT)
         key = buildstamp.stamp_key(game_dir, out_dir, options)

@@ -23,7 +23,7 @@ class FourHumoursBuilder:
     """Decks (scenes, goals, parties), boards, potions and markers; kingdom or fief table."""
 
     id = GAME_ID
-    takes_entries = True   # the scenes' image keys are kept by their entries (tools.entrykeys)
+    takes_entries = True   # the scenes' image keys and cards are kept by their entries (tools.entrykeys)
 
     def render(self, data: FourHumoursData, out_dir: Path, *, lang: str, fmt: str, quality: int,
                use_cache: bool, jobs: int | None, progress: Progress | None, game_dir: Path, prune: bool = True,
@@ -34,10 +34,10 @@ class FourHumoursBuilder:
                                   max_pixels=max_pixels, entries=entries)
 
     def compose(self, data: FourHumoursData, art: Art, *, mode: str, lang: str, url_for: Callable[[Path], str],
-                game_dir: Path, lua_script: str, xml_ui: str) -> Save:
+                game_dir: Path, lua_script: str, xml_ui: str, entries: EntryKeys | None = None) -> Save:
         return table.compose_table(data, art, mode=mode, url_for=url_for, lang=lang,
                                    slot_layouts=table.load_slot_layouts(game_dir), lua_script=lua_script,
-                                   xml_ui=xml_ui, game_dir=game_dir)
+                                   xml_ui=xml_ui, game_dir=game_dir, entries=entries)
 
     def mod_module(self, data: FourHumoursData, mode: str) -> str:
         return payload.generated_game_module(data, mode)

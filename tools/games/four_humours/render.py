@@ -868,7 +868,8 @@ def render_game(
     build does, so a failure after rendering leaves the previous save's images intact).  Art over
     ``max_pixels`` (default :data:`tools.imageio.DEFAULT_MAX_PIXELS`) is refused as a likely decompression
     bomb. ``entries`` (a build's): the scenes' keys are kept by their entries (:meth:`Renderer.keys`).  Raises
-    :class:`DataError` for bad layouts, missing glyphs, texts that cannot fit, art paths escaping the game folder; :class:`InputError` for a bad ``lang``, ``fmt`` or ``quality``.
+    :class:`DataError` for bad layouts, missing glyphs, texts that cannot fit, art paths escaping the game folder;
+    :class:`InputError` for a bad ``lang``, ``fmt`` or ``quality``.
     """
     if lang not in LANGUAGES:
         raise InputError(f'language must be one of {", ".join(LANGUAGES)}, not "{lang}"')

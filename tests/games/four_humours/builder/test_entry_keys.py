@@ -19,6 +19,9 @@ from tools.render import draw
 from tools.games.four_humours.render import IMAGE_KEYS, Renderer, load_four_humours_layouts
 
 
+URL = "https://files.example.org/game"
+
+
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch) -> Path:
     monkeypatch.setattr(catalog, "TOML_CACHE_MIN_ENTRIES", 8)   # the sample's 36 scenes are read entry by entry
@@ -104,3 +107,40 @@ def test_a_change_of_the_layout_language_or_art_or_a_damaged_file_works_every_ke
     assert worked_out == scenes + scenes   # every scene's key worked out, then again with nothing kept
     if change != "damaged":
         assert kept != first
+
+
+def test_a_rebuild_takes_the_scene_cards_values_kept_by_entry_and_writes_the_save_a_fresh_build_writes(
+        folder: Path, tmp_path: Path, monkeypatch):
+    from tests.games.four_humours.builder.test_build import fake_render
+    from tools.build import build
+    from tools.games.four_humours.table import CARD_VALUES
+    from tools.tablememo import CardMemo
+
+    out = tmp_path / "out"
+    build(folder, out, render=fake_render, asset_base_url=URL)   # (hosted URLs: the same in every output folder)
+    kept = out / ".cache" / CARD_VALUES
+    assert kept.is_file()
+    taken: list[str] = []
+    get = CardMemo.get
+
+    def counted(self, key, count):
+        found = get(self, key, count)
+        if found is not None:
+            taken.append(key)
+        return found
+    monkeypatch.setattr(CardMemo, "get", counted)
+    edit_title(folder, "mill")
+    again = build(folder, out, render=fake_render, asset_base_url=URL)
+    scenes = len(again.save["ObjectStates"][next(i for i, o in enumerate(again.save["ObjectStates"])
+                                                  if o.get("Nickname") == "Scenes")]["ContainedObjects"])
+    assert len(taken) == 2 * (scenes - 1)   # every card's face and fields but the edited one's
+    fresh = build(folder, tmp_path / "fresh", render=fake_render, asset_base_url=URL)   # nothing kept there
+    assert again.save_path.read_bytes() == fresh.save_path.read_bytes()
+    assert "Edited Mill" in again.save_path.read_text(encoding="utf-8")
+    kept.write_bytes(kept.read_bytes()[:-40])   # damaged: every card is worked out again, to the same save
+    taken.clear()
+    edit_title(folder, "mill")
+    damaged = build(folder, out, render=fake_render, asset_base_url=URL)
+    assert taken == []
+    fresh = build(folder, tmp_path / "fresh-again", render=fake_render, asset_base_url=URL)
+    assert damaged.save_path.read_bytes() == fresh.save_path.read_bytes()

@@ -103,13 +103,21 @@ class BuildResult:
     thumbnail_path: Path
     sheets: tuple[Path, ...]  # every image file the save references
     changed_sheets: tuple[Path, ...]  # the image files of ``sheets`` (re)written by this build
-    save: dict[str, Any]  # the save as JSON data
+    save_data: dict[str, Any]  # the save as the build made it (kept objects as their texts: use ``save``)
     local_urls: bool = True  # image URLs are file:/// (no --asset-base-url)
     save_changed: bool = True  # the save file's bytes differ from the previous build's
     check: CheckReport | None = None
     decks: tuple[dict[str, Any], ...] = ()  # each deck's sheets, cell size and body text height (deck_report)
     preview_path: Path | None = None   # the table drawn from above (PREVIEW)
     preview_written: bool = False      # this build drew it anew and its bytes changed
+
+    @property
+    def save(self) -> dict[str, Any]:
+        """The save as JSON data (every object as its values: :func:`tools.save.save.plain`, done when first
+        asked for; the ``ttsmod build`` command never asks)."""
+        from tools.save.save import plain
+
+        return plain(self.save_data)
 
 
 def deck_report(art) -> tuple[dict[str, Any], ...]:
@@ -340,10 +348,12 @@ def write_preview(save: dict[str, Any], images: dict[str, Path], out_dir: Path, 
     import json
 
     from tools import preview
+    from tools.save.save import plain
 
     path = Path(out_dir) / PREVIEW
     key_path = Path(out_dir) / PREVIEW_KEY
-    shown = preview.visible_part(save)
+    # what the drawing reads as plain values: an infinite bag's object, a deck it cannot place, if kept
+    shown = plain(preview.visible_part(save))
     digest = hashlib.sha256(json.dumps(shown, ensure_ascii=False, separators=(",", ":")).encode())
     digest.update(b"\0" + __version__.encode() + b"\0" + Path(preview.__file__).read_bytes())
     digest.update(f"\0{preview.DEFAULT_SIZE}".encode())
@@ -470,13 +480,15 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
     given = {} if entries is False else {"entries": entries}
     save = builder.compose(game.data, art, mode=mode, lang=lang, url_for=url_for, game_dir=game.folder,
                            lua_script=script.text, xml_ui=xml, **given)
-    save_data = save.to_json()
-    attach_tag_scripts(save_data, object_scripts)
     # The texts of the objects of the previous save, by what each object is: a rebuild after an edit encodes only
-    # the objects that changed (a cache: a missing or damaged file only means encoding them all). They come with
-    # the URLs below each object, which the check would otherwise find by walking every value of the save.
+    # the objects that changed (a cache: a missing or damaged file only means encoding them all), and an object
+    # inside another whose text is kept is not even made again (tools.save.save.KeptObject). They come with the
+    # URLs below each object, which the check would otherwise find by walking every value of the save.
     texts_path = out_dir / OBJECT_TEXTS
     known = ObjectTexts.load(texts_path) if use_cache else ObjectTexts()
+    # an object's script from [scripts] is attached to its values once they are made: none are kept then
+    save_data = save.to_json(known=None if object_scripts else known)
+    attach_tag_scripts(save_data, object_scripts)
     raw = encode(save_data, known=known)
     probes_path = out_dir / IMAGE_PROBES
     probes = ImageProbes.load(probes_path) if use_cache else ImageProbes()

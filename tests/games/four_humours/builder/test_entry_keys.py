@@ -4,6 +4,7 @@ keys it can change — one edited scene's, or every scene's after a layout, the 
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -137,6 +138,7 @@ def test_a_rebuild_takes_the_scene_cards_values_kept_by_entry_and_writes_the_sav
     fresh = build(folder, tmp_path / "fresh", render=fake_render, asset_base_url=URL)   # nothing kept there
     assert again.save_path.read_bytes() == fresh.save_path.read_bytes()
     assert "Edited Mill" in again.save_path.read_text(encoding="utf-8")
+    assert again.save == json.loads(again.save_path.read_text(encoding="utf-8"))   # plain values, kept or not
     kept.write_bytes(kept.read_bytes()[:-40])   # damaged: every card is worked out again, to the same save
     taken.clear()
     edit_title(folder, "mill")

@@ -880,7 +880,7 @@ def art_decks(decks: Mapping[str, Any], faces: Mapping[str, Sequence[str]], url_
 
 def compose_rendered(table: TableSpec, art: Any, faces: Mapping[str, Sequence[str]],
                      url_for: Callable[[Path], str], *, seat_colours: Sequence[str], lang: str, game_id: str,
-                     mode: str | None, names: Mapping[str, Any], fingerprints: Mapping[int, bytes] | None = None,
+                     mode: str | None, names: Mapping[str, Any], fingerprints: Mapping[int, str] | None = None,
                      memo: CardMemo | None = None) -> tuple[list[GameObject], list[SnapPoint]]:
     """:func:`compose_objects` for a game whose renderer drew the table's images and packed its decks (``art``: a
     :class:`tools.render.pipeline.Art`; ``faces``: each packed deck's face names, in its order): each image's
@@ -922,7 +922,7 @@ def compose_objects(table: TableSpec, decks: Mapping[str, PlacedDeck], image_url
                     seat_colours: Sequence[str], lang: str, game_id: str, names: Mapping[str, Any] | None = None,
                     art: Mapping[str, ArtDeck] | None = None, art_url: Callable[[str], str] | None = None,
                     art_size: Callable[[str], tuple[int, int]] | None = None,
-                    mode: str | None = None, fingerprints: Mapping[int, bytes] | None = None,
+                    mode: str | None = None, fingerprints: Mapping[int, str] | None = None,
                     memo: CardMemo | None = None) -> tuple[list[GameObject], list[SnapPoint]]:
     """The save's top-level objects and world snap points for ``table``.
 
@@ -936,9 +936,10 @@ def compose_objects(table: TableSpec, decks: Mapping[str, PlacedDeck], image_url
 
     ``memo`` (:class:`tools.tablememo.CardMemo`): the values a deck's cards get from their expressions (their
     fields, their face) are taken from it when kept under the same key, and kept in it otherwise. A card's key is
-    made of the fingerprint ``fingerprints`` gives its data (``id(item)`` → bytes, while the items live: the
-    builder vouches that a fingerprint changes whenever the item or anything else the build reads does), its place
-    and what the expressions read besides (:func:`tools.tablememo.card_context`); a card without one is evaluated.
+    made of the fingerprint ``fingerprints`` gives its data (``id(item)`` → a digest's text, while the items live:
+    the builder vouches that a fingerprint changes whenever the item or anything else the build reads does), its
+    place and what the expressions read besides (:func:`tools.tablememo.card_context`); a card without one is
+    evaluated.
     The objects are the same either way."""
     composer = _Composer(table, decks, image_url, seat_colours=seat_colours, lang=lang, game_id=game_id,
                          names=names or {}, art=art or {}, art_url=art_url, art_size=art_size, mode=mode,
@@ -951,7 +952,7 @@ class _Composer:
                  seat_colours: Sequence[str], lang: str, game_id: str, names: Mapping[str, Any],
                  art: Mapping[str, ArtDeck], art_url: Callable[[str], str] | None,
                  art_size: Callable[[str], tuple[int, int]] | None, mode: str | None,
-                 fingerprints: Mapping[int, bytes] | None = None, memo: CardMemo | None = None) -> None:
+                 fingerprints: Mapping[int, str] | None = None, memo: CardMemo | None = None) -> None:
         self.table, self.decks, self.image_url = table, decks, image_url
         self.fingerprints, self.memo = fingerprints or {}, memo
         self.seat_colours, self.lang, self.game_id = list(seat_colours), lang, game_id
@@ -1149,8 +1150,8 @@ class _Composer:
                 if context is not None and item is not None:
                     fingerprint = self.fingerprints.get(id(item))
                     if fingerprint is not None:
-                        memo_key = card_key(context, fingerprint, n)
-                        kept = self.memo.get(memo_key, len(attrs))   # type: ignore[union-attr]
+                        memo_key = card_key(fingerprint, n)
+                        kept = self.memo.get(context, memo_key, len(attrs))   # type: ignore[union-attr]
                 own = dict(fixed)
                 if kept is not None:
                     own.update(zip(attrs, kept))
@@ -1160,7 +1161,7 @@ class _Composer:
                     for attr, field_, check, value in computed:
                         own[attr] = check(card_at, self._evaluate(card_at, field_, value, inner), field_)
                     if memo_key is not None:
-                        self.memo.put(memo_key, [own[attr] for attr in attrs])   # type: ignore[union-attr]
+                        self.memo.put(context, memo_key, [own[attr] for attr in attrs])  # type: ignore[union-attr]
             cards.append(card(
                 self._claim(card_at, own["key"] if own["key"] is not None else f"{spec.name}/{n}/{face}"), key,
                 index, sheet, sideways=sideways,
@@ -1215,14 +1216,14 @@ class _Composer:
             if context is not None:
                 fingerprint = self.fingerprints.get(id(item))
                 if fingerprint is not None:
-                    memo_key = card_key(context, fingerprint, n)
-                    kept = self.memo.get(memo_key, 3)   # type: ignore[union-attr]
+                    memo_key = card_key(fingerprint, n)
+                    kept = self.memo.get(context, memo_key, 3)   # type: ignore[union-attr]
             if kept is not None:
                 dealt, sheet, face = kept
             else:
                 dealt, sheet, face = self._card_face(at_, spec, scope.child({"card": item, "index": n}))
                 if memo_key is not None:
-                    self.memo.put(memo_key, [dealt, sheet, face])   # type: ignore[union-attr]
+                    self.memo.put(context, memo_key, [dealt, sheet, face])   # type: ignore[union-attr]
             if not dealt:
                 continue
             found = self._packed_deck(at_, sheet).faces.get(face)
@@ -1260,7 +1261,7 @@ class _Composer:
                                      f"({', '.join(self.art) or 'none'})")
         return self.art[sheet]
 
-    def _memo_context(self, what: str, fields: Sequence[tuple[str, Any]], scope: Scope) -> bytes | None:
+    def _memo_context(self, what: str, fields: Sequence[tuple[str, Any]], scope: Scope) -> str | None:
         """:func:`tools.tablememo.card_context` of a deck's card ``fields``, or None without a memo."""
         if self.memo is None or not self.fingerprints:
             return None

@@ -5,11 +5,11 @@ points …) and its ``face`` for every card, which was most of what laying a big
 the expressions' text, the build language, the card's data (``card``), its place (``index``) and any other name the
 expressions read, so they are kept under a key made of those: :func:`card_context` gives the digest of what every
 card of a deck shares (the expressions, the language, the values of the other names they read), and the card's
-own part is the fingerprint its builder gives its data (:mod:`tools.entrykeys`: it changes whenever the card's
-entry or anything else the build reads does) and its place. A card whose data has no fingerprint is evaluated
-as before.
+own part is the fingerprint its builder gives its data (a digest's text; :mod:`tools.entrykeys`: it changes
+whenever the card's entry or anything else the build reads does) and its place. A card whose data has no
+fingerprint is evaluated as before.
 
-:class:`CardMemo` holds the values by key; :meth:`CardMemo.to_bytes` and :meth:`CardMemo.from_bytes` keep them in a
+:class:`CardMemo` holds the values by deck and key; :meth:`CardMemo.to_bytes` and :meth:`CardMemo.from_bytes` keep them in a
 cache file (JSON). The values come back exactly as they were made, types included: texts, numbers, true/false,
 lists and tables as they are; tuples, snap points and vectors in a tagged form, each distinct one stored once.
 Bytes that are not such a file are no values (everything is evaluated again).
@@ -26,7 +26,7 @@ from typing import Any, Iterable, Sequence
 from tools.save.objects import SnapPoint, Vector
 from tools.tableexpr import ExpressionError, Scope, Template
 
-FORMAT = "ttsmod card values 1"
+FORMAT = "ttsmod card values 2"
 OWN_NAMES = frozenset(("card", "index"))
 """The names a card's expressions read that are the card's own: its data and its place."""
 
@@ -73,7 +73,7 @@ def _source(value: Any) -> Any:
     return {"~value": repr(value)}
 
 
-def card_context(what: str, fields: Sequence[tuple[str, Any]], scope: Scope) -> bytes | None:
+def card_context(what: str, fields: Sequence[tuple[str, Any]], scope: Scope) -> str | None:
     """The digest of what every card of a deck shares in working out ``fields`` (each ``(name, expression)``):
     their text, the build language and the value of each name they read besides the card's own
     (:data:`OWN_NAMES`); None when such a value cannot be named exactly (the cards are evaluated then)."""
@@ -87,12 +87,13 @@ def card_context(what: str, fields: Sequence[tuple[str, Any]], scope: Scope) -> 
         except (ExpressionError, pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
             return None
         digest.update(b"\0" + name.encode("utf-8") + b"\0" + hashlib.blake2b(named, digest_size=16).digest())
-    return digest.digest()
+    return digest.hexdigest()
 
 
-def card_key(context: bytes, fingerprint: bytes, index: int) -> str:
-    """The key of one card's values: its deck's :func:`card_context`, its data's fingerprint and its place."""
-    return hashlib.blake2b(context + fingerprint + index.to_bytes(4, "big"), digest_size=16).hexdigest()
+def card_key(fingerprint: str, index: int) -> str:
+    """The key of one card's values within its deck's :func:`card_context`: its data's fingerprint and its
+    place."""
+    return f"{fingerprint}:{index}"
 
 
 _NATIVE = (str, int, float, bool, type(None))
@@ -160,23 +161,25 @@ def _immutable(packed: Any) -> bool:
 
 
 class CardMemo:
-    """Card values by key (:func:`card_key`): those of the last build (given) and those this build used.
+    """Card values by deck context (:func:`card_context`) and key (:func:`card_key`): those of the last build
+    (given) and those this build used.
 
     Each value is kept as it is when JSON gives it back so (a table as ``{"=": table}``), else packed into the
     shared values (``{"~": index}``), each distinct one once: a deck's cards share a few snap point lists."""
 
-    def __init__(self, values: dict[str, list] | None = None, shared: list[Any] | None = None) -> None:
-        self._values = values or {}          # key → stored values
+    def __init__(self, sections: dict[str, dict[str, list]] | None = None, shared: list[Any] | None = None) -> None:
+        self._sections = sections or {}      # context → key → stored values
         self._shared_packed = shared or []   # index → a packed value
         self._shared: dict[int, Any] = {}    # index → that value unpacked, when cards may share it
         self._shared_index: dict[str, int] = {}
         self._by_identity: dict[int, tuple[Any, int]] = {}   # id(value) → (the value, its index) this build
-        self.used: dict[str, list] = {}
+        self.used: dict[str, dict[str, list]] = {}
         self._fresh = 0
 
-    def get(self, key: str, count: int) -> list | None:
-        """The ``count`` values kept under ``key``, or None."""
-        stored = self._values.get(key)
+    def get(self, context: str, key: str, count: int) -> list | None:
+        """The ``count`` values kept under ``key`` of ``context``, or None."""
+        section = self._sections.get(context)
+        stored = section.get(key) if type(section) is dict else None
         if type(stored) is not list or len(stored) != count:
             return None
         try:
@@ -184,7 +187,10 @@ class CardMemo:
                       for v in stored]
         except (KeyError, IndexError, TypeError, ValueError):
             return None
-        self.used[key] = stored
+        used = self.used.get(context)
+        if used is None:
+            used = self.used[context] = {}
+        used[key] = stored
         return values
 
     def _shared_value(self, index: int) -> Any:
@@ -198,8 +204,8 @@ class CardMemo:
                 self._shared[index] = found
         return found
 
-    def put(self, key: str, values: Sequence[Any]) -> None:
-        """Keep ``values`` under ``key`` (nothing when one of them cannot be kept exactly)."""
+    def put(self, context: str, key: str, values: Sequence[Any]) -> None:
+        """Keep ``values`` under ``key`` of ``context`` (nothing when one of them cannot be kept exactly)."""
         stored: list[Any] = []
         try:
             for value in values:
@@ -209,7 +215,7 @@ class CardMemo:
                 stored.append({"~": self._share(value)})
         except Unkept:
             return
-        self.used[key] = stored
+        self.used.setdefault(context, {})[key] = stored
         self._fresh += 1
 
     def _share(self, value: Any) -> int:
@@ -230,20 +236,23 @@ class CardMemo:
     @property
     def changed(self) -> bool:
         """Whether the values used are not those given (some new, some no longer used)."""
-        return bool(self._fresh) or self.used.keys() != self._values.keys()
+        return bool(self._fresh) or self.used.keys() != self._sections.keys() or any(
+            section.keys() != self._sections[context].keys() for context, section in self.used.items())
 
     def to_bytes(self) -> bytes:
         """The values used, for :meth:`from_bytes` in a later build (the shared values no longer used dropped
         once they outnumber those used)."""
         used, shared = self.used, self._shared_packed
-        named = {v["~"] for stored in used.values() for v in stored if type(v) is dict and "~" in v}
+        named = {v["~"] for section in used.values() for stored in section.values() for v in stored
+                 if type(v) is dict and "~" in v}
         if len(shared) > 64 + 2 * len(named):
             order = sorted(named)
             renumbered = {old: new for new, old in enumerate(order)}
             shared = [shared[i] for i in order]
-            used = {key: [{"~": renumbered[v["~"]]} if type(v) is dict and "~" in v else v for v in stored]
-                    for key, stored in used.items()}
-        payload = json.dumps({"format": FORMAT, "values": used, "shared": shared},
+            used = {context: {key: [{"~": renumbered[v["~"]]} if type(v) is dict and "~" in v else v
+                                    for v in stored] for key, stored in section.items()}
+                    for context, section in used.items()}
+        payload = json.dumps({"format": FORMAT, "sections": used, "shared": shared},
                              ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         # a checksum: a damaged value would otherwise go into a save unseen
         return hashlib.blake2b(payload, digest_size=16).hexdigest().encode("ascii") + b"\n" + payload
@@ -255,9 +264,9 @@ class CardMemo:
             check, _, payload = (raw or b"").partition(b"\n")
             intact = check == hashlib.blake2b(payload, digest_size=16).hexdigest().encode("ascii")
             stored = json.loads(payload) if intact else None
-            if type(stored) is dict and stored.get("format") == FORMAT and type(stored.get("values")) is dict \
+            if type(stored) is dict and stored.get("format") == FORMAT and type(stored.get("sections")) is dict \
                     and type(stored.get("shared")) is list:
-                return cls(stored["values"], stored["shared"])
+                return cls(stored["sections"], stored["shared"])
         except (ValueError, RecursionError):
             pass
         return cls()

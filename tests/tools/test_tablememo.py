@@ -63,7 +63,7 @@ def compose(scenes=SCENES, *, memo: CardMemo | None = None, fingerprints: dict |
             mode: str = "a", slots=SLOTS):
     art = {"scenes": ArtDeck({f"scene:{s.id}": (4, i, SHEET) for i, s in enumerate(scenes)})}
     if fingerprints is None:
-        fingerprints = {id(s): f"{s.id}|{s.title}|{s.mode}".encode() for s in scenes}
+        fingerprints = {id(s): f"{s.id}|{s.title}|{s.mode}" for s in scenes}
     objects, _ = compose_objects(TABLE, {}, lambda name: f"file:///{name}.png", seat_colours=["White"], lang=lang,
                                  game_id="g", mode=mode, names={"scenes": scenes, "slots": slots}, art=art,
                                  fingerprints=fingerprints if memo is not None else None, memo=memo)
@@ -142,7 +142,7 @@ def test_a_damaged_or_missing_memo_is_no_values(evaluated, damage):
 def test_values_come_back_with_their_types():
     memo = CardMemo()
     values = ["text", 3, 2.5, True, None, [1, "a"], {"a": [1.0, {"b": 2}]}, ("t", 1), SLOTS, (), -0.0]
-    memo.put("k", values)
-    back = CardMemo.from_bytes(memo.to_bytes()).get("k", len(values))
+    memo.put("deck", "k", values)
+    back = CardMemo.from_bytes(memo.to_bytes()).get("deck", "k", len(values))
     assert back == values and [type(v) for v in back] == [type(v) for v in values]
     assert type(back[8][0].position) is Vector and str(back[10]) == "-0.0"

@@ -36,7 +36,7 @@ class FourHumoursBuilder:
     def compose(self, data: FourHumoursData, art: Art, *, mode: str, lang: str, url_for: Callable[[Path], str],
                 game_dir: Path, lua_script: str, xml_ui: str, entries: EntryKeys | None = None) -> Save:
         return table.compose_table(data, art, mode=mode, url_for=url_for, lang=lang,
-                                   slot_layouts=table.load_slot_layouts(game_dir), lua_script=lua_script,
+                                   slot_layouts=table.slot_layouts_of(art, game_dir), lua_script=lua_script,
                                    xml_ui=xml_ui, game_dir=game_dir, entries=entries)
 
     def mod_module(self, data: FourHumoursData, mode: str) -> str:

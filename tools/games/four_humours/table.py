@@ -36,7 +36,8 @@ from bridge.rules.four_humours.records import HUMOURS, Board, FourHumoursData
 from bridge.errors import DataError
 from tools.entrykeys import EntryKeys
 from tools.games.four_humours.payload import player_colours
-from tools.games.four_humours.render import BODY_LAYOUTS, cell_positions, load_four_humours_layouts
+from tools.games.four_humours.render import BODY_LAYOUTS, Renderer, cell_positions, load_four_humours_layouts
+from tools.render.layout import Layouts
 from tools.save import Save, SnapPoint
 from tools.save.geometry import card_half_extents, image_point_to_local, slot_centres, tile_half_extents
 from tools.sheets import PackedDeck
@@ -78,6 +79,16 @@ def load_slot_layouts(game_dir: Path) -> dict[str, tuple[tuple[int, int, int, in
     """``{"scene": (box, size), "party": (box, size)}`` from the game's ``layouts.toml``."""
     layouts = load_four_humours_layouts(game_dir)
     return {kind: _layout_box(layouts, kind) for kind in ("scene", "party")}
+
+
+def slot_layouts_of(art: Any, game_dir: Path) -> dict[str, tuple[tuple[int, int, int, int], tuple[int, int]]]:
+    """:func:`load_slot_layouts`, from the layouts the renderer of ``art`` drew with when it drew this game
+    folder's (read once per build, not again for the table), else read from ``game_dir``."""
+    renderer = getattr(art, "renderer", None)
+    layouts = getattr(renderer, "layouts", None)
+    if isinstance(renderer, Renderer) and isinstance(layouts, Layouts) and Path(renderer.game_dir) == Path(game_dir):
+        return {kind: _layout_box(layouts, kind) for kind in ("scene", "party")}
+    return load_slot_layouts(game_dir)
 
 
 def _face_size(packed: PackedDeck) -> tuple[int, int]:
@@ -209,7 +220,7 @@ def compose_table(
 
 
 def scene_fingerprints(data: FourHumoursData, items: list[dict[str, Any]],
-                       entries: EntryKeys | None) -> dict[int, bytes]:
+                       entries: EntryKeys | None) -> dict[int, str]:
     """``id(item)`` → a fingerprint of each scene's item of :func:`table_names` (``items``), for the card values
     kept by :func:`tools.table.compose_objects`; empty without a build's ``entries``. A scene's item is its id and
     title (its record's, which is made from its entry and the rest of the data only: bridge.rules.four_humours.data
@@ -218,7 +229,7 @@ def scene_fingerprints(data: FourHumoursData, items: list[dict[str, Any]],
     fingerprints = entries.fingerprints("scenes.toml", "scenes") if entries is not None else None
     if fingerprints is None or not len(fingerprints) == len(items) == len(data.scenes):
         return {}
-    found: dict[int, bytes] = {}
+    found: dict[int, str] = {}
     snaps: dict[int, tuple[Any, bytes]] = {}   # id(snap points) → (them, their text's digest): a few lists
     for fingerprint, item, scene in zip(fingerprints, items, data.scenes):
         if item["id"] != scene.id or item["title"] is not scene.title:
@@ -230,7 +241,7 @@ def scene_fingerprints(data: FourHumoursData, items: list[dict[str, Any]],
                                                                  digest_size=16).digest())
         if set(item) != {"id", "title", "snap_points"}:
             return {}
-        found[id(item)] = hashlib.blake2b(fingerprint + known[1], digest_size=16).digest()
+        found[id(item)] = hashlib.blake2b(fingerprint + known[1], digest_size=16).hexdigest()
     return found
 
 

@@ -124,8 +124,8 @@ def test_a_rebuild_takes_the_scene_cards_values_kept_by_entry_and_writes_the_sav
     taken: list[str] = []
     get = CardMemo.get
 
-    def counted(self, key, count):
-        found = get(self, key, count)
+    def counted(self, context, key, count):
+        found = get(self, context, key, count)
         if found is not None:
             taken.append(key)
         return found

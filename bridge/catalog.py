@@ -19,10 +19,10 @@ import os
 import re
 import sys
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any
+from typing import Any, Mapping
 
 from bridge import spreadsheets
 from bridge.errors import DataError
@@ -50,13 +50,29 @@ class GameFolder:
 
 
 @dataclass(frozen=True)
+class EntryList:
+    """A list of a data file read entry by entry (:func:`parse_toml_cached`): the file holds a head and then
+    ``[[table]]`` entries of this one list only. ``head`` is the digest of the head's text, ``digests`` that of each
+    entry's exact text, in the file's order (the list's order)."""
+
+    file: str
+    table: str
+    head: str
+    digests: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class LoadedGame:
-    """A game folder with its engine and its validated records."""
+    """A game folder with its engine and its validated records.
+
+    ``entries``: (file, list) → :class:`EntryList` for each list whose entries a load with a cache read one by one
+    and that the records were made from as read (no spreadsheet replaced it); empty without a cache."""
 
     folder: Path
     meta: GameMeta
     engine: Game
     data: Any
+    entries: Mapping[tuple[str, str], EntryList] = field(default_factory=dict)
 
 
 def builtin_games() -> dict[str, Path]:
@@ -154,7 +170,12 @@ def load(game: str | os.PathLike[str], *, cache: TomlCache | None = None) -> Loa
         data = engine.parse(documents)
     except DataError as exc:
         raise origins.locate(exc) from None
-    return LoadedGame(found.folder, found.meta, engine, data)
+    entries: dict[tuple[str, str], EntryList] = {}
+    for name, (entry_list, listed) in (cache.entries if cache is not None else {}).items():
+        # the very list read entry by entry, not one a spreadsheet put in its place
+        if documents.get(name, {}).get(entry_list.table) is listed:
+            entries[(name, entry_list.table)] = entry_list
+    return LoadedGame(found.folder, found.meta, engine, data, entries)
 
 
 def require_rules(meta: GameMeta, command: str) -> None:
@@ -194,8 +215,13 @@ def read_toml(folder: Path, name: str, *, cache: TomlCache | None = None) -> dic
                                               "files are a few kilobytes")
         text = raw.decode("utf-8")
         if cache is not None:
-            cached = parse_toml_cached(text, cache.file_for(name), cache.pending)
+            cache.entries.pop(name, None)
+            found: dict[str, Any] = {}
+            cached = parse_toml_cached(text, cache.file_for(name), cache.pending, entries=found)
             if cached is not None:
+                if found:
+                    cache.entries[name] = (EntryList(name, found["table"], found["head"], found["digests"]),
+                                           cached[found["table"]])
                 return cached
         return tomllib.loads(text)
     except RecursionError:
@@ -230,11 +256,14 @@ class TomlCache:
     """The parsed entries of long data files, kept between loads in ``folder/data/`` (a build's ``.cache/``).
 
     A load reads what earlier loads kept and leaves what it parsed in :attr:`pending`; :meth:`save` writes it,
-    which the build does only once it has written its save (a failed build leaves no new file)."""
+    which the build does only once it has written its save (a failed build leaves no new file). :attr:`entries`:
+    each file read entry by entry whose entries are all of one list → its :class:`EntryList` and the list read
+    (:attr:`LoadedGame.entries`)."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder) / TOML_CACHE
         self.pending: dict[Path, bytes] = {}
+        self.entries: dict[str, tuple[EntryList, list]] = {}
 
     def file_for(self, name: str) -> Path:
         return self.folder / f"{hashlib.sha256(name.encode('utf-8')).hexdigest()[:24]}.json"
@@ -253,7 +282,8 @@ def _write_cache_file(path: Path, raw: bytes) -> None:
         pass   # a cache: the next load parses the file again
 
 
-def parse_toml_cached(text: str, cache_file: Path, pending: dict[Path, bytes] | None = None) -> dict[str, Any] | None:
+def parse_toml_cached(text: str, cache_file: Path, pending: dict[Path, bytes] | None = None, *,
+                      entries: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """``tomllib.loads(text)`` for a TOML text made of a head and many ``[[name]]`` entries, parsed piece by piece
     with each piece's value looked up first in ``cache_file`` (by the hash of its exact text), which is then
     rewritten to hold this text's pieces; None when the text is not such a file or anything is in doubt (the
@@ -267,6 +297,9 @@ def parse_toml_cached(text: str, cache_file: Path, pending: dict[Path, bytes] | 
     define any of the entry names (a whole parse would refuse the ``[[name]]`` that follows). Values are kept as
     JSON, which returns strings, numbers (floats exactly), booleans, lists and tables as they were; a file with
     dates or times is not cached.
+
+    ``entries``: when the entries are all of one list, it gets ``table`` (the list's name), ``head`` (the head's
+    digest) and ``digests`` (each entry's, in order): the digest of a piece names its exact text.
     """
     headers = list(_ENTRY_HEADER.finditer(text))
     if len(headers) < TOML_CACHE_MIN_ENTRIES:
@@ -283,6 +316,7 @@ def parse_toml_cached(text: str, cache_file: Path, pending: dict[Path, bytes] | 
     names = {name for name, _ in pieces[1:]}
     kept: dict[str, Any] = {}
     values = []
+    digests: list[str] = []
     for name, piece in pieces:
         digest = hashlib.blake2b(piece.encode("utf-8"), digest_size=16).hexdigest()
         value = known.get(digest)
@@ -294,18 +328,21 @@ def parse_toml_cached(text: str, cache_file: Path, pending: dict[Path, bytes] | 
         if not name:
             ok = isinstance(value, dict) and names.isdisjoint(value)
         else:
-            entries = value.get(name) if isinstance(value, dict) and len(value) == 1 else None
-            ok = isinstance(entries, list) and len(entries) == 1 and isinstance(entries[0], dict)
+            listed = value.get(name) if isinstance(value, dict) and len(value) == 1 else None
+            ok = isinstance(listed, list) and len(listed) == 1 and isinstance(listed[0], dict)
         if not ok:
             return None
         kept[digest] = value
         values.append((name, value))
+        digests.append(digest)
     document: dict[str, Any] = {}
     for name, value in values:
         if name:
             document.setdefault(name, []).append(value[name][0])
         else:
             document.update(value)
+    if entries is not None and len(names) == 1:
+        entries.update(table=next(iter(names)), head=digests[0], digests=tuple(digests[1:]))
     if _worth_rewriting(kept.keys(), known.keys()):
         try:
             raw = json.dumps({"format": _CACHE_FORMAT, "pieces": kept}, ensure_ascii=False,

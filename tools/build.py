@@ -49,6 +49,7 @@ from bridge.rules.game import GameMeta
 from tools import buildstamp
 from tools.buildstamp import default_out_dir
 from tools.check import CheckReport, CleanObjects, ImageProbes, check_data
+from tools.entrykeys import EntryKeys
 from tools.folderlock import folder_lock
 from tools.games.builder import GameBuilder, builder_of
 from tools.render.pipeline import IMAGE_FORMATS, THUMBNAIL
@@ -102,13 +103,21 @@ class BuildResult:
     thumbnail_path: Path
     sheets: tuple[Path, ...]  # every image file the save references
     changed_sheets: tuple[Path, ...]  # the image files of ``sheets`` (re)written by this build
-    save: dict[str, Any]  # the save as JSON data
+    save_data: dict[str, Any]  # the save as the build made it (kept objects as their texts: use ``save``)
     local_urls: bool = True  # image URLs are file:/// (no --asset-base-url)
     save_changed: bool = True  # the save file's bytes differ from the previous build's
     check: CheckReport | None = None
     decks: tuple[dict[str, Any], ...] = ()  # each deck's sheets, cell size and body text height (deck_report)
     preview_path: Path | None = None   # the table drawn from above (PREVIEW)
     preview_written: bool = False      # this build drew it anew and its bytes changed
+
+    @property
+    def save(self) -> dict[str, Any]:
+        """The save as JSON data (every object as its values: :func:`tools.save.save.plain`, done when first
+        asked for; the ``ttsmod build`` command never asks)."""
+        from tools.save.save import plain
+
+        return plain(self.save_data)
 
 
 def deck_report(art) -> tuple[dict[str, Any], ...]:
@@ -339,10 +348,12 @@ def write_preview(save: dict[str, Any], images: dict[str, Path], out_dir: Path, 
     import json
 
     from tools import preview
+    from tools.save.save import plain
 
     path = Path(out_dir) / PREVIEW
     key_path = Path(out_dir) / PREVIEW_KEY
-    shown = preview.visible_part(save)
+    # what the drawing reads as plain values: an infinite bag's object, a deck it cannot place, if kept
+    shown = plain(preview.visible_part(save))
     digest = hashlib.sha256(json.dumps(shown, ensure_ascii=False, separators=(",", ":")).encode())
     digest.update(b"\0" + __version__.encode() + b"\0" + Path(preview.__file__).read_bytes())
     digest.update(f"\0{preview.DEFAULT_SIZE}".encode())
@@ -399,7 +410,11 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
     # A big game's build holds millions of objects (records, the save's values) and makes few reference
     # cycles: the cyclic collector's full passes over them cost more than a third of a rebuild after one edit.
     with collector_paused():
-        out_dir = Path(out) if out is not None else default_out_dir(*_id_and_folder(game))
+        found = resolve_game(game)
+        out_dir = Path(out) if out is not None else default_out_dir(found.meta.id, found.folder)
+        # The inputs' sizes and times before anything is read: the caches keyed by entry are written only when
+        # they are the same once the save is written (tools.entrykeys).
+        stats = buildstamp.input_stats(found.folder, out_dir) if use_cache or render is None else None
         # The data files' parsed entries are kept beside the render cache: a rebuild after editing one card of a
         # long list parses that card's entry only (bridge.catalog.read_toml).
         data_cache = TomlCache(out_dir / ".cache") if use_cache else None
@@ -407,33 +422,36 @@ def build(game, out: Path | None = None, *, lang: str = "en", asset_base_url: st
         check_lang(loaded.meta, lang)
         mode = check_mode(loaded.meta, mode)
         builder = builder_of(loaded.meta, loaded.folder)
-        # Fingerprinted before anything is read, so an edit made while the build runs leaves the stamp stale.
-        stamp_inputs = buildstamp.fingerprint_inputs(loaded.folder, out_dir) if render is None else None
+        # (a game with no list long enough to be read entry by entry has nothing to key by entry)
+        takes_entries = use_cache and getattr(builder, "takes_entries", False) and bool(loaded.entries)
+        stamp_inputs = (buildstamp.fingerprint_inputs(loaded.folder, out_dir, stats)
+                        if stats is not None and (render is None or takes_entries) else None)
+        entries = (EntryKeys.of_build(loaded.folder, out_dir, options, loaded.entries, stamp_inputs, stats)
+                   if takes_entries and stamp_inputs is not None else None)
 
         # What lexing the Lua found last time: the same sources are not lexed again (a cache, like the others).
         lex = load_lex_memo(out_dir / LUA_LEX) if use_cache else LexMemo()
         script, xml = global_bundle(loaded, builder, mode, lex=lex)
         object_scripts = tag_scripts(loaded, lex=lex)
 
+        render_given = render
         if render is None:
             # Stale images are deleted only once the new save is written: a failure in between must leave the
             # previous build whole, images included.
-            render = partial(builder.render, prune=False, max_pixels=max_pixels)
+            render = partial(builder.render, prune=False, max_pixels=max_pixels,
+                             **({"entries": entries} if takes_entries else {}))
         with folder_lock(out_dir, what="build"):
             result = _render_and_write(loaded, builder, out_dir, script, xml, object_scripts, lex, lang=lang,
                                        asset_base_url=asset_base_url,
                                        fmt=fmt, use_cache=use_cache, jobs=jobs, mode=mode, progress=progress,
-                                       render=render)
+                                       render=render, entries=entries if takes_entries else False)
             if data_cache is not None:
                 data_cache.save()   # only now: a build that fails leaves no new file
-            if stamp_inputs is not None:
+            if entries is not None:
+                entries.save()
+            if stamp_inputs is not None and render_given is None:
                 buildstamp.record(out_dir, buildstamp.stamp_key(loaded.folder, out_dir, options), stamp_inputs, result)
             return result
-
-
-def _id_and_folder(game) -> tuple[str, Path]:
-    found = resolve_game(game)
-    return found.meta.id, found.folder
 
 
 def _unchanged_result(stamped: buildstamp.StampedBuild) -> BuildResult:
@@ -448,7 +466,7 @@ def _unchanged_result(stamped: buildstamp.StampedBuild) -> BuildResult:
 def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, script: Bundle, xml: str,
                       object_scripts: dict[str, str], lex: LexMemo, *,
                       lang: str, asset_base_url: str | None, fmt: str, use_cache: bool, jobs: int | None,
-                      mode: str, progress, render) -> BuildResult:
+                      mode: str, progress, render, entries: EntryKeys | None | bool = False) -> BuildResult:
     """The part of :func:`build` that writes ``out_dir``: run only while holding its folder lock."""
     art = render(game.data, out_dir, lang=lang, fmt=fmt, quality=JPEG_QUALITY, use_cache=use_cache, jobs=jobs,
                  progress=progress, game_dir=game.folder)
@@ -459,15 +477,19 @@ def _render_and_write(game: LoadedGame, builder: GameBuilder, out_dir: Path, scr
         def url_for(path: Path) -> str:
             return hosted_url(asset_base_url, path)
 
+    # ``entries``: False for a builder that takes none (tools.games.builder.GameBuilder.takes_entries)
+    given = {} if entries is False else {"entries": entries}
     save = builder.compose(game.data, art, mode=mode, lang=lang, url_for=url_for, game_dir=game.folder,
-                           lua_script=script.text, xml_ui=xml)
-    save_data = save.to_json()
-    attach_tag_scripts(save_data, object_scripts)
+                           lua_script=script.text, xml_ui=xml, **given)
     # The texts of the objects of the previous save, by what each object is: a rebuild after an edit encodes only
-    # the objects that changed (a cache: a missing or damaged file only means encoding them all). They come with
-    # the URLs below each object, which the check would otherwise find by walking every value of the save.
+    # the objects that changed (a cache: a missing or damaged file only means encoding them all), and an object
+    # inside another whose text is kept is not even made again (tools.save.save.KeptObject). They come with the
+    # URLs below each object, which the check would otherwise find by walking every value of the save.
     texts_path = out_dir / OBJECT_TEXTS
     known = ObjectTexts.load(texts_path) if use_cache else ObjectTexts()
+    # an object's script from [scripts] is attached to its values once they are made: none are kept then
+    save_data = save.to_json(known=None if object_scripts else known)
+    attach_tag_scripts(save_data, object_scripts)
     raw = encode(save_data, known=known)
     probes_path = out_dir / IMAGE_PROBES
     probes = ImageProbes.load(probes_path) if use_cache else ImageProbes()

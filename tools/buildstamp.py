@@ -171,14 +171,21 @@ def _stats(game_dir: Path, out_dir: Path) -> dict[str, tuple[int, int]]:
     return found
 
 
-def fingerprint_inputs(game_dir: Path, out_dir: Path) -> dict[str, list[Any]]:
+def input_stats(game_dir: Path, out_dir: Path) -> dict[str, tuple[int, int]]:
+    """Every input file of a build of ``game_dir`` into ``out_dir`` → its size and modification time (ns)."""
+    return _stats(game_dir, out_dir)
+
+
+def fingerprint_inputs(game_dir: Path, out_dir: Path,
+                       stats: Mapping[str, tuple[int, int]] | None = None) -> dict[str, list[Any]]:
     """Every input file → ``[size, mtime_ns, sha256]``, taken before a build starts reading them (an edit made
-    while it runs then makes the stamp stale, never a stale build fresh)."""
+    while it runs then makes the stamp stale, never a stale build fresh). ``stats``: :func:`input_stats` just
+    taken, to use instead of taking them again."""
     import time
 
     now = time.time_ns()
     return {path: [size, mtime if now - mtime > _RACY_NS else 0, _sha256(path)]
-            for path, (size, mtime) in sorted(_stats(game_dir, out_dir).items())}
+            for path, (size, mtime) in sorted((stats if stats is not None else _stats(game_dir, out_dir)).items())}
 
 
 def _resolved(paths: Iterable[Path]) -> list[str]:

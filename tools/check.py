@@ -41,6 +41,7 @@ from bridge.fsio import atomic_write_bytes
 from bridge.protocol import valid_unicode
 from tools.imageio import DEFAULT_MAX_PIXELS, ImageError, ImageTooLargeError, probe_image
 from tools.save.guids import is_guid
+from tools.save.save import KeptObject
 
 SEVERITIES = ("error", "warning", "info")
 MAX_NESTING = 64  # containers inside containers; real saves nest a handful deep
@@ -168,10 +169,12 @@ def _walk(objects: list, add) -> Iterator[_Walked]:
             continue
         stack.append((items, index + 1, depth, parent))
         obj, path = items[index]
-        if not isinstance(obj, dict):
+        if not isinstance(obj, (dict, KeptObject)):   # a kept object reads as its dict (and holds no others)
             continue
         walked = _Walked(obj, path, depth, parent)
         yield walked
+        if type(obj) is KeptObject:
+            continue   # it holds no others
         children: list[tuple[Any, str]] = []
         if isinstance(obj.get("ContainedObjects"), list):
             children += [(c, f"{path}.ContainedObjects[{i}]") for i, c in enumerate(obj["ContainedObjects"])]
@@ -353,12 +356,11 @@ def _check_guids(walked: list[_Walked], add) -> None:
     # Only string GUIDs are counted: a hostile save can put a list or an object there (not hashable).
     # TTS itself writes "" for objects inside bags and decks (and gives them a GUID when they come out): an empty
     # GUID is never a duplicate.
-    top = Counter(w.obj["GUID"] for w in walked if w.depth == 0 and isinstance(w.obj.get("GUID"), str)
-                  and w.obj["GUID"])
-    everywhere = Counter(w.obj["GUID"] for w in walked if isinstance(w.obj.get("GUID"), str) and w.obj["GUID"])
+    guids = [w.obj.get("GUID") for w in walked]   # each read once (a kept object's is not in a dict)
+    top = Counter(guid for w, guid in zip(walked, guids) if w.depth == 0 and isinstance(guid, str) and guid)
+    everywhere = Counter(guid for guid in guids if isinstance(guid, str) and guid)
     reported: set[str] = set()
-    for w in walked:
-        guid = w.obj.get("GUID")
+    for w, guid in zip(walked, guids):
         if guid is None:
             add(Finding("warning", "guid-missing", w.where, "object has no GUID"))
             continue
@@ -446,7 +448,7 @@ def _check_cards(w: _Walked, add) -> None:
         if not isinstance(ids, list) or not isinstance(contained, list):
             add(Finding("error", "deck-ids", w.where, "deck without DeckIDs or ContainedObjects lists"))
             return
-        card_ids = [c.get("CardID") for c in contained if isinstance(c, dict)]
+        card_ids = [c.get("CardID") for c in contained if isinstance(c, (dict, KeptObject))]
         if ids != card_ids:
             add(Finding("error", "deck-ids", w.where,
                         f"DeckIDs do not match the contained cards' CardIDs in order ({len(ids)} ids, "
@@ -619,10 +621,10 @@ def _check_image_file(path: Path, place: _Walked | _Place, key: str, add, cache:
 
 def _object_urls(obj: dict[str, Any], memo: UrlMemo | None) -> Iterable[tuple[str, str]]:
     if memo is None:
-        return _urls(obj)
+        return _urls(obj.value() if type(obj) is KeptObject else obj)
     found = memo.urls(obj)
     if found is None:
-        found = list(_urls(obj))
+        found = list(_urls(obj.value() if type(obj) is KeptObject else obj))
         memo.remember(obj, found)
     return found
 

@@ -37,7 +37,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 from urllib.parse import unquote, urlparse
-from urllib.request import url2pathname
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
@@ -237,6 +236,10 @@ class FolderImages(ImageSource):
         if scheme == "file":
             if parsed.netloc not in ("", "localhost"):
                 raise ImageRefused("a file:// URL of another computer")
+            # Imported here: urllib.request brings http.client, email and more (some 25 ms of a rebuild that
+            # finds its preview already drawn)
+            from urllib.request import url2pathname
+
             path = Path(url2pathname(unquote(parsed.path)))
         elif scheme == "" or (len(scheme) == 1 and url[1:2] == ":"):
             path = Path(url)                    # a plain path (C:\... is one too: never inside the folder here)

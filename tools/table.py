@@ -32,6 +32,7 @@ from tools.save import (Colour, DeckSheet, GameObject, SnapPoint, Vector, at, ba
                         text_3d)
 from tools.save.geometry import SNAP_HEIGHT, tile_half_extents
 from tools.save.objects import BAG_ORDERS, TILE_TYPES
+from tools.tablememo import CardMemo, card_context, card_key
 from tools.tableexpr import (ExpressionError, Scope, Template, as_expression, compiled, evaluate,
                              evaluate_expression, is_template, member, plain)
 
@@ -879,18 +880,20 @@ def art_decks(decks: Mapping[str, Any], faces: Mapping[str, Sequence[str]], url_
 
 def compose_rendered(table: TableSpec, art: Any, faces: Mapping[str, Sequence[str]],
                      url_for: Callable[[Path], str], *, seat_colours: Sequence[str], lang: str, game_id: str,
-                     mode: str | None, names: Mapping[str, Any]) -> tuple[list[GameObject], list[SnapPoint]]:
+                     mode: str | None, names: Mapping[str, Any], fingerprints: Mapping[int, str] | None = None,
+                     memo: CardMemo | None = None) -> tuple[list[GameObject], list[SnapPoint]]:
     """:func:`compose_objects` for a game whose renderer drew the table's images and packed its decks (``art``: a
     :class:`tools.render.pipeline.Art`; ``faces``: each packed deck's face names, in its order): each image's
     URL is ``url_for(its file)``, an object drawn from data is the image ``object:<name>``, and an image's pixel
-    size is read from its file."""
+    size is read from its file. ``fingerprints`` and ``memo``: see :func:`compose_objects`."""
     from tools.imageio import image_size
 
     images = art.images
     return compose_objects(
         table, {}, lambda name: url_for(images[f"object:{name}"]), seat_colours=seat_colours, lang=lang,
         game_id=game_id, mode=mode, names=names, art=art_decks(art.decks, faces, url_for),
-        art_url=lambda name: url_for(images[name]), art_size=lambda name: image_size(images[name]))
+        art_url=lambda name: url_for(images[name]), art_size=lambda name: image_size(images[name]),
+        fingerprints=fingerprints, memo=memo)
 
 
 def table_names(info: Any, layouts: Any) -> dict[str, Any]:
@@ -919,7 +922,8 @@ def compose_objects(table: TableSpec, decks: Mapping[str, PlacedDeck], image_url
                     seat_colours: Sequence[str], lang: str, game_id: str, names: Mapping[str, Any] | None = None,
                     art: Mapping[str, ArtDeck] | None = None, art_url: Callable[[str], str] | None = None,
                     art_size: Callable[[str], tuple[int, int]] | None = None,
-                    mode: str | None = None) -> tuple[list[GameObject], list[SnapPoint]]:
+                    mode: str | None = None, fingerprints: Mapping[int, str] | None = None,
+                    memo: CardMemo | None = None) -> tuple[list[GameObject], list[SnapPoint]]:
     """The save's top-level objects and world snap points for ``table``.
 
     ``decks`` are the packed decks drawn from card lists, by deck name; ``image_url(object name)`` is the URL of
@@ -928,9 +932,18 @@ def compose_objects(table: TableSpec, decks: Mapping[str, PlacedDeck], image_url
     ``art``, and the pixel size ``width``/``depth`` scale by; an object drawn from data is ``object:<name>``)
     and ``names``: what its expressions may read beside ``seats`` (the seat colours), ``mode``, ``lang`` and the
     table's ``[values]``. Deterministic: a shuffled deck's order follows from the table's ``seed``, the game id
-    and the deck's name."""
+    and the deck's name.
+
+    ``memo`` (:class:`tools.tablememo.CardMemo`): the values a deck's cards get from their expressions (their
+    fields, their face) are taken from it when kept under the same key, and kept in it otherwise. A card's key is
+    made of the fingerprint ``fingerprints`` gives its data (``id(item)`` → a digest's text, while the items live:
+    the builder vouches that a fingerprint changes whenever the item or anything else the build reads does), its
+    place and what the expressions read besides (:func:`tools.tablememo.card_context`); a card without one is
+    evaluated.
+    The objects are the same either way."""
     composer = _Composer(table, decks, image_url, seat_colours=seat_colours, lang=lang, game_id=game_id,
-                         names=names or {}, art=art or {}, art_url=art_url, art_size=art_size, mode=mode)
+                         names=names or {}, art=art or {}, art_url=art_url, art_size=art_size, mode=mode,
+                         fingerprints=fingerprints or {}, memo=memo)
     return composer.compose()
 
 
@@ -938,8 +951,10 @@ class _Composer:
     def __init__(self, table: TableSpec, decks: Mapping[str, PlacedDeck], image_url: Callable[[str], str], *,
                  seat_colours: Sequence[str], lang: str, game_id: str, names: Mapping[str, Any],
                  art: Mapping[str, ArtDeck], art_url: Callable[[str], str] | None,
-                 art_size: Callable[[str], tuple[int, int]] | None, mode: str | None) -> None:
+                 art_size: Callable[[str], tuple[int, int]] | None, mode: str | None,
+                 fingerprints: Mapping[int, str] | None = None, memo: CardMemo | None = None) -> None:
         self.table, self.decks, self.image_url = table, decks, image_url
+        self.fingerprints, self.memo = fingerprints or {}, memo
         self.seat_colours, self.lang, self.game_id = list(seat_colours), lang, game_id
         self.art, self.art_url, self.art_size = art, art_url, art_size
         for name in table.values:
@@ -1126,13 +1141,27 @@ class _Composer:
         fixed = {attr: getattr(spec.card, attr) for attr in ("key", "nickname", "description", "tags", "memo")}
         computed = [(attr, key, check, value) for attr, (key, check, value) in spec.card.templates.items()]
         snaps = None if any(attr == "snap_points" for attr, *_ in computed) else self._snaps(spec.card.snap_points)
+        attrs = [attr for attr, *_ in computed]
+        context = self._memo_context(f"cards/{spec.name}", [(f, value) for _, f, _, value in computed], scope)
         for n, (face, key, index, sheet, sideways, item) in enumerate(order):
             own = fixed
             if computed:
-                inner = scope.child({"card": item, "index": n}) if item is not None else scope.child({"index": n})
+                kept = memo_key = None
+                if context is not None and item is not None:
+                    fingerprint = self.fingerprints.get(id(item))
+                    if fingerprint is not None:
+                        memo_key = card_key(fingerprint, n)
+                        kept = self.memo.get(context, memo_key, len(attrs))   # type: ignore[union-attr]
                 own = dict(fixed)
-                for attr, field_, check, value in computed:
-                    own[attr] = check(card_at, self._evaluate(card_at, field_, value, inner), field_)
+                if kept is not None:
+                    own.update(zip(attrs, kept))
+                else:
+                    inner = scope.child({"card": item, "index": n}) if item is not None else \
+                        scope.child({"index": n})
+                    for attr, field_, check, value in computed:
+                        own[attr] = check(card_at, self._evaluate(card_at, field_, value, inner), field_)
+                    if memo_key is not None:
+                        self.memo.put(context, memo_key, [own[attr] for attr in attrs])  # type: ignore[union-attr]
             cards.append(card(
                 self._claim(card_at, own["key"] if own["key"] is not None else f"{spec.name}/{n}/{face}"), key,
                 index, sheet, sideways=sideways,
@@ -1179,20 +1208,25 @@ class _Composer:
         if isinstance(items, Mapping) or not isinstance(items, (list, tuple)):
             raise at_.error("cards", "must name a list of cards")
         out = []
+        # whether a card is dealt, its sheet and its face: kept by the card's data and place (see compose_objects)
+        fields = [("when", spec.card.when), ("sheet", spec.sheet), ("face", spec.face)]
+        context = self._memo_context(f"faces/{spec.name}", fields, scope)
         for n, item in enumerate(items):
-            inner = scope.child({"card": item, "index": n})
-            if spec.card.when is not None and not self._evaluate(at_.sub("card"), "when", spec.card.when, inner,
-                                                                 expression=True):
-                continue
-            sheet = self._evaluate(at_, "sheet", spec.sheet, inner)
-            if sheet not in self.art:
-                raise at_.error("sheet", f'"{sheet}" is not a deck the renderer packed '
-                                         f"({', '.join(self.art) or 'none'})")
-            if spec.face is not None:
-                face = self._evaluate(at_, "face", spec.face, inner)
+            kept = memo_key = None
+            if context is not None:
+                fingerprint = self.fingerprints.get(id(item))
+                if fingerprint is not None:
+                    memo_key = card_key(fingerprint, n)
+                    kept = self.memo.get(context, memo_key, 3)   # type: ignore[union-attr]
+            if kept is not None:
+                dealt, sheet, face = kept
             else:
-                face = f"{spec.name}:{self._evaluate(at_, 'face', '{card.id}', inner)}"
-            found = self.art[sheet].faces.get(face)
+                dealt, sheet, face = self._card_face(at_, spec, scope.child({"card": item, "index": n}))
+                if memo_key is not None:
+                    self.memo.put(context, memo_key, [dealt, sheet, face])   # type: ignore[union-attr]
+            if not dealt:
+                continue
+            found = self._packed_deck(at_, sheet).faces.get(face)
             if found is None:
                 raise at_.error("face", f'"{face}" is not a face of the renderer\'s deck "{sheet}"')
             copies = 1
@@ -1207,6 +1241,31 @@ class _Composer:
                 copies = _count(at_, copies, "count")
             out += [(face, *found, self.art[sheet].sideways, item)] * copies
         return out
+
+    def _card_face(self, at_: _At, spec: DeckSpec, inner: Scope) -> tuple[bool, Any, Any]:
+        """Whether the card of scope ``inner`` is dealt (its ``when``), its sheet and its face."""
+        if spec.card.when is not None and not self._evaluate(at_.sub("card"), "when", spec.card.when, inner,
+                                                             expression=True):
+            return False, None, None
+        sheet = self._evaluate(at_, "sheet", spec.sheet, inner)
+        self._packed_deck(at_, sheet)
+        if spec.face is not None:
+            face = self._evaluate(at_, "face", spec.face, inner)
+        else:
+            face = f"{spec.name}:{self._evaluate(at_, 'face', '{card.id}', inner)}"
+        return True, sheet, face
+
+    def _packed_deck(self, at_: _At, sheet: Any) -> ArtDeck:
+        if sheet not in self.art:
+            raise at_.error("sheet", f'"{sheet}" is not a deck the renderer packed '
+                                     f"({', '.join(self.art) or 'none'})")
+        return self.art[sheet]
+
+    def _memo_context(self, what: str, fields: Sequence[tuple[str, Any]], scope: Scope) -> str | None:
+        """:func:`tools.tablememo.card_context` of a deck's card ``fields``, or None without a memo."""
+        if self.memo is None or not self.fingerprints:
+            return None
+        return card_context(what, fields, scope)
 
     def _snaps(self, snaps: Sequence[Snap | SnapPoint]) -> list[SnapPoint]:
         return [s if isinstance(s, SnapPoint) else

@@ -199,8 +199,11 @@ class GameObject:
         for child in self.contained:
             yield from child.walk()
 
-    def to_json(self, guid_of: Mapping[int, str], shared: dict[int, Any] | None = None) -> dict[str, Any]:
-        """The object's JSON dict; ``guid_of`` maps ``id(obj)`` to its allocated GUID.
+    def to_json(self, guid_of: Mapping[int, str], shared: dict[int, Any] | None = None, *, leaves: Any = None,
+                level: int = 2) -> dict[str, Any]:
+        """The object's JSON dict; ``guid_of`` maps ``id(obj)`` to its allocated GUID. ``leaves`` (with the
+        object's nesting ``level`` in the save's text) places each contained object (``leaves.place(child,
+        level)``: :meth:`tools.save.Save.to_json` with a previous build's texts).
 
         ``shared`` (one dict for a whole save, :meth:`tools.save.Save.to_json`): the JSON of each transform,
         colour and snap point, made once for all the objects holding the same one (a deck's thousands of cards
@@ -247,7 +250,9 @@ class GameObject:
         if self.snap_points:
             out["AttachedSnapPoints"] = [json_of(p, shared) for p in self.snap_points]
         if self.contained_allowed:
-            out["ContainedObjects"] = [child.to_json(guid_of, shared) for child in self.contained]
+            out["ContainedObjects"] = ([leaves.place(child, level + 2) for child in self.contained]
+                                       if leaves is not None else
+                                       [child.to_json(guid_of, shared) for child in self.contained])
         return out
 
 

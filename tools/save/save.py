@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import os
 import pickle
 import zlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from bridge.fsio import atomic_write_bytes
 from tools.save.guids import GuidAllocator
@@ -101,22 +102,36 @@ class Save:
         seen: dict[str, None] = {}
         for tag in self.extra_tags:
             seen.setdefault(tag, None)
+        # A deck's cards hold the same tags and snap points: each of them (by identity, alive while the save is)
+        # is read once; those seen again add no tag.
+        read: set[int] = set()
         for obj in self.all_objects():
-            for tag in obj.tags:
-                seen.setdefault(tag, None)
-            for point in obj.snap_points:
-                for tag in point.tags:
+            if id(obj.tags) not in read:
+                read.add(id(obj.tags))
+                for tag in obj.tags:
                     seen.setdefault(tag, None)
+            for point in obj.snap_points:
+                if id(point) not in read:
+                    read.add(id(point))
+                    for tag in point.tags:
+                        seen.setdefault(tag, None)
         for point in self.snap_points:
             for tag in point.tags:
                 seen.setdefault(tag, None)
         return [{"displayed": t, "normalized": t.lower()} for t in seen]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, known: "ObjectTexts | None" = None) -> dict[str, Any]:
         """The save as JSON values (:func:`dumps` makes its text). Objects holding the same transform, colour or
-        snap point share its dict (:meth:`GameObject.to_json`): read the result, do not change it."""
+        snap point share its dict (:meth:`GameObject.to_json`): read the result, do not change it.
+
+        With ``known`` (the texts of a previous build), an object inside another (a card in a deck, a token in a
+        bag) that holds no others and whose :func:`object_key` names a kept text is a :class:`KeptObject` (its
+        text, not its dict: a rebuild after one edit of a 10,000-card deck made and encoded every card's dict
+        again), and every other object that holds none is named by its key for :func:`encode`, which keeps its
+        text under it. :func:`plain` makes the result plain JSON values."""
         guid_of = self.allocate_guids()
         shared: dict[int, Any] = {}
+        leaves = _Leaves(known, guid_of, shared) if known is not None else None
         out: dict[str, Any] = {
             "SaveName": self.name,
             "EpochTime": self.epoch_time,
@@ -146,9 +161,154 @@ class Save:
             "LuaScriptState": self.lua_script_state,
             "XmlUI": self.xml_ui,
             "SnapPoints": [p.to_json() for p in self.snap_points],
-            "ObjectStates": [obj.to_json(guid_of, shared) for obj in self.objects],
+            "ObjectStates": ([leaves.place(obj, 2) for obj in self.objects] if leaves is not None else
+                             [obj.to_json(guid_of, shared) for obj in self.objects]),
         }
         return out
+
+
+class KeptObject(Mapping[str, Any]):
+    """An object of a save that holds no others (a card in a deck, a token in a bag) given as the text a
+    previous build made of it (:meth:`Save.to_json` with ``known``): :func:`encode` writes the text as it is, the
+    build's check takes its GUID, its URLs and its verdict by its key, and reading anything else of it reads the
+    text (:meth:`value`)."""
+
+    __slots__ = ("key", "text", "guid", "_known", "_value")
+
+    def __init__(self, key: bytes, text: bytes, guid: str, known: dict[str, Any] | None = None) -> None:
+        self.key, self.text, self.guid = key, text, guid
+        self._known = {"GUID": guid, **(known or {})}   # values its text holds, known without reading it
+        self._value: dict[str, Any] | None = None
+
+    def value(self) -> dict[str, Any]:
+        """The object's JSON values (read from its text once)."""
+        if self._value is None:
+            self._value = json.loads(self.text)
+        return self._value
+
+    def __getitem__(self, name: str) -> Any:
+        known = self._known.get(name, _UNKNOWN)
+        return self.value()[name] if known is _UNKNOWN else known
+
+    def get(self, name: str, default: Any = None) -> Any:
+        known = self._known.get(name, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known
+        if name in _HOLDING or name in _KNOWN_WHEN_THERE:   # never there: kept objects hold no others
+            return default
+        return self.value().get(name, default)
+
+    def __iter__(self):
+        return iter(self.value())
+
+    def __len__(self) -> int:
+        return len(self.value())
+
+    def __repr__(self) -> str:
+        return f"KeptObject({self.guid!r})"
+
+
+_HOLDING = frozenset(("ContainedObjects", "ChildObjects", "States"))
+_KNOWN_WHEN_THERE = frozenset(("CardID",))
+"""Keys a :class:`KeptObject` knows whenever its text holds them (a deck's check reads its cards' CardIDs)."""
+_UNKNOWN = object()
+
+
+def plain(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (a :meth:`Save.to_json` result) with every :class:`KeptObject` replaced by its values, in place."""
+    stack = [data.get("ObjectStates")]
+    while stack:
+        objects = stack.pop()
+        if not isinstance(objects, list):
+            continue
+        for index, obj in enumerate(objects):
+            if type(obj) is KeptObject:
+                objects[index] = obj.value()
+            elif isinstance(obj, dict):
+                stack.append(obj.get("ContainedObjects"))
+    return data
+
+
+_CODE: list[bytes | None] = []
+
+
+def _code_digest() -> bytes | None:
+    """The digest of the code that makes an object's values (tools/save/objects.py and this module), or None
+    when it cannot be read (then no object is named by its fields)."""
+    if not _CODE:
+        from tools.save import objects
+
+        try:
+            source = Path(objects.__file__).read_bytes() + b"\0" + Path(__file__).read_bytes()
+            _CODE.append(hashlib.blake2b(source, digest_size=16).digest())
+        except (OSError, TypeError):
+            _CODE.append(None)
+    return _CODE[0]
+
+
+class _Leaves:
+    """How :meth:`Save.to_json` places the objects that hold no others when given a previous build's texts."""
+
+    def __init__(self, known: "ObjectTexts", guid_of: dict[int, str], shared: dict[int, Any]) -> None:
+        self.known, self.guid_of, self.shared = known, guid_of, shared
+        self.code = _code_digest()
+        self._digests: dict[int, tuple[Any, bytes]] = {}   # id(value) → (it, the digest of its JSON values)
+
+    def _digest(self, value: Any) -> bytes:
+        # by identity, as GameObject.to_json shares these values' dicts: a deck's cards hold a few of them
+        found = self._digests.get(id(value))
+        if found is None or found[0] is not value:
+            found = self._digests[id(value)] = (
+                value, hashlib.blake2b(marshal.dumps(value.to_json(), 2), digest_size=16).digest())
+        return found[1]
+
+    def _points(self, points: tuple) -> bytes:
+        # a card's snap points are a tuple of its own holding the few shared ones of its deck: by their identities
+        ids = tuple(map(id, points))
+        found = self._digests.get(ids)   # type: ignore[call-overload]
+        if found is None:
+            found = self._digests[ids] = (points, hashlib.blake2b(  # type: ignore[index]
+                marshal.dumps([point.to_json() for point in points], 2), digest_size=16).digest())
+        return found[1]
+
+    def key(self, obj: GameObject, level: int) -> bytes | None:
+        """:func:`object_key` of ``obj`` at ``level``."""
+        if self.code is None:
+            return None
+        return object_key(obj, self.guid_of[id(obj)], level, self.code, self._digest, self._points)
+
+    def place(self, obj: GameObject, level: int) -> Any:
+        if obj.contained_allowed:
+            return obj.to_json(self.guid_of, self.shared, leaves=self, level=level)
+        key = self.key(obj, level)
+        if key is not None and level > 2:   # inside another object: never read by the preview's drawing
+            text = self.known.kept(key)
+            if text is not None:
+                known = {"Name": obj.name}
+                if "CardID" in obj.payload:
+                    known["CardID"] = obj.payload["CardID"]
+                return KeptObject(key, text, self.guid_of[id(obj)], known)
+        value = obj.to_json(self.guid_of, self.shared)
+        if key is not None:
+            self.known.name_as(value, level, key)
+        return value
+
+
+def object_key(obj: GameObject, guid: str, level: int, code: bytes, digest, points) -> bytes | None:
+    """The key of the text of ``obj`` (an object holding no others) written with ``guid`` at nesting ``level``:
+    every field :meth:`GameObject.to_json` writes (the values of its transform and colour by ``digest(value)``,
+    of its snap points by ``points(them)``, the rest as they are, marshalled: exact types, no back-references),
+    the GUID and ``code`` (the digest of the code that writes them). None when a field is no plain value (then
+    the text is named by its value)."""
+    try:
+        fields = (obj.name, digest(obj.transform), obj.nickname, obj.description, obj.gm_notes, obj.memo,
+                  digest(obj.colour), obj.tags, obj.locked, obj.grid, obj.snap, obj.tooltip, obj.hide_when_face_down,
+                  obj.hands, obj.payload, obj.lua_script, obj.lua_script_state, obj.xml_ui,
+                  points(obj.snap_points), obj.contained_allowed, guid)
+        raw = marshal.dumps(fields, 2)
+    except (ValueError, AttributeError, TypeError):
+        return None
+    return level.to_bytes(2, "big") + hashlib.blake2b(b"object\0" + code + raw, digest_size=16).digest()
 
 
 def dumps(data: dict[str, Any], *, known: "ObjectTexts | None" = None) -> str:
@@ -165,7 +325,7 @@ def dumps(data: dict[str, Any], *, known: "ObjectTexts | None" = None) -> str:
     except _Unusual:
         # Anything the fast path does not take as it is (a key that is not a string, an int or float subclass,
         # a value json cannot encode, NaN): the standard encoder, so its text or its error is the answer.
-        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False, default=_kept_value)
 
 
 def encode(data: dict[str, Any], *, known: "ObjectTexts | None" = None) -> bytes:
@@ -177,12 +337,20 @@ def encode(data: dict[str, Any], *, known: "ObjectTexts | None" = None) -> bytes
     try:
         _write(data, 0, out, known)   # type: ignore[arg-type]
     except _Unusual:
-        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False).encode("utf-8")
+        return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False, default=_kept_value).encode("utf-8")
     return b"".join([piece if type(piece) is bytes else piece.encode("utf-8") for piece in out])  # type: ignore
 
 
 class _Unusual(Exception):
     """A value :func:`_value` leaves to the standard encoder."""
+
+
+def _kept_value(value: Any) -> Any:
+    """The standard encoder's ``default``: a :class:`KeptObject` as its value, anything else refused as json
+    refuses it."""
+    if type(value) is KeptObject:
+        return value.value()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 _encode_string = json.encoder.encode_basestring   # the C function json itself uses with ensure_ascii=False
@@ -209,6 +377,8 @@ def _write(value: Any, level: int, out: list[str], known: "ObjectTexts | None") 
     kind = type(value)
     if kind is str:
         out.append(_encode_string(value))
+    elif kind is KeptObject:
+        out.append(value.text if known is not None else value.text.decode("utf-8"))   # made at this level
     elif kind is dict:
         if not value:
             out.append("{}")
@@ -300,19 +470,36 @@ class ObjectTexts:
         self._used_urls: dict[bytes, bytes] = {}
         self._new_urls: set[bytes] = set()        # keys whose pairs remember() found and the file lacks
         self._keys: dict[int, tuple[dict[str, Any], bytes]] = {}   # id(object) → (the object, its key)
+        self._named: dict[int, tuple[dict[str, Any], int, bytes]] = {}   # id(dict) → (it, its level, its key)
         self._file_entries = 0                    # entries in the file read (all segments), none: written whole
         self._appendable = False                  # whether the file read may be appended to
 
+    def kept(self, key: bytes) -> bytes | None:
+        """The text kept under ``key`` (an object's :func:`object_key`), now used; None when there is none."""
+        text = self.previous.get(key)
+        if text is not None:
+            self.used[key] = text
+        return text
+
+    def name_as(self, value: dict[str, Any], level: int, key: bytes) -> None:
+        """Have :meth:`text` keep ``value``'s text at ``level`` under ``key`` (its object's :func:`object_key`,
+        which fixes it) instead of naming it by its value."""
+        self._named[id(value)] = (value, level, key)
+
     def text(self, value: dict[str, Any], level: int) -> bytes:
         """The text of ``value`` at nesting ``level`` as UTF-8 bytes: kept, or made now and kept."""
-        try:
-            # Pickled, not JSON-encoded, to be named: 4 times faster (floats go as their 8 bytes, not their
-            # shortest decimal text), and the bytes still fix the value, types included. An object shared twice
-            # in one card and not in another pickles otherwise, which only costs a miss.
-            exact = pickle.dumps(value, 5)
-        except Exception:   # not picklable: not a value this cache names
-            return _value(value, level).encode("utf-8")
-        key = level.to_bytes(2, "big") + hashlib.blake2b(exact, digest_size=16).digest()
+        named = self._named.get(id(value))
+        if named is not None and named[0] is value and named[1] == level:
+            key = named[2]
+        else:
+            try:
+                # Pickled, not JSON-encoded, to be named: 4 times faster (floats go as their 8 bytes, not their
+                # shortest decimal text), and the bytes still fix the value, types included. An object shared
+                # twice in one card and not in another pickles otherwise, which only costs a miss.
+                exact = pickle.dumps(value, 5)
+            except Exception:   # not picklable: not a value this cache names
+                return _value(value, level).encode("utf-8")
+            key = level.to_bytes(2, "big") + hashlib.blake2b(exact, digest_size=16).digest()
         text = self.previous.get(key)
         if text is None:
             text = _value(value, level).encode("utf-8")
@@ -321,6 +508,8 @@ class ObjectTexts:
         return text
 
     def _key(self, obj: dict[str, Any]) -> bytes | None:
+        if type(obj) is KeptObject:
+            return obj.key
         known = self._keys.get(id(obj))
         return known[1] if known is not None and known[0] is obj else None
 

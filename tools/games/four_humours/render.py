@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import math
 from functools import cached_property, partial
 from pathlib import Path
@@ -66,6 +67,7 @@ from bridge.catalog import resolve_game_dir
 from bridge.errors import DataError, InputError
 from bridge.paths import assets_dir
 from bridge.rules.game import LANGUAGES
+from tools.entrykeys import EntryKeys
 from tools.games.four_humours.icons import humour_icon
 from tools.render.colour import to_hex
 from tools.render.draw import (
@@ -83,6 +85,8 @@ RENDERER_VERSION = "3"
 
 LAYOUTS_FILE = "layouts.toml"
 CHECKED_TEXTS = "texts-checked.txt"
+IMAGE_KEYS = "image-keys.json"
+"""The file of ``out_dir/.cache/`` keeping each scene's image key by its entry's fingerprint (:meth:`Renderer.keys`)."""
 """The file of ``out_dir/.cache/`` keeping the keys of images whose texts passed the glyph check."""
 _NO_ART_DIGEST = hashlib.sha256(b"art:none").digest()   # what a key holds for an image without an art file
 THUMBNAIL_SIZE = 256
@@ -283,9 +287,53 @@ class Renderer(DrawsAtSize):
             found = hashes[kind] = hashlib.sha256(self._key_head + self._kind_part(kind))
         return found
 
-    def keys(self) -> dict[str, str]:
-        """Every image's key (name → :meth:`key`), in :meth:`items` order."""
-        return {name: self.key(name, kind) for name, kind in self.items()}
+    def keys(self, entries: EntryKeys | None = None) -> dict[str, str]:
+        """Every image's key (name → :meth:`key`), in :meth:`items` order.
+
+        With ``entries`` (a build's, :mod:`tools.entrykeys`), a scene's key is taken from the last build's when
+        its entry's fingerprint is the same (``.cache/`` :data:`IMAGE_KEYS`): the scenes of a big game are what its
+        keys cost (each record written out and hashed). A scene's record is made from its entry and the rest of
+        the data only (bridge.rules.four_humours.data ``_parse_scenes``), and its key from the record, the kind's
+        layout, fonts and the game's context, the language, the art file and :data:`RENDERER_VERSION`: the
+        fingerprint covers every input file and option, and the kind's part of the key and the language are
+        checked beside it."""
+        kept = self._memo_keys(entries)
+        if kept is None:
+            return {name: self.key(name, kind) for name, kind in self.items()}
+        fingerprints, known = kept
+        out: dict[str, str] = {}
+        fresh: dict[str, list[str]] = {}
+        scenes = self.data.scenes
+        for index, (name, kind) in enumerate(self.items()):
+            if index < len(scenes):   # the scenes come first (items)
+                fingerprint = fingerprints[index].hex()
+                found = known.get(fingerprint)
+                if not (type(found) is list and len(found) == 2 and found[0] == name and type(found[1]) is str):
+                    found = [name, self.key(name, kind)]
+                fresh[fingerprint] = found
+                out[name] = found[1]
+            else:
+                out[name] = self.key(name, kind)
+        if fresh != known:
+            entries.keep(IMAGE_KEYS, json.dumps({"context": self._memo_context(), "keys": fresh},
+                                                separators=(",", ":")).encode("utf-8"))
+        return out
+
+    def _memo_context(self) -> str:
+        return self._kind_hash("scene").hexdigest()   # the kind's layout, fonts and game context, the language
+
+    def _memo_keys(self, entries: EntryKeys | None) -> tuple[tuple[bytes, ...], dict] | None:
+        """The scenes' fingerprints and the keys kept by them (empty when none are), or None without them."""
+        fingerprints = entries.fingerprints("scenes.toml", "scenes") if entries is not None else None
+        if fingerprints is None or len(fingerprints) != len(self.data.scenes):
+            return None
+        raw = entries.read(IMAGE_KEYS)
+        try:
+            stored = json.loads(raw) if raw is not None else {}
+            known = stored["keys"] if stored.get("context") == self._memo_context() else {}
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            known = {}
+        return fingerprints, known if isinstance(known, dict) else {}
 
     def __getstate__(self) -> dict:
         state = super().__getstate__()
@@ -809,6 +857,7 @@ def render_game(
     game_dir: Path | None = None,
     prune: bool = True,
     max_pixels: int | None = None,
+    entries: EntryKeys | None = None,
 ) -> GameArt:
     """Render and pack every Four Humours image into ``out_dir/sheets/`` (see the module docstring).
 
@@ -818,8 +867,9 @@ def render_game(
     place and listed in ``GameArt.stale``, so a caller can delete them once its own output is written (the
     build does, so a failure after rendering leaves the previous save's images intact).  Art over
     ``max_pixels`` (default :data:`tools.imageio.DEFAULT_MAX_PIXELS`) is refused as a likely decompression
-    bomb.  Raises :class:`DataError` for bad layouts, missing glyphs, texts that cannot fit, art paths
-    escaping the game folder; :class:`InputError` for a bad ``lang``, ``fmt`` or ``quality``.
+    bomb. ``entries`` (a build's): the scenes' keys are kept by their entries (:meth:`Renderer.keys`).  Raises
+    :class:`DataError` for bad layouts, missing glyphs, texts that cannot fit, art paths escaping the game folder;
+    :class:`InputError` for a bad ``lang``, ``fmt`` or ``quality``.
     """
     if lang not in LANGUAGES:
         raise InputError(f'language must be one of {", ".join(LANGUAGES)}, not "{lang}"')
@@ -827,7 +877,7 @@ def render_game(
     game_dir = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
     layouts = load_four_humours_layouts(game_dir)
     renderer = Renderer(data, layouts, game_dir, assets_dir() / "fonts", lang, max_pixels)
-    keys = renderer.keys()
+    keys = renderer.keys(entries if use_cache else None)
     checked_path = Path(out_dir) / ".cache" / CHECKED_TEXTS
     checked = CheckedKeys.load(checked_path) if use_cache else CheckedKeys()
     renderer.check_texts(checked.known, keys)

@@ -24,6 +24,7 @@ laid face down would still show its humour; a tile shows the humour on top and t
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -33,16 +34,23 @@ from PIL import Image
 from bridge.catalog import resolve_game_dir
 from bridge.rules.four_humours.records import HUMOURS, Board, FourHumoursData
 from bridge.errors import DataError
+from tools.entrykeys import EntryKeys
 from tools.games.four_humours.payload import player_colours
-from tools.games.four_humours.render import BODY_LAYOUTS, cell_positions, load_four_humours_layouts
+from tools.games.four_humours.render import BODY_LAYOUTS, Renderer, cell_positions, load_four_humours_layouts
+from tools.render.layout import Layouts
 from tools.save import Save, SnapPoint
 from tools.save.geometry import card_half_extents, image_point_to_local, slot_centres, tile_half_extents
 from tools.sheets import PackedDeck
 from tools.table import compose_rendered, load_table
+from tools.tablememo import CardMemo
 
 # Tags of the slot and cell snap points. A tagged snap point attracts only objects sharing one of its tags
 # (Knowledge Base, Object Tags), so each carries the potions' own tag besides the tags the mod reads.
 POTION_TAG = "fh-potion"
+
+CARD_VALUES = "card-values.json"
+"""The file of ``out_dir/.cache/`` keeping what the scene cards got from table.toml's expressions
+(:class:`tools.tablememo.CardMemo`), by their entries."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,16 @@ def load_slot_layouts(game_dir: Path) -> dict[str, tuple[tuple[int, int, int, in
     """``{"scene": (box, size), "party": (box, size)}`` from the game's ``layouts.toml``."""
     layouts = load_four_humours_layouts(game_dir)
     return {kind: _layout_box(layouts, kind) for kind in ("scene", "party")}
+
+
+def slot_layouts_of(art: Any, game_dir: Path) -> dict[str, tuple[tuple[int, int, int, int], tuple[int, int]]]:
+    """:func:`load_slot_layouts`, from the layouts the renderer of ``art`` drew with when it drew this game
+    folder's (read once per build, not again for the table), else read from ``game_dir``."""
+    renderer = getattr(art, "renderer", None)
+    layouts = getattr(renderer, "layouts", None)
+    if isinstance(renderer, Renderer) and isinstance(layouts, Layouts) and Path(renderer.game_dir) == Path(game_dir):
+        return {kind: _layout_box(layouts, kind) for kind in ("scene", "party")}
+    return load_slot_layouts(game_dir)
 
 
 def _face_size(packed: PackedDeck) -> tuple[int, int]:
@@ -165,12 +183,14 @@ def compose_table(
     xml_ui: str = "",
     epoch_time: int | None = None,
     game_dir: Path | None = None,
+    entries: EntryKeys | None = None,
 ) -> Save:
     """The whole Four Humours save, laid out by ``game_dir/table.toml`` (default: the game's own folder) with
     :func:`table_names`.  ``url_for`` turns an image path into the URL written in the save; ``slot_layouts``
     (default: derived from the face size, slots across the lower third) gives the ``slots`` box of scene and
     party faces.  Raises :class:`DataError` for data the table cannot hold (a mode without two goals, a missing
-    image, a mistake of ``table.toml``)."""
+    image, a mistake of ``table.toml``). ``entries`` (a build's): what the scene cards get from their expressions
+    is kept by their entries (``.cache/`` :data:`CARD_VALUES`, :func:`scene_fingerprints`)."""
     if mode not in data.info.modes:
         raise DataError("game.toml", "[game]", "modes", f'"{mode}" is not a mode of this game')
     folder = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
@@ -182,8 +202,13 @@ def compose_table(
     faces.setdefault("scenes", tuple(f"scene:{s.id}" for s in data.scenes))
     faces.setdefault("goals", tuple(f"goal:{g.id}" for g in data.goals))
     colours = player_colours(data)
+    fingerprints = scene_fingerprints(data, names["scenes"], entries)
+    memo = CardMemo.from_bytes(entries.read(CARD_VALUES)) if fingerprints else None
     objects, snaps = compose_rendered(table, art, faces, url_for, seat_colours=colours, lang=lang,
-                                      game_id=data.info.id, mode=mode, names=names)
+                                      game_id=data.info.id, mode=mode, names=names, fingerprints=fingerprints,
+                                      memo=memo)
+    if memo is not None and memo.changed:
+        entries.keep(CARD_VALUES, memo.to_bytes())   # type: ignore[union-attr]
     save = Save(
         data.info.name.get(lang), objects, lua_script=lua_script, xml_ui=xml_ui, snap_points=snaps,
         note=_note(data, mode, lang), player_counts=(data.info.min_players, data.info.max_players),
@@ -192,6 +217,32 @@ def compose_table(
     if epoch_time is not None:
         save.epoch_time = epoch_time
     return save
+
+
+def scene_fingerprints(data: FourHumoursData, items: list[dict[str, Any]],
+                       entries: EntryKeys | None) -> dict[int, str]:
+    """``id(item)`` → a fingerprint of each scene's item of :func:`table_names` (``items``), for the card values
+    kept by :func:`tools.table.compose_objects`; empty without a build's ``entries``. A scene's item is its id and
+    title (its record's, which is made from its entry and the rest of the data only: bridge.rules.four_humours.data
+    ``_parse_scenes``) and its slots' snap points (from the slot count and the face's size on its sheet): so its
+    entry's fingerprint (every input and option besides) and its snap points' text."""
+    fingerprints = entries.fingerprints("scenes.toml", "scenes") if entries is not None else None
+    if fingerprints is None or not len(fingerprints) == len(items) == len(data.scenes):
+        return {}
+    found: dict[int, str] = {}
+    snaps: dict[int, tuple[Any, bytes]] = {}   # id(snap points) → (them, their text's digest): a few lists
+    for fingerprint, item, scene in zip(fingerprints, items, data.scenes):
+        if item["id"] != scene.id or item["title"] is not scene.title:
+            return {}
+        points = item["snap_points"]
+        known = snaps.get(id(points))
+        if known is None or known[0] is not points:
+            known = snaps[id(points)] = (points, hashlib.blake2b(repr(points).encode("utf-8"),
+                                                                 digest_size=16).digest())
+        if set(item) != {"id", "title", "snap_points"}:
+            return {}
+        found[id(item)] = hashlib.blake2b(fingerprint + known[1], digest_size=16).hexdigest()
+    return found
 
 
 def _note(data: FourHumoursData, mode: str, lang: str) -> str:

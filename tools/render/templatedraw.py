@@ -239,9 +239,7 @@ class TemplateRenderer:
         for layer in template.layers:   # drawn again in order, over the mirror, each where it lies on the card
             if not self._shown(layer, card):
                 continue
-            x, y, w, h = layer.box
-            left, top = round(x * sx), round(y * sy)
-            rect = (left, top, max(left + 1, round((x + w) * sx)), max(top + 1, round((y + h) * sy)))
+            rect = _layer_rect(layer, sx, sy)
             grow = (bleed if rect[0] <= 0 else 0, bleed if rect[1] <= 0 else 0,
                     bleed if rect[2] >= width else 0, bleed if rect[3] >= height else 0)
             on_canvas = (rect[0] + bleed, rect[1] + bleed, rect[2] + bleed, rect[3] + bleed)
@@ -310,9 +308,7 @@ class TemplateRenderer:
         for layer in template.layers:
             if not self._shown(layer, card):
                 continue
-            x, y, w, h = layer.box
-            left, top = round(x * sx), round(y * sy)
-            rect = (left, top, max(left + 1, round((x + w) * sx)), max(top + 1, round((y + h) * sy)))
+            rect = _layer_rect(layer, sx, sy)
             if layer.kind == "shape":
                 self._shape(image, layer, card, rect, scale)
             elif layer.kind == "image":
@@ -528,12 +524,27 @@ class TemplateRenderer:
                         f'no icon "{name}": icons/{name}.png is not in the game folder (layer "{layer.name}")')
 
     def _fonts(self, layer: Layer) -> dict[str, str]:
-        fonts = {richtext.REGULAR: str(layer.font.path(self.game_dir, self.bundled_fonts))}
-        if layer.bold_font is not None:
-            fonts[richtext.BOLD] = str(layer.bold_font.path(self.game_dir, self.bundled_fonts))
-        if layer.italic_font is not None:
-            fonts[richtext.ITALIC] = str(layer.italic_font.path(self.game_dir, self.bundled_fonts))
-        return fonts
+        """Style → font file path of text ``layer`` (made once per layer: asked for on every card)."""
+        known = self.__dict__.setdefault("_layer_fonts", {})
+        found = known.get(id(layer))
+        if found is None or found[0] is not layer:
+            fonts = {richtext.REGULAR: str(layer.font.path(self.game_dir, self.bundled_fonts))}
+            if layer.bold_font is not None:
+                fonts[richtext.BOLD] = str(layer.bold_font.path(self.game_dir, self.bundled_fonts))
+            if layer.italic_font is not None:
+                fonts[richtext.ITALIC] = str(layer.italic_font.path(self.game_dir, self.bundled_fonts))
+            found = known[id(layer)] = (layer, fonts)
+        return found[1]
+
+    def _design(self, template: Template, layer: Layer, scale: float) -> richtext.Design:
+        """Where text ``layer`` is designed (:func:`_design`), made once per layer and scale."""
+        known = self.__dict__.setdefault("_designs", {})
+        found = known.get((id(layer), scale))
+        if found is None or found[0] is not layer:
+            if len(known) > 4096:
+                known.clear()
+            found = known[(id(layer), scale)] = (layer, _design(template, layer, scale))
+        return found[1]
 
     def check_glyphs(self, card: TemplateCard) -> None:
         """:class:`DataError` (the card's file, entry and field, and the characters) for a character of one of
@@ -580,11 +591,11 @@ class TemplateRenderer:
         box_w, box_h = right - left, bottom - top
         if layer.rotation in (90, 270):
             box_w, box_h = box_h, box_w
-        low = max(1, int(template.font_px(layer.size[0], scale)))
-        high = max(low, round(template.font_px(layer.size[1], scale)))
-        fitted = richtext.fit_rich(parts, fonts, (low, high), (box_w, box_h), align=layer.align,
+        sizes = _font_sizes(template, layer, scale)
+        fitted = richtext.fit_rich(parts, fonts, sizes, (box_w, box_h), align=layer.align,
                                    valign=layer.valign, line_spacing=layer.line_spacing, icon_size=icon_size,
-                                   file=card.file, entry=card.entry, field=field, box_name=layer.name)
+                                   file=card.file, entry=card.entry, field=field, box_name=layer.name,
+                                   design=self._design(template, layer, scale))
         colour = self._colour(layer.colour, card, layer, "colour")
         if layer.rotation == 0:
             richtext.draw_rich(image, fitted, (left, top), fonts, colour, icon, box_name=layer.name, box_rect=rect)
@@ -599,6 +610,33 @@ class TemplateRenderer:
         turned = canvas.transpose({90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180,
                                    270: Image.Transpose.ROTATE_270}[layer.rotation])
         image.paste(turned, (left, top), turned)
+
+
+def _font_sizes(template: Template, layer: Layer, scale: float) -> tuple[int, int]:
+    """A text layer's font size range in pixels at ``scale`` px per unit (the minimum rounded down, so a text that
+    fits at the design size keeps room to fit)."""
+    low = max(1, int(template.font_px(layer.size[0], scale)))
+    return low, max(low, round(template.font_px(layer.size[1], scale)))
+
+
+def _layer_rect(layer: Layer, sx: float, sy: float) -> tuple[int, int, int, int]:
+    """Where ``layer``'s box lies on the card drawn at ``sx``, ``sy`` px per unit (each side at least 1 px)."""
+    x, y, w, h = layer.box
+    left, top = round(x * sx), round(y * sy)
+    return left, top, max(left + 1, round((x + w) * sx)), max(top + 1, round((y + h) * sy))
+
+
+def _design(template: Template, layer: Layer, scale: float) -> richtext.Design:
+    """Text ``layer``'s box (turned as its text reads) and font size range at the template's design size, and the
+    factor from there to ``scale`` px per unit: a text drawn at another size keeps its design lines
+    (:func:`tools.render.richtext.fit_rich`)."""
+    width, height = template.design_size
+    sx, sy = width / template.width, height / template.height
+    left, top, right, bottom = _layer_rect(layer, sx, sy)
+    box = (right - left, bottom - top)
+    if layer.rotation in (90, 270):
+        box = box[::-1]
+    return box, _font_sizes(template, layer, min(sx, sy)), scale / min(sx, sy)
 
 
 def _painter_id(painter: Painter) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Mapping
+from typing import Callable, Mapping, NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -159,51 +159,61 @@ def _words(parts: list[Run | Icon | str]) -> list[list[list[Run | Icon]]]:
     return paragraphs
 
 
+class _Line(NamedTuple):
+    """A line being set from x = 0: its pieces, where its pen stands, its ink (left, top, right, bottom) relative to
+    the pen start and the baseline (infinite while it has no piece) and how many words it holds."""
+
+    pieces: tuple[Piece, ...] = ()
+    x: float = 0.0
+    ink: tuple[float, float, float, float] = (float("inf"), float("inf"), float("-inf"), float("-inf"))
+    words: int = 0
+
+
+_EMPTY = _Line()
+
+
 class _Measure:
     """Fonts and measures at one size."""
 
     def __init__(self, fonts: FontPaths, size: int, icon_size: IconSize) -> None:
-        self.fonts = {style: load_font(path, size) for style, path in fonts.items()}
-        regular = self.fonts[REGULAR]
-        self.space = regular.getlength(" ")
-        self.cap = max(1, -regular.getbbox("H", anchor="ls")[1])
+        self.fonts, self.space, self.cap, self.line_height = _metrics(tuple(sorted(fonts.items())), size)
         self.icon_h = max(1, round(self.cap * ICON_HEIGHT))
         self.icon_size = icon_size
-        ascent, descent = regular.getmetrics()
-        self.line_height = ascent + descent
 
     def icon(self, name: str) -> tuple[int, int]:
         w, h = self.icon_size(name)
         return max(1, round(w * self.icon_h / h)), self.icon_h
 
-    def place(self, words: list[list[Run | Icon]]) -> tuple[list[Piece], tuple[float, float, float, float]]:
-        """The pieces of ``words`` set on one line from x = 0, and their ink (left, top, right, bottom) relative
-        to the pen start and the baseline."""
-        pieces: list[Piece] = []
-        x = 0.0
-        left = top = float("inf")
-        right = bottom = float("-inf")
-        for n, word in enumerate(words):
-            if n:
-                x += self.space
-            for part in word:
-                if isinstance(part, Icon):
-                    w, h = self.icon(part.name)
-                    pieces.append(Piece(x, icon=part.name, width=w, height=h))
-                    y0 = -self.cap / 2 - h / 2
-                    box = (x, y0, x + w, y0 + h)
-                    x += w
-                else:
-                    font = self.fonts[part.style]
-                    pieces.append(Piece(x, part.text, part.style))
-                    l, t, r, b = _text._ink_bbox(font, part.text)
-                    box = (x + l, t, x + r, b)
-                    x += _advance(font, part.text)
-                left, top = min(left, box[0]), min(top, box[1])
-                right, bottom = max(right, box[2]), max(bottom, box[3])
-        if not pieces:
-            return [], (0.0, 0.0, 0.0, 0.0)
-        return pieces, (left, top, right, bottom)
+    def extend(self, line: _Line, word: list[Run | Icon]) -> _Line:
+        """``line`` with ``word`` set after it (a space between them when it has words already)."""
+        pieces = list(line.pieces)
+        x = line.x + self.space if line.words else line.x
+        left, top, right, bottom = line.ink
+        for part in word:
+            if isinstance(part, Icon):
+                w, h = self.icon(part.name)
+                pieces.append(Piece(x, icon=part.name, width=w, height=h))
+                y0 = -self.cap / 2 - h / 2
+                box = (x, y0, x + w, y0 + h)
+                x += w
+            else:
+                font = self.fonts[part.style]
+                pieces.append(Piece(x, part.text, part.style))
+                l, t, r, b = _text._ink_bbox(font, part.text)
+                box = (x + l, t, x + r, b)
+                x += _advance(font, part.text)
+            left, top = min(left, box[0]), min(top, box[1])
+            right, bottom = max(right, box[2]), max(bottom, box[3])
+        return _Line(tuple(pieces), x, (left, top, right, bottom), line.words + 1)
+
+
+@lru_cache(maxsize=1024)
+def _metrics(fonts: tuple[tuple[str, str], ...], size: int) -> tuple[dict, float, int, int]:
+    """The fonts by style at ``size``, and the regular one's space advance, cap height and line height."""
+    faces = {style: load_font(path, size) for style, path in fonts}
+    regular = faces[REGULAR]
+    ascent, descent = regular.getmetrics()
+    return faces, regular.getlength(" "), max(1, -regular.getbbox("H", anchor="ls")[1]), ascent + descent
 
 
 @lru_cache(maxsize=1 << 16)
@@ -216,8 +226,6 @@ def _ink_width(ink: tuple[float, float, float, float]) -> float:
     return ink[2] - min(ink[0], 0.0)
 
 
-_Line = tuple[list[Piece], tuple[float, float, float, float], int]
-"""A line set from x = 0: its pieces, their ink (:meth:`_Measure.place`) and how many words it holds."""
 _Words = list[list[list[Run | Icon]]]
 
 
@@ -225,22 +233,19 @@ def _wrapped(paragraphs: _Words, measure: _Measure, width: int) -> list[_Line] |
     """The lines of ``paragraphs`` wrapped greedily between words to ``width``; None if a word is wider."""
     lines: list[_Line] = []
     for paragraph in paragraphs:
-        current: list[list[Run | Icon]] = []
-        placed: tuple[list[Piece], tuple[float, float, float, float]] = ([], (0.0, 0.0, 0.0, 0.0))
+        line = _EMPTY
         for word in paragraph:
-            candidate = measure.place(current + [word])
-            if _ink_width(candidate[1]) <= width:
-                current.append(word)
-                placed = candidate
+            candidate = measure.extend(line, word)
+            if _ink_width(candidate.ink) <= width:
+                line = candidate
                 continue
-            if not current:
+            if not line.words:
                 return None   # one word wider than the box at this size: try a smaller one
-            lines.append((*placed, len(current)))
-            current = [word]
-            placed = measure.place(current)
-            if _ink_width(placed[1]) > width:
+            lines.append(line)
+            line = measure.extend(_EMPTY, word)
+            if _ink_width(line.ink) > width:
                 return None
-        lines.append((*placed, len(current)))
+        lines.append(line)
     return lines
 
 
@@ -255,10 +260,12 @@ def _broken(paragraphs: _Words, measure: _Measure, width: int, breaks: tuple[int
             count = next(counts, None)
             if count is None:
                 return None
-            placed = measure.place(paragraph[start:start + count])
-            if _ink_width(placed[1]) > width:
+            line = _EMPTY
+            for word in paragraph[start:start + count]:
+                line = measure.extend(line, word)
+            if line.pieces and _ink_width(line.ink) > width:
                 return None
-            lines.append((*placed, count))
+            lines.append(line)
             start += count
             if start >= len(paragraph):
                 break
@@ -276,12 +283,12 @@ def layout_rich(parts: list[Run | Icon | str], fonts: FontPaths, size: int, box:
     lines = _wrapped(paragraphs, measure, width) if breaks is None else _broken(paragraphs, measure, width, breaks)
     if lines is None:
         return None
-    kept = tuple(count for _, _, count in lines)
-    while lines and not lines[-1][0]:
+    kept = tuple(line.words for line in lines)
+    while lines and not lines[-1].pieces:
         lines.pop()
     pitch = round(measure.line_height * line_spacing)
-    inks = [(ink[0], ink[1] + i * pitch, ink[2], ink[3] + i * pitch) for i, (pieces, ink, _) in enumerate(lines)
-            if pieces]
+    inks = [(line.ink[0], line.ink[1] + i * pitch, line.ink[2], line.ink[3] + i * pitch)
+            for i, line in enumerate(lines) if line.pieces]
     if not inks:
         return FittedRich(size, (), (), (0, 0, 0, 0), kept)
     block_top = min(i[1] for i in inks)
@@ -292,7 +299,8 @@ def layout_rich(parts: list[Run | Icon | str], fonts: FontPaths, size: int, box:
     offset_y = {"top": 0, "middle": free_y // 2, "bottom": free_y}[valign] - block_top
     out_lines, baselines = [], []
     union = [float("inf"), float("inf"), float("-inf"), float("-inf")]
-    for i, (pieces, ink, _) in enumerate(lines):
+    for i, line in enumerate(lines):
+        pieces, ink = line.pieces, line.ink
         baseline = offset_y + i * pitch
         if not pieces:
             out_lines.append(())
@@ -327,8 +335,8 @@ has at the design size, and the factor the font sizes are scaled by from there."
 def fit_rich(parts: list[Run | Icon | str], fonts: FontPaths, sizes: tuple[int, int], box: tuple[int, int], *,
              align: str, valign: str, line_spacing: float, icon_size: IconSize, file: str, entry: str | None,
              field: str | None, box_name: str, design: Design | None = None) -> FittedRich:
-    """The largest fitting layout in ``sizes`` (min, max) px (binary search); :class:`DataError` when a glyph is
-    missing, a style has no font, or the text does not fit even at the minimum.
+    """The largest fitting layout in ``sizes`` (min, max) px (the maximum, else a binary search below it);
+    :class:`DataError` when a glyph is missing, a style has no font, or the text does not fit even at the minimum.
 
     With ``design`` (the text drawn at another size than its design's), the lines the text has at the design size,
     at its font size times the factor (or up to :data:`~tools.render.text.SAME_LINES_TRIES` sizes smaller, never
@@ -365,6 +373,12 @@ def _best_rich(parts: tuple[Run | Icon | str, ...], fonts: tuple[tuple[str, str]
                 fitted = layout_rich(list(parts), paths, candidate, box, breaks=reference.breaks, **settings)
                 if fitted is not None:
                     return fitted
+    if low <= high:
+        # The top of the range first: a title or a label mostly fits at its largest size, found in one layout.
+        fitted = layout_rich(list(parts), paths, high, box, **settings)
+        if fitted is not None:
+            return fitted
+        high -= 1
     best = None
     while low <= high:
         mid = (low + high) // 2

@@ -62,6 +62,7 @@ from bridge.rules.four_humours.records import (
     SceneCard,
     Slot,
     Step,
+    Tile,
 )
 from bridge.catalog import resolve_game_dir
 from bridge.errors import DataError, InputError
@@ -185,7 +186,7 @@ class Renderer(DrawsAtSize):
         # the map tiles by id, each layout's part of an image key (_kind_part).
         self._default_steps: tuple[tuple[Step, _Text], ...] | None = None
         self._step_texts: dict[Step, str] = {}
-        self._kingdom_tiles: dict[str, object] | None = None
+        self._kingdom_tiles: dict[str, Tile] | None = None
         self._kind_parts: dict[str, bytes] = {}
 
     # -- naming and keys ---------------------------------------------------------------------------------
@@ -317,7 +318,7 @@ class Renderer(DrawsAtSize):
             text = self._step_texts[step] = f"{count_text(step.count)} → {self.string(step.outcome.value).text}"
         return text
 
-    def tile(self, tile_id: str, file: str, entry: str):
+    def tile(self, tile_id: str, file: str, entry: str) -> Tile:
         """The map tile ``tile_id`` (a scene's zone); :class:`DataError` naming ``zone`` when there is none."""
         tiles = self._kingdom_tiles
         if tiles is None:
@@ -328,10 +329,6 @@ class Renderer(DrawsAtSize):
         if tile is None:
             raise DataError(file, entry, "zone", f'"{tile_id}" is not a map tile')
         return tile
-
-    def tile_name(self, tile_id: str, file: str, entry: str) -> _Text:
-        tile = self.tile(tile_id, file, entry)
-        return _Text(tile.name.get(self.lang), "map.toml", f'tile "{tile.id}"', f"name.{self.lang}")
 
     def texts(self) -> Iterator[tuple[_Text, str]]:
         """Every text drawn in code (not on the kinds of :data:`TEMPLATE_KINDS`), with the font file it is drawn in

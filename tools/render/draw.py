@@ -119,6 +119,13 @@ def placeholder(size: tuple[int, int], colour: tuple[int, int, int]) -> Image.Im
     return _placeholder(tuple(size), tuple(colour)).copy()
 
 
+def paste_placeholder(image: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> None:
+    """:func:`placeholder` of ``box``'s size in ``colour`` pasted into ``box`` (left, top, right, bottom) of
+    ``image`` (no copy of it made)."""
+    left, top, right, bottom = box
+    image.paste(_placeholder((right - left, bottom - top), tuple(colour)), (left, top))
+
+
 @lru_cache(maxsize=32)
 def _placeholder(size: tuple[int, int], colour: tuple[int, int, int]) -> Image.Image:
     w, h = size

@@ -36,7 +36,7 @@ from bridge.rules.game import LANGUAGES
 from tools.imageio import ImageError, open_image, to_rgb
 from tools.render import richtext
 from tools.render.colour import is_colour, parse_colour
-from tools.render.draw import mirror_pad, placeholder
+from tools.render.draw import mirror_pad, paste_placeholder
 from tools.render.layout import Layouts
 from tools.render.template import FIELD, Condition, Layer, Template
 
@@ -90,18 +90,26 @@ class PictureError(ValueError):
 _MISSING = object()
 
 
+def _is_mapping(value: Any) -> bool:
+    # a dict answered without the ABC's check: a template reads fields of every card, card after card
+    return type(value) is dict or isinstance(value, Mapping)
+
+
+_LANGUAGES = frozenset(LANGUAGES)
+
+
 def lookup(values: Mapping[str, Any], path: str, lang: str) -> Any:
     """The value at dotted ``path`` (``title``, ``cost.gold``), a language table reduced to ``lang``'s text;
     None when absent."""
     value: Any = values
     for key in path.split("."):
-        if isinstance(value, Mapping) and key in value:
+        if _is_mapping(value) and key in value:
             value = value[key]
         elif isinstance(value, list) and key.isdigit() and 1 <= int(key) <= len(value):
             value = value[int(key) - 1]
         else:
             return None
-    if isinstance(value, Mapping) and value and set(value) <= set(LANGUAGES):
+    if _is_mapping(value) and value and _LANGUAGES.issuperset(value):
         return value.get(lang, _MISSING)
     return value
 
@@ -145,6 +153,14 @@ class TemplateRenderer:
                                 f'layout "{card.kind}" is not a layout with layers in {layouts.file}')
         self._check_fields(cards)
         self._check_pictures()
+
+    def __getstate__(self) -> dict:
+        # What is kept while drawing is made again where it is needed (hash objects do not pickle; the layers'
+        # fonts and designs are kept by the layers' identities, another process's).
+        state = dict(self.__dict__)
+        for kept in ("_key_heads", "_layer_fonts", "_designs", "_glyphs_passed"):
+            state.pop(kept, None)
+        return state
 
     def _check_pictures(self) -> None:
         """Every picture a layer names outright must be one of :attr:`pictures` (a ``{field}`` naming one is
@@ -201,9 +217,13 @@ class TemplateRenderer:
         """A hash of everything ``card``'s pixels depend on: its layout, its values, the language and the bytes
         of every file it draws (art, icons, the game's fonts). A game's own renderer that draws some kinds from
         their layers keys those cards by it."""
-        digest = hashlib.sha256()
-        digest.update(self.layouts.layouts[card.kind].fingerprint().encode())
-        digest.update(self.layouts.fingerprint().encode())
+        heads = self.__dict__.setdefault("_key_heads", {})
+        head = heads.get(card.kind)
+        if head is None:   # what every card of a layout hashes first, hashed once (a template's text is long)
+            head = heads[card.kind] = hashlib.sha256()
+            head.update(self.layouts.layouts[card.kind].fingerprint().encode())
+            head.update(self.layouts.fingerprint().encode())
+        digest = head.copy()
         digest.update(json.dumps(card.values, sort_keys=True, default=str, ensure_ascii=False).encode())
         digest.update(self.lang.encode())
         for path in self._files(card):
@@ -239,9 +259,7 @@ class TemplateRenderer:
         for layer in template.layers:   # drawn again in order, over the mirror, each where it lies on the card
             if not self._shown(layer, card):
                 continue
-            x, y, w, h = layer.box
-            left, top = round(x * sx), round(y * sy)
-            rect = (left, top, max(left + 1, round((x + w) * sx)), max(top + 1, round((y + h) * sy)))
+            rect = _layer_rect(layer, sx, sy)
             grow = (bleed if rect[0] <= 0 else 0, bleed if rect[1] <= 0 else 0,
                     bleed if rect[2] >= width else 0, bleed if rect[3] >= height else 0)
             on_canvas = (rect[0] + bleed, rect[1] + bleed, rect[2] + bleed, rect[3] + bleed)
@@ -273,7 +291,7 @@ class TemplateRenderer:
             if not self._shown(layer, card):
                 continue
             if layer.kind == "image":
-                found = self._image_path(layer, card)
+                found = self._image_path(layer, card, present_only=True)
                 if found is not None:
                     files.append(found)
             elif layer.kind == "text":
@@ -281,7 +299,10 @@ class TemplateRenderer:
                     if font is not None and font.in_game:
                         files.append(font.path(self.game_dir, self.bundled_fonts))
                 try:
-                    parts = richtext.parse_markup(self._fill(layer.text, card, layer))
+                    text = self._fill(layer.text, card, layer)
+                    if "{icon:" not in text:
+                        continue   # (most texts: no markup to read)
+                    parts = richtext.parse_markup(text)
                 except (ValueError, DataError):
                     continue   # reported when the card is drawn
                 files += [p for part in parts if isinstance(part, richtext.Icon)
@@ -306,15 +327,20 @@ class TemplateRenderer:
         width, height = size
         sx, sy = width / template.width, height / template.height
         scale = min(sx, sy)
+        layers = template.layers
+        first = layers[0]
+        rect = _layer_rect(first, sx, sy)
+        filled = (first.kind == "shape" and first.shape == "rect" and first.fill is not None and
+                  first.radius * scale < 0.5 and rect == (0, 0, width, height) and self._shown(first, card))
+        if filled:   # a card filled whole by its first layer starts in its colour (the same pixels, filled once)
+            background = self._colour(first.fill, card, first, "fill")
         image = Image.new("RGB", (width, height), background)
-        for layer in template.layers:
+        for layer in layers:
             if not self._shown(layer, card):
                 continue
-            x, y, w, h = layer.box
-            left, top = round(x * sx), round(y * sy)
-            rect = (left, top, max(left + 1, round((x + w) * sx)), max(top + 1, round((y + h) * sy)))
+            rect = _layer_rect(layer, sx, sy)
             if layer.kind == "shape":
-                self._shape(image, layer, card, rect, scale)
+                self._shape(image, layer, card, rect, scale, filled=filled and layer is first)
             elif layer.kind == "image":
                 self._image(image, layer, card, rect)
             elif layer.kind == "picture":
@@ -324,6 +350,8 @@ class TemplateRenderer:
         return image
 
     def _shown(self, layer: Layer, card: TemplateCard) -> bool:
+        if not layer.conditions:
+            return True   # (most layers: asked on every card)
         return all(self._holds(c, card) for c in layer.conditions)
 
     def _holds(self, condition: Condition, card: TemplateCard) -> bool:
@@ -344,22 +372,11 @@ class TemplateRenderer:
 
     def _fill(self, template: str, card: TemplateCard, layer: Layer) -> str:
         """A template string with its ``{field}``\\ s filled in (``{{`` and ``}}`` are braces)."""
-        out: list[str] = []
-        position = 0
-        for match in _PLACES.finditer(template):
-            out.append(template[position:match.start()])
-            position = match.end()
-            token = match.group(0)
-            if token == "{{":
-                out.append("{")
-            elif token == "}}":
-                out.append("}")
-            elif token.startswith("{icon:"):
-                out.append(token)
-            else:
-                out.append(self._value(token[1:-1], card, layer))
-        out.append(template[position:])
-        return "".join(out)
+        tokens = _tokens(template)
+        if len(tokens) == 1:
+            field, text = tokens[0]
+            return self._value(text, card, layer) if field else text
+        return "".join(self._value(text, card, layer) if field else text for field, text in tokens)
 
     def _field_of(self, text: str, card: TemplateCard, layer: Layer) -> str:
         """The field to name in an error about ``text``: its first ``{field}`` (with the language of a language
@@ -370,8 +387,8 @@ class TemplateRenderer:
         path = found.group(1)
         raw: Any = card.values
         for key in path.split("."):
-            raw = raw.get(key) if isinstance(raw, Mapping) else None
-        return f"{path}.{self.lang}" if isinstance(raw, Mapping) else path
+            raw = raw.get(key) if _is_mapping(raw) else None
+        return f"{path}.{self.lang}" if _is_mapping(raw) else path
 
     def _colour(self, value: str, card: TemplateCard, layer: Layer, key: str) -> tuple[int, int, int]:
         text = self._fill(value, card, layer) if FIELD.fullmatch(value) else value
@@ -382,19 +399,26 @@ class TemplateRenderer:
         raise DataError(card.file, card.entry, self._field_of(value, card, layer),
                         f'"{text}" is not "#rrggbb" nor a colour of [colours] (layer "{layer.name}" {key})')
 
-    def _shape(self, image: Image.Image, layer: Layer, card: TemplateCard, rect, scale: float) -> None:
-        fill = self._colour(layer.fill, card, layer, "fill") if layer.fill else None
+    def _shape(self, image: Image.Image, layer: Layer, card: TemplateCard, rect, scale: float, *,
+               filled: bool = False) -> None:
+        """Shape ``layer`` drawn in ``rect``; ``filled``: its fill is on the image already (:meth:`_draw_on`)."""
+        fill = self._colour(layer.fill, card, layer, "fill") if layer.fill and not filled else None
         outline = self._colour(layer.outline, card, layer, "outline") if layer.outline else None
         stroke = max(1, round(layer.stroke * scale)) if outline is not None else 0
         radius = layer.radius * scale
         left, top, right, bottom = rect
         size = (right - left, bottom - top)
         if layer.shape == "rect" and radius < 0.5:
-            draw = ImageDraw.Draw(image)
-            if fill is not None:
-                draw.rectangle((left, top, right - 1, bottom - 1), fill=fill)
-            if outline is not None:
-                draw.rectangle((left, top, right - 1, bottom - 1), outline=outline, width=stroke)
+            if fill is not None:   # the pixels of draw.rectangle's fill, filled as a block (a whole card's, often)
+                image.paste(fill, (left, top, right, bottom))
+            if outline is not None and 2 * stroke < min(size):
+                # draw.rectangle's outline, as its four bands filled as blocks (it draws the sides pixel by pixel)
+                for band in ((left, top, right, top + stroke), (left, bottom - stroke, right, bottom),
+                             (left, top + stroke, left + stroke, bottom - stroke),
+                             (right - stroke, top + stroke, right, bottom - stroke)):
+                    image.paste(outline, band)
+            elif outline is not None:
+                ImageDraw.Draw(image).rectangle((left, top, right - 1, bottom - 1), outline=outline, width=stroke)
             return
         outer = _shape_mask(layer.shape, size, radius, 0)
         if fill is not None:
@@ -403,9 +427,14 @@ class TemplateRenderer:
             inner = _shape_mask(layer.shape, size, max(0.0, radius - stroke), stroke)
             image.paste(outline, (left, top, right, bottom), ImageChops.subtract(outer, inner))
 
-    def _image_path(self, layer: Layer, card: TemplateCard) -> Path | None:
+    def _image_path(self, layer: Layer, card: TemplateCard, *, present_only: bool = False) -> Path | None:
+        """Where image ``layer``'s file is on ``card`` (None when its path is refused: reported when it is drawn);
+        ``present_only``: None too when nothing is there (looked up without resolving links: a key of a card without
+        its art, thousands of them in a big game, reads no more of the disk than that)."""
         try:
             relative = self._fill(layer.image, card, layer)
+            if present_only and not os.path.lexists(os.path.join(self.game_dir, relative)):
+                return None
             return asset_path(self.game_dir, relative, file=card.file, entry=card.entry,
                               field=self._field_of(layer.image, card, layer))
         except DataError:
@@ -431,7 +460,7 @@ class TemplateRenderer:
             # A stand-in where the art will go (drawn on past the card's edges for print, as the art would be).
             left, top, right, bottom = left - margins[0], top - margins[1], right + margins[2], bottom + margins[3]
             colour = self._colour(layer.placeholder, card, layer, "placeholder")
-            image.paste(placeholder((right - left, bottom - top), colour), (left, top))
+            paste_placeholder(image, (left, top, right, bottom), colour)
             return
         try:
             if any(margins):
@@ -528,27 +557,52 @@ class TemplateRenderer:
                         f'no icon "{name}": icons/{name}.png is not in the game folder (layer "{layer.name}")')
 
     def _fonts(self, layer: Layer) -> dict[str, str]:
-        fonts = {richtext.REGULAR: str(layer.font.path(self.game_dir, self.bundled_fonts))}
-        if layer.bold_font is not None:
-            fonts[richtext.BOLD] = str(layer.bold_font.path(self.game_dir, self.bundled_fonts))
-        if layer.italic_font is not None:
-            fonts[richtext.ITALIC] = str(layer.italic_font.path(self.game_dir, self.bundled_fonts))
-        return fonts
+        """Style → font file path of text ``layer`` (made once per layer: asked for on every card)."""
+        known = self.__dict__.setdefault("_layer_fonts", {})
+        found = known.get(id(layer))
+        if found is None or found[0] is not layer:
+            fonts = {richtext.REGULAR: str(layer.font.path(self.game_dir, self.bundled_fonts))}
+            if layer.bold_font is not None:
+                fonts[richtext.BOLD] = str(layer.bold_font.path(self.game_dir, self.bundled_fonts))
+            if layer.italic_font is not None:
+                fonts[richtext.ITALIC] = str(layer.italic_font.path(self.game_dir, self.bundled_fonts))
+            found = known[id(layer)] = (layer, fonts)
+        return found[1]
+
+    def _design(self, template: Template, layer: Layer, scale: float) -> richtext.Design:
+        """Where text ``layer`` is designed (:func:`_design`), made once per layer and scale."""
+        known = self.__dict__.setdefault("_designs", {})
+        found = known.get((id(layer), scale))
+        if found is None or found[0] is not layer:
+            if len(known) > 4096:
+                known.clear()
+            found = known[(id(layer), scale)] = (layer, _design(template, layer, scale))
+        return found[1]
 
     def check_glyphs(self, card: TemplateCard) -> None:
         """:class:`DataError` (the card's file, entry and field, and the characters) for a character of one of
         ``card``'s texts that its layer's font cannot draw; nothing is drawn, so a game can check every card
         this way before it draws any."""
+        # A text that passed in a layer's fonts passes again: a big game checks the same labels on card after
+        # card (the first failing text is still reported with its own card's place).
+        passed = self.__dict__.setdefault("_glyphs_passed", set())
         for layer in self.template(card.kind).layers:
             if layer.kind != "text" or not self._shown(layer, card):
                 continue
+            text = self._fill(layer.text, card, layer)
+            fonts = self._fonts(layer)
+            seen = (text, *fonts.items())
+            if seen in passed:
+                continue
             field = self._field_of(layer.text, card, layer)
             try:
-                parts = richtext.parse_markup(self._fill(layer.text, card, layer))
+                parts = richtext.parse_markup(text)
             except ValueError as exc:
                 raise DataError(card.file, card.entry, field, str(exc)) from None
-            richtext.check_runs(parts, self._fonts(layer), file=card.file, entry=card.entry, field=field,
-                                box_name=layer.name)
+            richtext.check_runs(parts, fonts, file=card.file, entry=card.entry, field=field, box_name=layer.name)
+            if len(passed) > 1 << 16:
+                passed.clear()
+            passed.add(seen)
 
     def _text(self, image: Image.Image, layer: Layer, card: TemplateCard, template: Template, rect,
               scale: float) -> None:
@@ -580,11 +634,11 @@ class TemplateRenderer:
         box_w, box_h = right - left, bottom - top
         if layer.rotation in (90, 270):
             box_w, box_h = box_h, box_w
-        low = max(1, int(template.font_px(layer.size[0], scale)))
-        high = max(low, round(template.font_px(layer.size[1], scale)))
-        fitted = richtext.fit_rich(parts, fonts, (low, high), (box_w, box_h), align=layer.align,
+        sizes = _font_sizes(template, layer, scale)
+        fitted = richtext.fit_rich(parts, fonts, sizes, (box_w, box_h), align=layer.align,
                                    valign=layer.valign, line_spacing=layer.line_spacing, icon_size=icon_size,
-                                   file=card.file, entry=card.entry, field=field, box_name=layer.name)
+                                   file=card.file, entry=card.entry, field=field, box_name=layer.name,
+                                   design=self._design(template, layer, scale))
         colour = self._colour(layer.colour, card, layer, "colour")
         if layer.rotation == 0:
             richtext.draw_rich(image, fitted, (left, top), fonts, colour, icon, box_name=layer.name, box_rect=rect)
@@ -599,6 +653,33 @@ class TemplateRenderer:
         turned = canvas.transpose({90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180,
                                    270: Image.Transpose.ROTATE_270}[layer.rotation])
         image.paste(turned, (left, top), turned)
+
+
+def _font_sizes(template: Template, layer: Layer, scale: float) -> tuple[int, int]:
+    """A text layer's font size range in pixels at ``scale`` px per unit (the minimum rounded down, so a text that
+    fits at the design size keeps room to fit)."""
+    low = max(1, int(template.font_px(layer.size[0], scale)))
+    return low, max(low, round(template.font_px(layer.size[1], scale)))
+
+
+def _layer_rect(layer: Layer, sx: float, sy: float) -> tuple[int, int, int, int]:
+    """Where ``layer``'s box lies on the card drawn at ``sx``, ``sy`` px per unit (each side at least 1 px)."""
+    x, y, w, h = layer.box
+    left, top = round(x * sx), round(y * sy)
+    return left, top, max(left + 1, round((x + w) * sx)), max(top + 1, round((y + h) * sy))
+
+
+def _design(template: Template, layer: Layer, scale: float) -> richtext.Design:
+    """Text ``layer``'s box (turned as its text reads) and font size range at the template's design size, and the
+    factor from there to ``scale`` px per unit: a text drawn at another size keeps its design lines
+    (:func:`tools.render.richtext.fit_rich`)."""
+    width, height = template.design_size
+    sx, sy = width / template.width, height / template.height
+    left, top, right, bottom = _layer_rect(layer, sx, sy)
+    box = (right - left, bottom - top)
+    if layer.rotation in (90, 270):
+        box = box[::-1]
+    return box, _font_sizes(template, layer, min(sx, sy)), scale / min(sx, sy)
 
 
 def _painter_id(painter: Painter) -> str:
@@ -620,6 +701,30 @@ def _mirror_out(picture: Image.Image, margins: tuple[int, int, int, int]) -> Ima
 
 
 _PLACES = re.compile(r"\{\{|\}\}|\{icon:[^{}]*\}|\{[^{}]*\}")
+
+
+@lru_cache(maxsize=4096)
+def _tokens(template: str) -> tuple[tuple[bool, str], ...]:
+    """A template string as its pieces in order: ``(True, field path)`` for a ``{field}``, ``(False, text)`` for
+    the text between them (``{{`` and ``}}`` made braces, ``{icon:name}`` kept for the markup). Parsed once: every
+    card fills the same few strings."""
+    out: list[tuple[bool, str]] = []
+    text: list[str] = []
+    position = 0
+    for match in _PLACES.finditer(template):
+        text.append(template[position:match.start()])
+        position = match.end()
+        token = match.group(0)
+        if token in ("{{", "}}"):
+            text.append(token[0])
+        elif token.startswith("{icon:"):
+            text.append(token)
+        else:
+            out += [(False, "".join(text)), (True, token[1:-1])]
+            text = []
+    text.append(template[position:])
+    out.append((False, "".join(text)))
+    return tuple(piece for piece in out if piece[0] or piece[1]) or ((False, ""),)
 
 
 def _shape_mask(shape: str, size: tuple[int, int], radius: float, inset: int) -> Image.Image:

@@ -611,3 +611,76 @@ def test_the_documented_picture_example_loads_and_draws(tmp_path):
     assert sizes == [(372, 520)]
     assert (0xf0, 0xe0, 0xa0) in {c for _, c in image.getcolors(maxcolors=1 << 18)}   # the hatching's lines
     assert image.getpixel((186, 260))[2] < 180                       # the art's stand-in, not the violet fill
+
+
+# -- fitting kept and reused ----------------------------------------------------------------------------------
+
+def fit(text: str, box: tuple[int, int], sizes: tuple[int, int], design=None) -> richtext.FittedRich:
+    return richtext.fit_rich(richtext.parse_markup(text), {"regular": str(FONTS / "DejaVuSans.ttf")}, sizes, box,
+                             align="left", valign="top", line_spacing=1.15, icon_size=lambda name: (1, 1),
+                             file="cards.csv", entry='row "a"', field="text", box_name="rules", design=design)
+
+
+def test_a_text_drawn_at_another_size_keeps_the_lines_it_has_at_its_design_size():
+    text = "Each player draws two cards, then passes one of them to the player on their left, face down."
+    design = fit(text, (300, 200), (10, 30))
+    changed = 0
+    for factor in (0.37, 0.61, 0.93, 1.36, 2.0, 2.7):
+        box, sizes = (round(300 * factor), round(200 * factor)), (int(10 * factor), round(30 * factor))
+        kept = fit(text, box, sizes, design=((300, 200), (10, 30), factor))
+        assert kept.breaks == design.breaks, factor
+        assert round(design.size * factor) - kept.size in range(0, 5), factor   # at the size scaled, or a little less
+        assert 0 <= kept.ink[0] and 0 <= kept.ink[1] and kept.ink[2] <= box[0] and kept.ink[3] <= box[1], factor
+        changed += fit(text, box, sizes).breaks != design.breaks   # fitted afresh, the lines would change here
+    assert changed >= 2
+    # lines that cannot fit at the scaled size are fitted afresh: the box made narrower than the scaled text
+    narrow = fit(text, (200, 400), (20, 60), design=((300, 200), (10, 30), 2.0))
+    assert narrow.breaks != design.breaks and narrow.ink[2] <= 200
+
+
+def test_a_text_recurring_card_after_card_is_fitted_once(game, tmp_path):
+    title = f"Recurring {tmp_path.name}"   # a text no other test fits
+    drawn = renderer(game, card("a", title=title), card("b", title=title, text="Other."))
+    misses = richtext._best_rich.cache_info().misses
+    drawn.render("card:a")
+    after_first = richtext._best_rich.cache_info().misses
+    drawn.render("card:b")   # the same title in the same layer: no new fitting for it (its rules text is new)
+    assert after_first > misses and richtext._best_rich.cache_info().misses == after_first + 1
+    first = drawn.render("card:a", (372, 520)).tobytes()
+    assert drawn.render("card:a", (372, 520)).tobytes() == first == renderer(game, card("a", title=title)).render(
+        "card:a", (372, 520)).tobytes()
+
+
+def test_rectangles_filled_as_blocks_have_the_pixels_image_draw_gives_them(tmp_path):
+    folder = make_game(tmp_path / "g", '''
+[layouts.card]
+size = [200, 150]
+
+[[layouts.card.layers]]
+shape = "rect"
+fill = "#f0e0d0"
+outline = "#000000"
+stroke = 3
+
+[[layouts.card.layers]]
+shape = "rect"
+box = [10, 10, 100, 80]
+fill = "#112233"
+outline = "#aa0000"
+stroke = 6
+
+[[layouts.card.layers]]
+shape = "rect"
+box = [120, 20, 60, 60]
+outline = "#00aa00"
+stroke = 40
+''')
+    layouts = load_layouts(folder / "layouts.toml", fonts_dir=FONTS)
+    drawn = TemplateRenderer(layouts, [TemplateCard("c", "card", {}, "cards.csv", "row 1")], game_dir=folder,
+                             bundled_fonts=FONTS, lang="en").render("c")
+    expected = Image.new("RGB", (200, 150), (255, 255, 255))
+    draw = ImageDraw.Draw(expected)
+    draw.rectangle((0, 0, 199, 149), fill=(0xf0, 0xe0, 0xd0), outline=(0, 0, 0), width=3)
+    draw.rectangle((10, 10, 109, 89), fill=(0x11, 0x22, 0x33), outline=(0xaa, 0, 0), width=6)
+    draw.rectangle((120, 20, 179, 79), outline=(0, 0xaa, 0), width=40)
+    assert drawn.tobytes() == expected.tobytes()

@@ -1,6 +1,7 @@
-"""Four Humours card faces, boards and tokens, rendered from the game records and ``layouts.toml``: the goal
-cards, the backs, the tokens and the party tiles drawn from the layers of their layouts (:data:`TEMPLATE_KINDS`),
-the party tiles' slots and resolution, the scene cards and the boards in code (that docstring says why).
+"""Four Humours card faces, boards and tokens, rendered from the game records and ``layouts.toml``: the scene
+and goal cards, the backs, the tokens and the party tiles drawn from the layers of their layouts
+(:data:`TEMPLATE_KINDS`), the scenes' and party tiles' slots and resolution and the boards in code (that docstring
+says why).
 
 Entry point for the build::
 
@@ -26,9 +27,9 @@ cold build):
 
 Incremental rebuilds: each image has a key, the SHA-256 of everything that affects its pixels — the record
 (its ``repr``), the shared context (humours, citizens, tiles, default resolution, game info), the layout and
-palette, the bytes of the fonts and the art file, the language and :data:`RENDERER_VERSION`; an image of a kind
-drawn from layers hashes the template drawer's key of its card instead (its layout, fields, language, files and
-pictures' painters), a party tile both (its body is drawn in code).  Rendered
+palette, the bytes of the fonts, the language and :data:`RENDERER_VERSION`; an image of a kind drawn from layers
+hashes the template drawer's key of its card instead (its layout, fields, language, files — a scene's or goal's art
+among them — and pictures' painters), a scene card and a party tile both (their body is drawn in code).  Rendered
 images are cached as ``.cache/faces/<key>.png``; only missing keys are rendered, in parallel over ``jobs``
 processes (all cores by default; 1 renders in-process).  A sheet is re-packed only when one of its faces'
 keys changed (``.cache/manifest.json``).  Files this renderer wrote before and no longer uses are deleted.
@@ -62,6 +63,7 @@ from bridge.rules.four_humours.records import (
     SceneCard,
     Slot,
     Step,
+    Tile,
 )
 from bridge.catalog import resolve_game_dir
 from bridge.errors import DataError, InputError
@@ -71,16 +73,15 @@ from tools.entrykeys import EntryKeys
 from tools.games.four_humours.icons import humour_icon
 from tools.render.colour import to_hex
 from tools.render.draw import (
-    composite_icon, contrast, cover_fit, find_art, hatching, load_art, mix, paste_icon, placeholder,
-    star_icon,
+    composite_icon, contrast, cover_fit, find_art, hatching, mix, paste_icon, placeholder, star_icon,
 )
-from tools.render.layout import Box, CardLayout, Layouts, load_layouts
+from tools.render.layout import Box, Layouts, load_layouts
 from tools.render.pipeline import Art, DeckPlan, ThumbnailPlan, check_image_options, render_art
 from tools.render.sizing import DrawsAtSize
 from tools.render.templatedraw import PictureError, PictureRequest, TemplateCard, TemplateRenderer
 from tools.render.text import CheckedKeys, check_glyphs, draw_fitted, draw_text, fit_text
 
-RENDERER_VERSION = "3"
+RENDERER_VERSION = "4"
 """Bump when a drawing change must invalidate every cached image."""
 
 LAYOUTS_FILE = "layouts.toml"
@@ -88,35 +89,31 @@ CHECKED_TEXTS = "texts-checked.txt"
 IMAGE_KEYS = "image-keys.json"
 """The file of ``out_dir/.cache/`` keeping each scene's image key by its entry's fingerprint (:meth:`Renderer.keys`)."""
 """The file of ``out_dir/.cache/`` keeping the keys of images whose texts passed the glyph check."""
-_NO_ART_DIGEST = hashlib.sha256(b"art:none").digest()   # what a key holds for an image without an art file
 THUMBNAIL_SIZE = 256
 
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
-    "scene": {"title": True, "subtitle": True, "art": False, "resolution": True, "slots": True},
+    "scene_body": {"resolution": True, "slots": True},
     "party_body": {"slots": True, "resolution": True},
     "kingdom": {"tile_name": True, "cell_name": True},
     "fief": {"tile_name": True, "cell_name": True},
 }
 """Card kind → its boxes (``True``: a text box) that ``layouts.toml`` must define."""
 
-TEMPLATE_KINDS = ("party", "goal", "scene_back", "goal_back", "party_back", "potion", "potion_back", "goal_marker",
-                  "scene_marker")
+TEMPLATE_KINDS = ("scene", "party", "goal", "scene_back", "goal_back", "party_back", "potion", "potion_back",
+                  "goal_marker", "scene_marker")
 """Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives and
 the pictures it paints (:data:`PICTURES`: the backs' crossed hatching, a humour's potion in its colour, the goal
-markers' star). A party tile's layers draw its frame, title and subtitle; its slot panels and resolution rows are
-drawn here over them, in the boxes of layout ``party_body`` (:data:`BODY_LAYOUTS`), because a layout cannot repeat
-its layers over a list of the data: a panel per slot and a row per step, as many as the tile has, the names of a
-row sharing one font size. The other kinds stay drawn here:
+markers' star). A scene card's layers draw its frame, title, zone and art, a party tile's its frame, title and
+subtitle; the slot panels and resolution rows of both are drawn here over them, in the boxes of layouts
+``scene_body`` and ``party_body`` (:data:`BODY_LAYOUTS`), because the templates cannot express them: a layout
+cannot repeat its layers over a list of the data (a panel per slot, with a row of its humours' icons, and a row
+per step, as many as the card has), nor give sibling texts one font size (the names of a row, the steps of a
+list: each text layer is fitted alone). The template drawer keeps each text's layout and its design-size lines
+(:func:`tools.render.richtext.fit_rich`), so a scene drawn from its layers takes no longer than it did drawn
+here. The boards stay drawn here: their cells lie where the data's coordinates put them
+(:func:`cell_positions`), with a path or a bridge along each edge, as many as the map has."""
 
-- the scene card, whose body is the same two lists. Its frame, title, zone and art could be layers as a party
-  tile's are, but drawn that way a scene takes about twice as long (the template drawer fits each text afresh,
-  where the code's fitting keeps the layouts it made and the lines it drew), and the 1,000-scene cold build of
-  ``benchmarks/largegame.py`` (``--jobs 1``) went from 7.4-9.0 s to 10.8-11.8 s user time: a big game's scenes
-  are what its cold build spends its time on;
-- the kingdom map and the fief boards: their cells lie where the data's coordinates put them
-  (:func:`cell_positions`), with a path or a bridge along each edge, as many as the map has."""
-
-BODY_LAYOUTS = {"party": "party_body"}
+BODY_LAYOUTS = {"scene": "scene_body", "party": "party_body"}
 """A kind drawn from its layers → the layout (boxes, in the same pixels) of its body, drawn in code over them."""
 
 BACK_WORDS = {"scene_back": "scenes", "goal_back": "goals", "party_back": "parties"}
@@ -193,7 +190,7 @@ class Renderer(DrawsAtSize):
         # the map tiles by id, each layout's part of an image key (_kind_part).
         self._default_steps: tuple[tuple[Step, _Text], ...] | None = None
         self._step_texts: dict[Step, str] = {}
-        self._kingdom_tiles: dict[str, object] | None = None
+        self._kingdom_tiles: dict[str, Tile] | None = None
         self._kind_parts: dict[str, bytes] = {}
 
     # -- naming and keys ---------------------------------------------------------------------------------
@@ -264,20 +261,12 @@ class Renderer(DrawsAtSize):
                 return hashlib.sha256(f"{RENDERER_VERSION}\0{card_key}".encode()).hexdigest()
         else:
             card_key = ""
-        # No art file and an empty art file must not share a key: the first draws a placeholder, the second
-        # is an error, and a cached placeholder would hide it.
-        art_digest = _NO_ART_DIGEST
-        head, _, ident = name.partition(":")
-        if head == "scene":
-            path = find_art(self.game_dir, ident, file="scenes.toml", entry=f'scene "{ident}"')
-            if path is not None:
-                art_digest = hashlib.sha256(b"art:file:" + path.read_bytes()).digest()
         # The parts, each followed by a NUL: what every image of a kind shares first (its layout, fonts and the
         # game's context: 6 KB in Four Humours), hashed once per kind and copied, then the image's own.
         # A kind drawn from its layers with a body drawn in code: its layout of boxes, then the card's key too.
         digest = self._kind_hash(BODY_LAYOUTS.get(kind, kind)).copy()
         digest.update(b"".join((name.encode("utf-8"), b"\0", repr(self._record(name)).encode("utf-8"), b"\0",
-                                art_digest, card_key.encode("ascii"))))
+                                card_key.encode("ascii"))))
         return digest.hexdigest()
 
     def _kind_hash(self, kind: str):
@@ -377,7 +366,8 @@ class Renderer(DrawsAtSize):
             text = self._step_texts[step] = f"{count_text(step.count)} → {self.string(step.outcome.value).text}"
         return text
 
-    def tile_name(self, tile_id: str, file: str, entry: str) -> _Text:
+    def tile(self, tile_id: str, file: str, entry: str) -> Tile:
+        """The map tile ``tile_id`` (a scene's zone); :class:`DataError` naming ``zone`` when there is none."""
         tiles = self._kingdom_tiles
         if tiles is None:
             tiles = self._kingdom_tiles = {}
@@ -386,7 +376,7 @@ class Renderer(DrawsAtSize):
         tile = tiles.get(tile_id)
         if tile is None:
             raise DataError(file, entry, "zone", f'"{tile_id}" is not a map tile')
-        return _Text(tile.name.get(self.lang), "map.toml", f'tile "{tile.id}"', f"name.{self.lang}")
+        return tile
 
     def texts(self) -> Iterator[tuple[_Text, str]]:
         """Every text drawn in code (not on the kinds of :data:`TEMPLATE_KINDS`), with the font file it is drawn in
@@ -404,20 +394,16 @@ class Renderer(DrawsAtSize):
             return L[kind].boxes[box].font or ""
 
         def strings() -> Iterator[tuple[_Text, str]]:
-            for key in REQUIRED_STRINGS:
-                for kind, box in (("scene", "subtitle"), ("scene", "resolution")):
-                    yield self.string(key), font(kind, box)
+            for key in REQUIRED_STRINGS:   # (those the layers print are checked with their cards)
+                for kind in ("scene_body", "party_body"):
+                    yield self.string(key), font(kind, "resolution")
 
         yield None, strings()
         if d.scenes:
-            title_font, zone_font = font("scene", "title"), font("scene", "subtitle")
-            slot_font, step_font = font("scene", "slots"), font("scene", "resolution")
-            title_field = f"title.{lang}"
+            slot_font, step_font = font("scene_body", "slots"), font("scene_body", "resolution")
 
         def scene(s: SceneCard) -> Iterator[tuple[_Text, str]]:
             entry = f'scene "{s.id}"'
-            yield _Text(s.title.get(lang), "scenes.toml", entry, title_field), title_font
-            yield self.tile_name(s.zone, "scenes.toml", entry), zone_font
             for i, slot in enumerate(s.slots):
                 yield self.citizen_name(slot, "scenes.toml", entry, i), slot_font
             for _, text in self.steps_of(s, "scenes.toml", entry):
@@ -488,17 +474,6 @@ class Renderer(DrawsAtSize):
                 return _hex(h.colour)
         return self.colours["ink"]
 
-    def _base(self, layout: CardLayout, fill, frame_colour) -> tuple[Image.Image, ImageDraw.ImageDraw]:
-        image = Image.new("RGB", (layout.width, layout.height), fill)
-        draw = ImageDraw.Draw(image)
-        frame = layout.params.get("frame", 0)
-        if frame:
-            draw.rectangle((0, 0, layout.width - 1, layout.height - 1), outline=frame_colour, width=frame)
-            inset = frame + max(self.px(2), frame // 3)
-            draw.rectangle((inset, inset, layout.width - 1 - inset, layout.height - 1 - inset),
-                           outline=mix(frame_colour, (0, 0, 0), 0.35), width=max(1, frame // 6))
-        return image, draw
-
     def _text(self, draw: ImageDraw.ImageDraw, text: _Text, box: Box, colour=None, size_max=None) -> None:
         draw_text(draw, text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field,
                   colour=colour, size_max=size_max)
@@ -508,15 +483,6 @@ class Renderer(DrawsAtSize):
         sizes = [fit_text(t.text, b, self.fonts_dir, file=t.file, entry=t.entry, field=t.field).size
                  for t, b in pairs]
         return min(sizes) if sizes else 0
-
-    def _art(self, image: Image.Image, box: Box, card_id: str, colour, file: str, entry: str) -> None:
-        path = find_art(self.game_dir, card_id, file=file, entry=entry)
-        if path is not None:
-            art = cover_fit(load_art(path, file=file, entry=entry, max_pixels=self.max_pixels),
-                                  (box.width, box.height))
-        else:
-            art = placeholder((box.width, box.height), colour)
-        image.paste(art, (box.x, box.y))
 
     def _slots(self, image, draw, box: Box, slots: tuple[Slot, ...], icon_max: int, file: str, entry: str) -> None:
         if not slots:
@@ -589,20 +555,15 @@ class Renderer(DrawsAtSize):
         raise KeyError(name)
 
     def scene(self, card: SceneCard) -> Image.Image:
-        layout = self.layouts.layouts["scene"]
-        file, entry, lang = "scenes.toml", f'scene "{card.id}"', self.lang
-        colour = self.zone_colour(card.zone)
-        image, draw = self._base(layout, self.colours["background"], colour)
-        b = layout.boxes
-        self._text(draw, _Text(card.title.get(lang), file, entry, f"title.{lang}"), b["title"])
-        zone = self.tile_name(card.zone, file, entry)
-        if card.is_animal:
-            zone = zone._replace(text=f"{zone.text} · {self.string('animal').text}")
-        self._text(draw, zone, b["subtitle"])
-        self._art(image, b["art"], card.id, colour, file, entry)
-        icon = layout.params.get("icon_size", self.px(64))
-        self._resolution(image, draw, b["resolution"], self.steps_of(card, file, entry), icon)
-        self._slots(image, draw, b["slots"], card.slots, icon, file, entry)
+        """A scene card: drawn from the layers of its layout (frame, title, zone, art), then its resolution and
+        its slots drawn over them in the boxes of layout ``scene_body``."""
+        image = self._from_layers(self._card(f"scene:{card.id}"))
+        draw = ImageDraw.Draw(image)
+        body = self.layouts.layouts["scene_body"]
+        file, entry = "scenes.toml", f'scene "{card.id}"'
+        icon = body.params.get("icon_size", self.px(64))
+        self._resolution(image, draw, body.boxes["resolution"], self.steps_of(card, file, entry), icon)
+        self._slots(image, draw, body.boxes["slots"], card.slots, icon, file, entry)
         return image
 
     def party(self, tile: PartyTile) -> Image.Image:
@@ -623,6 +584,13 @@ class Renderer(DrawsAtSize):
         words of [strings]). No id among them: copies that look alike share one cached image."""
         head, _, ident = name.partition(":")
         d = self.data
+        if head == "scene":
+            scene = d.scene_by_id[ident]
+            file, entry = "scenes.toml", f'scene "{scene.id}"'
+            values = {"title": scene.title.to_json(), "zone": self.tile(scene.zone, file, entry).name.to_json(),
+                      "animal": self.string("animal").text if scene.is_animal else "",
+                      "art": self._art_file(scene.id, file, entry), **self._zone_colours(scene.zone)}
+            return TemplateCard(name, "scene", values, file, entry)
         if head == "party":
             tile = d.party_by_id[ident]
             estate = d.citizen_by_id.get(tile.estate) if tile.estate else None
@@ -661,6 +629,15 @@ class Renderer(DrawsAtSize):
                       "humours": [h.id for h in d.humours], "humour_colours": [h.colour for h in d.humours]}
             return TemplateCard(name, kind, values, "game.toml", "game")
         raise DataError("render", None, None, f'"{name}" is not drawn from layers')
+
+    def _zone_colours(self, zone: str) -> dict[str, str]:
+        """A scene's fields of its zone's colours: ``zone_colour`` and ``line`` (it darkened), made once a zone."""
+        known = self.__dict__.setdefault("_zone_hex", {})
+        found = known.get(zone)
+        if found is None:
+            colour = self.zone_colour(zone)
+            found = known[zone] = {"zone_colour": to_hex(colour), "line": to_hex(mix(colour, (0, 0, 0), 0.35))}
+        return found
 
     @cached_property
     def _frame_line(self) -> str:

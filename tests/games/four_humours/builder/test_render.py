@@ -108,13 +108,16 @@ def test_a_missing_glyph_fails_before_rendering_with_file_entry_field(game, game
 def test_a_rebuild_checks_only_new_images_texts_and_still_finds_a_missing_glyph(game, game_dir, tmp_path,
                                                                                  monkeypatch):
     import tools.games.four_humours.render as module
+    from tools.render import richtext
 
     out = tmp_path / "out"
     render_game(game, out, game_dir=game_dir, lang="uk", jobs=1)
     places = []
     real = module.check_glyphs
-    monkeypatch.setattr(module, "check_glyphs", lambda text, font, **where: (places.append(where), real(text, font,
-                                                                                                         **where)))
+    # the texts drawn in code, and those of the layers (a scene's title and zone), checked by the template drawer
+    for checking in (module, richtext):
+        monkeypatch.setattr(checking, "check_glyphs", lambda text, font, **where: (places.append(where),
+                                                                                   real(text, font, **where)))
     render_game(game, out, game_dir=game_dir, lang="uk", jobs=1)
     # only the texts many images share (the layouts' strings, the citizens' names) are checked again
     assert places and all(p["file"] in ("layouts.toml", "game.toml") for p in places)

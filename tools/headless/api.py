@@ -79,7 +79,10 @@ class Proxy:
 
     def index(self, key: Any) -> Any:
         """``(value, is_method)``: the Lua side caches methods, so each crosses into Lua once."""
-        getter = self.getters().get(key)
+        getters = self.__dict__.get("_getters")
+        if getters is None:     # asked for at every read of a field: made once (each reads its own target anew)
+            getters = self._getters = self.getters()
+        getter = getters.get(key)
         if getter is not None:
             return self.table.lua.to_lua(getter()), False
         if key not in self._methods:
@@ -467,7 +470,9 @@ def build_api(t: "Table") -> None:
     # The mod asks the table for positions, object lists and decoded JSON hundreds of thousands of times a game:
     # the values of the plainest types take a short way to the same Lua values, built in the same order (a
     # table's keys in the dict's order, a list's items 1..n); every other value takes the general way above.
-    new_table = lua.runtime.table
+    # lupa's table_from fills a new table in one call, raw-setting the keys in the dict's order (the items 1..n),
+    # which is how setting them one by one from Python fills it too: Lua lays out, and pairs() walks, the same table.
+    table_from = lua.runtime.table_from
     plain = {type(None), bool, int, float, str}
 
     def to_lua(value: Any) -> Any:
@@ -475,15 +480,9 @@ def build_api(t: "Table") -> None:
         if kind in plain:
             return value
         if kind is dict:
-            t = new_table()
-            for k, v in value.items():
-                t[k] = v if type(v) in plain else to_lua(v)
-            return t
+            return table_from({k: v if type(v) in plain else to_lua(v) for k, v in value.items()})
         if kind is list or kind is tuple:
-            t = new_table()
-            for i, v in enumerate(value, 1):
-                t[i] = v if type(v) in plain else to_lua(v)
-            return t
+            return table_from([v if type(v) in plain else to_lua(v) for v in value])
         return general_to_lua(value)
 
     lua.to_lua = to_lua  # type: ignore[method-assign]

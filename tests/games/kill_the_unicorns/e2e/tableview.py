@@ -77,10 +77,19 @@ def where(table: Table, found) -> dict[int, list[tuple[str, dict, HObject]]]:
     """The entries of ``found`` by the zone (its id()) they lie in."""
     out: dict[int, list] = {}
     zones = zones_of(table)
+    # A point farther from a zone's centre than half its box's diagonal, along any axis, lies outside it however
+    # the box is turned: only the zones near an object are asked; each object (a deck holds many) once.
+    reach = [(z, z.position, (0.5 + 1e-6) * (z.scale.x ** 2 + z.scale.y ** 2 + z.scale.z ** 2) ** 0.5)
+             for z in zones]
+    held: dict[int, list[HObject]] = {}
     for entry in found:
-        for z in zones:
-            if inside(z, entry[2]):
-                out.setdefault(id(z), []).append(entry)
+        obj = entry[2]
+        if id(obj) not in held:
+            p = obj.position
+            held[id(obj)] = [z for z, c, r in reach if abs(p.x - c.x) <= r and abs(p.z - c.z) <= r
+                             and abs(p.y - c.y) <= r and inside(z, obj)]
+        for z in held[id(obj)]:
+            out.setdefault(id(z), []).append(entry)
     return out
 
 

@@ -7,30 +7,22 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from bridge.errors import DataError
-from bridge.rules.game import Names
 from tools.cli import cli
 from tools.save import DeckSheet, SnapPoint, Vector
 from tools.table import ArtDeck, PlacedDeck, compose_objects, parse_table
 
+from tests.tools.tablescenes import SCENES as FOUR_SCENES
+
 SEATS = ["White", "Red", "Blue"]
 
 
-@dataclass(frozen=True)
-class Scene:
-    id: str
-    title: Names
-    mode: str
-
-
-SCENES = [Scene("mill", Names("Mill", "Млин", "Мельница"), "a"), Scene("inn", Names("Inn", "Корчма", "Трактир"), "b"),
-          Scene("well", Names("Well", "Криниця", "Колодец"), "a")]
+SCENES = list(FOUR_SCENES[:3])
 SHEET = DeckSheet("file:///scenes.jpg", "file:///back.jpg", 3, 1)
 ART = {"scenes": ArtDeck({f"scene:{s.id}": (4, i, SHEET) for i, s in enumerate(SCENES)})}
 SIZES = {"board": (400, 200), "coin": (64, 64)}

@@ -5,7 +5,7 @@ exactly when what its expressions read changed — its data's fingerprint, its p
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import pytest
 
@@ -15,16 +15,10 @@ from tools.save import DeckSheet, SnapPoint, Vector
 from tools.table import ArtDeck, compose_objects, parse_table
 from tools.tablememo import CardMemo
 
-
-@dataclass(frozen=True)
-class Scene:
-    id: str
-    title: Names
-    mode: str
+from tests.tools.tablescenes import SCENES
 
 
-SCENES = [Scene("mill", Names("Mill", "Млин", "Мельница"), "a"), Scene("inn", Names("Inn", "Корчма", "Трактир"), "b"),
-          Scene("well", Names("Well", "Криниця", "Колодец"), "a"), Scene("ford", Names("Ford", "Брід", "Брод"), "b")]
+SCENES = list(SCENES)
 SHEET = DeckSheet("file:///scenes.jpg", "file:///back.jpg", 3, 2)
 SLOTS = (SnapPoint(Vector(0.5, 0.2, 0.0), ("slot", "slot:0")), SnapPoint(Vector(-0.5, 0.2, 0.25), ("slot",)))
 TABLE = parse_table(tomllib.loads('''

@@ -142,7 +142,9 @@ def test_print_with_bleed_draws_each_face_with_its_bleed_once(made):
     assert result.exit_code == 0, result.output
     prints = sorted(p.name for p in (made.parent / "build" / "my-card-game" / ".cache" / "print").iterdir())
     assert len([p for p in prints if p.endswith("-744x1039-b35.jpg")]) == 3     # the three faces, with 3 mm
+    first = (made.parent / "bled.pdf").read_bytes()
     again = run("pnp", "my-card-game", "--bleed", "3", "--out", "bled.pdf")
+    assert (made.parent / "bled.pdf").read_bytes() == first          # the same inputs, the same bytes
     assert again.exit_code == 0 and sorted(
         p.name for p in (made.parent / "build" / "my-card-game" / ".cache" / "print").iterdir()) == prints
 

@@ -44,6 +44,37 @@ def arts(tmp_path_factory, repo_root):
     return get
 
 
+# The options of the one ``ttsmod pnp`` run per game the PDF tests share (writing a PDF encodes every face as a
+# JPEG: seconds a game): not the defaults, so they are seen to reach the plan; no bleed, so the faces drawn for
+# :func:`arts` are the ones printed.
+PRINTED_OPTIONS = {"paper": "letter", "gap": 1.0}
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory, arts):
+    """``ttsmod pnp GAME --paper letter --gap 1 --json`` run once per game into a folder of its own, in a copy of
+    the game's print art: ``(result, pdf path, report, art)``."""
+    import json
+
+    cache = {}
+
+    def get(game):
+        __tracebackhide__ = True
+        if game not in cache:
+            art = arts(game)
+            folder = tmp_path_factory.mktemp(f"printed-{game}")
+            build_dir = copy_of(art.out_dir, folder / "build")
+            out = folder / "print" / "cards.pdf"
+            out.parent.mkdir()
+            result = CliRunner().invoke(cli, ["pnp", game, "--build-dir", str(build_dir), "--out", str(out),
+                                              "--paper", PRINTED_OPTIONS["paper"], "--gap",
+                                              str(PRINTED_OPTIONS["gap"]), "--json"])
+            assert result.exit_code == 0, result.output
+            cache[game] = (result, out, json.loads(result.stdout), art)
+        return cache[game]
+    return get
+
+
 def pdf_pages(data: bytes) -> list[tuple[list[float], str]]:
     """Each page's MediaBox and its decompressed content stream, read back from the PDF's bytes."""
     objects = {int(m.group(1)): m.group(2) for m in re.finditer(rb"(\d+) 0 obj(.*?)endobj", data, re.S)}
@@ -224,15 +255,15 @@ def test_a_bleed_wider_than_the_face_mirrors_the_mirror():
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_pdf_has_a_page_per_plan_page_of_the_paper_size_in_points_and_draws_the_marks(game, arts):
-    art = arts(game)
-    plan = plan_pages(art.decks, art.singles, paper="a4", bleed=1.0, title=art.name)
-    data = write_pdf(plan, art.images, title=art.name, font=assets_dir() / "fonts" / COVER_FONT)
+def test_the_pdf_has_a_page_per_plan_page_of_the_paper_size_in_points_and_draws_the_marks(game, printed):
+    _, out, _, art = printed(game)
+    plan = plan_pages(art.decks, art.singles, duplex=True, title=art.name, **PRINTED_OPTIONS)
+    data = out.read_bytes()
     assert data.startswith(b"%PDF-")
     pages = pdf_pages(data)
     assert len(pages) == len(plan.pages)
     for (box, content), page in zip(pages, plan.pages):
-        assert box[2:] == pytest.approx((595.28, 841.89), abs=0.01)
+        assert box[2:] == pytest.approx((612.0, 792.0), abs=0.01)   # US letter, as asked
         drawn = sorted(lines_mm(content, plan.height))
         assert len(drawn) == len(page.marks)
         for got, want in zip(drawn, sorted(page.marks)):
@@ -240,7 +271,7 @@ def test_the_pdf_has_a_page_per_plan_page_of_the_paper_size_in_points_and_draws_
         assert content.count(" Do") == len(page.cards)   # one image per card
     assert b"/DCTDecode" in data                          # images embedded as JPEG
     assert b"/FontFile2" in data                          # the cover's font is embedded
-    assert write_pdf(plan, art.images, title=art.name, font=assets_dir() / "fonts" / COVER_FONT) == data  # same bytes
+    # (the same inputs give the same bytes: tests/tools/test_newgame.py prints a small game twice)
 
 
 def test_a_letter_pdf_is_612_by_792_points():
@@ -420,20 +451,16 @@ def test_a_card_larger_than_the_page_and_bad_options_are_input_errors():
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_command_writes_the_pdf_atomically_and_reports_bad_options_in_one_line(game, tmp_path, arts):
-    build_dir = copy_of(arts(game).out_dir, tmp_path / "build")   # the command writes there: its own copy
-    (tmp_path / "print").mkdir()
-    out = tmp_path / "print" / "cards.pdf"
-    runner = CliRunner()
-    result = runner.invoke(cli, ["pnp", game, "--build-dir", str(build_dir), "--out", str(out), "--paper", "letter",
-                                 "--bleed", "2", "--gap", "1", "--no-crop-marks"])
-    assert result.exit_code == 0, result.output
-    assert out.read_bytes().startswith(b"%PDF-") and str(out) in result.output
+def test_the_command_writes_the_pdf_atomically_and_reports_bad_options_in_one_line(game, tmp_path, printed):
+    _, out, report, _ = printed(game)
+    assert out.read_bytes().startswith(b"%PDF-") and report["pdf"] == str(out.absolute())
     assert [p.name for p in out.parent.iterdir()] == ["cards.pdf"]   # no temporary file left
-    bad = runner.invoke(cli, ["pnp", game, "--build-dir", str(build_dir), "--out", str(out.parent / "x.pdf"),
-                              "--bleed", "40"])
+    # a bad option is refused before anything is drawn or written: no build folder made, no PDF
+    build_dir = tmp_path / "build"
+    bad = CliRunner().invoke(cli, ["pnp", game, "--build-dir", str(build_dir), "--out", str(tmp_path / "x.pdf"),
+                                   "--bleed", "40"])
     assert bad.exit_code == 2 and "--bleed must be 0..10 mm" in bad.output
-    assert "Traceback" not in bad.output and not (out.parent / "x.pdf").exists()
+    assert "Traceback" not in bad.output and not (tmp_path / "x.pdf").exists() and not build_dir.exists()
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -513,19 +540,16 @@ def test_the_cover_names_the_game_counts_the_components_and_duplex_pages_stay_pa
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_json_reports_the_pdf_as_the_documented_example_does(game, tmp_path, arts):
+def test_json_reports_the_pdf_as_the_documented_example_does(game, printed):
     import json
     from pathlib import Path
 
-    build_dir = copy_of(arts(game).out_dir, tmp_path / "build")
-    out = tmp_path / "cards.pdf"
-    result = CliRunner().invoke(cli, ["pnp", game, "--build-dir", str(build_dir), "--out", str(out), "--json"])
-    assert result.exit_code == 0, result.output
-    report = json.loads(result.stdout)          # stdout is the JSON object alone
+    result, out, report, _ = printed(game)
+    assert report == json.loads(result.stdout)  # stdout is the JSON object alone
     text = (Path(__file__).resolve().parents[2] / "docs" / "pnp.md").read_text(encoding="utf-8")
     (documented,) = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", text, re.S)]
     assert set(report) == set(documented)
     assert {k: type(v) for k, v in report.items()} == {k: type(v) for k, v in documented.items()}
     assert report["pdf"] == str(out.absolute()) and out.read_bytes().startswith(b"%PDF-")
-    assert report["paper"] == "a4" and report["duplex"] is True and report["not_printed"] == []
+    assert report["paper"] == "letter" and report["duplex"] is True and report["not_printed"] == []
     assert report["pages"] >= 2 and report["cards"] >= 1

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import in_e2e_folder
 from tests.shared import REPO_ROOT, require_shared, running_in_ci
 
 
@@ -100,10 +101,15 @@ def test_every_e2e_test_is_marked_and_can_be_left_out(tmp_path):
     record = tmp_path / "record.json"
     env = {**os.environ, "E2E_COLLECT_RECORD": str(record),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
-    # the end-to-end tests are in the e2e folder of each game's tests (tests/games/<game>/e2e/); a few others
-    # (a selftest against a live table) are marked in their own file
+    # the end-to-end tests are in the e2e folders (tests/e2e/, tests/games/<game>/e2e/); a few others (a selftest
+    # against a live table, a whole high-card game) are marked in their own file: those are collected, beside
+    # this file's unmarked tests (collecting every test of tests/games would take seconds and show nothing more)
+    paths = sorted({str(p.relative_to(REPO_ROOT)) for p in [
+        *REPO_ROOT.glob("tests/e2e"), *REPO_ROOT.glob("tests/games/*/e2e"),
+        *(test for test in REPO_ROOT.glob("tests/**/test_*.py") if "pytest.mark.e2e" in test.read_text(
+            encoding="utf-8") and not in_e2e_folder(test))]})
     result = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                             "-p", "e2e_collect_record", "-m", "not e2e", "tests/games", "tests/test_bare_clone.py"],
+                             "-p", "e2e_collect_record", "-m", "not e2e", *paths, "tests/test_bare_clone.py"],
                             cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     found = json.loads(record.read_text(encoding="utf-8"))

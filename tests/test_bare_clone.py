@@ -102,7 +102,7 @@ def test_every_e2e_test_is_marked_and_can_be_left_out(tmp_path):
     env = {**os.environ, "E2E_COLLECT_RECORD": str(record),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))}
     # the end-to-end tests are in the e2e folders (tests/e2e/, tests/games/<game>/e2e/); a few others (a selftest
-    # against a live table, a whole high-card game) are marked in their own file: those are collected, beside
+    # against a live table, a whole game of a test game) are marked in their own file: those are collected, beside
     # this file's unmarked tests (collecting every test of tests/games would take seconds and show nothing more)
     paths = sorted({str(p.relative_to(REPO_ROOT)) for p in [
         *REPO_ROOT.glob("tests/e2e"), *REPO_ROOT.glob("tests/games/*/e2e"),

@@ -289,6 +289,8 @@ def render_art(renderer: FaceRenderer, out_dir: Path, *, decks: Sequence[DeckPla
             if keys[name] not in sizes:
                 sizes[keys[name]] = list(image_size(whole[name]))
         layouts = {plan.name: layout_of(plan) for plan in plans}
+        # the expected layouts where they held: their cell ids are made already
+        layouts = {name: expected[name] if expected[name] == layout else layout for name, layout in layouts.items()}
         if layouts != expected:
             # A first face drawn at another size than its deck had (or a deck new to the manifest): count again.
             late, in_sheets = to_draw(layouts)
@@ -592,6 +594,9 @@ class _DeckLayout:
     grids: tuple[tuple[int, int], ...]
     cells: tuple[tuple[int, int], ...]
     face_keys: tuple[str, ...]
+    # cell_id's answers: a build asks for each face's two or three times (its sheet task, the heights measured,
+    # the cells in use), and a 10,000-card deck's hashes cost a few hundredths of a second each time
+    _cell_ids: dict[tuple[str, int], str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, plan: DeckPlan, keys: Mapping[str, str], size: tuple[int, int], fmt: str,
@@ -632,8 +637,12 @@ class _DeckLayout:
     def cell_id(self, face_key: str, number: int) -> str:
         """The cell cache's name for a face as it lies in sheet ``number``: what it is, the cell's size and the
         deck's shape (which decides between scaling and fitting)."""
-        cw, ch = self.cells[number]
-        return hashlib.sha256(f"{face_key}|{cw}x{ch}|{self.size}|{FIT}".encode()).hexdigest()[:40]
+        found = self._cell_ids.get((face_key, number))
+        if found is None:
+            cw, ch = self.cells[number]
+            found = self._cell_ids[(face_key, number)] = hashlib.sha256(
+                f"{face_key}|{cw}x{ch}|{self.size}|{FIT}".encode()).hexdigest()[:40]
+        return found
 
 
 @dataclass(frozen=True)

@@ -42,13 +42,24 @@ Format (``docs/data-format.md``, "Card templates")::
     when = { field = "type", is = ["spell", "trap"] }   # … or when its value is one of these
     body = true                      # the face's body text: its sheet cell is sized for it to be legible
 
+    [[layouts.card.layers]]          # a group repeated for each item of a list field: a row per item
+    name = "powers"
+    repeat = "powers"                # the field holding the list (of tables or of plain values)
+    box = [5, 60, 53, 24]            # where the items lie; each gets an equal share of it ("spread")
+    cell = [53, 8]                   # an item's own box, its layers' boxes inside it
+    direction = "down"               # down (rows) or across (columns)
+
+    [[layouts.card.layers.layers]]   # an item's layers: {item} is the item, {item.name} a field of it
+    text = "{item.name}: {item.text}"
+    size = [6, 9]
+
 Every mistake is a :class:`bridge.errors.DataError` ``layouts.toml: layout "<kind>": layers[<n>].<field>``.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -72,6 +83,8 @@ PICTURE_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """The name of a picture a game's renderer paints (a picture layer's ``picture``)."""
 FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*)\}")
 """A ``{field}`` (or ``{field.sub.key}``) reference in a template string."""
+_ITEM_FIELD = re.compile(r"(?<!\{)" + FIELD.pattern + r"(?!\})")
+"""A ``{field}`` that is not inside ``{{`` and ``}}`` (a literal brace pair is left as it is)."""
 _BRACES = re.compile(r"\{\{|\}\}|\{icon:[^{}]*\}|\{[^{}]*\}|[{}]")
 
 
@@ -105,6 +118,9 @@ class Layer:
     name: str
     box: tuple[float, float, float, float]
     conditions: tuple[Condition, ...] = ()
+    # where it is written in its layout (``layers[2]``, ``layers[2].layers[0]``), for errors; not in its repr,
+    # which a layout's fingerprint hashes (a cached face's key is the same as before it was kept)
+    at: str = field(default="", repr=False, compare=False)
     # shape
     shape: str = "rect"
     fill: str | None = None
@@ -144,6 +160,36 @@ class Layer:
 
 
 @dataclass(frozen=True)
+class Repeat(Layer):
+    """A repeat group (``kind`` ``repeat``): its ``layers`` drawn once per item of the list field ``repeat``, each
+    in a cell of ``cell`` (the template's units) along ``direction`` inside ``box`` (:func:`expand`)."""
+
+    repeat: str = ""
+    item: str = "item"
+    cell: tuple[float, float] = (0.0, 0.0)
+    direction: str = "down"
+    spread: bool = True
+    gap: float = 0.0
+    layers: tuple[Layer, ...] = ()
+
+    def fields(self) -> tuple[str, ...]:
+        """The card fields the group itself reads: its list and its conditions (its layers': :meth:`item_fields`
+        and theirs)."""
+        return tuple(dict.fromkeys([self.repeat, *(c.field for c in self.conditions)]))
+
+    def item_fields(self) -> tuple[str, ...]:
+        """A repeat group's: the fields of an item its layers read (``{item.name}`` → ``name``; ``{item}``, the
+        item itself, → ``""``)."""
+        found: list[str] = []
+        for layer in self.layers:
+            for name in layer.fields():
+                head, _, rest = name.partition(".")
+                if head == self.item:
+                    found.append(rest)
+        return tuple(dict.fromkeys(found))
+
+
+@dataclass(frozen=True)
 class Template:
     """A layout drawn from its layers: its size in its units and the layers in drawing order."""
 
@@ -151,7 +197,7 @@ class Template:
     units: str
     width: float
     height: float
-    layers: tuple[Layer, ...]
+    layers: tuple[Layer, ...]   # a repeat group is a :class:`Repeat` among them
     transparent: bool = False   # drawn on a transparent canvas: a token's or tile's shape is cut out by its alpha
 
     @property
@@ -164,6 +210,21 @@ class Template:
     @property
     def body_layers(self) -> tuple[str, ...]:
         return tuple(layer.name for layer in self.layers if layer.body)
+
+    @property
+    def repeats(self) -> tuple[Repeat, ...]:
+        """Its repeat groups (a template without any is drawn as it is)."""
+        return tuple(layer for layer in self.layers if isinstance(layer, Repeat))
+
+    def all_layers(self) -> tuple[tuple[str, Layer], ...]:
+        """Every layer with where it is written (``layers[2]``, ``layers[2].layers[0]``): a repeat group's own
+        layers after it."""
+        found: list[tuple[str, Layer]] = []
+        for index, layer in enumerate(self.layers):
+            found.append((f"layers[{index}]", layer))
+            if isinstance(layer, Repeat):
+                found += [(f"layers[{index}].layers[{n}]", child) for n, child in enumerate(layer.layers)]
+        return tuple(found)
 
     def font_px(self, size: float, scale: float) -> float:
         """A font size of the template (px, or points in a mm template) in pixels at ``scale`` px per unit."""
@@ -196,7 +257,7 @@ def parse_template(file: str, kind: str, spec: Mapping[str, Any], *, width: floa
     return Template(kind, units, float(width), float(height), tuple(layers), transparent)
 
 
-_KINDS = {"shape": "shape", "image": "image", "picture": "picture", "text": "text"}
+_KINDS = {"shape": "shape", "image": "image", "picture": "picture", "text": "text", "repeat": "repeat"}
 _COMMON = {"name", "box", "when", "unless"}
 _FIELDS = {
     "shape": _COMMON | {"shape", "fill", "outline", "stroke", "radius"},
@@ -204,17 +265,21 @@ _FIELDS = {
     "picture": _COMMON | {"picture", "colours", "tint"},
     "text": _COMMON | {"text", "font", "bold_font", "italic_font", "size", "colour", "align", "valign",
                        "line_spacing", "rotation", "body"},
+    "repeat": _COMMON | {"repeat", "as", "cell", "direction", "spread", "gap", "layers"},
 }
+DIRECTIONS = ("down", "across")
+MAX_ITEMS = 100
+"""The most items a repeat group draws on one card (more is an error naming the card's field)."""
 
 
 def _layer(file: str, entry: str, at: str, index: int, spec: dict, width: float, height: float,
-           game_fonts: Path | None, bundled_fonts: Path) -> Layer:
+           game_fonts: Path | None, bundled_fonts: Path, *, nested: bool = False) -> Layer:
     def error(field: str | None, message: str) -> DataError:
         return DataError(file, entry, f"{at}.{field}" if field else at, message)
 
     kinds = [k for k in _KINDS if k in spec]
     if len(kinds) != 1:
-        raise error(None, 'give exactly one of "shape", "image", "picture" and "text"')
+        raise error(None, 'give exactly one of "shape", "image", "picture", "text" and "repeat"')
     kind = kinds[0]
     unknown = sorted(set(spec) - _FIELDS[kind])
     if unknown:
@@ -224,7 +289,11 @@ def _layer(file: str, entry: str, at: str, index: int, spec: dict, width: float,
         raise error("name", "must be a name of letters, digits, _ and - (at most 64)")
     box = _box(spec.get("box", [0, 0, width, height]), width, height, error)
     conditions = tuple(_condition(spec[key], key == "unless", error, key) for key in ("when", "unless") if key in spec)
-    values: dict[str, Any] = {"kind": kind, "name": name, "box": box, "conditions": conditions}
+    values: dict[str, Any] = {"kind": kind, "name": name, "box": box, "conditions": conditions, "at": at}
+    if kind == "repeat":
+        if nested:
+            raise error("repeat", "a repeat group's layers cannot repeat again")
+        return _repeat(file, entry, at, spec, values, error, game_fonts, bundled_fonts)
     if kind == "shape":
         values["shape"] = _choice(spec.get("shape", "rect"), SHAPES, error, "shape")
         for key in ("fill", "outline"):
@@ -282,8 +351,120 @@ def _layer(file: str, entry: str, at: str, index: int, spec: dict, width: float,
         body = spec.get("body", False)
         if not isinstance(body, bool):
             raise error("body", "must be true or false")
+        if body and nested:
+            raise error("body", "a repeated text cannot be the body text (a card has one, at one place)")
         values["body"] = body
     return Layer(**values)
+
+
+def _repeat(file: str, entry: str, at: str, spec: dict, values: dict[str, Any], error, game_fonts: Path | None,
+            bundled_fonts: Path) -> Repeat:
+    """A repeat group: its list field, its cell and how items lie in its box, and its own layers (parsed in the
+    cell, as a card's are in the card)."""
+    repeat = spec["repeat"]
+    if not isinstance(repeat, str) or not FIELD.fullmatch("{" + repeat + "}"):
+        raise error("repeat", "must be the name of a field holding a list")
+    item = spec.get("as", "item")
+    if not isinstance(item, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", item):
+        raise error("as", "must be a name of letters, digits and _ (what an item is called in its layers)")
+    cell = spec.get("cell")
+    if (not isinstance(cell, list) or len(cell) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in cell)):
+        raise error("cell", "missing or wrong: an item's box as [width, height] (its layers lie inside it)")
+    cell_w, cell_h = float(cell[0]), float(cell[1])
+    box = values["box"]
+    if cell_w > box[2] + 1e-6 or cell_h > box[3] + 1e-6:
+        raise error("cell", f"[{cell_w:g}, {cell_h:g}] is larger than the group's box ({box[2]:g} x {box[3]:g})")
+    direction = _choice(spec.get("direction", "down"), DIRECTIONS, error, "direction")
+    spread = spec.get("spread", True)
+    if not isinstance(spread, bool):
+        raise error("spread", "must be true or false")
+    gap = _length(spec.get("gap", 0), error, "gap", low=0)
+    raw = spec.get("layers")
+    if not isinstance(raw, list) or not raw or not all(isinstance(layer, dict) for layer in raw):
+        raise error("layers", "must be a non-empty array of tables (an item's layers)")
+    if len(raw) > MAX_LAYERS:
+        raise error("layers", f"at most {MAX_LAYERS} layers")
+    layers = []
+    names: set[str] = set()
+    for index, child in enumerate(raw):
+        layer = _layer(file, entry, f"{at}.layers[{index}]", index, child, cell_w, cell_h, game_fonts,
+                       bundled_fonts, nested=True)
+        if layer.name in names:
+            raise DataError(file, entry, f"{at}.layers[{index}].name", f'"{layer.name}" names another layer too')
+        names.add(layer.name)
+        layers.append(layer)
+    return Repeat(**values, repeat=repeat, item=item, cell=(cell_w, cell_h), direction=direction, spread=spread,
+                 gap=gap, layers=tuple(layers))
+
+
+def item_count(value: Any) -> int:
+    """How many items a repeat group draws for its field's value: a list's length, none for anything else."""
+    return len(value) if isinstance(value, list) else 0
+
+
+def expand(template: Template, counts: tuple[int, ...]) -> Template:
+    """``template`` with each repeat group replaced by its layers, once per item (``counts``: the number of items
+    of each group, in order), each where its item's cell lies: ``{item.name}`` becomes ``{<list>.<n>.name}``, so
+    a card draws, checks and names fields as for any layer (an error names ``powers.2.text``).
+
+    The items share the group's box along its ``direction``: with ``spread`` each gets an equal slot, its cell
+    centred in it; else they follow each other a ``gap`` apart from the box's start. Items that need more room
+    than the box has are drawn smaller, each cell scaled (its boxes, strokes, corners and font sizes) to fit."""
+    if not template.repeats:
+        return template
+    layers: list[Layer] = []
+    groups = iter(counts)
+    for layer in template.layers:
+        if not isinstance(layer, Repeat):
+            layers.append(layer)
+            continue
+        count = next(groups)
+        x, y, w, h = layer.box
+        cell_w, cell_h = layer.cell
+        down = layer.direction == "down"
+        length, cell_length = (h, cell_h) if down else (w, cell_w)
+        if count and layer.spread:
+            slot = length / count
+            scale = min(1.0, slot / cell_length)
+            first = (slot - cell_length * scale) / 2
+        elif count:
+            scale = min(1.0, (length - (count - 1) * layer.gap) / (count * cell_length))
+            slot, first = cell_length * scale + layer.gap, 0.0
+        for n in range(count):
+            along = first + n * slot
+            origin = (x, y + along) if down else (x + along, y)
+            layers += [_placed(child, layer, n + 1, origin, scale) for child in layer.layers]
+    return replace(template, layers=tuple(layers))
+
+
+def _placed(child: Layer, group: Repeat, number: int, origin: tuple[float, float], scale: float) -> Layer:
+    """Item ``number``'s copy of a repeat group's layer ``child``: its box in the card, its sizes scaled, its item
+    fields made the list's."""
+    prefix = f"{group.repeat}.{number}"
+
+    def of_item(text: str) -> str:
+        def swap(match: re.Match) -> str:
+            head, _, rest = match.group(1).partition(".")
+            if head != group.item:
+                return match.group(0)
+            return "{" + prefix + (f".{rest}" if rest else "") + "}"
+        return _ITEM_FIELD.sub(swap, text) if text else text
+
+    bx, by, bw, bh = child.box
+    conditions = tuple(replace(c, field=of_item("{" + c.field + "}")[1:-1]) for c in child.conditions)
+    return replace(
+        child, name=f"{group.name}-{number}-{child.name}",
+        box=(origin[0] + bx * scale, origin[1] + by * scale, bw * scale, bh * scale),
+        conditions=group.conditions + conditions,
+        fill=of_item(child.fill) if child.fill else child.fill,
+        outline=of_item(child.outline) if child.outline else child.outline,
+        stroke=child.stroke * scale, radius=child.radius * scale,
+        image=of_item(child.image), tint=of_item(child.tint) if child.tint else child.tint,
+        placeholder=of_item(child.placeholder) if child.placeholder else child.placeholder,
+        picture=of_item(child.picture), colours=tuple(of_item(c) for c in child.colours),
+        text=of_item(child.text), colour=of_item(child.colour),
+        size=(child.size[0] * scale, child.size[1] * scale))
 
 
 def _condition(value: Any, negate: bool, error, key: str) -> Condition:
@@ -356,10 +537,10 @@ def _font(value: Any, error, field: str, game_fonts: Path | None, bundled_fonts:
 
 def check_colour_names(template: Template, colours: Mapping[str, Any], file: str) -> None:
     """A colour name a layer uses must be one of ``[colours]`` (fields are checked when a card is drawn)."""
-    for index, layer in enumerate(template.layers):
+    for at, layer in template.all_layers():
         for key, value in (("fill", layer.fill), ("outline", layer.outline), ("colour", layer.colour),
                            ("tint", layer.tint), ("placeholder", layer.placeholder),
                            *(("colours", c) for c in layer.colours)):
             if value and not is_colour(value) and not FIELD.fullmatch(value) and value not in colours:
-                raise DataError(file, f'layout "{template.kind}"', f"layers[{index}].{key}",
+                raise DataError(file, f'layout "{template.kind}"', f"{at}.{key}",
                                 f'"{value}" is not a colour of [colours]')

@@ -38,7 +38,7 @@ from tools.render import richtext
 from tools.render.colour import is_colour, parse_colour
 from tools.render.draw import mirror_pad, paste_placeholder
 from tools.render.layout import Layouts
-from tools.render.template import FIELD, Condition, Layer, Template
+from tools.render.template import FIELD, MAX_ITEMS, Condition, Layer, Repeat, Template, expand, item_count
 
 SUPERSAMPLE = 4
 """Rounded and round shapes are drawn at this many times their size and scaled down: smooth edges."""
@@ -114,6 +114,10 @@ def lookup(values: Mapping[str, Any], path: str, lang: str) -> Any:
     return value
 
 
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
 def as_text(value: Any) -> str:
     """A field value as it is printed: text as it is, numbers as written, booleans ``true``/``false``, a list
     of plain values joined with ", ", nothing for None."""
@@ -158,7 +162,7 @@ class TemplateRenderer:
         # What is kept while drawing is made again where it is needed (hash objects do not pickle; the layers'
         # fonts and designs are kept by the layers' identities, another process's).
         state = dict(self.__dict__)
-        for kept in ("_key_heads", "_layer_fonts", "_designs", "_glyphs_passed"):
+        for kept in ("_key_heads", "_layer_fonts", "_designs", "_glyphs_passed", "_laid_out"):
             state.pop(kept, None)
         return state
 
@@ -168,10 +172,10 @@ class TemplateRenderer:
         for kind, layout in self.layouts.layouts.items():
             if layout.template is None:
                 continue
-            for index, layer in enumerate(layout.template.layers):
+            for at, layer in layout.template.all_layers():
                 named = layer.kind == "picture" and not FIELD.fullmatch(layer.picture)
                 if named and layer.picture not in self.pictures:
-                    raise DataError(self.layouts.file, f'layout "{kind}"', f"layers[{index}].picture",
+                    raise DataError(self.layouts.file, f'layout "{kind}"', f"{at}.picture",
                                     self._no_picture(layer.picture))
 
     def _no_picture(self, name: str) -> str:
@@ -192,11 +196,52 @@ class TemplateRenderer:
                     if name.split(".")[0] not in fields:
                         raise DataError(self.layouts.file, f'layout "{kind}"', f"layers[{index}]",
                                         f'reads the field "{name}", which no card of this layout has')
+                if isinstance(layer, Repeat):
+                    self._check_item_fields(kind, index, layer, [c for c in cards if c.kind == kind], fields)
+
+    def _check_item_fields(self, kind: str, index: int, group: Repeat, cards: Sequence[TemplateCard],
+                           fields: set[str]) -> None:
+        """A repeat group's layers read fields of an item that some item has (when the items are tables), and
+        fields of the card that some card has."""
+        items = [item for card in cards for item in _list(lookup(card.values, group.repeat, self.lang))]
+        keys = {key for item in items if _is_mapping(item) for key in item}
+        for number, child in enumerate(group.layers):
+            at = f"layers[{index}].layers[{number}]"
+            for name in child.fields():
+                head, _, rest = name.partition(".")
+                if head != group.item:
+                    if head not in fields:
+                        raise DataError(self.layouts.file, f'layout "{kind}"', at,
+                                        f'reads the field "{name}", which no card of this layout has')
+                elif rest and keys and rest.split(".")[0] not in keys:
+                    raise DataError(self.layouts.file, f'layout "{kind}"', at,
+                                    f'reads the field "{name}", which no item of "{group.repeat}" has')
 
     def template(self, kind: str) -> Template:
         template = self.layouts.layouts[kind].template
         assert template is not None
         return template
+
+    def laid_out(self, card: TemplateCard, template: Template) -> Template:
+        """``template`` as ``card`` draws it: each repeat group made plain layers, once per item of its list
+        (:func:`tools.render.template.expand`; kept per number of items, so the layers keep their identities)."""
+        groups = template.repeats
+        if not groups:
+            return template
+        counts = []
+        for group in groups:
+            count = item_count(lookup(card.values, group.repeat, self.lang))
+            if count > MAX_ITEMS:
+                raise DataError(card.file, card.entry, group.repeat,
+                                f'{count} items: at most {MAX_ITEMS} are drawn (layer "{group.name}")')
+            counts.append(count)
+        known = self.__dict__.setdefault("_laid_out", {})
+        found = known.get((id(template), tuple(counts)))
+        if found is None or found[0] is not template:
+            if len(known) > 1024:
+                known.clear()
+            found = known[(id(template), tuple(counts))] = (template, expand(template, tuple(counts)))
+        return found[1]
 
     # -- the FaceRenderer interface ------------------------------------------------------------------------
 
@@ -252,6 +297,7 @@ class TemplateRenderer:
         edges mirrored outward, then every fill and cropped image that reaches a card edge drawn again past it —
         an art larger than its box gives its own pixels to the bleed, as far as it has them. Outlines and texts
         stay where they are on the card, so what is cut is the card as the sheets show it."""
+        template = self.laid_out(card, template)
         canvas = mirror_pad(to_rgb(self.draw(card, template, size)), bleed)   # a print is on white paper
         width, height = size
         sx, sy = width / template.width, height / template.height
@@ -285,7 +331,7 @@ class TemplateRenderer:
     # -- drawing -------------------------------------------------------------------------------------------
 
     def _files(self, card: TemplateCard) -> list[Path]:
-        template = self.template(card.kind)
+        template = self.laid_out(card, self.template(card.kind))
         files: list[Path] = []
         for layer in template.layers:
             if not self._shown(layer, card):
@@ -311,6 +357,7 @@ class TemplateRenderer:
 
     def draw(self, card: TemplateCard, template: Template, size: tuple[int, int]) -> Image.Image:
         """``card`` drawn from ``template`` at ``size`` pixels: RGB on white, or RGBA for a transparent template."""
+        template = self.laid_out(card, template)
         if not template.transparent:
             return self._draw_on(card, template, size, (255, 255, 255))
         # Every layer is laid over what lies below it by a mask, so drawing the card twice, on black and on white,
@@ -480,7 +527,7 @@ class TemplateRenderer:
     def _painters(self, card: TemplateCard) -> list[Painter]:
         """The painters of ``card``'s picture layers shown on it (a name no painter has is left to the drawing)."""
         found = []
-        for layer in self.template(card.kind).layers:
+        for layer in self.laid_out(card, self.template(card.kind)).layers:
             if layer.kind == "picture" and self._shown(layer, card):
                 try:
                     found.append(self._painter(layer, card))
@@ -526,8 +573,7 @@ class TemplateRenderer:
         except PictureError as exc:
             if exc.field is not None:
                 raise DataError(card.file, card.entry, exc.field, f'{exc} (layer "{layer.name}")') from None
-            index = self.template(card.kind).layers.index(layer)
-            raise DataError(self.layouts.file, f'layout "{card.kind}"', f"layers[{index}].colours",
+            raise DataError(self.layouts.file, f'layout "{card.kind}"', f"{layer.at}.colours",
                             f'picture "{self._fill(layer.picture, card, layer)}": {exc}') from None
         if picture.size != size or picture.mode != "RGBA":
             raise ValueError(f'picture painter for layer "{layer.name}" gave a {picture.mode} image of '
@@ -586,7 +632,7 @@ class TemplateRenderer:
         # A text that passed in a layer's fonts passes again: a big game checks the same labels on card after
         # card (the first failing text is still reported with its own card's place).
         passed = self.__dict__.setdefault("_glyphs_passed", set())
-        for layer in self.template(card.kind).layers:
+        for layer in self.laid_out(card, self.template(card.kind)).layers:
             if layer.kind != "text" or not self._shown(layer, card):
                 continue
             text = self._fill(layer.text, card, layer)

@@ -1,0 +1,222 @@
+"""Repeat groups of card templates (tools/render/template.py ``expand``, templatedraw.py): a group of layers drawn
+once per item of a list field — a row per animal, a column per cost — with each item's fields, in cells that
+share the group's box, and errors that name the layout's layer or the card's item field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bridge.catalog import assets_dir
+from bridge.errors import DataError
+from tools.render.layout import load_layouts
+from tools.render.sizing import measure_text
+from tools.render.template import MAX_ITEMS, Repeat
+from tools.render.templatedraw import TemplateCard, TemplateRenderer
+
+FONTS = assets_dir() / "fonts"
+PAPER = (243, 234, 214)
+
+ROWS = '''
+[colours]
+paper = "#f3ead6"
+
+[layouts.card]
+size = [400, 560]
+
+[[layouts.card.layers]]
+shape = "rect"
+fill = "paper"
+
+[[layouts.card.layers]]
+name = "title"
+text = "{title}"
+box = [20, 20, 360, 60]
+size = [10, 30]
+
+[[layouts.card.layers]]
+name = "rows"
+repeat = "rows"
+box = [20, 100, 360, 400]
+cell = [360, 100]
+
+[[layouts.card.layers.layers]]
+name = "dot"
+shape = "ellipse"
+box = [0, 10, 80, 80]
+fill = "{item.colour}"
+
+[[layouts.card.layers.layers]]
+name = "line"
+text = "{item.name}: {title}"
+box = [90, 0, 270, 100]
+size = [8, 30]
+valign = "middle"
+'''
+
+
+def colours(count: int) -> list[tuple[int, int, int]]:
+    return [(25 * n + 20, 200 - 20 * n, 90) for n in range(count)]
+
+
+def rows_card(count: int, name: str = "a", **values) -> TemplateCard:
+    rows = [{"name": f"Row {n + 1}", "colour": "#%02x%02x%02x" % c} for n, c in enumerate(colours(count))]
+    return TemplateCard(f"card:{name}", "card", {"title": "Hello", "rows": rows, **values}, "cards.toml",
+                        f'card "{name}"')
+
+
+def renderer(folder: Path, layouts: str, *cards: TemplateCard) -> TemplateRenderer:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "layouts.toml").write_text(layouts, encoding="utf-8")
+    return TemplateRenderer(load_layouts(folder / "layouts.toml", fonts_dir=FONTS), list(cards), game_dir=folder,
+                            bundled_fonts=FONTS, lang="en")
+
+
+@pytest.mark.parametrize("count", [1, 2, 4])
+def test_each_item_gets_its_row_an_equal_share_of_the_box_with_its_own_colour(tmp_path, count):
+    image = renderer(tmp_path, ROWS, rows_card(count)).render("card:a")
+    slot = 400 / count
+    for n, colour in enumerate(colours(count)):
+        # the dot's centre: 40 px into the cell, in the middle of the item's slot
+        assert image.getpixel((20 + 40, round(100 + (n + 0.5) * slot))) == colour
+    assert image.getpixel((60, 100 + 2)) == PAPER   # above the first dot: a cell is centred in its slot
+
+
+def test_a_row_text_reads_the_item_and_the_card_and_lies_in_its_cell(tmp_path):
+    with measure_text() as record:
+        renderer(tmp_path, ROWS, rows_card(4)).render("card:a")
+    lines = sorted((entry for entry in record if entry[0].startswith("rows-")), key=lambda entry: entry[3][1])
+    assert [name for name, *_ in lines] == ["rows-1-line", "rows-2-line", "rows-3-line", "rows-4-line"]
+    for n, (_, _, _, box, ink) in enumerate(lines):
+        assert box == (110, 100 + 100 * n, 380, 200 + 100 * n)
+        assert box[1] <= ink[1] and ink[3] <= box[3]
+
+
+def test_items_that_need_more_room_than_the_box_are_drawn_smaller_inside_it(tmp_path):
+    image = renderer(tmp_path, ROWS, rows_card(8)).render("card:a")
+    # eight cells of 100 in 400: each at half size, 50 px apart, the dot 40 px wide
+    for n, colour in enumerate(colours(8)):
+        assert image.getpixel((20 + 20, 100 + 50 * n + 25)) == colour
+    assert image.getpixel((20 + 20, 100 + 400 + 5)) == PAPER   # nothing below the box
+
+
+def test_a_packed_group_across_puts_its_items_side_by_side_a_gap_apart(tmp_path):
+    layouts = ROWS.replace('box = [20, 100, 360, 400]\ncell = [360, 100]',
+                           'box = [20, 100, 360, 400]\ncell = [80, 100]\ndirection = "across"\n'
+                           'spread = false\ngap = 10')
+    layouts = layouts.replace('text = "{item.name}: {title}"\nbox = [90, 0, 270, 100]', 'text = "{item.name}"\n'
+                              'box = [0, 90, 80, 10]')
+    image = renderer(tmp_path, layouts, rows_card(3)).render("card:a")
+    for n, colour in enumerate(colours(3)):
+        assert image.getpixel((20 + 90 * n + 40, 150)) == colour
+    assert image.getpixel((20 + 90 * 3 + 40, 150)) == PAPER   # packed from the start: the rest is empty
+
+
+def test_a_card_without_items_draws_no_row(tmp_path):
+    drawn = renderer(tmp_path, ROWS, rows_card(2), rows_card(0, "b"), TemplateCard("card:c", "card", {
+        "title": "Hello", "rows": "not a list"}, "cards.toml", 'card "c"'))
+    for name in ("card:b", "card:c"):
+        image = drawn.render(name)
+        assert image.getpixel((60, 150)) == PAPER and image.getpixel((60, 450)) == PAPER
+
+
+def test_an_item_layer_shown_only_when_the_item_has_the_field(tmp_path):
+    layouts = ROWS.replace('fill = "{item.colour}"', 'fill = "{item.colour}"\nwhen = "item.colour"')
+    card = rows_card(2)
+    card.values["rows"][1].pop("colour")
+    image = renderer(tmp_path, layouts, card).render("card:a")
+    assert image.getpixel((60, 200)) == colours(2)[0] and image.getpixel((60, 400)) == PAPER
+
+
+def test_the_key_follows_the_items_and_an_item_image_file(tmp_path):
+    layouts = ROWS.replace('[[layouts.card.layers.layers]]\nname = "line"',
+                           '[[layouts.card.layers.layers]]\nname = "art"\nimage = "art/{item.name}.png"\n'
+                           'box = [0, 0, 10, 10]\nplaceholder = "paper"\n\n[[layouts.card.layers.layers]]\n'
+                           'name = "line"')
+    drawn = renderer(tmp_path, layouts, rows_card(2), rows_card(3, "b"))
+    assert drawn.key("card:a", "card") != drawn.key("card:b", "card")
+    before = drawn.key("card:a", "card")
+    (tmp_path / "art").mkdir()
+    Image.new("RGB", (10, 10), (1, 2, 3)).save(tmp_path / "art" / "Row 2.png")
+    assert drawn.key("card:a", "card") != before
+    assert drawn.render("card:a").getpixel((25, 355)) == (1, 2, 3)   # row 2: its cell centred in the lower half
+
+
+def test_literal_braces_in_a_repeated_text_stay_braces(tmp_path):
+    layouts = ROWS.replace('text = "{item.name}: {title}"', 'text = "{{item}} {item.name}"')
+    with measure_text() as record:
+        renderer(tmp_path, layouts, rows_card(1)).render("card:a")
+    assert any(name == "rows-1-line" for name, *_ in record)
+    drawn = renderer(tmp_path, layouts, rows_card(1))
+    line = next(layer for layer in drawn.laid_out(rows_card(1), drawn.template("card")).layers
+                if layer.name == "rows-1-line")
+    assert line.text == "{{item}} {rows.1.name}"
+
+
+def test_a_template_with_a_group_keeps_it_as_one_layer_of_its_own(tmp_path):
+    drawn = renderer(tmp_path, ROWS, rows_card(1))
+    group = drawn.template("card").layers[2]
+    assert isinstance(group, Repeat) and group.repeat == "rows" and [c.name for c in group.layers] == ["dot", "line"]
+    assert group.item_fields() == ("colour", "name")
+
+
+# -- errors -----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("change, field, words", [
+    (('cell = [360, 100]', 'cell = [400, 100]'), "layers[2].cell", "larger than the group's box"),
+    (('cell = [360, 100]\n', ''), "layers[2].cell", "an item's box"),
+    (('repeat = "rows"', 'repeat = "rows of"'), "layers[2].repeat", "field holding a list"),
+    (('cell = [360, 100]', 'cell = [360, 100]\ndirection = "up"'), "layers[2].direction", "down, across"),
+    (('box = [0, 10, 80, 80]', 'box = [0, 10, 80, 95]'), "layers[2].layers[0].box", "outside the 360 x 100"),
+    (('valign = "middle"', 'valign = "middle"\nbody = true'), "layers[2].layers[1].body", "cannot be the body"),
+    (('name = "dot"\n', 'name = "dot"\nrepeat = "rows"\n'), "layers[2].layers[0]", "exactly one of"),
+    (('fill = "{item.colour}"', 'fill = "gold"'), "layers[2].layers[0].fill", "not a colour of [colours]"),
+])
+def test_a_bad_group_is_reported_with_its_layer_and_field(tmp_path, change, field, words):
+    with pytest.raises(DataError) as caught:
+        renderer(tmp_path, ROWS.replace(*change), rows_card(1))
+    assert (caught.value.file, caught.value.entry, caught.value.field) == ("layouts.toml", 'layout "card"', field)
+    assert words in caught.value.message
+
+
+def test_a_group_inside_a_group_is_refused(tmp_path):
+    nested = ROWS + '\n[[layouts.card.layers.layers]]\nrepeat = "rows"\ncell = [10, 10]\nbox = [0, 0, 10, 10]\n'
+    with pytest.raises(DataError) as caught:
+        renderer(tmp_path, nested, rows_card(1))
+    assert caught.value.field == "layers[2].layers[2].repeat" and "cannot repeat again" in caught.value.message
+
+
+def test_a_misspelt_item_field_is_named_before_anything_is_drawn(tmp_path):
+    with pytest.raises(DataError) as caught:
+        renderer(tmp_path, ROWS.replace("{item.name}", "{item.nmae}"), rows_card(2))
+    assert caught.value.field == "layers[2].layers[1]"
+    assert 'reads the field "item.nmae", which no item of "rows" has' in caught.value.message
+    with pytest.raises(DataError, match='"titel", which no card of this layout has'):
+        renderer(tmp_path, ROWS.replace(": {title}", ": {titel}"), rows_card(2))
+
+
+def test_a_text_of_an_item_that_cannot_fit_names_the_cards_item_field(tmp_path):
+    card = rows_card(2)
+    card.values["rows"][1]["name"] = "word " * 400
+    with pytest.raises(DataError) as caught:
+        renderer(tmp_path, ROWS, card).render("card:a")
+    assert (caught.value.file, caught.value.entry, caught.value.field) == ("cards.toml", 'card "a"', "rows.2.name")
+
+
+def test_a_glyph_an_item_font_lacks_is_named_by_the_check_before_drawing(tmp_path):
+    card = rows_card(2)
+    card.values["rows"][0]["name"] = "漢"
+    drawn = renderer(tmp_path, ROWS, card)
+    with pytest.raises(DataError) as caught:
+        drawn.check_glyphs(card)
+    assert caught.value.field == "rows.1.name" and "U+6F22" in caught.value.message
+
+
+def test_more_items_than_a_card_may_draw_is_an_error_naming_the_list(tmp_path):
+    card = rows_card(1)
+    card.values["rows"] = [{"name": "x", "colour": "#000000"}] * (MAX_ITEMS + 1)
+    with pytest.raises(DataError) as caught:
+        renderer(tmp_path, ROWS, card).render("card:a")
+    assert caught.value.field == "rows" and f"at most {MAX_ITEMS}" in caught.value.message

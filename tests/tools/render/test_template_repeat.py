@@ -220,3 +220,33 @@ def test_more_items_than_a_card_may_draw_is_an_error_naming_the_list(tmp_path):
     with pytest.raises(DataError) as caught:
         renderer(tmp_path, ROWS, card).render("card:a")
     assert caught.value.field == "rows" and f"at most {MAX_ITEMS}" in caught.value.message
+
+
+# -- the documented example -----------------------------------------------------------------------------------
+
+def documented_group() -> str:
+    page = (Path(__file__).resolve().parents[3] / "docs" / "data-format.md").read_text(encoding="utf-8")
+    section = page.split("## Card templates (layers)", 1)[1].split("\n## ", 1)[0]
+    return next(block.split("```", 1)[0] for block in section.split("```toml\n")[1:] if "repeat =" in block)
+
+
+def test_the_documented_group_draws_a_row_per_animal_and_names_its_fields(tmp_path):
+    animals = [{"name": {"en": name}, "power": {"en": f"{name} jumps a card."}, "colour": colour}
+               for name, colour in (("Hare", "#aa3322"), ("Fox", "#2255aa"), ("Owl", "#338844"))]
+    card = TemplateCard("overview:1", "overview", {"animals": animals}, "components.toml", 'overview "overview-1"')
+    drawn = renderer(tmp_path, documented_group(), card)
+    with measure_text() as record:
+        image = drawn.render("overview:1")
+    assert sorted(name for name, *_ in record) == ["powers-1-power", "powers-2-power", "powers-3-power"]
+    slot = 340 / 3
+    for n, animal in enumerate(animals):
+        centre = (40 + 35, round(262 + n * slot + slot / 2))
+        assert image.getpixel(centre) == tuple(int(animal["colour"][i:i + 2], 16) for i in (1, 3, 5))
+    animals[1]["power"]["en"] = "word " * 300
+    with pytest.raises(DataError) as caught:
+        renderer(tmp_path, documented_group(), card).render("overview:1")
+    # named by the first field the text reads, the second item's
+    assert (caught.value.entry, caught.value.field) == ('overview "overview-1"', "animals.2.name.en")
+    assert 'layer "powers-2-power"' in caught.value.message
+    with pytest.raises(DataError, match='reads the field "item.powr", which no item of "animals" has'):
+        renderer(tmp_path, documented_group().replace("{item.power}", "{item.powr}"), card)

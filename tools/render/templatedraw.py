@@ -432,10 +432,15 @@ class TemplateRenderer:
         if found is None:
             return f'layer "{layer.name}"'
         path = found.group(1)
-        raw: Any = card.values
-        for key in path.split("."):
-            raw = raw.get(key) if _is_mapping(raw) else None
-        return f"{path}.{self.lang}" if _is_mapping(raw) else path
+        whole = card.values
+        for key in path.split("."):   # the value itself, a language table not reduced
+            if _is_mapping(whole):
+                whole = whole.get(key)
+            elif isinstance(whole, list) and key.isdigit() and 1 <= int(key) <= len(whole):
+                whole = whole[int(key) - 1]
+            else:
+                whole = None
+        return f"{path}.{self.lang}" if _is_mapping(whole) else path
 
     def _colour(self, value: str, card: TemplateCard, layer: Layer, key: str) -> tuple[int, int, int]:
         text = self._fill(value, card, layer) if FIELD.fullmatch(value) else value

@@ -23,7 +23,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -55,6 +55,22 @@ class TemplateCard:
     values: Mapping[str, Any]
     file: str
     entry: str
+    origins: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    """Where an item of a list field came from, when not from the card's own entry: ``"animals.2"`` → (file,
+    entry). An error about ``animals.2.power.en`` then names that file and entry and the field ``power.en``
+    (a game's overview card whose rows are the animals of its ``components.toml``)."""
+
+    def placed(self, error: DataError) -> DataError:
+        """``error`` about one of this card's fields, told where the item it is about came from (:attr:`origins`)."""
+        if not self.origins or (error.file, error.entry) != (self.file, self.entry) or not error.field:
+            return error
+        head = error.field
+        while "." in head:
+            head = head.rsplit(".", 1)[0]
+            origin = self.origins.get(head)
+            if origin is not None:
+                return DataError(origin[0], origin[1], error.field[len(head) + 1:], error.message)
+        return error
 
 
 @dataclass(frozen=True)
@@ -297,8 +313,14 @@ class TemplateRenderer:
         edges mirrored outward, then every fill and cropped image that reaches a card edge drawn again past it —
         an art larger than its box gives its own pixels to the bleed, as far as it has them. Outlines and texts
         stay where they are on the card, so what is cut is the card as the sheets show it."""
-        template = self.laid_out(card, template)
-        canvas = mirror_pad(to_rgb(self.draw(card, template, size)), bleed)   # a print is on white paper
+        try:
+            return self._with_bleed(card, self.laid_out(card, template), size, bleed)
+        except DataError as exc:
+            raise card.placed(exc) from None
+
+    def _with_bleed(self, card: TemplateCard, template: Template, size: tuple[int, int],
+                    bleed: int) -> Image.Image:
+        canvas = mirror_pad(to_rgb(self._draw(card, template, size)), bleed)   # a print is on white paper
         width, height = size
         sx, sy = width / template.width, height / template.height
         scale = min(sx, sy)
@@ -357,7 +379,12 @@ class TemplateRenderer:
 
     def draw(self, card: TemplateCard, template: Template, size: tuple[int, int]) -> Image.Image:
         """``card`` drawn from ``template`` at ``size`` pixels: RGB on white, or RGBA for a transparent template."""
-        template = self.laid_out(card, template)
+        try:
+            return self._draw(card, self.laid_out(card, template), size)
+        except DataError as exc:
+            raise card.placed(exc) from None
+
+    def _draw(self, card: TemplateCard, template: Template, size: tuple[int, int]) -> Image.Image:
         if not template.transparent:
             return self._draw_on(card, template, size, (255, 255, 255))
         # Every layer is laid over what lies below it by a mask, so drawing the card twice, on black and on white,
@@ -426,12 +453,17 @@ class TemplateRenderer:
         return "".join(self._value(text, card, layer) if field else text for field, text in tokens)
 
     def _field_of(self, text: str, card: TemplateCard, layer: Layer) -> str:
-        """The field to name in an error about ``text``: its first ``{field}`` (with the language of a language
-        table), else the layer."""
-        found = FIELD.search(text)
-        if found is None:
+        """The field to name in an error about ``text``: the ``{field}`` it reads (of several, the one whose value
+        is the longest: the likeliest not to fit), with the language of a language table; else the layer."""
+        paths = FIELD.findall(text)
+        if not paths:
             return f'layer "{layer.name}"'
-        path = found.group(1)
+        path = paths[0]
+        if len(paths) > 1:
+            def length(candidate: str) -> int:
+                value = lookup(card.values, candidate, self.lang)
+                return 0 if value is _MISSING else len(as_text(value))
+            path = max(paths, key=length)   # (the first of the longest)
         whole = card.values
         for key in path.split("."):   # the value itself, a language table not reduced
             if _is_mapping(whole):
@@ -636,6 +668,12 @@ class TemplateRenderer:
         this way before it draws any."""
         # A text that passed in a layer's fonts passes again: a big game checks the same labels on card after
         # card (the first failing text is still reported with its own card's place).
+        try:
+            self._check_glyphs(card)
+        except DataError as exc:
+            raise card.placed(exc) from None
+
+    def _check_glyphs(self, card: TemplateCard) -> None:
         passed = self.__dict__.setdefault("_glyphs_passed", set())
         for layer in self.laid_out(card, self.template(card.kind)).layers:
             if layer.kind != "text" or not self._shown(layer, card):
@@ -650,10 +688,33 @@ class TemplateRenderer:
                 parts = richtext.parse_markup(text)
             except ValueError as exc:
                 raise DataError(card.file, card.entry, field, str(exc)) from None
-            richtext.check_runs(parts, fonts, file=card.file, entry=card.entry, field=field, box_name=layer.name)
+            try:
+                richtext.check_runs(parts, fonts, file=card.file, entry=card.entry, field=field,
+                                    box_name=layer.name)
+            except DataError as exc:
+                raise self._glyph_culprit(exc, layer, card, fonts) from None
             if len(passed) > 1 << 16:
                 passed.clear()
             passed.add(seen)
+
+    def _glyph_culprit(self, error: DataError, layer: Layer, card: TemplateCard, fonts: Mapping[str, str]
+                       ) -> DataError:
+        """``error``, a glyph missing from a text that reads several fields, naming the field whose value holds
+        the character (each value checked alone; the error as it is when none, or the template's words, fails)."""
+        paths = FIELD.findall(layer.text)
+        if len(paths) < 2:
+            return error
+        for path in paths:
+            try:
+                value = self._value(path, card, layer)
+                richtext.check_runs(richtext.parse_markup(value), fonts, file=card.file, entry=card.entry,
+                                    field=path, box_name=layer.name)
+            except DataError:
+                return DataError(error.file, error.entry, self._field_of("{" + path + "}", card, layer),
+                                 error.message)
+            except ValueError:
+                continue   # (markup that opens in one field and closes in another: not this one's alone)
+        return error
 
     def _text(self, image: Image.Image, layer: Layer, card: TemplateCard, template: Template, rect,
               scale: float) -> None:

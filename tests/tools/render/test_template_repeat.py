@@ -245,8 +245,27 @@ def test_the_documented_group_draws_a_row_per_animal_and_names_its_fields(tmp_pa
     animals[1]["power"]["en"] = "word " * 300
     with pytest.raises(DataError) as caught:
         renderer(tmp_path, documented_group(), card).render("overview:1")
-    # named by the first field the text reads, the second item's
-    assert (caught.value.entry, caught.value.field) == ('overview "overview-1"', "animals.2.name.en")
+    # named by the longest field the text reads, the second item's
+    assert (caught.value.entry, caught.value.field) == ('overview "overview-1"', "animals.2.power.en")
     assert 'layer "powers-2-power"' in caught.value.message
     with pytest.raises(DataError, match='reads the field "item.powr", which no item of "animals" has'):
         renderer(tmp_path, documented_group().replace("{item.power}", "{item.powr}"), card)
+
+
+def test_an_error_about_an_item_from_another_entry_names_that_entry(tmp_path):
+    card = rows_card(2)
+    card = TemplateCard(card.name, card.kind, card.values, card.file, card.entry,
+                        origins={"rows.2": ("components.toml", 'animal "fox"')})
+    card.values["rows"][1]["name"] = "word " * 400
+    with pytest.raises(DataError) as caught:
+        renderer(tmp_path, ROWS, card).render("card:a")
+    assert (caught.value.file, caught.value.entry, caught.value.field) == ("components.toml", 'animal "fox"', "name")
+    card.values["rows"][1]["name"] = "Fox 漢"
+    with pytest.raises(DataError) as caught:
+        renderer(tmp_path, ROWS, card).check_glyphs(card)
+    assert (caught.value.file, caught.value.entry, caught.value.field) == ("components.toml", 'animal "fox"', "name")
+    card.values["title"] = "漢"
+    card.values["rows"][1]["name"] = "Fox"
+    with pytest.raises(DataError) as caught:   # the card's own field: its own entry
+        renderer(tmp_path, ROWS, card).check_glyphs(card)
+    assert (caught.value.file, caught.value.entry, caught.value.field) == ("cards.toml", 'card "a"', "title")

@@ -35,15 +35,12 @@ from bridge.paths import assets_dir
 from bridge.rules.fifteen_days.records import ASC, BACK_SEASONS, FifteenDaysData
 from bridge.rules.game import LANGUAGES
 from tools.games.fifteen_days import geometry
-from tools.imageio import ImageError
 from tools.render.colour import to_hex
-from tools.render.draw import (SUPERSAMPLE, composite_icon, contrast, cover_fit, hatching, mix, paste_icon,
-                               star_icon)
+from tools.render.draw import SUPERSAMPLE, composite_icon, contrast, cover_fit, hatching, mix, star_icon
 from tools.render.layout import Box, CardLayout, Layouts, load_layouts, parse_colour
 from tools.render.pipeline import Art, DeckPlan, Progress, ThumbnailPlan, check_image_options, render_art
 from tools.render.sizing import DrawsAtSize
-from tools.render.templatedraw import (PictureError, PictureRequest, TemplateCard, TemplateRenderer, _file_digest,
-                                       fitted_picture)
+from tools.render.templatedraw import PictureError, PictureRequest, TemplateCard, TemplateRenderer
 from tools.render.text import check_glyphs, draw_text, fit_text
 
 RENDERER_VERSION = "3"
@@ -52,14 +49,13 @@ RENDERER_VERSION = "3"
 LAYOUTS_FILE = "layouts.toml"
 THUMBNAIL_SIZE = 256
 
-TEMPLATE_KINDS = ("season", "season_back", "wild", "wild_back", "feather", "animal")
+TEMPLATE_KINDS = ("season", "season_back", "wild", "wild_back", "feather", "animal", "overview")
 """Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives and
 the pictures it paints (:data:`PICTURES`: the backs' hatching and chequer of stars, the wild's dots in the
-seasons' colours, the feather). Two kinds stay drawn here, because a layout cannot repeat its layers over a list
-of the data: the overview (a row per animal, as many as the data has, the powers box split evenly among them:
-its disc, emblem and power line) and the board (its corners' card places are table geometry,
-:mod:`tools.games.fifteen_days.geometry`, a card place per value of the rules, and its token places one per
-animal and feather)."""
+seasons' colours, the feather); the overview's rows are a repeat group over its ``animals``. One kind stays drawn
+here, because its places are not the layout's to choose: the board (its corners' card places are table geometry,
+:mod:`tools.games.fifteen_days.geometry`, one per value of the rules, which the table's snap points are computed
+from too, and its token places one per animal and feather)."""
 
 EMBLEMS_DIR = "icons"
 FALLBACK_EMBLEM = "season"
@@ -67,7 +63,6 @@ FALLBACK_EMBLEM = "season"
 printed in (its transparency is its shape); a season with no picture of its own gets ``icons/season.png``."""
 
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
-    "overview": {"title": True, "text": True, "powers": True},
     "board": {**{f"corner_{k}": False for k in range(4)}, **{f"arrow_{k}": False for k in range(4)},
               **{f"label_{k}": True for k in range(4)}, "name": True, "animals": True, "feathers": True},
 }
@@ -142,8 +137,6 @@ class Renderer(DrawsAtSize):
         head, _, ident = name.partition(":")
         if head == "board":
             return (d.board_by_id[ident], d.rules.values, d.animals, len(d.feathers))
-        if head == "overview":
-            return (next(o for o in d.overviews if o.id == ident), d.animals)
         return d.info.name
 
     @cached_property
@@ -159,11 +152,9 @@ class Renderer(DrawsAtSize):
             return digest.hexdigest()
         layout = self.layouts.layouts[kind]
         fonts = sorted({b.font for b in layout.boxes.values() if b.font})
-        seasons = sorted({a.season for a in self.data.animals}) if kind == "overview" else []
-        emblems = [_file_digest(str(self._emblem_files[season])).hex() for season in seasons]
         digest = hashlib.sha256()
         for part in (RENDERER_VERSION, self.lang, kind, layout.fingerprint(), self.layouts.fingerprint(),
-                     *(self._font_hashes[f] for f in fonts), *emblems, repr(self._content(name))):
+                     *(self._font_hashes[f] for f in fonts), repr(self._content(name))):
             digest.update(part.encode("utf-8"))
             digest.update(b"\0")
         return digest.hexdigest()
@@ -188,13 +179,6 @@ class Renderer(DrawsAtSize):
                 yield self.string(word), board.box(f"label_{k}")
         yield self.string("animals"), self._label_box(board.box("animals"))
         yield self.string("feathers"), self._label_box(board.box("feathers"))
-        for overview in d.overviews:
-            entry = f'overview "{overview.id}"'
-            yield _Text(overview.title.get(lang), "components.toml", entry, f"title.{lang}"), L["overview"].box("title")
-            yield _Text(overview.text.get(lang), "components.toml", entry, f"text.{lang}"), L["overview"].box("text")
-            powers, icon = L["overview"].box("powers"), L["overview"].params.get("icon_size", self.px(70))
-            for i, animal in enumerate(d.animals):
-                yield self._power_line(animal), self._power_box(powers, icon, i, len(d.animals))
 
     def check_texts(self) -> None:
         """Raise :class:`DataError` for a text the font cannot draw or that cannot fit its box (on the kinds drawn
@@ -212,18 +196,6 @@ class Renderer(DrawsAtSize):
                          field=text.field)
             fit_text(text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field)
 
-    def _power_line(self, animal) -> _Text:
-        return _Text(f"{animal.name.get(self.lang)}: {animal.power_text.get(self.lang)}", "components.toml",
-                     f'animal "{animal.id}"', f"power_text.{self.lang}")
-
-    def _power_box(self, powers: Box, icon: int, index: int, count: int) -> Box:
-        """The text box of the ``index``-th animal's row in the overview's ``powers`` box (right of its disc)."""
-        row = powers.height // max(1, count)
-        gap = icon + self.px(16)
-        return Box(powers.name, powers.x + gap, powers.y + index * row, powers.width - gap, row,
-                   powers.font, powers.size_min, powers.size_max, powers.align, "middle", powers.colour,
-                   powers.line_spacing)
-
     def _label_box(self, box: Box) -> Box:
         height = self.px(geometry.LABEL_HEIGHT)
         return Box(box.name, box.x, box.y, box.width, height, box.font, box.size_min,
@@ -237,12 +209,10 @@ class Renderer(DrawsAtSize):
         d = self.data
         if head == "season":
             return self.season_card(ident)
-        if head in ("season-back", "wild", "wild-back", "feather", "animal"):
+        if head in ("season-back", "wild", "wild-back", "feather", "animal", "overview"):
             return self._from_layers(self._card(name))
         if head == "board":
             return self.board(ident)
-        if head == "overview":
-            return self.overview(ident)
         raise DataError("render", None, None, f'no image called "{name}"')
 
     def _text(self, draw: ImageDraw.ImageDraw, text: _Text, box: Box, colour=None) -> None:
@@ -306,6 +276,15 @@ class Renderer(DrawsAtSize):
             return TemplateCard(name, "wild_back", values, "components.toml", "wild")
         if head == "feather":
             return TemplateCard(name, "feather", {}, "components.toml", f'feather "{ident}"')
+        if head == "overview":
+            overview = next(o for o in d.overviews if o.id == ident)
+            # every animal of the data, a row each (an overview shows them all, in data order)
+            animals = [{"name": a.name.to_json(), "power_text": a.power_text.to_json(), "colour": a.colour,
+                        "ink": to_hex(contrast(parse_colour(a.colour))), "emblem": self._emblem_name(a.season)}
+                       for a in d.animals]
+            values = {"title": overview.title.to_json(), "text": overview.text.to_json(), "animals": animals}
+            origins = {f"animals.{n}": ("components.toml", f'animal "{a.id}"') for n, a in enumerate(d.animals, 1)}
+            return TemplateCard(name, "overview", values, "components.toml", f'overview "{overview.id}"', origins)
         raise DataError("render", None, None, f'"{name}" is not drawn from layers')
 
     @cached_property
@@ -339,17 +318,6 @@ class Renderer(DrawsAtSize):
                                 f"has no emblem: neither {EMBLEMS_DIR}/{season.id}.png nor "
                                 f"{EMBLEMS_DIR}/{FALLBACK_EMBLEM}.png is in the game folder")
         return found
-
-    def emblem(self, season: str, colour: tuple[int, int, int], size: int) -> Image.Image:
-        """``season``'s emblem in ``colour``, fitted in a ``size`` square (RGBA), as the layers draw it."""
-        path = self._emblem_files[season]
-        try:
-            picture = fitted_picture(path, (size, size), tint=colour)
-        except ImageError as exc:
-            raise DataError(f"{EMBLEMS_DIR}/{path.name}", None, None, exc.reason) from None
-        square = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-        square.paste(picture, ((size - picture.width) // 2, (size - picture.height) // 2))
-        return square
 
     def board(self, board_id: str) -> Image.Image:
         spec = self.data.board_by_id[board_id]
@@ -400,31 +368,6 @@ class Renderer(DrawsAtSize):
             draw.rectangle((w / 2 - shaft, 0, w / 2 + shaft, h - head + 1), fill=colour)
         layer = layer.resize((box.width, box.height), Image.Resampling.LANCZOS)
         image.paste(layer, (box.x, box.y), layer)
-
-    def overview(self, overview_id: str) -> Image.Image:
-        overview = next(o for o in self.data.overviews if o.id == overview_id)
-        layout = self.layouts.layouts["overview"]
-        image, draw = self._base(layout, self.colours["background"], self.colours["frame"])
-        b = layout.boxes
-        entry = f'overview "{overview.id}"'
-        self._text(draw, _Text(overview.title.get(self.lang), "components.toml", entry, f"title.{self.lang}"),
-                   b["title"])
-        self._text(draw, _Text(overview.text.get(self.lang), "components.toml", entry, f"text.{self.lang}"),
-                   b["text"])
-        icon = layout.params.get("icon_size", self.px(70))
-        powers = b["powers"]
-        animals = self.data.animals
-        row = powers.height / max(1, len(animals))
-        for i, animal in enumerate(animals):
-            # One row per animal: its colour disc with its season's emblem, then its name and power.
-            y = powers.y + (i + 0.5) * row
-            colour = parse_colour(animal.colour)
-            r = icon / 2
-            draw.ellipse((powers.x, y - r, powers.x + icon, y + r), fill=colour)
-            paste_icon(image, self.emblem(animal.season, contrast(colour), round(icon * 0.7)), (powers.x + r, y))
-            line = self._power_line(animal)
-            self._text(draw, line, self._power_box(powers, icon, i, len(animals)))
-        return image
 
 
 # -- pictures drawn in code ---------------------------------------------------------------------------

@@ -267,6 +267,41 @@ def test_a_card_title_the_font_cannot_draw_names_the_card(tmp_path):
     assert not (tmp_path / "out" / "15Days.json").exists()
 
 
+def test_the_overview_has_a_row_per_animal_drawn_from_its_layers(tmp_path):
+    """The overview's rows are a repeat group over the animals: a row each, with its power, whatever their number."""
+    from bridge.catalog import load
+    from bridge.paths import assets_dir
+    from tools.games.fifteen_days.render import TEMPLATE_KINDS, Renderer, load_fifteen_days_layouts
+    from tools.render.sizing import measure_text
+
+    data = load("fifteen-days").data
+    folder = load("fifteen-days").folder
+    drawer = Renderer(data, load_fifteen_days_layouts(folder), assets_dir() / "fonts", "en", folder)
+    assert "overview" in TEMPLATE_KINDS
+    with measure_text() as record:
+        image = drawer.draw(f"overview:{data.overviews[0].id}")
+    rows = sorted(name for name, *_ in record if name.startswith("powers-"))
+    assert rows == [f"powers-{n}-power" for n in range(1, len(data.animals) + 1)]
+    for n, animal in enumerate(data.animals):   # each row's disc in its animal's colour
+        colour = tuple(int(animal.colour[i:i + 2], 16) for i in (1, 3, 5))
+        assert image.getpixel((40 + 6, round(262 + (n + 0.5) * 340 / len(data.animals)))) == colour
+
+
+def test_an_animal_power_too_long_for_the_overview_names_the_animal(tmp_path):
+    folder = game_folder(tmp_path)
+    components = folder / "components.toml"
+    text = components.read_text(encoding="utf-8")
+    head, sep, rest = text.partition("power_text = { en = \"")
+    components.write_text(head + sep + "very long words " * 40 + rest, encoding="utf-8")
+    animal = re.findall(r'id = "([^"]+)"', head)[-1]
+    result = build_cli(folder, tmp_path / "out")
+    assert result.exit_code == 2
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert errors == [f'error: components.toml: animal "{animal}": power_text.en: text does not fit layer '
+                      f'"powers-1-power" (714x85 px) even at 12 px: shorten it or enlarge the layer in layouts.toml']
+    assert not (tmp_path / "out" / "15Days.json").exists()
+
+
 def test_the_season_emblems_are_pictures_of_the_game_folder_drawn_in_each_colour(tmp_path):
     """icons/<season>.png is the emblem everywhere it is printed: replaced, every image showing it is drawn
     again; a season without a picture of its own gets icons/season.png; with neither, the season is named."""

@@ -142,7 +142,8 @@ class CardLayout:
         if known is None:
             boxes = ";".join(repr(self.boxes[k]) for k in sorted(self.boxes))
             params = ";".join(f"{k}={self.params[k]}" for k in sorted(self.params))
-            known = f"{self.kind}|{self.width}x{self.height}|{self.tiled}|{params}|{boxes}|{self.template!r}"
+            template = self.template.fingerprint() if self.template is not None else "None"
+            known = f"{self.kind}|{self.width}x{self.height}|{self.tiled}|{params}|{boxes}|{template}"
             self.__dict__["_fingerprint"] = known
         return known
 

@@ -147,6 +147,7 @@ class Layer:
     line_spacing: float = 1.15
     rotation: int = 0
     body: bool = False
+    size_group: str = field(default="", repr=False)   # (not in the repr when unset: see ``at``)
 
     def fields(self) -> tuple[str, ...]:
         """The card fields this layer reads (its strings' ``{field}`` references and its conditions)."""
@@ -169,6 +170,7 @@ class Repeat(Layer):
     cell: tuple[float, float] = (0.0, 0.0)
     direction: str = "down"
     spread: bool = True
+    stretch: bool = False
     gap: float = 0.0
     layers: tuple[Layer, ...] = ()
 
@@ -215,6 +217,12 @@ class Template:
     def repeats(self) -> tuple[Repeat, ...]:
         """Its repeat groups (a template without any is drawn as it is)."""
         return tuple(layer for layer in self.layers if isinstance(layer, Repeat))
+
+    def fingerprint(self) -> str:
+        """A stable text of everything that draws it (part of each card's cache key): its repr, which leaves out
+        the fields newer than the cached faces (so those faces keep their keys), and those fields where set."""
+        later = "".join(f"|{at}.size_group={layer.size_group}" for at, layer in self.all_layers() if layer.size_group)
+        return repr(self) + later
 
     def all_layers(self) -> tuple[tuple[str, Layer], ...]:
         """Every layer with where it is written (``layers[2]``, ``layers[2].layers[0]``): a repeat group's own
@@ -264,8 +272,8 @@ _FIELDS = {
     "image": _COMMON | {"image", "fit", "tint", "placeholder"},
     "picture": _COMMON | {"picture", "colours", "tint"},
     "text": _COMMON | {"text", "font", "bold_font", "italic_font", "size", "colour", "align", "valign",
-                       "line_spacing", "rotation", "body"},
-    "repeat": _COMMON | {"repeat", "as", "cell", "direction", "spread", "gap", "layers"},
+                       "line_spacing", "rotation", "body", "size_group"},
+    "repeat": _COMMON | {"repeat", "as", "cell", "direction", "spread", "stretch", "gap", "layers"},
 }
 DIRECTIONS = ("down", "across")
 MAX_ITEMS = 100
@@ -354,6 +362,10 @@ def _layer(file: str, entry: str, at: str, index: int, spec: dict, width: float,
         if body and nested:
             raise error("body", "a repeated text cannot be the body text (a card has one, at one place)")
         values["body"] = body
+        group = spec.get("size_group", "")
+        if not isinstance(group, str) or (group and not re.fullmatch(r"[A-Za-z0-9_-]{1,64}", group)):
+            raise error("size_group", "must be a name of letters, digits, _ and - (at most 64)")
+        values["size_group"] = group
     return Layer(**values)
 
 
@@ -379,6 +391,11 @@ def _repeat(file: str, entry: str, at: str, spec: dict, values: dict[str, Any], 
     spread = spec.get("spread", True)
     if not isinstance(spread, bool):
         raise error("spread", "must be true or false")
+    stretch = spec.get("stretch", False)
+    if not isinstance(stretch, bool):
+        raise error("stretch", "must be true or false")
+    if stretch and not spread:
+        raise error("stretch", "stretches a cell over its share of the box: a group that does not spread has none")
     gap = _length(spec.get("gap", 0), error, "gap", low=0)
     raw = spec.get("layers")
     if not isinstance(raw, list) or not raw or not all(isinstance(layer, dict) for layer in raw):
@@ -395,7 +412,7 @@ def _repeat(file: str, entry: str, at: str, spec: dict, values: dict[str, Any], 
         names.add(layer.name)
         layers.append(layer)
     return Repeat(**values, repeat=repeat, item=item, cell=(cell_w, cell_h), direction=direction, spread=spread,
-                 gap=gap, layers=tuple(layers))
+                 stretch=stretch, gap=gap, layers=tuple(layers))
 
 
 def item_count(value: Any) -> int:
@@ -409,8 +426,10 @@ def expand(template: Template, counts: tuple[int, ...]) -> Template:
     a card draws, checks and names fields as for any layer (an error names ``powers.2.text``).
 
     The items share the group's box along its ``direction``: with ``spread`` each gets an equal slot, its cell
-    centred in it; else they follow each other a ``gap`` apart from the box's start. Items that need more room
-    than the box has are drawn smaller, each cell scaled (its boxes, strokes, corners and font sizes) to fit."""
+    centred in it (``stretch``: the cell stretched or squeezed along the direction to fill it, its boxes with it
+    and nothing else: a table's columns); else they follow each other a ``gap`` apart from the box's start. Items
+    that need more room than the box has are drawn smaller, each cell scaled (its boxes, strokes, corners and font
+    sizes) to fit."""
     if not template.repeats:
         return template
     layers: list[Layer] = []
@@ -424,7 +443,11 @@ def expand(template: Template, counts: tuple[int, ...]) -> Template:
         cell_w, cell_h = layer.cell
         down = layer.direction == "down"
         length, cell_length = (h, cell_h) if down else (w, cell_w)
-        if count and layer.spread:
+        stretch = (1.0, 1.0)
+        if count and layer.stretch:
+            slot, scale, first = length / count, 1.0, 0.0
+            stretch = (1.0, slot / cell_length) if down else (slot / cell_length, 1.0)
+        elif count and layer.spread:
             slot = length / count
             scale = min(1.0, slot / cell_length)
             first = (slot - cell_length * scale) / 2
@@ -434,13 +457,14 @@ def expand(template: Template, counts: tuple[int, ...]) -> Template:
         for n in range(count):
             along = first + n * slot
             origin = (x, y + along) if down else (x + along, y)
-            layers += [_placed(child, layer, n + 1, origin, scale) for child in layer.layers]
+            layers += [_placed(child, layer, n + 1, origin, scale, stretch) for child in layer.layers]
     return replace(template, layers=tuple(layers))
 
 
-def _placed(child: Layer, group: Repeat, number: int, origin: tuple[float, float], scale: float) -> Layer:
-    """Item ``number``'s copy of a repeat group's layer ``child``: its box in the card, its sizes scaled, its item
-    fields made the list's."""
+def _placed(child: Layer, group: Repeat, number: int, origin: tuple[float, float], scale: float,
+            stretch: tuple[float, float] = (1.0, 1.0)) -> Layer:
+    """Item ``number``'s copy of a repeat group's layer ``child``: its box in the card (scaled, and stretched
+    across and down), its sizes scaled, its item fields made the list's."""
     prefix = f"{group.repeat}.{number}"
 
     def of_item(text: str) -> str:
@@ -455,7 +479,8 @@ def _placed(child: Layer, group: Repeat, number: int, origin: tuple[float, float
     conditions = tuple(replace(c, field=of_item("{" + c.field + "}")[1:-1]) for c in child.conditions)
     return replace(
         child, name=f"{group.name}-{number}-{child.name}",
-        box=(origin[0] + bx * scale, origin[1] + by * scale, bw * scale, bh * scale),
+        box=(origin[0] + bx * scale * stretch[0], origin[1] + by * scale * stretch[1], bw * scale * stretch[0],
+             bh * scale * stretch[1]),
         conditions=group.conditions + conditions,
         fill=of_item(child.fill) if child.fill else child.fill,
         outline=of_item(child.outline) if child.outline else child.outline,

@@ -324,6 +324,8 @@ class TemplateRenderer:
         width, height = size
         sx, sy = width / template.width, height / template.height
         scale = min(sx, sy)
+        groups = (self._group_sizes(card, template, size) if any(layer.size_group for layer in template.layers)
+                  else {})
         for layer in template.layers:   # drawn again in order, over the mirror, each where it lies on the card
             if not self._shown(layer, card):
                 continue
@@ -332,7 +334,7 @@ class TemplateRenderer:
                     bleed if rect[2] >= width else 0, bleed if rect[3] >= height else 0)
             on_canvas = (rect[0] + bleed, rect[1] + bleed, rect[2] + bleed, rect[3] + bleed)
             if layer.kind == "text":
-                self._text(canvas, layer, card, template, on_canvas, scale)
+                self._text(canvas, layer, card, template, on_canvas, scale, groups.get(layer.size_group))
             elif layer.kind == "shape":
                 if layer.fill is not None:   # a fill reaching an edge goes on past it; its outline stays put
                     grown = (on_canvas[0] - grow[0], on_canvas[1] - grow[1], on_canvas[2] + grow[2],
@@ -409,6 +411,7 @@ class TemplateRenderer:
         if filled:   # a card filled whole by its first layer starts in its colour (the same pixels, filled once)
             background = self._colour(first.fill, card, first, "fill")
         image = Image.new("RGB", (width, height), background)
+        groups = self._group_sizes(card, template, size) if any(layer.size_group for layer in layers) else {}
         for layer in layers:
             if not self._shown(layer, card):
                 continue
@@ -420,7 +423,7 @@ class TemplateRenderer:
             elif layer.kind == "picture":
                 self._picture(image, layer, card, rect, scale)
             else:
-                self._text(image, layer, card, template, rect, scale)
+                self._text(image, layer, card, template, rect, scale, groups.get(layer.size_group))
         return image
 
     def _shown(self, layer: Layer, card: TemplateCard) -> bool:
@@ -716,12 +719,52 @@ class TemplateRenderer:
                 continue   # (markup that opens in one field and closes in another: not this one's alone)
         return error
 
+    def _group_sizes(self, card: TemplateCard, template: Template, size: tuple[int, int]) -> dict[str, int]:
+        """Size group → the font size its texts are drawn at on ``card`` at ``size``: the smallest any of them fits
+        at (texts of one group read evenly: a table's numbers). None when no text layer has a group."""
+        width, height = size
+        sx, sy = width / template.width, height / template.height
+        found: dict[str, int] = {}
+        for layer in template.layers:
+            if layer.kind == "text" and layer.size_group and self._shown(layer, card):
+                fitted = self._fitted(layer, card, template, _layer_rect(layer, sx, sy), min(sx, sy))
+                if fitted is not None:
+                    found[layer.size_group] = min(found.get(layer.size_group, fitted[0].size), fitted[0].size)
+        return found
+
     def _text(self, image: Image.Image, layer: Layer, card: TemplateCard, template: Template, rect,
-              scale: float) -> None:
+              scale: float, cap: int | None = None) -> None:
+        found = self._fitted(layer, card, template, rect, scale, cap)
+        if found is None:
+            return
+        fitted, fonts, icon, field = found
+        left, top, right, bottom = rect
+        box_w, box_h = right - left, bottom - top
+        if layer.rotation in (90, 270):
+            box_w, box_h = box_h, box_w
+        colour = self._colour(layer.colour, card, layer, "colour")
+        if layer.rotation == 0:
+            richtext.draw_rich(image, fitted, (left, top), fonts, colour, icon, box_name=layer.name, box_rect=rect)
+            return
+        canvas = Image.new("RGBA", (box_w, box_h), (*colour, 0))
+        l, t, r, b = fitted.ink
+        turned_ink = {90: (t, box_w - r, b, box_w - l), 180: (box_w - r, box_h - b, box_w - l, box_h - t),
+                      270: (box_h - b, l, box_h - t, r)}[layer.rotation]
+        richtext.draw_rich(canvas, fitted, (0, 0), fonts, (*colour, 255), icon, box_name=layer.name,
+                           box_rect=rect, ink_rect=(left + turned_ink[0], top + turned_ink[1],
+                                                    left + turned_ink[2], top + turned_ink[3]))
+        turned = canvas.transpose({90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180,
+                                   270: Image.Transpose.ROTATE_270}[layer.rotation])
+        image.paste(turned, (left, top), turned)
+
+    def _fitted(self, layer: Layer, card: TemplateCard, template: Template, rect, scale: float,
+                cap: int | None = None):
+        """Text ``layer`` of ``card`` fitted in ``rect`` (at most ``cap`` px: its size group's), with its fonts,
+        its icons' drawer and the field it is named by; None for an empty text."""
         field = self._field_of(layer.text, card, layer)
         text = self._fill(layer.text, card, layer)
         if not text.strip():
-            return
+            return None
         try:
             parts = richtext.parse_markup(text)
         except ValueError as exc:
@@ -747,24 +790,14 @@ class TemplateRenderer:
         if layer.rotation in (90, 270):
             box_w, box_h = box_h, box_w
         sizes = _font_sizes(template, layer, scale)
+        design = self._design(template, layer, scale)
+        if cap is not None and cap < sizes[1]:
+            sizes, design = (min(sizes[0], cap), cap), None   # its group's size, fitted at it
         fitted = richtext.fit_rich(parts, fonts, sizes, (box_w, box_h), align=layer.align,
                                    valign=layer.valign, line_spacing=layer.line_spacing, icon_size=icon_size,
                                    file=card.file, entry=card.entry, field=field, box_name=layer.name,
-                                   design=self._design(template, layer, scale))
-        colour = self._colour(layer.colour, card, layer, "colour")
-        if layer.rotation == 0:
-            richtext.draw_rich(image, fitted, (left, top), fonts, colour, icon, box_name=layer.name, box_rect=rect)
-            return
-        canvas = Image.new("RGBA", (box_w, box_h), (*colour, 0))
-        l, t, r, b = fitted.ink
-        turned_ink = {90: (t, box_w - r, b, box_w - l), 180: (box_w - r, box_h - b, box_w - l, box_h - t),
-                      270: (box_h - b, l, box_h - t, r)}[layer.rotation]
-        richtext.draw_rich(canvas, fitted, (0, 0), fonts, (*colour, 255), icon, box_name=layer.name,
-                           box_rect=rect, ink_rect=(left + turned_ink[0], top + turned_ink[1],
-                                                    left + turned_ink[2], top + turned_ink[3]))
-        turned = canvas.transpose({90: Image.Transpose.ROTATE_90, 180: Image.Transpose.ROTATE_180,
-                                   270: Image.Transpose.ROTATE_270}[layer.rotation])
-        image.paste(turned, (left, top), turned)
+                                   design=design)
+        return fitted, fonts, icon, field
 
 
 def _font_sizes(template: Template, layer: Layer, scale: float) -> tuple[int, int]:

@@ -269,3 +269,85 @@ def test_an_error_about_an_item_from_another_entry_names_that_entry(tmp_path):
     with pytest.raises(DataError) as caught:   # the card's own field: its own entry
         renderer(tmp_path, ROWS, card).check_glyphs(card)
     assert (caught.value.file, caught.value.entry, caught.value.field) == ("cards.toml", 'card "a"', "title")
+
+
+# -- tables: stretched cells and texts of one size -------------------------------------------------------------
+
+TABLE = '''
+[layouts.card]
+size = [400, 300]
+
+[[layouts.card.layers]]
+shape = "rect"
+fill = "#ffffff"
+
+[[layouts.card.layers]]
+name = "columns"
+repeat = "columns"
+box = [50, 50, 300, 200]
+cell = [40, 200]
+direction = "across"
+stretch = true
+
+[[layouts.card.layers.layers]]
+name = "cell"
+shape = "rect"
+box = [0, 0, 40, 200]
+fill = "{item.colour}"
+
+[[layouts.card.layers.layers]]
+name = "line"
+shape = "rect"
+box = [0, 0, 2, 200]
+fill = "#000000"
+
+[[layouts.card.layers.layers]]
+name = "number"
+text = "{item.number}"
+box = [2, 0, 38, 200]
+size = [6, 60]
+align = "center"
+valign = "middle"
+size_group = "numbers"
+'''
+
+
+def table_card(*numbers: str) -> TemplateCard:
+    columns = [{"number": n, "colour": "#%02x%02x%02x" % c} for n, c in zip(numbers, colours(len(numbers)))]
+    return TemplateCard("card:t", "card", {"columns": columns}, "cards.toml", 'card "t"')
+
+
+def test_stretched_cells_fill_the_box_edge_to_edge_however_many_columns(tmp_path):
+    for count in (3, 5):
+        image = renderer(tmp_path, TABLE, table_card(*map(str, range(count)))).render("card:t")
+        width = 300 / count
+        for n, colour in enumerate(colours(count)):
+            left = 50 + n * width
+            assert image.getpixel((round(left), 150)) == (0, 0, 0)                    # its line, at its left edge
+            assert image.getpixel((round(left + width - 3), 60)) == colour            # its colour to its right edge
+        assert image.getpixel((351, 60)) == (255, 255, 255)
+
+
+def test_texts_of_one_size_group_are_drawn_at_the_size_the_tightest_fits(tmp_path):
+    def sizes(layouts: str) -> dict[str, int]:
+        with measure_text() as record:
+            renderer(tmp_path, layouts, table_card("1", "+1234", "7")).render("card:t")
+        return {name: size for name, _, size, *_ in record}
+
+    grouped = sizes(TABLE)
+    assert len(set(grouped.values())) == 1 and set(grouped) == {f"columns-{n}-number" for n in (1, 2, 3)}
+    alone = sizes(TABLE.replace('size_group = "numbers"\n', ''))
+    assert alone["columns-2-number"] == grouped["columns-2-number"] < alone["columns-1-number"]
+
+
+def test_a_size_group_is_part_of_the_layout_s_fingerprint_and_a_layout_without_one_keeps_its_own(tmp_path):
+    grouped = renderer(tmp_path / "a", TABLE, table_card("1")).layouts.layouts["card"]
+    plain = renderer(tmp_path / "b", TABLE.replace('size_group = "numbers"\n', ''), table_card("1")).layouts
+    assert grouped.fingerprint() != plain.layouts["card"].fingerprint()
+    assert plain.layouts["card"].template.fingerprint() == repr(plain.layouts["card"].template)
+
+
+def test_only_a_spread_group_stretches(tmp_path):
+    with pytest.raises(DataError) as caught:
+        renderer(tmp_path, TABLE.replace("stretch = true", "stretch = true\nspread = false"), table_card("1"))
+    assert caught.value.field == "layers[1].stretch"

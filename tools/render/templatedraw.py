@@ -55,15 +55,27 @@ class TemplateCard:
     values: Mapping[str, Any]
     file: str
     entry: str
-    origins: Mapping[str, tuple[str, str]] = field(default_factory=dict)
-    """Where an item of a list field came from, when not from the card's own entry: ``"animals.2"`` → (file,
-    entry). An error about ``animals.2.power.en`` then names that file and entry and the field ``power.en``
-    (a game's overview card whose rows are the animals of its ``components.toml``)."""
+    origins: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Where a field (or an item of a list field) came from, when not from the card's own entry: a path →
+    ``(file, entry)`` or ``(file, entry, field)``. An error about that path or a field inside it then names that
+    file and entry, and the field there: ``"animals.2"`` → ``("components.toml", 'animal "fox"')`` turns an error
+    about ``animals.2.power.en`` into one about ``power.en`` of that animal; ``"title"`` → ``("layouts.toml",
+    'string "scoring"', "en")`` one about the title into one about that string's ``en``."""
 
     def placed(self, error: DataError) -> DataError:
-        """``error`` about one of this card's fields, told where the item it is about came from (:attr:`origins`)."""
+        """``error`` about one of this card's fields, told where the field came from (:attr:`origins`)."""
         if not self.origins or (error.file, error.entry) != (self.file, self.entry) or not error.field:
             return error
+        head, rest = error.field, ""
+        while True:
+            origin = self.origins.get(head)
+            if origin is not None:
+                field_name = ".".join(part for part in (*origin[2:3], rest) if part) or None
+                return DataError(origin[0], origin[1], field_name, error.message)
+            if "." not in head:
+                return error
+            head, tail = head.rsplit(".", 1)
+            rest = f"{tail}.{rest}" if rest else tail
         head = error.field
         while "." in head:
             head = head.rsplit(".", 1)[0]

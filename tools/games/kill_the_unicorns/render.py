@@ -60,8 +60,6 @@ THUMBNAIL_SIZE = 256
 GOLD = (224, 180, 40)
 
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
-    "scoring": {"title": True, "stars": True, "modifiers": True, "collections": True, "table": True,
-                "rainbow": True, "legendary": True, "tie": True},
     "ground": {"line": False, "label": True, "number": True},
     "seat_mat": {"catch_label": True, "catch": False, "hunt_discard": False, "hunt": False, "trick_discard": False,
                  "character": False, "title": True, "trick_deck": False, "spot_label": True},
@@ -80,15 +78,15 @@ REQUIRED_STRINGS = (
 REQUIRED_COLOURS = ("background", "ink", "frame", "back_ink", "legendary", "board", "slot", "pin", "start",
                     "first_player", "token")
 TEMPLATE_KINDS = ("hunting", "hunting_back", "trick", "trick_back", "character", "unicorn", "unicorn_back", "token",
-                  "first_player")
+                  "first_player", "scoring")
 """Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives and
 the pictures it paints (:data:`PICTURES`: the unicorn emblem in the data's colours, a unicorn's row of stars,
-the backs' hatchings, a band of every unicorn colour). The other kinds stay drawn here, because a layout cannot
-repeat its layers over what the data counts: the scoring card (its collection table has a column per collection
-size up to the rules' ``collection_cap``, its cells the rules' bonuses) and the boards, whose card and token
-places are table geometry (:mod:`tools.games.kill_the_unicorns.geometry`): the hunting ground (a column per
-unicorn of the day), the seat mats (a catch column per unicorn colour) and the black market (a market card per
-item, each with a place per token of its stock; the market cards are drawn only there)."""
+the backs' hatchings, a band of every unicorn colour); the scoring card's collection table is a repeat group, a
+column per collection size up to the rules' ``collection_cap``. The other kinds stay drawn here, because their
+places are not the layout's to choose: the boards, whose card and token places are table geometry
+(:mod:`tools.games.kill_the_unicorns.geometry`, which the table's snap points are computed from too): the hunting
+ground (a column per unicorn of the day), the seat mats (a catch column per unicorn colour) and the black market
+(a market card per item, each with a place per token of its stock; the market cards are drawn only there)."""
 
 
 @dataclass(frozen=True)
@@ -182,9 +180,6 @@ class Renderer(DrawsAtSize):
         kinds drawn from layers are keyed by their cards (:meth:`_card`)."""
         d = self.data
         head, _, ident = name.partition(":")
-        if head == "scoring":
-            r = d.rules
-            return (r.collection_bonus, r.collection_cap, r.rainbow_bonus, r.tie_break)
         if head == "ground":
             return d.rules.unicorns_per_day
         if head == "market":
@@ -232,25 +227,24 @@ class Renderer(DrawsAtSize):
         c = self.data.character_by_id[character_id]
         return self.names(c.name, "cards.toml", f'character "{c.id}"', "name")
 
-    def _size(self, text: _Text, box: Box, *, one_line: bool = False) -> int:
+    def _size(self, text: _Text, box: Box) -> int:
         """The largest size in ``box`` that keeps every word of ``text`` whole (the shared fitting would rather
-        break a long word than shrink); ``one_line``: that never wraps at all (a table cell)."""
+        break a long word than shrink)."""
         words = text.text.split()
         size_max = box.size_max
         while True:
             fitted = fit_text(text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field,
                               size_max=size_max)
             whole = [w for line in fitted.lines for w in line.split()] == words
-            if (whole and (len(fitted.lines) == 1 or not one_line)) or fitted.size <= box.size_min:
+            if whole or fitted.size <= box.size_min:
                 return fitted.size
             size_max = fitted.size - 1
 
-    def _text(self, draw: ImageDraw.ImageDraw, text: _Text, box: Box, colour=None, *, one_line: bool = False,
-              size_max: int | None = None) -> None:
-        """Fit ``text`` to ``box`` (at most ``size_max``) with every word whole and draw it."""
-        size = self._size(text, box, one_line=one_line)
+    def _text(self, draw: ImageDraw.ImageDraw, text: _Text, box: Box, colour=None) -> None:
+        """Fit ``text`` to ``box`` with every word whole and draw it."""
+        size = self._size(text, box)
         draw_text(draw, text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field,
-                  colour=colour, size_max=min(size, size_max or size))
+                  colour=colour, size_max=size)
 
     def texts(self):
         """Every text of the data and of ``layouts.toml`` drawn in a box of its own, with that box (for the
@@ -265,12 +259,6 @@ class Renderer(DrawsAtSize):
         for key, box in (("stock_per_player", "stock"), ("on_unicorn", "target"), ("in_front", "target")):
             yield self.string(key), L["market_card"].box(box)
         yield self.string("black_market"), L["market_board"].box("title")
-        scoring = L["scoring"]
-        for key, box in (("scoring", "title"), ("score_stars", "stars"), ("score_modifiers", "modifiers"),
-                         ("score_legendary", "legendary"), ("score_tie", "tie")):
-            yield self.string(key), scoring.box(box)
-        yield self.string("score_collections", cap=d.rules.collection_cap), scoring.box("collections")
-        yield self.string("score_rainbow", bonus=d.rules.rainbow_bonus), scoring.box("rainbow")
         yield self.string("catch"), L["seat_mat"].box("catch_label")
         yield game, L["seat_mat"].box("title")
 
@@ -310,6 +298,7 @@ class Renderer(DrawsAtSize):
             self.trick_back(c.id)
         self.unicorn_back()
         self.first_player()
+        self.scoring()
 
     # -- drawing -----------------------------------------------------------------------------------------
 
@@ -436,6 +425,8 @@ class Renderer(DrawsAtSize):
             values = {"words": self.string("first_player").text,
                       "ink": to_hex(contrast(self.colours["first_player"]))}
             return TemplateCard(name, "first_player", values, LAYOUTS_FILE, 'string "first_player"')
+        if head == "scoring":
+            return self._scoring_card()
         raise DataError("render", None, None, f'"{name}" is not drawn from layers')
 
     @cached_property
@@ -462,57 +453,32 @@ class Renderer(DrawsAtSize):
         return self._from_layers(self._card("unicorn-back"))
 
     def scoring(self) -> Image.Image:
-        rules = self.data.rules
-        layout = self.layouts.layouts["scoring"]
-        image, draw = self._base(layout, self.colours["background"], self.colours["frame"])
-        b = layout.boxes
-        self._text(draw, self.string("scoring"), b["title"])
-        self._text(draw, self.string("score_stars"), b["stars"])
-        self._text(draw, self.string("score_modifiers"), b["modifiers"])
-        self._text(draw, self.string("score_collections", cap=rules.collection_cap), b["collections"])
-        self._collection_table(draw, b["table"])
-        self._text(draw, self.string("score_rainbow", bonus=rules.rainbow_bonus), b["rainbow"])
-        self._text(draw, self.string("score_legendary"), b["legendary"])
-        if rules.tie_break == "most_unicorns":
-            self._text(draw, self.string("score_tie"), b["tie"])
-        return image
+        """The scoring reference card, drawn from the layers of its layout (:meth:`_scoring_card`)."""
+        return self._from_layers(self._card("scoring"))
 
-    def _collection_table(self, draw: ImageDraw.ImageDraw, box: Box) -> None:
-        """Two rows (unicorns of one colour, points) with a column per count from 1 to ``collection_cap``."""
+    def _scoring_card(self) -> TemplateCard:
+        """The scoring card's fields: the strings ``score_*`` in the build's language (``{cap}`` and ``{bonus}``
+        filled in from the rules), the tie break's words only when the rules break ties by most unicorns, and a
+        column per collection size (its count, its bonus), each field told where in the data it comes from."""
         rules = self.data.rules
-        counts = list(range(1, rules.collection_cap + 1))
-        label_w = round(box.width * 0.34)
-        cell_w = (box.width - label_w) / len(counts)
-        row_h = box.height / 2
-        frame = self.colours["frame"]
-        cells = []  # (text, box) per row: its label, then the counts (row 0) or their bonuses (row 1)
-        for row in range(2):
-            y = box.y + row * row_h
-            fill = self.colours["slot"] if row == 0 else self.colours["background"]
-            draw.rectangle((box.x, y, box.x + box.width, y + row_h), fill=fill, outline=frame, width=self.px(3))
-            label = self.string("score_count" if row == 0 else "score_points")
-            cells.append((label, self._cell(box, box.x, y, label_w, row_h)))
-            for i, count in enumerate(counts):
-                x = box.x + label_w + i * cell_w
-                draw.line((x, y, x, y + row_h), fill=frame, width=self.px(3))
-                if row == 0:
-                    text = _Text(str(count), "game.toml", "rules", "collection_cap")
-                else:
-                    bonus = rules.bonus(count)
-                    text = _Text(f"+{bonus}" if bonus > 0 else str(bonus), "game.toml", "rules", "collection_bonus")
-                cells.append((text, self._cell(box, x, y, cell_w, row_h)))
-        # One size for the numbers and one for the labels, so the table reads evenly.
-        labels, numbers = cells[:1] + cells[len(counts) + 1:len(counts) + 2], \
-            cells[1:len(counts) + 1] + cells[len(counts) + 2:]
-        for group in (labels, numbers):
-            size = min(self._size(text, cell, one_line=True) for text, cell in group)
-            for text, cell in group:
-                self._text(draw, text, cell, one_line=True, size_max=size)
-
-    def _cell(self, style: Box, x: float, y: float, w: float, h: float, pad: int = 8) -> Box:
-        pad = self.px(pad)
-        return Box(style.name, round(x + pad), round(y + pad), max(1, round(w - 2 * pad)), max(1, round(h - 2 * pad)),
-                   style.font, style.size_min, style.size_max, "center", "middle", style.colour, style.line_spacing)
+        words = {"title": ("scoring", {}), "stars": ("score_stars", {}), "modifiers": ("score_modifiers", {}),
+                 "collections": ("score_collections", {"cap": rules.collection_cap}),
+                 "rainbow": ("score_rainbow", {"bonus": rules.rainbow_bonus}),
+                 "legendary": ("score_legendary", {}), "count_label": ("score_count", {}),
+                 "points_label": ("score_points", {}), "tie": ("score_tie", {})}
+        values: dict[str, object] = {field: self.string(key, **fill).text for field, (key, fill) in words.items()}
+        if rules.tie_break != "most_unicorns":
+            values["tie"] = ""
+        origins: dict[str, tuple[str, ...]] = {field: (LAYOUTS_FILE, f'string "{key}"', self.lang)
+                                               for field, (key, _) in words.items()}
+        columns = []
+        for number, count in enumerate(range(1, rules.collection_cap + 1), 1):
+            bonus = rules.bonus(count)
+            columns.append({"count": str(count), "points": f"+{bonus}" if bonus > 0 else str(bonus)})
+            origins[f"columns.{number}.count"] = ("game.toml", "rules", "collection_cap")
+            origins[f"columns.{number}.points"] = ("game.toml", "rules", "collection_bonus")
+        values["columns"] = columns
+        return TemplateCard("scoring", "scoring", values, LAYOUTS_FILE, 'layout "scoring"', origins)
 
     def token(self, item_id: str) -> Image.Image:
         """A market token, drawn from the layers of its layout with the item's name and initial."""

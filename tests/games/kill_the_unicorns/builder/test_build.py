@@ -575,3 +575,51 @@ def test_pictures_are_drawn_again_when_the_colours_they_are_painted_in_change(tm
     assert face.getpixel((338, 24)) == (0x30, 0xc0, 0xc0)        # the strip in the new colour …
     head = tuple(round(c + (255 - c) * 0.35) for c in (0x30, 0xc0, 0xc0))
     assert head in {colour for _, colour in face.getcolors(maxcolors=1 << 20)}   # … and the emblem's head
+
+
+def _scoring_drawer(folder: Path):
+    from bridge.catalog import load
+    from bridge.paths import assets_dir
+    from tools.games.kill_the_unicorns.render import Renderer, load_unicorn_layouts
+
+    data = load(folder).data
+    return Renderer(data, load_unicorn_layouts(folder, data), assets_dir() / "fonts", "en", folder)
+
+
+def test_the_scoring_card_has_a_column_per_collection_size_of_the_rules(tmp_path):
+    """The collection table is a repeat group: a column per size up to collection_cap, its numbers and its labels
+    each at one size; the tie line only when ties go to the most unicorns."""
+    from tools.games.kill_the_unicorns.render import TEMPLATE_KINDS
+    from tools.render.sizing import measure_text
+
+    assert "scoring" in TEMPLATE_KINDS
+    folder = game_folder(tmp_path)
+    game = folder / "game.toml"
+    text = game.read_text(encoding="utf-8")
+    for cap, tie in ((5, "most_unicorns"), (4, "shared")):
+        bonus = "[0, 0, 2, 5, 8, 12]" if cap == 5 else "[0, 0, 2, 5, 9]"
+        game.write_text(text.replace("collection_cap = 5", f"collection_cap = {cap}")
+                        .replace("collection_bonus = [0, 0, 2, 5, 8, 12]", f"collection_bonus = {bonus}")
+                        .replace('tie_break = "most_unicorns"', f'tie_break = "{tie}"'), encoding="utf-8")
+        with measure_text() as record:
+            _scoring_drawer(folder).scoring()
+        sizes = {name: size for name, _, size, *_ in record}
+        assert sorted(n for n in sizes if n.endswith("-count")) == [f"columns-{k}-count" for k in range(1, cap + 1)]
+        numbers = {size for name, size in sizes.items() if name.startswith("columns-")}
+        assert len(numbers) == 1                                   # "+12" and "1" read at one size
+        assert sizes["count-label"] == sizes["points-label"]
+        assert ("tie" in sizes) == (tie == "most_unicorns")
+
+
+def test_a_scoring_string_too_long_for_its_layer_names_the_string(tmp_path):
+    folder = game_folder(tmp_path)
+    layouts = folder / "layouts.toml"
+    text = layouts.read_text(encoding="utf-8")
+    long = "1. Stars: " + "every caught unicorn scores its stars " * 12
+    layouts.write_text(text.replace('en = "1. Stars: every caught unicorn scores its stars."', f'en = "{long}"'),
+                       encoding="utf-8")
+    result = build_cli(folder, tmp_path / "out")
+    assert result.exit_code == 2
+    errors = [line for line in result.output.splitlines() if line.startswith("error:")]
+    assert errors == ['error: layouts.toml: string "score_stars": en: text does not fit layer "stars" (780x120 px) '
+                      'even at 18 px: shorten it or enlarge the layer in layouts.toml']

@@ -128,6 +128,21 @@ def cap_height(font_path: str, size: int) -> int:
 
 def body_text_height(record: list[tuple], boxes: tuple[str, ...]) -> int | None:
     """The smallest cap height of the texts of ``record`` (:func:`measure_text`) drawn in ``boxes`` (None when
-    there are none)."""
-    heights = [cap_height(font, size) for box, font, size, *_ in record if box in boxes]
+    there are none). A box named for a repeat group of a template counts its items' texts (``resolution``:
+    ``resolution-3-text``, its third item's)."""
+    heights = [cap_height(font, size) for box, font, size, *_ in record if in_boxes(box, boxes)]
     return min(heights) if heights else None
+
+
+def in_boxes(name: str, boxes: tuple[str, ...]) -> bool:
+    """Whether a drawn text's box ``name`` is one of ``boxes`` or an item's copy of a layer of a group of them."""
+    if name in boxes:
+        return True
+    head, _, rest = name.partition("-")
+    while rest:
+        number, _, tail = rest.partition("-")
+        if head in boxes and number.isdigit() and tail:
+            return True
+        more, _, rest = rest.partition("-")
+        head = f"{head}-{more}"
+    return False

@@ -172,6 +172,7 @@ class Repeat(Layer):
     spread: bool = True
     stretch: bool = False
     gap: float = 0.0
+    align: str = "start"
     layers: tuple[Layer, ...] = ()
 
     def fields(self) -> tuple[str, ...]:
@@ -184,7 +185,10 @@ class Repeat(Layer):
         item itself, → ``""``)."""
         found: list[str] = []
         for layer in self.layers:
-            for name in layer.fields():
+            names = list(layer.fields())
+            if isinstance(layer, Repeat):   # an inner group's layers may read this group's item too
+                names += [name for child in layer.layers for name in child.fields()]
+            for name in names:
                 head, _, rest = name.partition(".")
                 if head == self.item:
                     found.append(rest)
@@ -227,12 +231,14 @@ class Template:
     def all_layers(self) -> tuple[tuple[str, Layer], ...]:
         """Every layer with where it is written (``layers[2]``, ``layers[2].layers[0]``): a repeat group's own
         layers after it."""
-        found: list[tuple[str, Layer]] = []
-        for index, layer in enumerate(self.layers):
-            found.append((f"layers[{index}]", layer))
-            if isinstance(layer, Repeat):
-                found += [(f"layers[{index}].layers[{n}]", child) for n, child in enumerate(layer.layers)]
-        return tuple(found)
+        def walk(at: str, layers: tuple[Layer, ...]) -> list[tuple[str, Layer]]:
+            found: list[tuple[str, Layer]] = []
+            for index, layer in enumerate(layers):
+                found.append((f"{at}layers[{index}]", layer))
+                if isinstance(layer, Repeat):
+                    found += walk(f"{at}layers[{index}].", layer.layers)
+            return found
+        return tuple(walk("", self.layers))
 
     def font_px(self, size: float, scale: float) -> float:
         """A font size of the template (px, or points in a mm template) in pixels at ``scale`` px per unit."""
@@ -273,15 +279,18 @@ _FIELDS = {
     "picture": _COMMON | {"picture", "colours", "tint"},
     "text": _COMMON | {"text", "font", "bold_font", "italic_font", "size", "colour", "align", "valign",
                        "line_spacing", "rotation", "body", "size_group"},
-    "repeat": _COMMON | {"repeat", "as", "cell", "direction", "spread", "stretch", "gap", "layers"},
+    "repeat": _COMMON | {"repeat", "as", "cell", "direction", "spread", "stretch", "gap", "align", "layers"},
 }
 DIRECTIONS = ("down", "across")
+PACKED_ALIGNS = ("start", "center", "end")
+MAX_DEPTH = 2
+"""How deep repeat groups go: a group's layers may hold a group (a panel per slot, an icon per humour of each)."""
 MAX_ITEMS = 100
 """The most items a repeat group draws on one card (more is an error naming the card's field)."""
 
 
 def _layer(file: str, entry: str, at: str, index: int, spec: dict, width: float, height: float,
-           game_fonts: Path | None, bundled_fonts: Path, *, nested: bool = False) -> Layer:
+           game_fonts: Path | None, bundled_fonts: Path, *, depth: int = 0) -> Layer:
     def error(field: str | None, message: str) -> DataError:
         return DataError(file, entry, f"{at}.{field}" if field else at, message)
 
@@ -299,9 +308,9 @@ def _layer(file: str, entry: str, at: str, index: int, spec: dict, width: float,
     conditions = tuple(_condition(spec[key], key == "unless", error, key) for key in ("when", "unless") if key in spec)
     values: dict[str, Any] = {"kind": kind, "name": name, "box": box, "conditions": conditions, "at": at}
     if kind == "repeat":
-        if nested:
-            raise error("repeat", "a repeat group's layers cannot repeat again")
-        return _repeat(file, entry, at, spec, values, error, game_fonts, bundled_fonts)
+        if depth >= MAX_DEPTH:
+            raise error("repeat", f"a group inside a group cannot repeat again (at most {MAX_DEPTH} levels)")
+        return _repeat(file, entry, at, spec, values, error, game_fonts, bundled_fonts, depth)
     if kind == "shape":
         values["shape"] = _choice(spec.get("shape", "rect"), SHAPES, error, "shape")
         for key in ("fill", "outline"):
@@ -359,7 +368,7 @@ def _layer(file: str, entry: str, at: str, index: int, spec: dict, width: float,
         body = spec.get("body", False)
         if not isinstance(body, bool):
             raise error("body", "must be true or false")
-        if body and nested:
+        if body and depth:
             raise error("body", "a repeated text cannot be the body text (a card has one, at one place)")
         values["body"] = body
         group = spec.get("size_group", "")
@@ -370,7 +379,7 @@ def _layer(file: str, entry: str, at: str, index: int, spec: dict, width: float,
 
 
 def _repeat(file: str, entry: str, at: str, spec: dict, values: dict[str, Any], error, game_fonts: Path | None,
-            bundled_fonts: Path) -> Repeat:
+            bundled_fonts: Path, depth: int) -> Repeat:
     """A repeat group: its list field, its cell and how items lie in its box, and its own layers (parsed in the
     cell, as a card's are in the card)."""
     repeat = spec["repeat"]
@@ -394,8 +403,9 @@ def _repeat(file: str, entry: str, at: str, spec: dict, values: dict[str, Any], 
     stretch = spec.get("stretch", False)
     if not isinstance(stretch, bool):
         raise error("stretch", "must be true or false")
-    if stretch and not spread:
-        raise error("stretch", "stretches a cell over its share of the box: a group that does not spread has none")
+    align = _choice(spec.get("align", "start"), PACKED_ALIGNS, error, "align")
+    if "align" in spec and spread:
+        raise error("align", "places packed items (spread = false): spread items fill the box")
     gap = _length(spec.get("gap", 0), error, "gap", low=0)
     raw = spec.get("layers")
     if not isinstance(raw, list) or not raw or not all(isinstance(layer, dict) for layer in raw):
@@ -406,13 +416,17 @@ def _repeat(file: str, entry: str, at: str, spec: dict, values: dict[str, Any], 
     names: set[str] = set()
     for index, child in enumerate(raw):
         layer = _layer(file, entry, f"{at}.layers[{index}]", index, child, cell_w, cell_h, game_fonts,
-                       bundled_fonts, nested=True)
+                       bundled_fonts, depth=depth + 1)
         if layer.name in names:
             raise DataError(file, entry, f"{at}.layers[{index}].name", f'"{layer.name}" names another layer too')
         names.add(layer.name)
         layers.append(layer)
+    for index, layer in enumerate(layers):
+        if isinstance(layer, Repeat) and layer.item == item:
+            raise DataError(file, entry, f"{at}.layers[{index}].as", f'"{item}" names the outer group\'s item: '
+                                                                     f'give this group\'s items another name')
     return Repeat(**values, repeat=repeat, item=item, cell=(cell_w, cell_h), direction=direction, spread=spread,
-                 stretch=stretch, gap=gap, layers=tuple(layers))
+                 stretch=stretch, gap=gap, align=align, layers=tuple(layers))
 
 
 def item_count(value: Any) -> int:
@@ -421,15 +435,18 @@ def item_count(value: Any) -> int:
 
 
 def expand(template: Template, counts: tuple[int, ...]) -> Template:
-    """``template`` with each repeat group replaced by its layers, once per item (``counts``: the number of items
-    of each group, in order), each where its item's cell lies: ``{item.name}`` becomes ``{<list>.<n>.name}``, so
-    a card draws, checks and names fields as for any layer (an error names ``powers.2.text``).
+    """``template`` with each of its repeat groups replaced by its layers, once per item (``counts``: the number of
+    items of each group, in order), each where its item's cell lies: ``{item.name}`` becomes
+    ``{<list>.<n>.name}``, so a card draws, checks and names fields as for any layer (an error names
+    ``powers.2.text``). A group inside a group becomes a group of the card, one per outer item (its list
+    ``{<list>.<n>.<inner list>}``): expand again for those (:func:`laid_out`).
 
-    The items share the group's box along its ``direction``: with ``spread`` each gets an equal slot, its cell
-    centred in it (``stretch``: the cell stretched or squeezed along the direction to fill it, its boxes with it
-    and nothing else: a table's columns); else they follow each other a ``gap`` apart from the box's start. Items
-    that need more room than the box has are drawn smaller, each cell scaled (its boxes, strokes, corners and font
-    sizes) to fit."""
+    The items share the group's box along its ``direction``. With ``spread`` each gets an equal slot, its cell
+    centred in it; else they follow each other a ``gap`` apart, placed at the box's start, centre or end
+    (``align``). With ``stretch`` a cell changes its length along the direction only, its boxes with it and
+    nothing else (font sizes, strokes, corners): spread, it fills its slot exactly (a table's columns); packed,
+    it is squeezed when the items need more room than the box has. Otherwise items that need more room than the
+    box has are drawn smaller, each cell scaled (its boxes, strokes, corners and font sizes) to fit."""
     if not template.repeats:
         return template
     layers: list[Layer] = []
@@ -443,17 +460,24 @@ def expand(template: Template, counts: tuple[int, ...]) -> Template:
         cell_w, cell_h = layer.cell
         down = layer.direction == "down"
         length, cell_length = (h, cell_h) if down else (w, cell_w)
-        stretch = (1.0, 1.0)
-        if count and layer.stretch:
-            slot, scale, first = length / count, 1.0, 0.0
-            stretch = (1.0, slot / cell_length) if down else (slot / cell_length, 1.0)
-        elif count and layer.spread:
+        scale, factor, first, slot = 1.0, 1.0, 0.0, 0.0
+        if count and layer.spread:
             slot = length / count
-            scale = min(1.0, slot / cell_length)
-            first = (slot - cell_length * scale) / 2
+            if layer.stretch:
+                factor = slot / cell_length
+            else:
+                scale = min(1.0, slot / cell_length)
+                first = (slot - cell_length * scale) / 2
         elif count:
-            scale = min(1.0, (length - (count - 1) * layer.gap) / (count * cell_length))
-            slot, first = cell_length * scale + layer.gap, 0.0
+            fits = (length - (count - 1) * layer.gap) / (count * cell_length)
+            if layer.stretch:
+                factor = min(1.0, fits)
+            else:
+                scale = min(1.0, fits)
+            slot = cell_length * scale * factor + layer.gap * scale
+            used = slot * count - layer.gap * scale
+            first = {"start": 0.0, "center": (length - used) / 2, "end": length - used}[layer.align]
+        stretch = (1.0, factor) if down else (factor, 1.0)
         for n in range(count):
             along = first + n * slot
             origin = (x, y + along) if down else (x + along, y)
@@ -461,8 +485,16 @@ def expand(template: Template, counts: tuple[int, ...]) -> Template:
     return replace(template, layers=tuple(layers))
 
 
+def laid_out(template: Template, count_of) -> Template:
+    """``template`` with every repeat group, inner ones too, made plain layers (:func:`expand` until none is
+    left); ``count_of(group)`` is the number of items a group of the card draws."""
+    while template.repeats:
+        template = expand(template, tuple(count_of(group) for group in template.repeats))
+    return template
+
+
 def _placed(child: Layer, group: Repeat, number: int, origin: tuple[float, float], scale: float,
-            stretch: tuple[float, float] = (1.0, 1.0)) -> Layer:
+            stretch: tuple[float, float] = (1.0, 1.0), *, renamed: bool = True) -> Layer:
     """Item ``number``'s copy of a repeat group's layer ``child``: its box in the card (scaled, and stretched
     across and down), its sizes scaled, its item fields made the list's."""
     prefix = f"{group.repeat}.{number}"
@@ -477,11 +509,22 @@ def _placed(child: Layer, group: Repeat, number: int, origin: tuple[float, float
 
     bx, by, bw, bh = child.box
     conditions = tuple(replace(c, field=of_item("{" + c.field + "}")[1:-1]) for c in child.conditions)
+    if isinstance(child, Repeat):
+        # the inner group, one per outer item: its list and its layers read this item; its cells keep their size
+        # (scaled with the outer cell, never stretched: an icon stays round)
+        inner = tuple(_placed(grandchild, group, number, (0.0, 0.0), scale, renamed=False)
+                      for grandchild in child.layers)
+        return replace(
+            child, name=f"{group.name}-{number}-{child.name}",
+            box=(origin[0] + bx * scale * stretch[0], origin[1] + by * scale * stretch[1], bw * scale * stretch[0],
+                 bh * scale * stretch[1]),
+            conditions=group.conditions + conditions, repeat=of_item("{" + child.repeat + "}")[1:-1],
+            cell=(child.cell[0] * scale, child.cell[1] * scale), gap=child.gap * scale, layers=inner)
     return replace(
-        child, name=f"{group.name}-{number}-{child.name}",
+        child, name=f"{group.name}-{number}-{child.name}" if renamed else child.name,
         box=(origin[0] + bx * scale * stretch[0], origin[1] + by * scale * stretch[1], bw * scale * stretch[0],
              bh * scale * stretch[1]),
-        conditions=group.conditions + conditions,
+        conditions=(group.conditions if renamed else ()) + conditions,
         fill=of_item(child.fill) if child.fill else child.fill,
         outline=of_item(child.outline) if child.outline else child.outline,
         stroke=child.stroke * scale, radius=child.radius * scale,

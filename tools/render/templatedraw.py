@@ -230,20 +230,36 @@ class TemplateRenderer:
     def _check_item_fields(self, kind: str, index: int, group: Repeat, cards: Sequence[TemplateCard],
                            fields: set[str]) -> None:
         """A repeat group's layers read fields of an item that some item has (when the items are tables), and
-        fields of the card that some card has."""
+        fields of the card that some card has; so do the layers of a group inside it, of their own items too."""
         items = [item for card in cards for item in _list(lookup(card.values, group.repeat, self.lang))]
         keys = {key for item in items if _is_mapping(item) for key in item}
+
+        def check(at: str, name: str, inner: Repeat | None, inner_keys: set[str]) -> None:
+            head, _, rest = name.partition(".")
+            if head == group.item:
+                if rest and keys and rest.split(".")[0] not in keys:
+                    raise DataError(self.layouts.file, f'layout "{kind}"', at,
+                                    f'reads the field "{name}", which no item of "{group.repeat}" has')
+            elif inner is not None and head == inner.item:
+                if rest and inner_keys and rest.split(".")[0] not in inner_keys:
+                    raise DataError(self.layouts.file, f'layout "{kind}"', at,
+                                    f'reads the field "{name}", which no item of "{inner.repeat}" has')
+            elif head not in fields:
+                raise DataError(self.layouts.file, f'layout "{kind}"', at,
+                                f'reads the field "{name}", which no card of this layout has')
+
         for number, child in enumerate(group.layers):
             at = f"layers[{index}].layers[{number}]"
             for name in child.fields():
-                head, _, rest = name.partition(".")
-                if head != group.item:
-                    if head not in fields:
-                        raise DataError(self.layouts.file, f'layout "{kind}"', at,
-                                        f'reads the field "{name}", which no card of this layout has')
-                elif rest and keys and rest.split(".")[0] not in keys:
-                    raise DataError(self.layouts.file, f'layout "{kind}"', at,
-                                    f'reads the field "{name}", which no item of "{group.repeat}" has')
+                check(at, name, None, set())
+            if isinstance(child, Repeat):
+                path = child.repeat.partition(".")[2] if child.repeat.startswith(group.item + ".") else None
+                inner_items = [value for item in items if _is_mapping(item) and path
+                               for value in _list(lookup(item, path, self.lang))]
+                inner_keys = {key for value in inner_items if _is_mapping(value) for key in value}
+                for deeper, grandchild in enumerate(child.layers):
+                    for name in grandchild.fields():
+                        check(f"{at}.layers[{deeper}]", name, child, inner_keys)
 
     def template(self, kind: str) -> Template:
         template = self.layouts.layouts[kind].template
@@ -251,25 +267,29 @@ class TemplateRenderer:
         return template
 
     def laid_out(self, card: TemplateCard, template: Template) -> Template:
-        """``template`` as ``card`` draws it: each repeat group made plain layers, once per item of its list
-        (:func:`tools.render.template.expand`; kept per number of items, so the layers keep their identities)."""
-        groups = template.repeats
-        if not groups:
+        """``template`` as ``card`` draws it: each repeat group made plain layers, once per item of its list, and
+        so the groups inside them (:func:`tools.render.template.expand`; kept per number of items, so the layers
+        keep their identities)."""
+        if not template.repeats:
             return template
-        counts = []
-        for group in groups:
-            count = item_count(lookup(card.values, group.repeat, self.lang))
-            if count > MAX_ITEMS:
-                raise DataError(card.file, card.entry, group.repeat,
-                                f'{count} items: at most {MAX_ITEMS} are drawn (layer "{group.name}")')
-            counts.append(count)
         known = self.__dict__.setdefault("_laid_out", {})
-        found = known.get((id(template), tuple(counts)))
-        if found is None or found[0] is not template:
-            if len(known) > 1024:
-                known.clear()
-            found = known[(id(template), tuple(counts))] = (template, expand(template, tuple(counts)))
-        return found[1]
+        if len(known) > 4096:
+            known.clear()
+        key: tuple = (id(template),)
+        while template.repeats:
+            counts = []
+            for group in template.repeats:
+                count = item_count(lookup(card.values, group.repeat, self.lang))
+                if count > MAX_ITEMS:
+                    raise DataError(card.file, card.entry, group.repeat,
+                                    f'{count} items: at most {MAX_ITEMS} are drawn (layer "{group.name}")')
+                counts.append(count)
+            key += (tuple(counts),)
+            found = known.get(key)
+            if found is None or found[0] is not template:
+                found = known[key] = (template, expand(template, tuple(counts)))
+            template = found[1]
+        return template
 
     # -- the FaceRenderer interface ------------------------------------------------------------------------
 

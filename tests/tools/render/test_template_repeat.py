@@ -181,11 +181,17 @@ def test_a_bad_group_is_reported_with_its_layer_and_field(tmp_path, change, fiel
     assert words in caught.value.message
 
 
-def test_a_group_inside_a_group_is_refused(tmp_path):
-    nested = ROWS + '\n[[layouts.card.layers.layers]]\nrepeat = "rows"\ncell = [10, 10]\nbox = [0, 0, 10, 10]\n'
+def test_a_group_three_levels_deep_is_refused_and_an_inner_group_needs_its_own_item_name(tmp_path):
+    inner = ('\n[[layouts.card.layers.layers]]\nname = "inner"\nrepeat = "item.marks"\nas = "mark"\n'
+             'cell = [10, 10]\nbox = [0, 0, 100, 10]\n\n[[layouts.card.layers.layers.layers]]\n')
+    deeper = ROWS + inner + 'repeat = "mark.more"\ncell = [1, 1]\nbox = [0, 0, 5, 5]\n'
     with pytest.raises(DataError) as caught:
-        renderer(tmp_path, nested, rows_card(1))
-    assert caught.value.field == "layers[2].layers[2].repeat" and "cannot repeat again" in caught.value.message
+        renderer(tmp_path, deeper, rows_card(1))
+    assert caught.value.field == "layers[2].layers[2].layers[0].repeat" and "cannot repeat again" in caught.value.message
+    same_name = ROWS + inner.replace('as = "mark"\n', '') + 'shape = "rect"\nfill = "#000000"\n'
+    with pytest.raises(DataError) as caught:
+        renderer(tmp_path, same_name, rows_card(1))
+    assert caught.value.field == "layers[2].layers[2].as" and "outer group" in caught.value.message
 
 
 def test_a_misspelt_item_field_is_named_before_anything_is_drawn(tmp_path):
@@ -347,7 +353,123 @@ def test_a_size_group_is_part_of_the_layout_s_fingerprint_and_a_layout_without_o
     assert plain.layouts["card"].template.fingerprint() == repr(plain.layouts["card"].template)
 
 
-def test_only_a_spread_group_stretches(tmp_path):
+def test_align_places_only_packed_items(tmp_path):
     with pytest.raises(DataError) as caught:
-        renderer(tmp_path, TABLE.replace("stretch = true", "stretch = true\nspread = false"), table_card("1"))
-    assert caught.value.field == "layers[1].stretch"
+        renderer(tmp_path, TABLE.replace("stretch = true", 'stretch = true\nalign = "center"'), table_card("1"))
+    assert caught.value.field == "layers[1].align" and "spread = false" in caught.value.message
+
+
+# -- packed rows and groups inside groups ----------------------------------------------------------------------
+
+STEPS = '''
+[layouts.card]
+size = [400, 400]
+
+[[layouts.card.layers]]
+shape = "rect"
+fill = "#ffffff"
+
+[[layouts.card.layers]]
+name = "steps"
+repeat = "steps"
+box = [0, 100, 400, 200]
+cell = [400, 80]
+spread = false
+align = "center"
+stretch = true
+
+[[layouts.card.layers.layers]]
+name = "bar"
+shape = "rect"
+box = [0, 4, 400, 72]
+fill = "{item.colour}"
+'''
+
+
+def steps_card(count: int) -> TemplateCard:
+    steps = [{"colour": "#%02x%02x%02x" % c} for c in colours(count)]
+    return TemplateCard("card:s", "card", {"steps": steps}, "cards.toml", 'card "s"')
+
+
+def test_packed_rows_sit_centred_at_their_own_height_and_squeeze_when_the_box_is_short(tmp_path):
+    image = renderer(tmp_path, STEPS, steps_card(2)).render("card:s")
+    # two rows of 80 in 200: a block of 160 from 120 to 280
+    assert image.getpixel((200, 118)) == (255, 255, 255) and image.getpixel((200, 126)) == colours(2)[0]
+    assert image.getpixel((200, 270)) == colours(2)[1] and image.getpixel((200, 282)) == (255, 255, 255)
+    image = renderer(tmp_path, STEPS, steps_card(5)).render("card:s")
+    # five rows need 400: each squeezed to 40 (only down: the bars keep the whole width)
+    for n, colour in enumerate(colours(5)):
+        assert image.getpixel((200, 100 + 40 * n + 20)) == colour and image.getpixel((2, 100 + 40 * n + 20)) == colour
+
+
+SLOTS = '''
+[layouts.card]
+size = [600, 300]
+
+[[layouts.card.layers]]
+shape = "rect"
+fill = "#ffffff"
+
+[[layouts.card.layers]]
+name = "slots"
+repeat = "slots"
+box = [0, 0, 600, 300]
+cell = [200, 300]
+direction = "across"
+stretch = true
+
+[[layouts.card.layers.layers]]
+name = "name"
+text = "{item.name}"
+box = [10, 10, 180, 80]
+size = [8, 40]
+align = "center"
+size_group = "names"
+
+[[layouts.card.layers.layers]]
+name = "marks"
+repeat = "item.marks"
+as = "mark"
+box = [0, 150, 200, 50]
+cell = [50, 50]
+direction = "across"
+spread = false
+gap = 10
+align = "center"
+
+[[layouts.card.layers.layers.layers]]
+name = "mark"
+shape = "ellipse"
+box = [0, 0, 50, 50]
+fill = "{mark.colour}"
+'''
+
+
+def test_a_group_inside_a_group_draws_each_outer_item_s_own_list(tmp_path):
+    red, blue = (200, 30, 30), (30, 60, 200)
+    slots = [{"name": "Knight", "marks": [{"colour": "#c81e1e"}, {"colour": "#1e3cc8"}]},
+             {"name": "Nun", "marks": [{"colour": "#1e3cc8"}]}]
+    card = TemplateCard("card:k", "card", {"slots": slots}, "cards.toml", 'card "k"')
+    drawn = renderer(tmp_path, SLOTS, card)
+    image = drawn.render("card:k")
+    # two slots of 300 each (stretched from 200); the first's two marks centred in it, 10 apart; the second's one
+    assert image.getpixel((150 - 5 - 25, 175)) == red and image.getpixel((150 + 5 + 25, 175)) == blue
+    assert image.getpixel((450, 175)) == blue and image.getpixel((450 - 40, 175)) == (255, 255, 255)
+    names = [layer.name for layer in drawn.laid_out(card, drawn.template("card")).layers]
+    assert names[1:] == ["slots-1-name", "slots-1-marks-1-mark", "slots-1-marks-2-mark", "slots-2-name",
+                         "slots-2-marks-1-mark"]
+    with measure_text() as record:
+        drawn.render("card:k")
+    assert len({size for _, _, size, *_ in record}) == 1           # the names of a row read at one size
+    with pytest.raises(DataError, match='reads the field "mark.color", which no item of "item.marks" has'):
+        renderer(tmp_path, SLOTS.replace("{mark.colour}", "{mark.color}"), card)
+
+
+def test_a_group_named_as_body_text_counts_its_items_texts():
+    from tools.render.sizing import body_text_height, cap_height
+
+    font = str(FONTS / "DejaVuSans.ttf")
+    record = [("title", font, 40, (0, 0, 1, 1), (0, 0, 1, 1)), ("steps-1-text", font, 30, (0, 0, 1, 1), (0, 0, 1, 1)),
+              ("steps-2-text", font, 20, (0, 0, 1, 1), (0, 0, 1, 1)), ("stepsx", font, 10, (0, 0, 1, 1), (0, 0, 1, 1))]
+    assert body_text_height(record, ("steps",)) == cap_height(font, 20)
+    assert body_text_height(record, ("title",)) == cap_height(font, 40)

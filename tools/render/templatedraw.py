@@ -20,6 +20,7 @@ texts and places around it stay layers.
 from __future__ import annotations
 
 import hashlib
+import math
 import json
 import os
 import re
@@ -118,9 +119,16 @@ class PictureError(ValueError):
 _MISSING = object()
 
 
+_PLAIN = frozenset({list, str, int, float, bool, tuple, type(None)})
+
+
 def _is_mapping(value: Any) -> bool:
-    # a dict answered without the ABC's check: a template reads fields of every card, card after card
-    return type(value) is dict or isinstance(value, Mapping)
+    # a dict, and the plain values, answered without the ABC's check: a template reads fields of every card, card
+    # after card (and a repeat group's items, in lists)
+    kind = type(value)
+    if kind is dict:
+        return True
+    return kind not in _PLAIN and isinstance(value, Mapping)
 
 
 _LANGUAGES = frozenset(LANGUAGES)
@@ -539,12 +547,12 @@ class TemplateRenderer:
             elif outline is not None:
                 ImageDraw.Draw(image).rectangle((left, top, right - 1, bottom - 1), outline=outline, width=stroke)
             return
-        outer = _shape_mask(layer.shape, size, radius, 0)
         if fill is not None:
-            image.paste(fill, (left, top, right, bottom), outer)
+            _paste_masked(image, fill, rect, _shape_mask(layer.shape, size, radius, 0),
+                          _corner(layer.shape, radius, 0, size), None)
         if outline is not None:
-            inner = _shape_mask(layer.shape, size, max(0.0, radius - stroke), stroke)
-            image.paste(outline, (left, top, right, bottom), ImageChops.subtract(outer, inner))
+            _paste_masked(image, outline, rect, _ring_mask(layer.shape, size, radius, stroke),
+                          _corner(layer.shape, radius, stroke, size), stroke)
 
     def _image_path(self, layer: Layer, card: TemplateCard, *, present_only: bool = False) -> Path | None:
         """Where image ``layer``'s file is on ``card`` (None when its path is refused: reported when it is drawn);
@@ -905,7 +913,90 @@ def _tokens(template: str) -> tuple[tuple[bool, str], ...]:
 
 
 def _shape_mask(shape: str, size: tuple[int, int], radius: float, inset: int) -> Image.Image:
-    """An antialiased mask (L) of ``shape`` filling ``size``, shrunk by ``inset`` px on every side."""
+    """An antialiased mask (L) of ``shape`` filling ``size``, shrunk by ``inset`` px on every side (shared: do not
+    modify it). The masks of small shapes are kept: a card's panels and badges recur on card after card."""
+    if size[0] * size[1] <= KEPT_MASK_PIXELS:
+        return _kept_mask(shape, tuple(size), radius, inset)
+    return _new_mask(shape, size, radius, inset)
+
+
+def _corner(shape: str, radius: float, stroke: int, size: tuple[int, int]) -> int | None:
+    """How far a rounded rectangle's curved corners reach in from its sides, in px: past them its mask is whole
+    (inside) or empty (past an outline's band), its straight edges lying on whole pixels. None: not such a shape,
+    or one too small for the split to pay."""
+    if shape != "rect":
+        return None
+    reach = max(math.ceil(radius), stroke) + 1
+    return reach if 4 * reach <= min(size) else None
+
+
+def _paste_masked(image: Image.Image, colour, rect, mask: Image.Image, corner: int | None,
+                  band: int | None) -> None:
+    """``colour`` pasted in ``rect`` through ``mask``, the same pixels either way: a rounded rectangle's straight
+    parts filled as blocks (a fill's cross, or an outline's four bands ``band`` px wide) and only its four corners
+    (``corner`` px square) through their part of the mask — a mask paste costs per pixel, and a card's panels
+    are mostly straight."""
+    left, top, right, bottom = rect
+    if corner is None:
+        image.paste(colour, rect, mask)
+        return
+    c = corner
+    if band is None:
+        blocks = ((left + c, top, right - c, bottom), (left, top + c, left + c, bottom - c),
+                  (right - c, top + c, right, bottom - c))
+    else:
+        blocks = ((left + c, top, right - c, top + band), (left + c, bottom - band, right - c, bottom),
+                  (left, top + c, left + band, bottom - c), (right - band, top + c, right, bottom - c))
+    for block in blocks:
+        image.paste(colour, block)
+    w, h = right - left, bottom - top
+    for (x, y), part in zip(((0, 0), (w - c, 0), (0, h - c), (w - c, h - c)), _corners_of(mask, c)):
+        image.paste(colour, (left + x, top + y, left + x + c, top + y + c), part)
+
+
+_corner_parts: dict[int, tuple[Image.Image, int, tuple[Image.Image, ...]]] = {}
+
+
+def _corners_of(mask: Image.Image, c: int) -> tuple[Image.Image, ...]:
+    """The four ``c`` px corner squares of ``mask`` (kept with a kept mask: cut once, pasted card after card)."""
+    found = _corner_parts.get(id(mask))
+    if found is not None and found[0] is mask and found[1] == c:
+        return found[2]
+    w, h = mask.size
+    parts = tuple(mask.crop((x, y, x + c, y + c)) for x, y in ((0, 0), (w - c, 0), (0, h - c), (w - c, h - c)))
+    if len(_corner_parts) > 256:
+        _corner_parts.clear()
+    _corner_parts[id(mask)] = (mask, c, parts)   # (the mask held: its id is not reused while kept here)
+    return parts
+
+
+def _ring_mask(shape: str, size: tuple[int, int], radius: float, stroke: int) -> Image.Image:
+    """The mask of ``shape``'s outline ``stroke`` px wide (shared, kept as :func:`_shape_mask` keeps masks)."""
+    if size[0] * size[1] <= KEPT_MASK_PIXELS:
+        return _kept_ring(shape, tuple(size), radius, stroke)
+    return _new_ring(shape, size, radius, stroke)
+
+
+@lru_cache(maxsize=64)
+def _kept_ring(shape: str, size: tuple[int, int], radius: float, stroke: int) -> Image.Image:
+    return _new_ring(shape, size, radius, stroke)
+
+
+def _new_ring(shape: str, size: tuple[int, int], radius: float, stroke: int) -> Image.Image:
+    return ImageChops.subtract(_shape_mask(shape, size, radius, 0),
+                               _shape_mask(shape, size, max(0.0, radius - stroke), stroke))
+
+
+KEPT_MASK_PIXELS = 400 * 400
+"""The largest shape whose mask is kept (64 of them: at most ~10 MB)."""
+
+
+@lru_cache(maxsize=64)
+def _kept_mask(shape: str, size: tuple[int, int], radius: float, inset: int) -> Image.Image:
+    return _new_mask(shape, size, radius, inset)
+
+
+def _new_mask(shape: str, size: tuple[int, int], radius: float, inset: int) -> Image.Image:
     w, h = size
     s = SUPERSAMPLE
     mask = Image.new("L", (w * s, h * s), 0)

@@ -44,11 +44,10 @@ a rebuild checks the texts of images with a new key only (a key fixes the image'
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import math
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 from pathlib import Path
 from typing import Callable, Collection, Iterator, Mapping, NamedTuple
 
@@ -75,9 +74,10 @@ from tools.render.colour import to_hex
 from tools.render.draw import (
     composite_icon, contrast, cover_fit, find_art, hatching, mix, paste_icon, placeholder, star_icon,
 )
-from tools.render.layout import Box, Layouts, load_layouts
+from tools.render.layout import Box, CardLayout, Layouts, load_layouts
 from tools.render.pipeline import Art, DeckPlan, ThumbnailPlan, check_image_options, render_art
 from tools.render.sizing import DrawsAtSize
+from tools.render.template import Repeat
 from tools.render.templatedraw import PictureError, PictureRequest, TemplateCard, TemplateRenderer
 from tools.render.text import CheckedKeys, check_glyphs, draw_fitted, draw_text, fit_text
 
@@ -92,8 +92,6 @@ IMAGE_KEYS = "image-keys.json"
 THUMBNAIL_SIZE = 256
 
 REQUIRED_BOXES: Mapping[str, Mapping[str, bool]] = {
-    "scene_body": {"resolution": True, "slots": True},
-    "party_body": {"slots": True, "resolution": True},
     "kingdom": {"tile_name": True, "cell_name": True},
     "fief": {"tile_name": True, "cell_name": True},
 }
@@ -103,18 +101,16 @@ TEMPLATE_KINDS = ("scene", "party", "goal", "scene_back", "goal_back", "party_ba
                   "goal_marker", "scene_marker")
 """Layouts drawn from their layers in layouts.toml (tools.render.template), with fields this renderer gives and
 the pictures it paints (:data:`PICTURES`: the backs' crossed hatching, a humour's potion in its colour, the goal
-markers' star). A scene card's layers draw its frame, title, zone and art, a party tile's its frame, title and
-subtitle; the slot panels and resolution rows of both are drawn here over them, in the boxes of layouts
-``scene_body`` and ``party_body`` (:data:`BODY_LAYOUTS`), because the templates cannot express them: a layout
-cannot repeat its layers over a list of the data (a panel per slot, with a row of its humours' icons, and a row
-per step, as many as the card has), nor give sibling texts one font size (the names of a row, the steps of a
-list: each text layer is fitted alone). The template drawer keeps each text's layout and its design-size lines
-(:func:`tools.render.richtext.fit_rich`), so a scene drawn from its layers takes no longer than it did drawn
-here. The boards stay drawn here: their cells lie where the data's coordinates put them
-(:func:`cell_positions`), with a path or a bridge along each edge, as many as the map has."""
+markers' star). A scene card's and a party tile's slot panels and resolution rows are repeat groups over the
+fields ``slots`` and ``steps`` this renderer gives (:meth:`Renderer._card`), a panel's humour icons a group inside
+its group. The boards stay drawn here: their cells lie where the data's coordinates put them
+(:func:`cell_positions`), with a path or a bridge along each edge, as many as the map has: table geometry, not a
+layout's boxes."""
 
-BODY_LAYOUTS = {"scene": "scene_body", "party": "party_body"}
-"""A kind drawn from its layers → the layout (boxes, in the same pixels) of its body, drawn in code over them."""
+BODY_GROUPS = {"scene": ("resolution", "slots"), "party": ("slots", "resolution")}
+"""The repeat groups a scene card's and a party tile's layouts must have, by name: ``steps`` and ``slots`` are
+what they repeat over, their texts are the faces' body text (:attr:`Renderer.BODY_BOXES`), and the table's snap
+points lie on the slots group's box split into equal columns (:mod:`tools.games.four_humours.table`)."""
 
 BACK_WORDS = {"scene_back": "scenes", "goal_back": "goals", "party_back": "parties"}
 """Each back's layout → the string naming its deck on it."""
@@ -210,13 +206,10 @@ class Renderer(DrawsAtSize):
         return out
 
     def _record(self, name: str) -> object:
-        """The record image ``name`` is drawn from in code (the kinds drawn from layers are keyed by their cards)."""
+        """The record image ``name`` is drawn from in code, a board (the kinds drawn from layers are keyed by their
+        cards)."""
         d = self.data
         head, _, ident = name.partition(":")
-        if head == "scene":
-            return d.scene_by_id[ident]
-        if head == "party":
-            return d.party_by_id[ident]
         if head == "fief":
             return (d.fiefs.index(d.fief_by_id[ident]), d.fief_by_id[ident])
         return d.kingdom
@@ -257,16 +250,11 @@ class Renderer(DrawsAtSize):
                 return found
         if kind in TEMPLATE_KINDS:
             card_key = self._layers.card_key(self._card(name))
-            if kind not in BODY_LAYOUTS:
-                return hashlib.sha256(f"{RENDERER_VERSION}\0{card_key}".encode()).hexdigest()
-        else:
-            card_key = ""
+            return hashlib.sha256(f"{RENDERER_VERSION}\0{card_key}".encode()).hexdigest()
         # The parts, each followed by a NUL: what every image of a kind shares first (its layout, fonts and the
         # game's context: 6 KB in Four Humours), hashed once per kind and copied, then the image's own.
-        # A kind drawn from its layers with a body drawn in code: its layout of boxes, then the card's key too.
-        digest = self._kind_hash(BODY_LAYOUTS.get(kind, kind)).copy()
-        digest.update(b"".join((name.encode("utf-8"), b"\0", repr(self._record(name)).encode("utf-8"), b"\0",
-                                card_key.encode("ascii"))))
+        digest = self._kind_hash(kind).copy()
+        digest.update(b"".join((name.encode("utf-8"), b"\0", repr(self._record(name)).encode("utf-8"))))
         return digest.hexdigest()
 
     def _kind_hash(self, kind: str):
@@ -394,33 +382,13 @@ class Renderer(DrawsAtSize):
             return L[kind].boxes[box].font or ""
 
         def strings() -> Iterator[tuple[_Text, str]]:
-            for key in REQUIRED_STRINGS:   # (those the layers print are checked with their cards)
-                for kind in ("scene_body", "party_body"):
-                    yield self.string(key), font(kind, "resolution")
+            # Each string in every font a step's text is drawn in, so a glyph missing from an outcome's words is
+            # named by its string, not by the step of the first card that prints it.
+            for key in REQUIRED_STRINGS:
+                for path in self._step_fonts:
+                    yield self.string(key), path
 
         yield None, strings()
-        if d.scenes:
-            slot_font, step_font = font("scene_body", "slots"), font("scene_body", "resolution")
-
-        def scene(s: SceneCard) -> Iterator[tuple[_Text, str]]:
-            entry = f'scene "{s.id}"'
-            for i, slot in enumerate(s.slots):
-                yield self.citizen_name(slot, "scenes.toml", entry, i), slot_font
-            for _, text in self.steps_of(s, "scenes.toml", entry):
-                yield text, step_font
-
-        for s in d.scenes:
-            yield f"scene:{s.id}", scene(s)
-
-        def party(p: PartyTile) -> Iterator[tuple[_Text, str]]:
-            entry = f'party "{p.id}"'
-            for i, slot in enumerate(p.slots):
-                yield self.citizen_name(slot, "parties.toml", entry, i), font("party_body", "slots")
-            for _, text in self.steps_of(p, "parties.toml", entry):
-                yield text, font("party_body", "resolution")
-
-        for p in d.parties:
-            yield f"party:{p.id}", party(p)
 
         def board(board: Board, kind: str, file: str) -> Iterator[tuple[_Text, str]]:
             for t in board.tiles:
@@ -478,59 +446,6 @@ class Renderer(DrawsAtSize):
         draw_text(draw, text.text, box, self.fonts_dir, file=text.file, entry=text.entry, field=text.field,
                   colour=colour, size_max=size_max)
 
-    def _uniform(self, pairs: list[tuple[_Text, Box]]) -> int:
-        """The largest size at which every text fits its box (so sibling labels share one size)."""
-        sizes = [fit_text(t.text, b, self.fonts_dir, file=t.file, entry=t.entry, field=t.field).size
-                 for t, b in pairs]
-        return min(sizes) if sizes else 0
-
-    def _slots(self, image, draw, box: Box, slots: tuple[Slot, ...], icon_max: int, file: str, entry: str) -> None:
-        if not slots:
-            return
-        n = len(slots)
-        col_w = box.width / n
-        label_h = round(box.height * 0.42)
-        icon = max(self.px(8), round(min(icon_max, col_w * 0.38, box.height * 0.4)))
-        pairs = []
-        for i, slot in enumerate(slots):
-            x0 = round(box.x + i * col_w)
-            pad = self.px(10)
-            sub = dataclasses.replace(box, x=x0 + pad, y=box.y + pad, width=round(col_w) - 2 * pad, height=label_h)
-            pairs.append((self.citizen_name(slot, file, entry, i), sub))
-        size = self._uniform(pairs)
-        for i, (slot, (text, sub)) in enumerate(zip(slots, pairs)):
-            x0 = round(box.x + i * col_w)
-            gap = self.px(4)
-            draw.rounded_rectangle((x0 + gap, box.y, round(box.x + (i + 1) * col_w) - gap, box.y + box.height - 1),
-                                   radius=self.px(14), fill=self.colours["slot"], outline=self.colours["frame"],
-                                   width=self.px(2))
-            self._text(draw, text, sub, size_max=size)
-            cy = box.y + label_h + self.px(10) + (box.height - label_h - self.px(10)) / 2
-            cx = x0 + col_w / 2
-            for j, humour in enumerate(slot.humours):
-                paste_icon(image, humour_icon(humour, self.humour_colour(humour), icon),
-                           (cx + (j - 0.5) * icon * 1.15, cy))
-
-    def _resolution(self, image, draw, box: Box, steps: list[tuple[Step, _Text]], icon_max: int) -> None:
-        if not steps:
-            return
-        row_h = min(box.height / len(steps), icon_max * 1.5)
-        icon = max(self.px(8), round(min(icon_max, row_h * 0.85)))
-        top = box.y + {"top": 0, "middle": (box.height - row_h * len(steps)) / 2,
-                       "bottom": box.height - row_h * len(steps)}[box.valign]
-        pairs = []
-        for i, (_, text) in enumerate(steps):
-            y = round(top + i * row_h)
-            gap = icon + self.px(14)
-            sub = dataclasses.replace(box, x=box.x + gap, y=y, width=box.width - gap,
-                                      height=max(1, math.floor(row_h)), valign="middle")
-            pairs.append((text, sub))
-        size = self._uniform(pairs)
-        for (step, _), (text, sub) in zip(steps, pairs):
-            paste_icon(image, humour_icon(step.humour, self.humour_colour(step.humour), icon),
-                       (box.x + icon / 2, sub.y + sub.height / 2))
-            self._text(draw, text, sub, size_max=size)
-
     # -- images ------------------------------------------------------------------------------------------
 
     def draw(self, name: str) -> Image.Image:
@@ -555,28 +470,47 @@ class Renderer(DrawsAtSize):
         raise KeyError(name)
 
     def scene(self, card: SceneCard) -> Image.Image:
-        """A scene card: drawn from the layers of its layout (frame, title, zone, art), then its resolution and
-        its slots drawn over them in the boxes of layout ``scene_body``."""
-        image = self._from_layers(self._card(f"scene:{card.id}"))
-        draw = ImageDraw.Draw(image)
-        body = self.layouts.layouts["scene_body"]
-        file, entry = "scenes.toml", f'scene "{card.id}"'
-        icon = body.params.get("icon_size", self.px(64))
-        self._resolution(image, draw, body.boxes["resolution"], self.steps_of(card, file, entry), icon)
-        self._slots(image, draw, body.boxes["slots"], card.slots, icon, file, entry)
-        return image
+        """A scene card, drawn from the layers of its layout (frame, title, zone, art, resolution and slots)."""
+        return self._from_layers(self._card(f"scene:{card.id}"))
 
     def party(self, tile: PartyTile) -> Image.Image:
-        """A party tile: drawn from the layers of its layout (frame, title, subtitle), then its slots and its
-        resolution drawn over them in the boxes of layout ``party_body``."""
-        image = self._from_layers(self._card(f"party:{tile.id}"))
-        draw = ImageDraw.Draw(image)
-        body = self.layouts.layouts["party_body"]
-        file, entry = "parties.toml", f'party "{tile.id}"'
-        icon = body.params.get("icon_size", self.px(52))
-        self._slots(image, draw, body.boxes["slots"], tile.slots, icon, file, entry)
-        self._resolution(image, draw, body.boxes["resolution"], self.steps_of(tile, file, entry), icon)
-        return image
+        """A party tile, drawn from the layers of its layout (frame, title, subtitle, slots and resolution)."""
+        return self._from_layers(self._card(f"party:{tile.id}"))
+
+    def _body(self, card: SceneCard | PartyTile, file: str, entry: str) -> tuple[dict, dict]:
+        """The fields ``steps`` and ``slots`` of a scene card or party tile (its repeat groups' lists), and where
+        each text of theirs comes from (:attr:`TemplateCard.origins`): a step's its card's resolution or the
+        rules' default one, a slot's name its own label or its citizen's name."""
+        steps, origins = [], {}
+        for number, (step, text) in enumerate(self.steps_of(card, file, entry), 1):
+            steps.append({"text": text.text, "humour": step.humour, "colour": self._humour_hex(step.humour)})
+            origins[f"steps.{number}.text"] = (text.file, text.entry, text.field)
+        slots = []
+        for number, slot in enumerate(card.slots, 1):
+            name = self.citizen_name(slot, file, entry, number - 1)
+            slots.append({"name": name.text, "humours": [{"id": h, "colour": self._humour_hex(h)}
+                                                         for h in slot.humours]})
+            origins[f"slots.{number}.name"] = (name.file, name.entry, name.field)
+        return {"steps": steps, "slots": slots}, origins
+
+    def _humour_hex(self, humour: str) -> str:
+        return to_hex(self.humour_colour(humour))
+
+    @cached_property
+    def _step_fonts(self) -> tuple[str, ...]:
+        """The font files a step's text is drawn in: the text layers of the scene's and party's groups
+        ``resolution``."""
+        found: list[str] = []
+        for kind in ("scene", "party"):
+            for at, layer in self.layouts.layouts[kind].template.all_layers():
+                if layer.kind == "text" and at.startswith(self._group_at(kind, "resolution")):
+                    found.append(str(layer.font.path(self.game_dir, self.fonts_dir)))
+        return tuple(dict.fromkeys(found))
+
+    def _group_at(self, kind: str, group: str) -> str:
+        layers = self.layouts.layouts[kind].template.layers
+        index = next((i for i, layer in enumerate(layers) if layer.name == group), None)
+        return f"layers[{index}]." if index is not None else "-"
 
     def _card(self, name: str) -> TemplateCard:
         """Image ``name`` of a kind drawn from its layers (:data:`TEMPLATE_KINDS`) as a card of its layout with the
@@ -587,17 +521,20 @@ class Renderer(DrawsAtSize):
         if head == "scene":
             scene = d.scene_by_id[ident]
             file, entry = "scenes.toml", f'scene "{scene.id}"'
+            body, origins = self._body(scene, file, entry)
             values = {"title": scene.title.to_json(), "zone": self.tile(scene.zone, file, entry).name.to_json(),
                       "animal": self.string("animal").text if scene.is_animal else "",
-                      "art": self._art_file(scene.id, file, entry), **self._zone_colours(scene.zone)}
-            return TemplateCard(name, "scene", values, file, entry)
+                      "art": self._art_file(scene.id, file, entry), **self._zone_colours(scene.zone), **body}
+            return TemplateCard(name, "scene", values, file, entry, origins)
         if head == "party":
             tile = d.party_by_id[ident]
             estate = d.citizen_by_id.get(tile.estate) if tile.estate else None
+            file, entry = "parties.toml", f'party "{tile.id}"'
+            body, origins = self._body(tile, file, entry)
             values = {"title": tile.title.to_json(), "party": f"{self.string('party').text} {tile.order + 1}",
                       "estate": estate.name.to_json() if estate is not None else "",
-                      "line": self._frame_line}
-            return TemplateCard(name, "party", values, "parties.toml", f'party "{tile.id}"')
+                      "line": self._frame_line, **body}
+            return TemplateCard(name, "party", values, file, entry, origins)
         if head == "goal":
             goal = d.goal_by_id[ident]
             file, entry = "goals.toml", f'goal "{goal.id}"'
@@ -788,10 +725,17 @@ def paint_star(request: PictureRequest) -> Image.Image:
 
 def paint_humour(humour: str, request: PictureRequest) -> Image.Image:
     """``humour``'s potion (:func:`tools.games.four_humours.icons.humour_icon`) in its one colour, as large as the
-    box's smaller side, centred in it."""
+    box's smaller side, at its left end (centred in a square box; a resolution row's icon leads its row)."""
     (colour,) = _colours(request, 1)
-    image = Image.new("RGBA", request.size, (0, 0, 0, 0))
-    composite_icon(image, humour_icon(humour, colour, min(request.size)), (request.size[0] / 2, request.size[1] / 2))
+    return _humour_picture(humour, colour, tuple(request.size))
+
+
+@lru_cache(maxsize=512)
+def _humour_picture(humour: str, colour: tuple[int, int, int], size: tuple[int, int]) -> Image.Image:
+    # kept: the same few icons at the same few sizes are on every scene card (the drawer does not modify it)
+    image = Image.new("RGBA", size, (0, 0, 0, 0))
+    side = min(size)
+    composite_icon(image, humour_icon(humour, colour, side), (side / 2, size[1] / 2))
     return image
 
 
@@ -813,12 +757,33 @@ def load_four_humours_layouts(game_dir: Path) -> Layouts:
         if kind not in layouts.layouts or layouts.layouts[kind].template is None:
             raise DataError(LAYOUTS_FILE, f'layout "{kind}"', "layers",
                             "missing: this layout is drawn from its layers (docs/data-format.md, Card templates)")
-    for kind, body in BODY_LAYOUTS.items():
-        face, drawn = layouts.layouts[kind], layouts.layouts[body]
-        if (drawn.width, drawn.height) != (face.width, face.height):
-            raise DataError(LAYOUTS_FILE, f'layout "{body}"', "size", f"must be the size of layout \"{kind}\" "
-                            f"({face.width}x{face.height} px): its boxes are drawn on that face")
+    for kind in BODY_GROUPS:
+        for group in BODY_GROUPS[kind]:
+            body_group(layouts.layouts[kind], group)
     return layouts
+
+
+def body_group(layout: CardLayout, name: str) -> Repeat:
+    """The repeat group ``name`` of a scene's or party's ``layout`` (:data:`BODY_GROUPS`); :class:`DataError` naming
+    the layout when it has none."""
+    template = layout.template
+    found = next((layer for layer in template.layers if layer.name == name), None) if template else None
+    if not isinstance(found, Repeat):
+        lists = {"resolution": "steps", "slots": "slots"}
+        raise DataError(LAYOUTS_FILE, f'layout "{layout.kind}"', "layers",
+                        f'needs a repeat group named "{name}" (repeat = "{lists[name]}"): the card\'s '
+                        f'{"slot panels" if name == "slots" else "resolution rows"} (docs/games/four_humours/'
+                        'data-format.md)')
+    return found
+
+
+def slots_box(layout: CardLayout) -> tuple[tuple[int, int, int, int], tuple[int, int]]:
+    """Where the slot panels of a scene's or party's ``layout`` lie, in its design pixels, and that size: the box of
+    its group ``slots``, which the panels share in equal columns."""
+    x, y, w, h = body_group(layout, "slots").box
+    width, height = layout.template.design_size
+    sx, sy = width / layout.template.width, height / layout.template.height
+    return (round(x * sx), round(y * sy), round(w * sx), round(h * sy)), (width, height)
 
 
 def render_game(

@@ -8,9 +8,8 @@ expressions read (:func:`table_names`):
 
 - the snap points of the boards (one per cell, at the centre the renderer draws it:
   :func:`tools.games.four_humours.render.cell_positions`) and of each scene card and party tile (one per slot,
-  the ``slots`` box of ``layouts.toml`` split into equal columns, the split the renderer draws; a party tile's
-  is in layout ``party_body``, :data:`tools.games.four_humours.render.BODY_LAYOUTS`:
-  :func:`tools.save.geometry.slot_centres`; geometry in :mod:`tools.save.geometry`, inferred, see there);
+  the box of the layout's repeat group ``slots`` split into equal columns, the split its panels are drawn in:
+  :func:`tools.games.four_humours.render.slots_box`, :func:`tools.save.geometry.slot_centres`; geometry in :mod:`tools.save.geometry`, inferred, see there);
 - the size of a scene and a goal card on the table (``scene_card``, ``goal_card``: from the packed faces' shape);
 - the parties in resolution order, and each humour's count in a bag (``rules.bag_composition`` in the canonical
   humour order);
@@ -36,7 +35,7 @@ from bridge.rules.four_humours.records import HUMOURS, Board, FourHumoursData
 from bridge.errors import DataError
 from tools.entrykeys import EntryKeys
 from tools.games.four_humours.payload import player_colours
-from tools.games.four_humours.render import BODY_LAYOUTS, Renderer, cell_positions, load_four_humours_layouts
+from tools.games.four_humours.render import Renderer, cell_positions, load_four_humours_layouts, slots_box
 from tools.render.layout import Layouts
 from tools.save import Save, SnapPoint
 from tools.save.geometry import card_half_extents, image_point_to_local, slot_centres, tile_half_extents
@@ -70,9 +69,7 @@ def image_size(path: Path) -> tuple[int, int]:
 
 
 def _layout_box(layouts, kind: str) -> tuple[tuple[int, int, int, int], tuple[int, int]]:
-    layout = layouts.layouts[BODY_LAYOUTS.get(kind, kind)]   # a face drawn from layers has its slots in its body
-    box = layout.box("slots")
-    return (box.x, box.y, box.width, box.height), (layout.width, layout.height)
+    return slots_box(layouts.layouts[kind])
 
 
 def load_slot_layouts(game_dir: Path) -> dict[str, tuple[tuple[int, int, int, int], tuple[int, int]]]:

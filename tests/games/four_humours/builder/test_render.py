@@ -225,10 +225,10 @@ def test_a_party_tile_s_key_changes_with_its_layers_fields_and_its_body(game, ga
                  dict(slots=tile.slots * 2), dict(resolution=game.rules.default_resolution[:2])):
         edited = dataclasses.replace(game, parties=(dataclasses.replace(tile, **edit),))
         assert changed(before, keys_of(edited, game_dir)) == {"party:ball"}, edit
-    body = game_dir / "layouts.toml"
-    body.write_text(body.read_text(encoding="utf-8").replace("[layouts.party_body]\nsize = [600, 600]\nicon_size = 52",
-                                                             "[layouts.party_body]\nsize = [600, 600]\nicon_size = 40"),
-                    encoding="utf-8")
+    body = game_dir / "layouts.toml"   # its slots' humour icons, a group inside its slots group
+    text = body.read_text(encoding="utf-8")
+    assert text.count("cell = [52, 52]") == 1
+    body.write_text(text.replace("cell = [52, 52]", "cell = [40, 40]"), encoding="utf-8")
     assert changed(before, keys_of(game, game_dir)) == {"party:ball"}
 
 

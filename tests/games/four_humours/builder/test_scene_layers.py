@@ -1,4 +1,5 @@
-"""Scene cards drawn from the layers of layout "scene" in layouts.toml, their body in the boxes of "scene_body"."""
+"""Scene cards drawn from the layers of layout "scene" in layouts.toml, their resolution and slots repeat groups of
+them (a row per step, a panel per slot with an icon per humour)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,13 @@ def test_an_animal_scene_s_zone_line_names_its_animals_and_the_body_is_measured_
             renderer.render(name, (800, 556))
         drawn = [box for box, *_ in record]
         assert zone_layer in drawn and {"subtitle", "subtitle_alone"} - {zone_layer} - set(drawn)
-        assert {"title", "resolution", "slots"} <= set(drawn), drawn
+        assert "title" in drawn, drawn
+        steps = [box for box in drawn if box.startswith("resolution-")]
+        slots = [box for box in drawn if box.startswith("slots-")]
+        scene = renderer.data.scene_by_id[name.split(":")[1]]
+        assert len(steps) == len(renderer.data.resolution_for(scene)) and len(slots) == len(scene.slots)
+        sizes = {box: size for box, _, size, *_ in record}
+        assert len({sizes[box] for box in steps}) == 1 and len({sizes[box] for box in slots}) == 1   # one size each
         for box, _, size, (left, top, right, bottom), ink in record:   # everything inside its box
             assert left <= ink[0] and top <= ink[1] and ink[2] <= right and ink[3] <= bottom, (name, box)
     assert renderer.body_boxes("scene:wolves") == ("resolution", "slots")
@@ -61,20 +68,20 @@ def test_an_animal_scene_s_zone_line_names_its_animals_and_the_body_is_measured_
 def test_without_its_layers_the_scene_layout_is_an_error_naming_the_file_and_the_layout(game_dir):
     path = game_dir / "layouts.toml"
     text = path.read_text(encoding="utf-8")
-    start, end = text.index("[[layouts.scene.layers]]"), text.index("[layouts.scene_body]")
+    start, end = text.index("[[layouts.scene.layers]]"), text.index("# A party tile, drawn from its layers")
     path.write_text(text[:start] + text[end:], encoding="utf-8")
     with pytest.raises(DataError) as caught:
         load_four_humours_layouts(game_dir)
     assert (caught.value.file, caught.value.entry, caught.value.field) == ("layouts.toml", 'layout "scene"', "layers")
 
 
-def test_a_scene_body_of_another_size_than_the_scene_is_an_error(game_dir):
-    edit_layouts(game_dir, "[layouts.scene_body]\nsize = [1050, 730]", "[layouts.scene_body]\nsize = [1100, 730]")
+def test_a_scene_layout_without_its_slots_group_is_an_error_naming_the_group(game_dir):
+    edit_layouts(game_dir, 'name = "slots"\nrepeat = "slots"\nas = "slot"\nbox = [40, 480, 970, 220]',
+                 'name = "panels"\nrepeat = "slots"\nas = "slot"\nbox = [40, 480, 970, 220]')
     with pytest.raises(DataError) as caught:
         load_four_humours_layouts(game_dir)
-    assert (caught.value.file, caught.value.entry, caught.value.field) == ("layouts.toml", 'layout "scene_body"',
-                                                                         "size")
-    assert "1050x730" in caught.value.message
+    assert (caught.value.file, caught.value.entry, caught.value.field) == ("layouts.toml", 'layout "scene"', "layers")
+    assert 'needs a repeat group named "slots" (repeat = "slots")' in caught.value.message
 
 
 def test_a_title_that_cannot_fit_names_the_scene_s_file_entry_and_field(game, game_dir):

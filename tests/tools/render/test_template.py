@@ -684,3 +684,25 @@ stroke = 40
     draw.rectangle((10, 10, 109, 89), fill=(0x11, 0x22, 0x33), outline=(0xaa, 0, 0), width=6)
     draw.rectangle((120, 20, 179, 79), outline=(0, 0xaa, 0), width=40)
     assert drawn.tobytes() == expected.tobytes()
+
+
+def test_a_rounded_rectangle_pasted_by_its_parts_has_the_pixels_of_its_whole_mask():
+    """A rounded rectangle's straight parts are filled as blocks and only its corners pasted through its mask
+    (templatedraw._paste_masked): the pixels must be those of the whole mask, fill and outline alike."""
+    import random
+
+    from tools.render import templatedraw as drawer
+
+    rng = random.Random(7)
+    for _ in range(150):
+        size = (rng.randint(16, 320), rng.randint(16, 320))
+        radius, stroke = rng.uniform(0, 40), rng.randint(1, 12)
+        for band, mask in ((None, drawer._shape_mask("rect", size, radius, 0)),
+                           (stroke, drawer._ring_mask("rect", size, radius, stroke))):
+            whole = Image.new("RGB", (size[0] + 20, size[1] + 20), (10, 200, 30))
+            parts = whole.copy()
+            rect = (10, 10, 10 + size[0], 10 + size[1])
+            whole.paste((200, 50, 90), rect, mask)
+            drawer._paste_masked(parts, (200, 50, 90), rect, mask,
+                                 drawer._corner("rect", radius, band or 0, size), band)
+            assert ImageChops.difference(whole, parts).getbbox() is None, (size, radius, stroke, band)

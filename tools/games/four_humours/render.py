@@ -758,6 +758,12 @@ def load_four_humours_layouts(game_dir: Path) -> Layouts:
             raise DataError(LAYOUTS_FILE, f'layout "{kind}"', "layers",
                             "missing: this layout is drawn from its layers (docs/data-format.md, Card templates)")
     for kind in BODY_GROUPS:
+        old = f"{kind}_body"
+        if old in layouts.layouts:   # a layouts.toml written before the body became groups of the card's layers
+            raise DataError(LAYOUTS_FILE, f'layout "{old}"', None,
+                            f'is no longer read: the slots and resolution are repeat groups of layout "{kind}" '
+                            '(docs/games/four_humours/data-format.md); `ttsmod new NAME --from four-humours` '
+                            'writes a layouts.toml that has them, to copy from')
         for group in BODY_GROUPS[kind]:
             body_group(layouts.layouts[kind], group)
     return layouts

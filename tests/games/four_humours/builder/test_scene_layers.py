@@ -95,3 +95,14 @@ def test_a_title_that_cannot_fit_names_the_scene_s_file_entry_and_field(game, ga
                                                                              "title.en")
         assert 'does not fit layer "title"' in caught.value.message
     renderer.render("scene:scene-1", (1066, 741))   # the others draw
+
+
+def test_a_layouts_file_from_before_the_body_groups_names_the_old_layout_and_the_way_on(game_dir):
+    path = game_dir / "layouts.toml"
+    path.write_text(path.read_text(encoding="utf-8") + "\n[layouts.scene_body]\nsize = [1050, 730]\n"
+                    "[layouts.scene_body.boxes]\nslots = { box = [40, 480, 970, 220], size = [14, 36] }\n",
+                    encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        load_four_humours_layouts(game_dir)
+    assert (caught.value.file, caught.value.entry) == ("layouts.toml", 'layout "scene_body"')
+    assert "repeat groups of layout \"scene\"" in caught.value.message and "--from four-humours" in caught.value.message

@@ -100,7 +100,7 @@ def test_a_title_that_cannot_fit_names_the_scene_s_file_entry_and_field(game, ga
 def test_a_layouts_file_from_before_the_body_groups_names_the_old_layout_and_the_way_on(game_dir):
     path = game_dir / "layouts.toml"
     path.write_text(path.read_text(encoding="utf-8") + "\n[layouts.scene_body]\nsize = [1050, 730]\n"
-                    "[layouts.scene_body.boxes]\nslots = { box = [40, 480, 970, 220], size = [14, 36] }\n",
+                    "[layouts.scene_body.boxes]\nslots = { box = [40, 480, 970, 220], font = \"DejaVuSans.ttf\", size = [14, 36] }\n",
                     encoding="utf-8")
     with pytest.raises(DataError) as caught:
         load_four_humours_layouts(game_dir)

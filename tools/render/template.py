@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -217,10 +218,16 @@ class Template:
     def body_layers(self) -> tuple[str, ...]:
         return tuple(layer.name for layer in self.layers if layer.body)
 
-    @property
+    @cached_property
     def repeats(self) -> tuple[Repeat, ...]:
-        """Its repeat groups (a template without any is drawn as it is)."""
+        """Its repeat groups (a template without any is drawn as it is); kept once asked (a card asks each time
+        it is drawn)."""
         return tuple(layer for layer in self.layers if isinstance(layer, Repeat))
+
+    @cached_property
+    def grouped(self) -> bool:
+        """Whether a text layer of it has a size group (kept once asked)."""
+        return any(layer.size_group for layer in self.layers)
 
     def fingerprint(self) -> str:
         """A stable text of everything that draws it (part of each card's cache key): its repr, which leaves out

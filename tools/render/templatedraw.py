@@ -137,17 +137,34 @@ _LANGUAGES = frozenset(LANGUAGES)
 def lookup(values: Mapping[str, Any], path: str, lang: str) -> Any:
     """The value at dotted ``path`` (``title``, ``cost.gold``), a language table reduced to ``lang``'s text;
     None when absent."""
+    if "." not in path and type(values) is dict:   # (most fields: one name, of a card's own values)
+        value = values.get(path)
+        if type(value) is not dict and (type(value) in _PLAIN or not _is_mapping(value)):
+            return value
+        return value.get(lang, _MISSING) if value and _LANGUAGES.issuperset(value) else value
     value: Any = values
-    for key in path.split("."):
-        if _is_mapping(value) and key in value:
+    keys = _PATHS.get(path)
+    if keys is None:
+        keys = tuple((key, int(key) if key.isdigit() else None) for key in path.split("."))
+        if len(_PATHS) < 1 << 16:
+            _PATHS[path] = keys
+    for key, number in keys:
+        kind = type(value)
+        if kind is list:
+            if number is None or not 1 <= number <= len(value):
+                return None
+            value = value[number - 1]
+        elif (kind is dict or (kind not in _PLAIN and isinstance(value, Mapping))) and key in value:
             value = value[key]
-        elif isinstance(value, list) and key.isdigit() and 1 <= int(key) <= len(value):
-            value = value[int(key) - 1]
         else:
             return None
     if _is_mapping(value) and value and _LANGUAGES.issuperset(value):
         return value.get(lang, _MISSING)
     return value
+
+
+_PATHS: dict[str, tuple[tuple[str, int | None], ...]] = {}
+"""A dotted path → its keys, each with its number when it is one (an item of a list): split once."""
 
 
 def _list(value: Any) -> list:
@@ -198,7 +215,7 @@ class TemplateRenderer:
         # What is kept while drawing is made again where it is needed (hash objects do not pickle; the layers'
         # fonts and designs are kept by the layers' identities, another process's).
         state = dict(self.__dict__)
-        for kept in ("_key_heads", "_layer_fonts", "_designs", "_glyphs_passed", "_laid_out"):
+        for kept in ("_key_heads", "_layer_fonts", "_designs", "_glyphs_passed", "_laid_out", "_fitted_alone"):
             state.pop(kept, None)
         return state
 
@@ -364,8 +381,8 @@ class TemplateRenderer:
         width, height = size
         sx, sy = width / template.width, height / template.height
         scale = min(sx, sy)
-        groups = (self._group_sizes(card, template, size) if any(layer.size_group for layer in template.layers)
-                  else {})
+        self.__dict__.pop("_fitted_alone", None)
+        groups = self._group_sizes(card, template, size) if template.grouped else {}
         for layer in template.layers:   # drawn again in order, over the mirror, each where it lies on the card
             if not self._shown(layer, card):
                 continue
@@ -451,7 +468,8 @@ class TemplateRenderer:
         if filled:   # a card filled whole by its first layer starts in its colour (the same pixels, filled once)
             background = self._colour(first.fill, card, first, "fill")
         image = Image.new("RGB", (width, height), background)
-        groups = self._group_sizes(card, template, size) if any(layer.size_group for layer in layers) else {}
+        self.__dict__.pop("_fitted_alone", None)
+        groups = self._group_sizes(card, template, size) if template.grouped else {}
         for layer in layers:
             if not self._shown(layer, card):
                 continue
@@ -546,6 +564,22 @@ class TemplateRenderer:
                     image.paste(outline, band)
             elif outline is not None:
                 ImageDraw.Draw(image).rectangle((left, top, right - 1, bottom - 1), outline=outline, width=stroke)
+            return
+        reach = _corner(layer.shape, radius, stroke, size) if fill is not None and outline is not None else None
+        if reach is not None and size[0] * size[1] <= KEPT_MASK_PIXELS:
+            # A filled and outlined rounded rectangle (a panel): its straight parts as blocks, each corner one
+            # picture of both (kept: the same panels are on card after card)
+            c = reach
+            for block in ((left + c, top, right - c, bottom), (left, top + c, left + c, bottom - c),
+                          (right - c, top + c, right, bottom - c)):
+                image.paste(fill, block)
+            for band in ((left + c, top, right - c, top + stroke), (left + c, bottom - stroke, right - c, bottom),
+                         (left, top + c, left + stroke, bottom - c), (right - stroke, top + c, right, bottom - c)):
+                image.paste(outline, band)
+            w, h = size
+            for (x, y), part in zip(((0, 0), (w - c, 0), (0, h - c), (w - c, h - c)),
+                                    _panel_corners(layer.shape, size, radius, stroke, fill, outline, c)):
+                image.paste(part, (left + x, top + y, left + x + c, top + y + c), part)
             return
         if fill is not None:
             _paste_masked(image, fill, rect, _shape_mask(layer.shape, size, radius, 0),
@@ -765,16 +799,26 @@ class TemplateRenderer:
         width, height = size
         sx, sy = width / template.width, height / template.height
         found: dict[str, int] = {}
+        alone: dict[int, tuple] = {}
         for layer in template.layers:
             if layer.kind == "text" and layer.size_group and self._shown(layer, card):
                 fitted = self._fitted(layer, card, template, _layer_rect(layer, sx, sy), min(sx, sy))
                 if fitted is not None:
                     found[layer.size_group] = min(found.get(layer.size_group, fitted[0].size), fitted[0].size)
+                    alone[id(layer)] = fitted
+        # a text that fits alone at no more than its group's size is drawn as it was fitted (not fitted again)
+        self.__dict__["_fitted_alone"] = alone
         return found
 
     def _text(self, image: Image.Image, layer: Layer, card: TemplateCard, template: Template, rect,
               scale: float, cap: int | None = None) -> None:
-        found = self._fitted(layer, card, template, rect, scale, cap)
+        found = None
+        if cap is not None:
+            kept = self.__dict__.get("_fitted_alone", {}).get(id(layer))
+            if kept is not None and kept[0].size <= cap:
+                found = kept
+        if found is None:
+            found = self._fitted(layer, card, template, rect, scale, cap)
         if found is None:
             return
         fitted, fonts, icon, field = found
@@ -952,6 +996,21 @@ def _paste_masked(image: Image.Image, colour, rect, mask: Image.Image, corner: i
     w, h = right - left, bottom - top
     for (x, y), part in zip(((0, 0), (w - c, 0), (0, h - c), (w - c, h - c)), _corners_of(mask, c)):
         image.paste(colour, (left + x, top + y, left + x + c, top + y + c), part)
+
+
+@lru_cache(maxsize=256)
+def _panel_corners(shape: str, size: tuple[int, int], radius: float, stroke: int, fill: tuple[int, int, int],
+                   outline: tuple[int, int, int], c: int) -> tuple[Image.Image, ...]:
+    """The four ``c`` px corners of a rounded rectangle filled with ``fill`` and outlined in ``outline``, as RGBA
+    pictures to lay over a card (the fill through its mask, then the outline through its ring's)."""
+    fills = _corners_of(_shape_mask(shape, size, radius, 0), c)
+    rings = _corners_of(_ring_mask(shape, size, radius, stroke), c)
+    parts = []
+    for fill_mask, ring_mask in zip(fills, rings):
+        colour = Image.new("RGB", (c, c), fill)
+        colour.paste(outline, (0, 0, c, c), ring_mask)
+        parts.append(Image.merge("RGBA", (*colour.split(), ImageChops.lighter(fill_mask, ring_mask))))
+    return tuple(parts)
 
 
 _corner_parts: dict[int, tuple[Image.Image, int, tuple[Image.Image, ...]]] = {}

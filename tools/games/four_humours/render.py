@@ -481,16 +481,29 @@ class Renderer(DrawsAtSize):
         """The fields ``steps`` and ``slots`` of a scene card or party tile (its repeat groups' lists), and where
         each text of theirs comes from (:attr:`TemplateCard.origins`): a step's its card's resolution or the
         rules' default one, a slot's name its own label or its citizen's name."""
-        steps, origins = [], {}
-        for number, (step, text) in enumerate(self.steps_of(card, file, entry), 1):
-            steps.append({"text": text.text, "humour": step.humour, "colour": self._humour_hex(step.humour)})
-            origins[f"steps.{number}.text"] = (text.file, text.entry, text.field)
+        own = card.resolution is not None and self.data.rules.per_card_resolution
+        shared = None if own else self.__dict__.get("_default_body_steps")
+        if shared is None:
+            steps, step_origins = [], {}
+            for number, (step, text) in enumerate(self.steps_of(card, file, entry), 1):
+                steps.append({"text": text.text, "humour": step.humour, "colour": self._humour_hex(step.humour)})
+                step_origins[f"steps.{number}.text"] = (text.file, text.entry, text.field)
+            shared = (steps, step_origins)
+            if not own:   # every card without its own list shows the same steps: made once (and never changed)
+                self.__dict__["_default_body_steps"] = shared
+        steps, origins = shared[0], dict(shared[1])
         slots = []
+        kept = self.__dict__.setdefault("_body_slots", {})
         for number, slot in enumerate(card.slots, 1):
-            name = self.citizen_name(slot, file, entry, number - 1)
-            slots.append({"name": name.text, "humours": [{"id": h, "colour": self._humour_hex(h)}
-                                                         for h in slot.humours]})
-            origins[f"slots.{number}.name"] = (name.file, name.entry, name.field)
+            found = kept.get(slot) if slot.label is None else None
+            if found is None:
+                name = self.citizen_name(slot, file, entry, number - 1)
+                found = ({"name": name.text, "humours": [{"id": h, "colour": self._humour_hex(h)}
+                                                          for h in slot.humours]}, (name.file, name.entry, name.field))
+                if slot.label is None and len(kept) < 4096:   # a citizen's slot looks alike on every card
+                    kept[slot] = found
+            slots.append(found[0])
+            origins[f"slots.{number}.name"] = found[1]
         return {"steps": steps, "slots": slots}, origins
 
     def _humour_hex(self, humour: str) -> str:

@@ -215,7 +215,8 @@ class TemplateRenderer:
         # What is kept while drawing is made again where it is needed (hash objects do not pickle; the layers'
         # fonts and designs are kept by the layers' identities, another process's).
         state = dict(self.__dict__)
-        for kept in ("_key_heads", "_layer_fonts", "_designs", "_glyphs_passed", "_laid_out", "_fitted_alone"):
+        for kept in ("_key_heads", "_layer_fonts", "_designs", "_glyphs_passed", "_laid_out", "_fitted_alone",
+                     "_font_keys"):
             state.pop(kept, None)
         return state
 
@@ -342,9 +343,10 @@ class TemplateRenderer:
             head.update(self.layouts.layouts[card.kind].fingerprint().encode())
             head.update(self.layouts.fingerprint().encode())
         digest = head.copy()
-        digest.update(json.dumps(card.values, sort_keys=True, default=str, ensure_ascii=False).encode())
+        values = json.dumps(card.values, sort_keys=True, default=str, ensure_ascii=False)
+        digest.update(values.encode())
         digest.update(self.lang.encode())
-        for path in self._files(card):
+        for path in self._files(card, icons="{icon:" in values):
             digest.update(str(path).encode())
             digest.update(_file_digest(str(path)))
         for painter in self._painters(card):   # which code paints them (a layout's names are in its fingerprint)
@@ -411,7 +413,9 @@ class TemplateRenderer:
 
     # -- drawing -------------------------------------------------------------------------------------------
 
-    def _files(self, card: TemplateCard) -> list[Path]:
+    def _files(self, card: TemplateCard, *, icons: bool = True) -> list[Path]:
+        """The files ``card`` draws: its images, its layers' fonts of the game folder and its texts' icons
+        (``icons`` False: its values hold no icon, so only a layer's own text may)."""
         template = self.laid_out(card, self.template(card.kind))
         files: list[Path] = []
         for layer in template.layers:
@@ -425,10 +429,12 @@ class TemplateRenderer:
                 for font in (layer.font, layer.bold_font, layer.italic_font):
                     if font is not None and font.in_game:
                         files.append(font.path(self.game_dir, self.bundled_fonts))
+                if not icons and "{icon:" not in layer.text:
+                    continue   # (most texts: no markup to read, in the layer or in the card's values)
                 try:
                     text = self._fill(layer.text, card, layer)
                     if "{icon:" not in text:
-                        continue   # (most texts: no markup to read)
+                        continue
                     parts = richtext.parse_markup(text)
                 except (ValueError, DataError):
                     continue   # reported when the card is drawn
@@ -729,6 +735,14 @@ class TemplateRenderer:
             found = known[id(layer)] = (layer, fonts)
         return found[1]
 
+    def _font_key(self, layer: Layer) -> tuple:
+        """Text ``layer``'s fonts as one value (a text that passed the glyph check in them passes again)."""
+        known = self.__dict__.setdefault("_font_keys", {})
+        found = known.get(id(layer))
+        if found is None or found[0] is not layer:
+            found = known[id(layer)] = (layer, tuple(sorted(self._fonts(layer).items())))
+        return found[1]
+
     def _design(self, template: Template, layer: Layer, scale: float) -> richtext.Design:
         """Where text ``layer`` is designed (:func:`_design`), made once per layer and scale."""
         known = self.__dict__.setdefault("_designs", {})
@@ -757,7 +771,7 @@ class TemplateRenderer:
                 continue
             text = self._fill(layer.text, card, layer)
             fonts = self._fonts(layer)
-            seen = (text, *fonts.items())
+            seen = (text, self._font_key(layer))
             if seen in passed:
                 continue
             field = self._field_of(layer.text, card, layer)
@@ -912,7 +926,20 @@ def _design(template: Template, layer: Layer, scale: float) -> richtext.Design:
 
 
 def _painter_id(painter: Painter) -> str:
-    """Which code a painter is, the same in every process (a partial: its function and bound arguments)."""
+    """Which code a painter is, the same in every process (a partial: its function and bound arguments); kept
+    per painter (a card's key asks for each of its pictures')."""
+    found = _PAINTER_IDS.get(id(painter))
+    if found is None or found[0] is not painter:
+        if len(_PAINTER_IDS) > 1024:
+            _PAINTER_IDS.clear()
+        found = _PAINTER_IDS[id(painter)] = (painter, _new_painter_id(painter))
+    return found[1]
+
+
+_PAINTER_IDS: dict[int, tuple[Painter, str]] = {}
+
+
+def _new_painter_id(painter: Painter) -> str:
     if isinstance(painter, partial):
         keywords = sorted(painter.keywords.items())
         return f"{_painter_id(painter.func)}({painter.args!r}, {keywords!r})"

@@ -107,6 +107,28 @@ its group. The boards stay drawn here: their cells lie where the data's coordina
 (:func:`cell_positions`), with a path or a bridge along each edge, as many as the map has: table geometry, not a
 layout's boxes."""
 
+class _Origins(Mapping):
+    """A scene's or party's :attr:`TemplateCard.origins`, its steps' (shared by the cards showing the same
+    steps) and its slots' names', made into one mapping only when an error asks (a big game makes 10,000)."""
+
+    def __init__(self, steps: Mapping[str, tuple[str, ...]], slots: tuple[tuple[str, ...], ...]) -> None:
+        self._steps, self._slots, self._whole = steps, slots, None
+
+    def _all(self) -> dict[str, tuple[str, ...]]:
+        if self._whole is None:
+            self._whole = {**self._steps, **{f"slots.{n}.name": o for n, o in enumerate(self._slots, 1)}}
+        return self._whole
+
+    def __getitem__(self, key: str) -> tuple[str, ...]:
+        return self._all()[key]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._steps) + len(self._slots)
+
+
 BODY_GROUPS = {"scene": ("resolution", "slots"), "party": ("slots", "resolution")}
 """The repeat groups a scene card's and a party tile's layouts must have, by name: ``steps`` and ``slots`` are
 what they repeat over, their texts are the faces' body text (:attr:`Renderer.BODY_BOXES`), and the table's snap
@@ -491,8 +513,7 @@ class Renderer(DrawsAtSize):
             shared = (steps, step_origins)
             if not own:   # every card without its own list shows the same steps: made once (and never changed)
                 self.__dict__["_default_body_steps"] = shared
-        steps, origins = shared[0], dict(shared[1])
-        slots = []
+        slots, slot_origins = [], []
         kept = self.__dict__.setdefault("_body_slots", {})
         for number, slot in enumerate(card.slots, 1):
             found = kept.get(slot) if slot.label is None else None
@@ -503,8 +524,8 @@ class Renderer(DrawsAtSize):
                 if slot.label is None and len(kept) < 4096:   # a citizen's slot looks alike on every card
                     kept[slot] = found
             slots.append(found[0])
-            origins[f"slots.{number}.name"] = found[1]
-        return {"steps": steps, "slots": slots}, origins
+            slot_origins.append(found[1])
+        return {"steps": shared[0], "slots": slots}, _Origins(shared[1], tuple(slot_origins))
 
     def _humour_hex(self, humour: str) -> str:
         return to_hex(self.humour_colour(humour))

@@ -1,7 +1,7 @@
 """Four Humours card faces, boards and tokens, rendered from the game records and ``layouts.toml``: the scene
 and goal cards, the backs, the tokens and the party tiles drawn from the layers of their layouts
-(:data:`TEMPLATE_KINDS`), the scenes' and party tiles' slots and resolution and the boards in code (that docstring
-says why).
+(:data:`TEMPLATE_KINDS`; a scene's and a party tile's slots and resolution are repeat groups of them), the boards
+in code (that docstring says why).
 
 Entry point for the build::
 
@@ -29,7 +29,7 @@ Incremental rebuilds: each image has a key, the SHA-256 of everything that affec
 (its ``repr``), the shared context (humours, citizens, tiles, default resolution, game info), the layout and
 palette, the bytes of the fonts, the language and :data:`RENDERER_VERSION`; an image of a kind drawn from layers
 hashes the template drawer's key of its card instead (its layout, fields, language, files — a scene's or goal's art
-among them — and pictures' painters), a scene card and a party tile both (their body is drawn in code).  Rendered
+among them — and pictures' painters).  Rendered
 images are cached as ``.cache/faces/<key>.png``; only missing keys are rendered, in parallel over ``jobs``
 processes (all cores by default; 1 renders in-process).  A sheet is re-packed only when one of its faces'
 keys changed (``.cache/manifest.json``).  Files this renderer wrote before and no longer uses are deleted.
@@ -389,8 +389,8 @@ class Renderer(DrawsAtSize):
         return tile
 
     def texts(self) -> Iterator[tuple[_Text, str]]:
-        """Every text drawn in code (not on the kinds of :data:`TEMPLATE_KINDS`), with the font file it is drawn in
-        (for the glyph check before rendering)."""
+        """Every text drawn in code (the boards', not on the kinds of :data:`TEMPLATE_KINDS`) and the strings of
+        the steps' outcomes, with the font file each is drawn in (for the glyph check before rendering)."""
         for _, texts in self._text_groups():
             yield from texts
 

@@ -342,6 +342,9 @@ class TemplateRenderer:
             head = heads[card.kind] = hashlib.sha256()
             head.update(self.layouts.layouts[card.kind].fingerprint().encode())
             head.update(self.layouts.fingerprint().encode())
+            # which code paints each picture by name (a card's values and its layout name the pictures it shows)
+            for name in sorted(self.pictures):
+                head.update(f"{name}={_painter_id(self.pictures[name])}\0".encode())
         digest = head.copy()
         values = json.dumps(card.values, sort_keys=True, default=str, ensure_ascii=False)
         digest.update(values.encode())
@@ -349,8 +352,6 @@ class TemplateRenderer:
         for path in self._files(card, icons="{icon:" in values):
             digest.update(str(path).encode())
             digest.update(_file_digest(str(path)))
-        for painter in self._painters(card):   # which code paints them (a layout's names are in its fingerprint)
-            digest.update(_painter_id(painter).encode())
         return digest.hexdigest()[:32]
 
     draws_bleed = True
@@ -418,7 +419,7 @@ class TemplateRenderer:
         (``icons`` False: its values hold no icon, so only a layer's own text may)."""
         template = self.laid_out(card, self.template(card.kind))
         files: list[Path] = []
-        for layer in template.layers:
+        for layer in _file_layers(template, icons):
             if not self._shown(layer, card):
                 continue
             if layer.kind == "image":
@@ -644,17 +645,6 @@ class TemplateRenderer:
         offset = ((right - left - picture.width) // 2, (bottom - top - picture.height) // 2)
         image.paste(picture, (left + offset[0], top + offset[1]), picture)
 
-    def _painters(self, card: TemplateCard) -> list[Painter]:
-        """The painters of ``card``'s picture layers shown on it (a name no painter has is left to the drawing)."""
-        found = []
-        for layer in self.laid_out(card, self.template(card.kind)).layers:
-            if layer.kind == "picture" and self._shown(layer, card):
-                try:
-                    found.append(self._painter(layer, card))
-                except DataError:
-                    continue   # reported when the card is drawn
-        return found
-
     def _painter(self, layer: Layer, card: TemplateCard) -> Painter:
         name = self._fill(layer.picture, card, layer)
         painter = self.pictures.get(name)
@@ -770,10 +760,10 @@ class TemplateRenderer:
             if layer.kind != "text" or not self._shown(layer, card):
                 continue
             text = self._fill(layer.text, card, layer)
-            fonts = self._fonts(layer)
             seen = (text, self._font_key(layer))
             if seen in passed:
                 continue
+            fonts = self._fonts(layer)
             field = self._field_of(layer.text, card, layer)
             try:
                 parts = richtext.parse_markup(text)
@@ -896,6 +886,23 @@ class TemplateRenderer:
                                    file=card.file, entry=card.entry, field=field, box_name=layer.name,
                                    design=design)
         return fitted, fonts, icon, field
+
+
+_FILE_LAYERS: dict[tuple[int, bool], tuple[Template, tuple[Layer, ...]]] = {}
+
+
+def _file_layers(template: Template, icons: bool) -> tuple[Layer, ...]:
+    """The layers of ``template`` that may draw a file: its images, its texts in a font of the game folder and
+    (``icons``: the card's values hold icons) its texts, else those whose own text has one. Kept per template."""
+    found = _FILE_LAYERS.get((id(template), icons))
+    if found is None or found[0] is not template:
+        if len(_FILE_LAYERS) > 1024:
+            _FILE_LAYERS.clear()
+        layers = tuple(layer for layer in template.layers if layer.kind == "image" or (layer.kind == "text" and (
+            icons or "{icon:" in layer.text
+            or any(f is not None and f.in_game for f in (layer.font, layer.bold_font, layer.italic_font)))))
+        found = _FILE_LAYERS[(id(template), icons)] = (template, layers)
+    return found[1]
 
 
 def _font_sizes(template: Template, layer: Layer, scale: float) -> tuple[int, int]:

@@ -258,6 +258,9 @@ class Renderer(DrawsAtSize):
                                                           *(self._font_hashes[f] for f in fonts), self._context))
         return part
 
+    _kept_cards: dict[str, TemplateCard] | None = None
+    """Image name → its card (:meth:`_card`) while a build's keys and glyph check run (:func:`render_game`)."""
+
     _kept_keys: Mapping[str, str] | None = None
     """Image name → key while a build runs (:func:`render_game`): the glyph check and the pipeline ask for the
     same keys, made once. Outside a build each key is made when asked (an art file may have come since)."""
@@ -337,6 +340,7 @@ class Renderer(DrawsAtSize):
     def __getstate__(self) -> dict:
         state = super().__getstate__()
         state.pop("_kept_keys", None)   # a worker draws; it asks for no key
+        state.pop("_kept_cards", None)
         state.pop("_kind_hashes", None)   # hash objects do not pickle
         return state
 
@@ -550,6 +554,15 @@ class Renderer(DrawsAtSize):
         """Image ``name`` of a kind drawn from its layers (:data:`TEMPLATE_KINDS`) as a card of its layout with the
         fields the layout reads: the data's, and what this renderer adds to them (colours mixed from the layouts',
         words of [strings]). No id among them: copies that look alike share one cached image."""
+        kept = self._kept_cards
+        if kept is not None:
+            found = kept.get(name)
+            if found is None:
+                found = kept[name] = self._new_card(name)
+            return found
+        return self._new_card(name)
+
+    def _new_card(self, name: str) -> TemplateCard:
         head, _, ident = name.partition(":")
         d = self.data
         if head == "scene":
@@ -859,11 +872,17 @@ def render_game(
     game_dir = Path(game_dir) if game_dir is not None else resolve_game_dir(data.info.id)
     layouts = load_four_humours_layouts(game_dir)
     renderer = Renderer(data, layouts, game_dir, assets_dir() / "fonts", lang, max_pixels)
-    keys = renderer.keys(entries if use_cache else None)
-    checked_path = Path(out_dir) / ".cache" / CHECKED_TEXTS
-    checked = CheckedKeys.load(checked_path) if use_cache else CheckedKeys()
-    renderer.check_texts(checked.known, keys)
-    checked.save(checked_path, set(keys.values()))
+    # The keys and the glyph check read each card's fields: made once for both (only while they run: an art file
+    # may come before a later key is asked for)
+    renderer._kept_cards = {}
+    try:
+        keys = renderer.keys(entries if use_cache else None)
+        checked_path = Path(out_dir) / ".cache" / CHECKED_TEXTS
+        checked = CheckedKeys.load(checked_path) if use_cache else CheckedKeys()
+        renderer.check_texts(checked.known, keys)
+        checked.save(checked_path, set(keys.values()))
+    finally:
+        renderer._kept_cards = None
 
     names = [name for name, _ in renderer.items()]
     decks = [DeckPlan(deck, tuple(n for n in names if n.startswith(prefix + ":")), back)

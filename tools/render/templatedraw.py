@@ -77,13 +77,6 @@ class TemplateCard:
                 return error
             head, tail = head.rsplit(".", 1)
             rest = f"{tail}.{rest}" if rest else tail
-        head = error.field
-        while "." in head:
-            head = head.rsplit(".", 1)[0]
-            origin = self.origins.get(head)
-            if origin is not None:
-                return DataError(origin[0], origin[1], error.field[len(head) + 1:], error.message)
-        return error
 
 
 @dataclass(frozen=True)
@@ -137,11 +130,14 @@ _LANGUAGES = frozenset(LANGUAGES)
 def lookup(values: Mapping[str, Any], path: str, lang: str) -> Any:
     """The value at dotted ``path`` (``title``, ``cost.gold``), a language table reduced to ``lang``'s text;
     None when absent."""
-    if "." not in path and type(values) is dict:   # (most fields: one name, of a card's own values)
-        value = values.get(path)
-        if type(value) is not dict and (type(value) in _PLAIN or not _is_mapping(value)):
-            return value
-        return value.get(lang, _MISSING) if value and _LANGUAGES.issuperset(value) else value
+    value = values.get(path) if "." not in path and type(values) is dict else _raw(values, path)
+    if _is_mapping(value) and value and _LANGUAGES.issuperset(value):
+        return value.get(lang, _MISSING)
+    return value
+
+
+def _raw(values: Any, path: str) -> Any:
+    """The value at dotted ``path`` as the data gives it (a language table whole); None when absent."""
     value: Any = values
     keys = _PATHS.get(path)
     if keys is None:
@@ -158,8 +154,6 @@ def lookup(values: Mapping[str, Any], path: str, lang: str) -> Any:
             value = value[key]
         else:
             return None
-    if _is_mapping(value) and value and _LANGUAGES.issuperset(value):
-        return value.get(lang, _MISSING)
     return value
 
 
@@ -215,8 +209,7 @@ class TemplateRenderer:
         # What is kept while drawing is made again where it is needed (hash objects do not pickle; the layers'
         # fonts and designs are kept by the layers' identities, another process's).
         state = dict(self.__dict__)
-        for kept in ("_key_heads", "_layer_fonts", "_designs", "_glyphs_passed", "_laid_out", "_fitted_alone",
-                     "_font_keys"):
+        for kept in ("_key_heads", "_layer_fonts", "_designs", "_glyphs_passed", "_laid_out", "_font_keys"):
             state.pop(kept, None)
         return state
 
@@ -384,8 +377,7 @@ class TemplateRenderer:
         width, height = size
         sx, sy = width / template.width, height / template.height
         scale = min(sx, sy)
-        self.__dict__.pop("_fitted_alone", None)
-        groups = self._group_sizes(card, template, size) if template.grouped else {}
+        groups, alone = self._group_sizes(card, template, size) if template.grouped else ({}, {})
         for layer in template.layers:   # drawn again in order, over the mirror, each where it lies on the card
             if not self._shown(layer, card):
                 continue
@@ -394,7 +386,8 @@ class TemplateRenderer:
                     bleed if rect[2] >= width else 0, bleed if rect[3] >= height else 0)
             on_canvas = (rect[0] + bleed, rect[1] + bleed, rect[2] + bleed, rect[3] + bleed)
             if layer.kind == "text":
-                self._text(canvas, layer, card, template, on_canvas, scale, groups.get(layer.size_group))
+                self._text(canvas, layer, card, template, on_canvas, scale, groups.get(layer.size_group),
+                           alone.get(id(layer)))
             elif layer.kind == "shape":
                 if layer.fill is not None:   # a fill reaching an edge goes on past it; its outline stays put
                     grown = (on_canvas[0] - grow[0], on_canvas[1] - grow[1], on_canvas[2] + grow[2],
@@ -475,8 +468,7 @@ class TemplateRenderer:
         if filled:   # a card filled whole by its first layer starts in its colour (the same pixels, filled once)
             background = self._colour(first.fill, card, first, "fill")
         image = Image.new("RGB", (width, height), background)
-        self.__dict__.pop("_fitted_alone", None)
-        groups = self._group_sizes(card, template, size) if template.grouped else {}
+        groups, alone = self._group_sizes(card, template, size) if template.grouped else ({}, {})
         for layer in layers:
             if not self._shown(layer, card):
                 continue
@@ -488,7 +480,8 @@ class TemplateRenderer:
             elif layer.kind == "picture":
                 self._picture(image, layer, card, rect, scale)
             else:
-                self._text(image, layer, card, template, rect, scale, groups.get(layer.size_group))
+                self._text(image, layer, card, template, rect, scale, groups.get(layer.size_group),
+                           alone.get(id(layer)))
         return image
 
     def _shown(self, layer: Layer, card: TemplateCard) -> bool:
@@ -532,15 +525,7 @@ class TemplateRenderer:
                 value = lookup(card.values, candidate, self.lang)
                 return 0 if value is _MISSING else len(as_text(value))
             path = max(paths, key=length)   # (the first of the longest)
-        whole = card.values
-        for key in path.split("."):   # the value itself, a language table not reduced
-            if _is_mapping(whole):
-                whole = whole.get(key)
-            elif isinstance(whole, list) and key.isdigit() and 1 <= int(key) <= len(whole):
-                whole = whole[int(key) - 1]
-            else:
-                whole = None
-        return f"{path}.{self.lang}" if _is_mapping(whole) else path
+        return f"{path}.{self.lang}" if _is_mapping(_raw(card.values, path)) else path
 
     def _colour(self, value: str, card: TemplateCard, layer: Layer, key: str) -> tuple[int, int, int]:
         text = self._fill(value, card, layer) if FIELD.fullmatch(value) else value
@@ -577,11 +562,9 @@ class TemplateRenderer:
             # A filled and outlined rounded rectangle (a panel): its straight parts as blocks, each corner one
             # picture of both (kept: the same panels are on card after card)
             c = reach
-            for block in ((left + c, top, right - c, bottom), (left, top + c, left + c, bottom - c),
-                          (right - c, top + c, right, bottom - c)):
+            for block in _straight_parts(rect, c, None):
                 image.paste(fill, block)
-            for band in ((left + c, top, right - c, top + stroke), (left + c, bottom - stroke, right - c, bottom),
-                         (left, top + c, left + stroke, bottom - c), (right - stroke, top + c, right, bottom - c)):
+            for band in _straight_parts(rect, c, stroke):
                 image.paste(outline, band)
             w, h = size
             for (x, y), part in zip(((0, 0), (w - c, 0), (0, h - c), (w - c, h - c)),
@@ -797,9 +780,11 @@ class TemplateRenderer:
                 continue   # (markup that opens in one field and closes in another: not this one's alone)
         return error
 
-    def _group_sizes(self, card: TemplateCard, template: Template, size: tuple[int, int]) -> dict[str, int]:
+    def _group_sizes(self, card: TemplateCard, template: Template, size: tuple[int, int]
+                     ) -> tuple[dict[str, int], dict[int, tuple]]:
         """Size group → the font size its texts are drawn at on ``card`` at ``size``: the smallest any of them fits
-        at (texts of one group read evenly: a table's numbers). None when no text layer has a group."""
+        at (texts of one group read evenly: a table's numbers); and each grouped text layer's fitting alone, by
+        the layer's id (one that fits alone at no more than its group's size is drawn as fitted, not again)."""
         width, height = size
         sx, sy = width / template.width, height / template.height
         found: dict[str, int] = {}
@@ -810,17 +795,13 @@ class TemplateRenderer:
                 if fitted is not None:
                     found[layer.size_group] = min(found.get(layer.size_group, fitted[0].size), fitted[0].size)
                     alone[id(layer)] = fitted
-        # a text that fits alone at no more than its group's size is drawn as it was fitted (not fitted again)
-        self.__dict__["_fitted_alone"] = alone
-        return found
+        return found, alone
 
     def _text(self, image: Image.Image, layer: Layer, card: TemplateCard, template: Template, rect,
-              scale: float, cap: int | None = None) -> None:
-        found = None
-        if cap is not None:
-            kept = self.__dict__.get("_fitted_alone", {}).get(id(layer))
-            if kept is not None and kept[0].size <= cap:
-                found = kept
+              scale: float, cap: int | None = None, alone: tuple | None = None) -> None:
+        """Text ``layer`` drawn in ``rect``, at most ``cap`` px (its size group's; ``alone``: its fitting alone,
+        drawn as it is when no larger than that)."""
+        found = alone if cap is not None and alone is not None and alone[0].size <= cap else None
         if found is None:
             found = self._fitted(layer, card, template, rect, scale, cap)
         if found is None:
@@ -1019,17 +1000,22 @@ def _paste_masked(image: Image.Image, colour, rect, mask: Image.Image, corner: i
         image.paste(colour, rect, mask)
         return
     c = corner
-    if band is None:
-        blocks = ((left + c, top, right - c, bottom), (left, top + c, left + c, bottom - c),
-                  (right - c, top + c, right, bottom - c))
-    else:
-        blocks = ((left + c, top, right - c, top + band), (left + c, bottom - band, right - c, bottom),
-                  (left, top + c, left + band, bottom - c), (right - band, top + c, right, bottom - c))
-    for block in blocks:
+    for block in _straight_parts(rect, c, band):
         image.paste(colour, block)
     w, h = right - left, bottom - top
     for (x, y), part in zip(((0, 0), (w - c, 0), (0, h - c), (w - c, h - c)), _corners_of(mask, c)):
         image.paste(colour, (left + x, top + y, left + x + c, top + y + c), part)
+
+
+def _straight_parts(rect, c: int, band: int | None) -> tuple[tuple[int, int, int, int], ...]:
+    """A rounded rectangle's parts past its ``c`` px corners: a fill's cross (``band`` None) or an outline's four
+    bands ``band`` px wide."""
+    left, top, right, bottom = rect
+    if band is None:
+        return ((left + c, top, right - c, bottom), (left, top + c, left + c, bottom - c),
+                (right - c, top + c, right, bottom - c))
+    return ((left + c, top, right - c, top + band), (left + c, bottom - band, right - c, bottom),
+            (left, top + c, left + band, bottom - c), (right - band, top + c, right, bottom - c))
 
 
 @lru_cache(maxsize=256)

@@ -538,17 +538,9 @@ class Renderer(DrawsAtSize):
     def _step_fonts(self) -> tuple[str, ...]:
         """The font files a step's text is drawn in: the text layers of the scene's and party's groups
         ``resolution``."""
-        found: list[str] = []
-        for kind in ("scene", "party"):
-            for at, layer in self.layouts.layouts[kind].template.all_layers():
-                if layer.kind == "text" and at.startswith(self._group_at(kind, "resolution")):
-                    found.append(str(layer.font.path(self.game_dir, self.fonts_dir)))
+        found = [str(layer.font.path(self.game_dir, self.fonts_dir)) for kind in ("scene", "party")
+                 for layer in body_group(self.layouts.layouts[kind], "resolution").layers if layer.kind == "text"]
         return tuple(dict.fromkeys(found))
-
-    def _group_at(self, kind: str, group: str) -> str:
-        layers = self.layouts.layouts[kind].template.layers
-        index = next((i for i, layer in enumerate(layers) if layer.name == group), None)
-        return f"layers[{index}]." if index is not None else "-"
 
     def _card(self, name: str) -> TemplateCard:
         """Image ``name`` of a kind drawn from its layers (:data:`TEMPLATE_KINDS`) as a card of its layout with the

@@ -93,11 +93,14 @@ class Proxy:
         return self._methods[key], True
 
     def _strip_self(self, method: Callable[..., Any]) -> Callable[..., Any]:
+        """``method`` as the Lua side of a wrapper calls it: first whether that side dropped the object passed
+        first (``obj:method(...)``), then the arguments; one it did not drop (another reference to the same
+        object) is dropped here."""
         target = self.target
 
-        def call(*args: Any) -> Any:
-            if args and args[0] is target:
-                args = args[1:]          # obj:method(...) passes the object first
+        def call(dropped: bool, *args: Any) -> Any:
+            if not dropped and args and args[0] is target:
+                args = args[1:]
             return method(*args)
 
         return call
@@ -473,6 +476,7 @@ def build_api(t: "Table") -> None:
     # lupa's table_from fills a new table in one call, raw-setting the keys in the dict's order (the items 1..n),
     # which is how setting them one by one from Python fills it too: Lua lays out, and pairs() walks, the same table.
     table_from = lua.runtime.table_from
+    wrap = lua.wrap
     plain = {type(None), bool, int, float, str}
 
     def to_lua(value: Any) -> Any:
@@ -483,6 +487,11 @@ def build_api(t: "Table") -> None:
             return table_from({k: v if type(v) in plain else to_lua(v) for k, v in value.items()})
         if kind is list or kind is tuple:
             return table_from([v if type(v) in plain else to_lua(v) for v in value])
+        if kind is HObject:   # an object that has its reference already (the lists of objects asked every frame)
+            proxies = t.__dict__.get("_object_proxies")
+            proxy = proxies.get(id(value)) if proxies is not None else None
+            if proxy is not None:
+                return wrap(proxy)
         return general_to_lua(value)
 
     lua.to_lua = to_lua  # type: ignore[method-assign]

@@ -16,9 +16,12 @@ PLAYER_COLOURS: tuple[str, ...] = TTS_SEAT_COLOURS + ("Grey", "Black")
 (the game master), which the headless table also seats and ``Player.getColors()`` lists."""
 
 
-@dataclass
+@dataclass(eq=False)
 class Wait:
-    """A ``Wait.time`` / ``Wait.frames`` / ``Wait.condition`` waiting on the table's simulated clock."""
+    """A ``Wait.time`` / ``Wait.frames`` / ``Wait.condition`` waiting on the table's simulated clock.
+
+    Each one is itself (equal only to itself): the table looks its waits up every frame, and comparing two by
+    their fields compared the Lua functions they hold, a call into Lua each."""
 
     id: int
     fn: Any

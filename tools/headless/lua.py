@@ -20,7 +20,7 @@ SAFE_GLOBALS = (
 )
 
 BOOTSTRAP = r"""
-local load, xpcall, traceback, setmetatable, getmetatable, rawget = load, xpcall, debug.traceback, setmetatable, getmetatable, rawget
+local load, xpcall, traceback, setmetatable, getmetatable, rawget, rawequal, select = load, xpcall, debug.traceback, setmetatable, getmetatable, rawget, rawequal, select
 local safe_names = ...
 local hl = {}
 local base = {}
@@ -31,16 +31,26 @@ function hl.wrap(proxy, index, newindex, describe)
     local mt = {}
     mt.__headless = proxy
     local methods = {}
+    local wrapper = {}
     mt.__index = function(_, k)
         local m = methods[k]
         if m ~= nil then return m end
         local v, is_method = index(k)
-        if is_method then methods[k] = v end
+        if is_method then
+            -- obj:method(...) passes the object first: dropped here when it is this very table (true: Python
+            -- drops nothing more), so the object does not cross into Python and back on every call
+            local f = v
+            v = function(...)
+                if select("#", ...) > 0 and rawequal((...), wrapper) then return f(true, select(2, ...)) end
+                return f(false, ...)
+            end
+            methods[k] = v
+        end
         return v
     end
     mt.__newindex = function(_, k, v) newindex(k, v) end
     mt.__tostring = function() return describe() end
-    return setmetatable({}, mt)
+    return setmetatable(wrapper, mt)
 end
 
 function hl.unwrap(t)

@@ -165,7 +165,7 @@ class HObject:
         return self.motion is not None or self.spawning_frames > 0
 
     def has_tag(self, tag: str) -> bool:
-        return tag in self.tags
+        return tag in (self.data.get("Tags") or ())   # not a copy of the list: asked of every object each frame
 
     def snap_world(self, index: int) -> Vec:
         """World position of attached snap point ``index``."""

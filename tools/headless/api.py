@@ -476,7 +476,6 @@ def build_api(t: "Table") -> None:
     # lupa's table_from fills a new table in one call, raw-setting the keys in the dict's order (the items 1..n),
     # which is how setting them one by one from Python fills it too: Lua lays out, and pairs() walks, the same table.
     table_from = lua.runtime.table_from
-    wrap = lua.wrap
     plain = {type(None), bool, int, float, str}
 
     def to_lua(value: Any) -> Any:
@@ -487,11 +486,6 @@ def build_api(t: "Table") -> None:
             return table_from({k: v if type(v) in plain else to_lua(v) for k, v in value.items()})
         if kind is list or kind is tuple:
             return table_from([v if type(v) in plain else to_lua(v) for v in value])
-        if kind is HObject:   # an object that has its reference already (the lists of objects asked every frame)
-            proxies = t.__dict__.get("_object_proxies")
-            proxy = proxies.get(id(value)) if proxies is not None else None
-            if proxy is not None:
-                return wrap(proxy)
         return general_to_lua(value)
 
     lua.to_lua = to_lua  # type: ignore[method-assign]

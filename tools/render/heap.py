@@ -1,4 +1,4 @@
-"""Keeping freed image memory for the next image in a render process (glibc's ``malloc`` only).
+"""Keeping freed image memory for the next image in a render process or a build (glibc's ``malloc`` only).
 
 Contract. :func:`keep_freed_image_memory` asks the C allocator to serve Pillow's image blocks (16 MiB each by
 default) from the heap and to keep up to :data:`KEPT_FREE_BYTES` of freed heap instead of handing it back to the
@@ -9,7 +9,9 @@ Why. A sheet is tens of MiB and each cell a few; a render process draws and free
 glibc maps each large block anew and unmaps it when freed, and the kernel hands every page of the next one back
 zeroed: a 1,000-card build with two render processes took about 500,000 page faults and a second of
 system time (100,000 faults and 0.4 s with this advice; one process without the pool was already near that,
-since glibc's own threshold had risen in it). The figures are in the commit that added this module.
+since glibc's own threshold had risen in it). The figures are in the commit that added this module. A build's own
+process (``ttsmod build``) takes the advice too: a rebuild draws its changed sheets in it and then reads and
+writes tens of megabytes of save text into the memory the images freed.
 """
 
 from __future__ import annotations

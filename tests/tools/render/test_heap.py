@@ -29,3 +29,24 @@ def test_a_render_worker_is_advised_by_its_initializer(monkeypatch):
     with concurrent.futures.ProcessPoolExecutor(max_workers=1, initializer=pipeline._init_worker,
                                                 initargs=(None,)) as pool:
         assert pool.submit(_advised_in_worker).result(timeout=60) is True
+
+
+@glibc
+def test_the_build_command_is_advised_before_it_builds(monkeypatch):
+    from click.testing import CliRunner
+
+    import tools.build
+    from bridge.errors import InputError
+    from tools.cli import cli
+
+    seen = []
+
+    def build(*args, **kwargs):   # stands for the build: what the advice was when it began
+        seen.append(heap._advised)
+        raise InputError("stop here")
+
+    monkeypatch.setattr(heap, "_advised", False)
+    monkeypatch.setattr(tools.build, "build", build)
+    result = CliRunner().invoke(cli, ["build", "four-humours", "--no-cache"])
+    assert seen == [True], result.output
+    assert result.exit_code == 2 and "stop here" in result.output

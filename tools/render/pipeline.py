@@ -839,9 +839,16 @@ def _pack_sheet(renderer: FaceRenderer, task: _SheetTask) -> _SheetOutcome:
     sizes: dict[str, tuple[int, int]] = {}
     heights: dict[str, int] = {}
     rendered = 0
-    drawn: dict[str, Image.Image] = {}   # key → its cell, drawn by this sheet (images of one key are one drawing)
+    # key → where its cell lies on this sheet, drawn by it (images of one key are one drawing): a second cell of
+    # the key is copied from the sheet, so each drawing is freed once pasted and the next one reuses its memory
+    drawn: dict[str, tuple[int, int, int, int]] = {}
     for slot, (name, key, cell_file, whole_file, own_size) in enumerate(task.faces):
-        cell = _read_cell(cell_file, task.cell) if task.use_cache and task.cache_cells else drawn.get(key)
+        at = ((slot % task.columns) * cw, (slot // task.columns) * ch)
+        if task.use_cache and task.cache_cells:
+            cell = _read_cell(cell_file, task.cell)
+        else:
+            box = drawn.get(key)
+            cell = sheet.crop(box) if box is not None else None
         if cell is None and own_size is not None:
             # Drawn at the cell's size from its layout: sharp text and lines, no resampling. A face of another
             # shape than the deck's is drawn whole inside the cell, on white bars.
@@ -853,7 +860,8 @@ def _pack_sheet(renderer: FaceRenderer, task: _SheetTask) -> _SheetOutcome:
             heights[os.path.basename(cell_file).removesuffix(CELL_SUFFIX)] = body_text_height(
                 record, tuple(renderer.body_boxes(name))) or 0   # type: ignore[attr-defined]
             sizes[key] = own_size
-            cell = drawn[key] = face if target == task.cell else _letterboxed(face, task.cell)
+            cell = face if target == task.cell else _letterboxed(face, task.cell)
+            drawn[key] = (*at, at[0] + cw, at[1] + ch)
             if reshaped:
                 fitted.append((slot, own_size))
         elif cell is None:
@@ -866,7 +874,8 @@ def _pack_sheet(renderer: FaceRenderer, task: _SheetTask) -> _SheetOutcome:
             if reshaped:
                 fitted.append((slot, face.size))
             _write_cell(cell, cell_file)
-        sheet.paste(cell, ((slot % task.columns) * cw, (slot // task.columns) * ch))
+        sheet.paste(cell, at)
+        cell = face = None   # (freed before the next face is drawn)
     last = task.columns * task.rows - 1
     sheet.paste(_back_cell(renderer, task), ((last % task.columns) * cw, (last // task.columns) * ch))
     data = encode(sheet, task.fmt, task.quality)

@@ -371,6 +371,35 @@ def test_a_face_in_several_decks_is_drawn_and_counted_once_whatever_the_jobs(tmp
     assert len(art.decks["blue"].placement) == 4
 
 
+@dataclass
+class SharedDrawn(Drawn):
+    """Tiles drawn at any size whose key is their colour alone."""
+
+    def key(self, name: str, kind: str) -> str:
+        return hashlib.sha256(repr(self.colours[name]).encode()).hexdigest()
+
+
+def test_faces_of_one_key_on_a_sheet_drawn_at_cell_size_are_one_drawing_in_each_of_their_cells(tmp_path):
+    # cards 0 and 3 look the same (one key): drawn once, and both cells show that drawing
+    colours = {f"card:{i}": (40 * i, 100, 90) for i in range(5)} | {"card:3": (0, 100, 90)}
+    renderer = SharedDrawn(colours | {"back": (0, 0, 0), "board": (1, 2, 3)})
+    art = run(renderer, tmp_path, jobs=1, fmt="png")
+    assert sorted(n for n in renderer.drawn if n.startswith("card:")) == ["card:0", "card:1", "card:2", "card:4"]
+    deck = art.decks["cards"]
+    sheet = deck.sheets[0]
+    cells = {}
+    with Image.open(sheet.path) as image:
+        for n, (number, index) in enumerate(deck.placement):
+            assert number == 0
+            column, row = index % sheet.columns, index // sheet.columns
+            box = (column * sheet.cell_width, row * sheet.cell_height,
+                   (column + 1) * sheet.cell_width, (row + 1) * sheet.cell_height)
+            cells[n] = image.crop(box).tobytes()
+    cell = (sheet.cell_width, sheet.cell_height)
+    assert cells[0] == cells[3] == SharedDrawn(colours).render("card:0", cell).tobytes()
+    assert cells[1] != cells[0]
+
+
 BODY_FONT = str(Path(__file__).resolve().parents[3] / "assets" / "fonts" / "DejaVuSans.ttf")
 
 

@@ -175,7 +175,8 @@ class KeptObject(Mapping[str, Any]):
 
     __slots__ = ("key", "text", "guid", "_known", "_value")
 
-    def __init__(self, key: bytes, text: bytes, guid: str, known: dict[str, Any] | None = None) -> None:
+    def __init__(self, key: bytes, text: bytes | memoryview, guid: str, known: dict[str, Any] | None = None
+                 ) -> None:
         self.key, self.text, self.guid = key, text, guid
         self._known = {"GUID": guid, **(known or {})}   # values its text holds, known without reading it
         self._value: dict[str, Any] | None = None
@@ -183,7 +184,8 @@ class KeptObject(Mapping[str, Any]):
     def value(self) -> dict[str, Any]:
         """The object's JSON values (read from its text once)."""
         if self._value is None:
-            self._value = json.loads(self.text)
+            text = self.text
+            self._value = json.loads(text if type(text) is bytes else bytes(text))
         return self._value
 
     def __getitem__(self, name: str) -> Any:
@@ -338,7 +340,8 @@ def encode(data: dict[str, Any], *, known: "ObjectTexts | None" = None) -> bytes
         _write(data, 0, out, known)   # type: ignore[arg-type]
     except _Unusual:
         return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False, default=_kept_value).encode("utf-8")
-    return b"".join([piece if type(piece) is bytes else piece.encode("utf-8") for piece in out])  # type: ignore
+    # (a kept text is bytes, or a view of the texts file read: ObjectTexts.from_bytes)
+    return b"".join([piece.encode("utf-8") if type(piece) is str else piece for piece in out])  # type: ignore
 
 
 class _Unusual(Exception):
@@ -378,7 +381,7 @@ def _write(value: Any, level: int, out: list[str], known: "ObjectTexts | None") 
     if kind is str:
         out.append(_encode_string(value))
     elif kind is KeptObject:
-        out.append(value.text if known is not None else value.text.decode("utf-8"))   # made at this level
+        out.append(value.text if known is not None else str(value.text, "utf-8"))   # made at this level
     elif kind is dict:
         if not value:
             out.append("{}")
@@ -453,7 +456,8 @@ class ObjectTexts:
     pickle (made in C), which fixes its value and so its indented text. A big game's save is mostly
     thousands of cards that an edit leaves as they were; their texts are taken from the previous build's instead
     of being encoded again in Python (the build keeps them in its cache folder: :meth:`load`, :meth:`save`).
-    Texts are kept and given as UTF-8 bytes, which is what a save file is made of (:func:`encode`).
+    Texts are kept and given as UTF-8 bytes (those read from a file as views of its bytes), which is what a save
+    file is made of (:func:`encode`).
 
     It is also the :class:`tools.check.UrlMemo` of the check that follows :func:`encode`: the URLs found below an
     object are kept with its text, and an object named by the same key has the same URLs.
@@ -557,7 +561,7 @@ class ObjectTexts:
             if stop > end or zlib.crc32(view[start:stop]) != int.from_bytes(data[at + 4:at + 8], "big"):
                 whole = False
                 break
-            found = _read_entries(data, start, stop)
+            found = _read_entries(data, view, start, stop)
             if found is None:
                 whole = False
                 break
@@ -629,7 +633,9 @@ def _segment(entries: list[tuple[bytes, bytes, bytes]]) -> bytes:
     return len(payload).to_bytes(4, "big") + zlib.crc32(payload).to_bytes(4, "big") + payload
 
 
-def _read_entries(data: bytes, at: int, end: int) -> list[tuple[bytes, bytes, bytes]] | None:
+def _read_entries(data: bytes, view: memoryview, at: int, end: int
+                  ) -> list[tuple[bytes, memoryview, bytes]] | None:
+    # the texts as views of the file read: a 10,000-card save's 37 MB are not copied out of it once more
     found = []
     while at < end:
         key, size = data[at:at + 18], int.from_bytes(data[at + 18:at + 22], "big")
@@ -639,6 +645,6 @@ def _read_entries(data: bytes, at: int, end: int) -> list[tuple[bytes, bytes, by
         listed = int.from_bytes(data[text_end:text_end + 4], "big")
         if text_end + 4 + listed > end:
             return None
-        found.append((key, data[at + 22:text_end], data[text_end + 4:text_end + 4 + listed]))
+        found.append((key, view[at + 22:text_end], data[text_end + 4:text_end + 4 + listed]))
         at = text_end + 4 + listed
     return found

@@ -30,6 +30,10 @@ FORMAT = "ttsmod card values 2"
 OWN_NAMES = frozenset(("card", "index"))
 """The names a card's expressions read that are the card's own: its data and its place."""
 
+REWRITE_SLACK = 0.005
+"""The share of a memo's cards whose values may differ from the file's (new, or no longer used) before the file is
+written again (:attr:`CardMemo.worth_keeping`)."""
+
 
 class Unkept(Exception):
     """A value this memo cannot keep exactly (the card is then evaluated at every build)."""
@@ -238,6 +242,24 @@ class CardMemo:
         """Whether the values used are not those given (some new, some no longer used)."""
         return bool(self._fresh) or self.used.keys() != self._sections.keys() or any(
             section.keys() != self._sections[context].keys() for context, section in self.used.items())
+
+    @property
+    def worth_keeping(self) -> bool:
+        """Whether the values used are worth writing for the next build: they are :attr:`changed` and more than a
+        few differ from those given (:data:`REWRITE_SLACK` of them, at least 8, new or no longer used), or none
+        were given. Writing is encoding every card's values again (a 10,000-card deck's in a few hundredths of a
+        second); after one card's edit it cost more than working that card out again at each build until more
+        add up (a value left out is only worked out again)."""
+        if not self.changed:
+            return False
+        if not self._sections:
+            return True
+        given = sum(len(section) for section in self._sections.values() if type(section) is dict)
+        differ = self._fresh
+        for context, section in self._sections.items():
+            used = self.used.get(context, {})
+            differ += sum(1 for key in section if key not in used) if type(section) is dict else 1
+        return differ > max(8, int(given * REWRITE_SLACK))
 
     def to_bytes(self) -> bytes:
         """The values used, for :meth:`from_bytes` in a later build (the shared values no longer used dropped

@@ -140,3 +140,29 @@ def test_values_come_back_with_their_types():
     back = CardMemo.from_bytes(memo.to_bytes()).get("deck", "k", len(values))
     assert back == values and [type(v) for v in back] == [type(v) for v in values]
     assert type(back[8][0].position) is Vector and str(back[10]) == "-0.0"
+
+
+def test_a_few_changed_cards_leave_the_file_as_it_was_and_many_have_it_written_again():
+    given = CardMemo()
+    for n in range(1000):
+        given.put("deck", f"card{n}", [f"value {n}"])
+    assert given.worth_keeping                       # nothing was kept before: worth writing
+    edited = CardMemo.from_bytes(given.to_bytes())
+    for n in range(1000):
+        if n == 7:
+            edited.put("deck", "card7 edited", ["new value"])
+        else:
+            assert edited.get("deck", f"card{n}", 1) == [f"value {n}"]
+    # one card's values new, one card's no longer used: changed, but worked out again next time, not written
+    assert edited.changed and not edited.worth_keeping
+    many = CardMemo.from_bytes(given.to_bytes())
+    for n in range(1000):
+        if n < 10:
+            many.put("deck", f"card{n} edited", ["new value"])
+        else:
+            many.get("deck", f"card{n}", 1)
+    assert many.worth_keeping                        # ten new and ten gone: more than 8 (or 0.5 %) differ
+    same = CardMemo.from_bytes(given.to_bytes())
+    for n in range(1000):
+        same.get("deck", f"card{n}", 1)
+    assert not same.changed and not same.worth_keeping

@@ -204,7 +204,7 @@ def compose_table(
     objects, snaps = compose_rendered(table, art, faces, url_for, seat_colours=colours, lang=lang,
                                       game_id=data.info.id, mode=mode, names=names, fingerprints=fingerprints,
                                       memo=memo)
-    if memo is not None and memo.changed:
+    if memo is not None and memo.worth_keeping:
         entries.keep(CARD_VALUES, memo.to_bytes())   # type: ignore[union-attr]
     save = Save(
         data.info.name.get(lang), objects, lua_script=lua_script, xml_ui=xml_ui, snap_points=snaps,

@@ -209,6 +209,11 @@ class KeptObject(Mapping[str, Any]):
     def __repr__(self) -> str:
         return f"KeptObject({self.guid!r})"
 
+    def __reduce__(self):
+        # copied or pickled with its text as bytes: a text read from a file is a view of it (ObjectTexts)
+        known = {name: value for name, value in self._known.items() if name != "GUID"}
+        return KeptObject, (self.key, bytes(self.text), self.guid, known)
+
 
 _HOLDING = frozenset(("ContainedObjects", "ChildObjects", "States"))
 _KNOWN_WHEN_THERE = frozenset(("CardID",))

@@ -103,3 +103,17 @@ def test_the_check_finds_in_kept_objects_what_it_finds_in_the_plain_save(tmp_pat
     alone = check_data(json.loads(fresh(save)))
     assert [str(f) for f in kept.findings] == [str(f) for f in alone.findings]
     assert any(f.code == "card-index" for f in kept.findings)
+
+
+def test_a_kept_object_read_from_a_file_copies_and_pickles_as_the_same_object():
+    import copy
+    import pickle
+
+    save = table(cards())
+    data = save.to_json(known=kept_after(save))
+    first = data["ObjectStates"][0]["ContainedObjects"][0]
+    assert type(first) is KeptObject and type(first.text) is memoryview   # a view of the texts file read
+    for other in (copy.deepcopy(first), pickle.loads(pickle.dumps(first)), copy.copy(first)):
+        assert type(other) is KeptObject and other.text == first.text and other.key == first.key
+        assert dict(other) == dict(first) and other.get("CardID") == first.get("CardID")
+    assert plain(copy.deepcopy(data)) == plain(data)

@@ -343,7 +343,7 @@ def parse_toml_cached(text: str, cache_file: Path, pending: dict[Path, bytes] | 
             document.update(value)
     if entries is not None and len(names) == 1:
         entries.update(table=next(iter(names)), head=digests[0], digests=tuple(digests[1:]))
-    if _worth_rewriting(kept.keys(), known.keys()):
+    if worth_rewriting(kept.keys(), known.keys()):
         try:
             raw = json.dumps({"format": _CACHE_FORMAT, "pieces": kept}, ensure_ascii=False,
                              separators=(",", ":")).encode("utf-8")
@@ -356,16 +356,17 @@ def parse_toml_cached(text: str, cache_file: Path, pending: dict[Path, bytes] | 
     return document
 
 
-def _worth_rewriting(kept, known) -> bool:
-    """Whether a cache file holding ``known`` pieces is rewritten to hold the ``kept`` ones.
+def worth_rewriting(kept, known, share: float = TOML_CACHE_SLACK) -> bool:
+    """Whether a cache file holding the entries ``known`` (a set of keys) is rewritten to hold the ``kept`` ones.
 
-    Rewriting is encoding every piece again (megabytes of JSON for a 10,000-card file): after an edit of a few
-    entries it cost more than parsing those entries again at each load until more add up. So a few new pieces
-    (at most :data:`TOML_CACHE_SLACK` of the entries, and at least 8) are left out of it, and as many pieces no
-    longer in the file are left in it; past that, or when nothing was kept yet, it is rewritten whole."""
+    Rewriting is encoding every entry again (megabytes of JSON for a 10,000-card file): after an edit of a few
+    entries it cost more than working those out again at each load until more add up. So a few new entries
+    (at most ``share`` of the entries, and at least 8) are left out of it, and as many entries no longer used
+    are left in it; past that, or when nothing was kept yet, it is rewritten whole. The parsed-entry cache uses
+    it, and so does a table's card-values memo (:meth:`tools.tablememo.CardMemo.worth_keeping`)."""
     if kept == known:
         return False
-    slack = max(8, int(len(kept) * TOML_CACHE_SLACK))
+    slack = max(8, int(len(kept) * share))
     return not known or len(kept - known) > slack or len(known - kept) > slack
 
 

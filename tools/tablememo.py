@@ -23,6 +23,7 @@ import json
 import pickle
 from typing import Any, Iterable, Sequence
 
+from bridge.catalog import worth_rewriting
 from tools.save.objects import SnapPoint, Vector
 from tools.tableexpr import ExpressionError, Scope, Template
 
@@ -164,6 +165,11 @@ def _immutable(packed: Any) -> bool:
     return all(_immutable(part) for part in (packed[1] if packed[0] == "t" else packed[1:]))
 
 
+def _keys(sections: dict[str, Any]) -> set[tuple[str, str]]:
+    """Every (context, key) of ``sections`` (context → key → values)."""
+    return {(context, key) for context, section in sections.items() if type(section) is dict for key in section}
+
+
 class CardMemo:
     """Card values by deck context (:func:`card_context`) and key (:func:`card_key`): those of the last build
     (given) and those this build used.
@@ -245,21 +251,11 @@ class CardMemo:
 
     @property
     def worth_keeping(self) -> bool:
-        """Whether the values used are worth writing for the next build: they are :attr:`changed` and more than a
-        few differ from those given (:data:`REWRITE_SLACK` of them, at least 8, new or no longer used), or none
-        were given. Writing is encoding every card's values again (a 10,000-card deck's in a few hundredths of a
-        second); after one card's edit it cost more than working that card out again at each build until more
-        add up (a value left out is only worked out again)."""
-        if not self.changed:
-            return False
-        if not self._sections:
-            return True
-        given = sum(len(section) for section in self._sections.values() if type(section) is dict)
-        differ = self._fresh
-        for context, section in self._sections.items():
-            used = self.used.get(context, {})
-            differ += sum(1 for key in section if key not in used) if type(section) is dict else 1
-        return differ > max(8, int(given * REWRITE_SLACK))
+        """Whether the values used are worth writing for the next build: as for the parsed-entry cache
+        (:func:`bridge.catalog.worth_rewriting`, :data:`REWRITE_SLACK`), not when only a few cards' values are
+        new or no longer used (a 10,000-card deck's memo is encoded again in a few hundredths of a second; a
+        value left out is only worked out again at the next build)."""
+        return worth_rewriting(_keys(self.used), _keys(self._sections), REWRITE_SLACK)
 
     def to_bytes(self) -> bytes:
         """The values used, for :meth:`from_bytes` in a later build (the shared values no longer used dropped
